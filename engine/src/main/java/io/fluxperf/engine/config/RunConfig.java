@@ -1,0 +1,66 @@
+package io.fluxperf.engine.config;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Everything that shapes a run (what the config file and the flags say, merged and checked).
+ * Outputs (JSON, HdrHistogram log, trace) are not part of it.
+ *
+ * @param server      HOST:PORT of the target, or null for the embedded target
+ * @param threads     event loops, each with its own connections
+ * @param connections connections per thread
+ * @param pipeline    requests in flight per connection
+ * @param duration    length of one window
+ * @param windows     number of windows
+ * @param warmup      time before the first window, not reported
+ * @param timeout     per-request timeout
+ * @param requests    stop after this many requests in total (0 = no limit)
+ */
+public record RunConfig(String server, String protocol, int threads, int connections, int pipeline,
+                        Duration duration, int windows, Duration warmup, Duration timeout, boolean tcpNoDelay,
+                        long requests, long seed, List<WorkloadConfig> workloads) {
+    public static final String DEFAULT_PROTOCOL = "memcache";
+    public static final int DEFAULT_THREADS = 1;
+    public static final int DEFAULT_CONNECTIONS = 25;
+    public static final int DEFAULT_PIPELINE = 1;
+    public static final Duration DEFAULT_DURATION = Duration.ofSeconds(60);
+    public static final int DEFAULT_WINDOWS = 1;
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(1);
+    public static final long DEFAULT_SEED = 42;
+
+    public RunConfig {
+        workloads = List.copyOf(workloads);
+        if (workloads.isEmpty()) {
+            throw new IllegalArgumentException("a run needs at least one workload");
+        }
+        boolean rated = workloads.get(0).isRated();
+        for (WorkloadConfig w : workloads) {
+            if (w.isRated() != rated) {
+                throw new IllegalArgumentException("either every workload has a rate or none has (workload '"
+                        + w.name() + "' differs from '" + workloads.get(0).name() + "')");
+            }
+        }
+    }
+
+    /** Open loop: every workload has a rate, and latency counts from the intended send time. */
+    public boolean isOpenLoop() {
+        return workloads.get(0).isRated();
+    }
+
+    public int totalConnections() {
+        return threads * connections;
+    }
+
+    public boolean needsFlush() {
+        return workloads.stream().anyMatch(WorkloadConfig::flush);
+    }
+
+    public boolean needsPreload() {
+        return workloads.stream().anyMatch(WorkloadConfig::hit);
+    }
+
+    public double totalRate() {
+        return workloads.stream().mapToDouble(WorkloadConfig::rate).sum();
+    }
+}

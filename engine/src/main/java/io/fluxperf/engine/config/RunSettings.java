@@ -1,0 +1,39 @@
+package io.fluxperf.engine.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * The run settings given on the command line, before they are merged with a config file.
+ * A null field was not given. {@link ConfigResolver} merges these over the file (flags win) and
+ * checks the result; the names are the flag names.
+ */
+public final class RunSettings {
+    public Path config;
+    public String server;
+    public String protocol;
+    public String method;
+    public Integer keysPerRequest;
+    /** --bytes: "64", "16..1024" (uniform range) or "64:9,4096:1" (size:weight list). */
+    public String bytes;
+    public Boolean hit;
+    public Boolean flush;
+    /** --rate as typed, so that "abc" or "-5" can be reported with the flag's name. */
+    public String rate;
+    public Integer threads;
+    public Integer connections;
+    public Integer pipeline;
+    public Duration duration;
+    public Integer windows;
+    public Duration warmup;
+    public Boolean tcpNoDelay;
+    public Duration timeout;
+    public Long keyspace;
+    public Integer keyLength;
+    /** --distribution: uniform, zipf or sequential. */
+    public String distribution;
+    public Double exponent;
+    public Integer ttl;
+    public Long requests;
+    public Long seed;
+}

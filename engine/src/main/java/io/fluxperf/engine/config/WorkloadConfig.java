@@ -1,0 +1,92 @@
+package io.fluxperf.engine.config;
+
+import io.fluxperf.engine.request.Command;
+
+/**
+ * One workload: a command sent at its own rate (open loop) or, with rate 0, as fast as the
+ * connections allow (closed loop, shared with other unrated workloads by weight).
+ *
+ * @param rate        requests per second over the whole run (all threads); 0 = unlimited
+ * @param weight      share among unrated workloads
+ * @param hit         load the key space before measuring, so that reads hit
+ * @param flush       flush the server before the run, so that reads miss
+ * @param keysPerRequest keys per request (multi-key get); 1 otherwise
+ * @param ttlSeconds  expiry time that writes carry (0 = never)
+ */
+public record WorkloadConfig(String name, Command method, double rate, int weight, ValueSize bytes,
+                             KeyspaceConfig keyspace, boolean hit, boolean flush, int keysPerRequest,
+                             int ttlSeconds) {
+    public WorkloadConfig {
+        if (method == null) {
+            throw new IllegalArgumentException("a workload needs a method");
+        }
+        if (name == null || name.isBlank()) {
+            name = method.label();
+        }
+        if (!(rate >= 0) || Double.isInfinite(rate)) {
+            throw new IllegalArgumentException("rate must be a number >= 0, not " + rate);
+        }
+        if (weight < 0) {
+            throw new IllegalArgumentException("weight must be >= 0, not " + weight);
+        }
+        if (keysPerRequest < 1) {
+            throw new IllegalArgumentException("keys per request must be at least 1, not " + keysPerRequest);
+        }
+        if (keysPerRequest > 1 && !method.isRead()) {
+            throw new IllegalArgumentException("keys per request above 1 needs a read method (get or gets), not " + method.label());
+        }
+        if (ttlSeconds < 0) {
+            throw new IllegalArgumentException("ttl must be >= 0 seconds, not " + ttlSeconds);
+        }
+        if (bytes == null) {
+            bytes = ValueSize.fixed(ValueSize.DEFAULT_BYTES);
+        }
+        if (keyspace == null) {
+            keyspace = KeyspaceConfig.defaults();
+        }
+    }
+
+    public static WorkloadConfig of(Command method) {
+        return new WorkloadConfig(null, method, 0, 1, null, null, false, false, 1, 0);
+    }
+
+    public boolean isRated() {
+        return rate > 0;
+    }
+
+    public WorkloadConfig withName(String v) {
+        return new WorkloadConfig(v, method, rate, weight, bytes, keyspace, hit, flush, keysPerRequest, ttlSeconds);
+    }
+
+    public WorkloadConfig withRate(double v) {
+        return new WorkloadConfig(name, method, v, weight, bytes, keyspace, hit, flush, keysPerRequest, ttlSeconds);
+    }
+
+    public WorkloadConfig withWeight(int v) {
+        return new WorkloadConfig(name, method, rate, v, bytes, keyspace, hit, flush, keysPerRequest, ttlSeconds);
+    }
+
+    public WorkloadConfig withBytes(ValueSize v) {
+        return new WorkloadConfig(name, method, rate, weight, v, keyspace, hit, flush, keysPerRequest, ttlSeconds);
+    }
+
+    public WorkloadConfig withKeyspace(KeyspaceConfig v) {
+        return new WorkloadConfig(name, method, rate, weight, bytes, v, hit, flush, keysPerRequest, ttlSeconds);
+    }
+
+    public WorkloadConfig withHit(boolean v) {
+        return new WorkloadConfig(name, method, rate, weight, bytes, keyspace, v, flush, keysPerRequest, ttlSeconds);
+    }
+
+    public WorkloadConfig withFlush(boolean v) {
+        return new WorkloadConfig(name, method, rate, weight, bytes, keyspace, hit, v, keysPerRequest, ttlSeconds);
+    }
+
+    public WorkloadConfig withKeysPerRequest(int v) {
+        return new WorkloadConfig(name, method, rate, weight, bytes, keyspace, hit, flush, v, ttlSeconds);
+    }
+
+    public WorkloadConfig withTtlSeconds(int v) {
+        return new WorkloadConfig(name, method, rate, weight, bytes, keyspace, hit, flush, keysPerRequest, v);
+    }
+}

@@ -1,0 +1,428 @@
+package io.fluxperf.engine.load;
+
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.metrics.ConnectionCounts;
+import io.fluxperf.engine.metrics.WorkloadStats;
+import io.fluxperf.engine.protocol.Protocol;
+import io.fluxperf.engine.request.Outcome;
+import io.fluxperf.engine.request.Request;
+import io.fluxperf.engine.request.RequestPool;
+import io.fluxperf.trace.LatencyHistograms;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+import org.reactivestreams.Subscription;
+import reactor.core.publisher.BaseSubscriber;
+import reactor.netty.Connection;
+import reactor.netty.tcp.TcpClient;
+
+/**
+ * One load thread: an event loop, its connections, a request source and its metrics. Everything
+ * here runs on the event loop (single-threaded, no locks); the run's thread talks to it only
+ * through tasks that return futures.
+ *
+ * <p>Pacing: the driver holds at most one request that it could not send yet ({@code pending}).
+ * A request whose intended time is in the future waits for a timer; one that is due waits for
+ * room on a connection (pipeline depth × connections bounds what is in flight, invariant 4).
+ * While it waits, the source is not asked for more, so a slow server builds up lateness (which
+ * the open-loop latency shows) and never memory. Sends of one batch are flushed together.
+ */
+final class LoadDriver {
+    private static final long MIN_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    private static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final int index;
+    private final int threads;
+    private final EventLoop loop;
+    private final Protocol protocol;
+    private final TcpClient client;
+    private final long timeoutNanos;
+    private final List<TargetConnection> connections = new ArrayList<>();
+    private final long[] backoffNanos;
+    private final RequestPool pool;
+    private final RunErrors errors;
+
+    private WorkloadStats[] stats;
+    private ConnectionCounts connectionCounts = new ConnectionCounts();
+    private Histogram sendLag = LatencyHistograms.create();
+
+    private SourceSubscriber subscriber;
+    private Request pending;
+    private boolean sourceDone = true;
+    private boolean stopping;
+    private boolean closing;
+    private boolean pumping;
+    private long wakeAtNanos = Long.MAX_VALUE;
+    private int nextConnection;
+    private CompletableFuture<Void> phaseDone = CompletableFuture.completedFuture(null);
+    private final AtomicLong completedTotal = new AtomicLong();
+
+    LoadDriver(int index, RunConfig config, Protocol protocol, EventLoopGroup group, SocketAddress target,
+               RunErrors errors) {
+        this.index = index;
+        this.threads = config.threads();
+        this.loop = group.next();
+        this.protocol = protocol;
+        this.errors = errors;
+        this.timeoutNanos = config.timeout().toNanos();
+        this.stats = newStats(config.workloads().size());
+        this.pool = new RequestPool(config.connections() * config.pipeline() + 1);
+        this.backoffNanos = new long[config.connections()];
+        for (int c = 0; c < config.connections(); c++) {
+            connections.add(new TargetConnection(this, index * config.connections() + c, config.pipeline()));
+            backoffNanos[c] = MIN_BACKOFF_NANOS;
+        }
+        int connectMillis = (int) Math.max(1000, Math.min(5000, config.timeout().toMillis() * 2));
+        this.client = TcpClient.create()
+                .runOn(group)
+                .remoteAddress(() -> target)
+                .option(ChannelOption.TCP_NODELAY, config.tcpNoDelay())
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectMillis)
+                .option(ChannelOption.SO_KEEPALIVE, true);
+        long period = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(TimeUnit.MILLISECONDS.toNanos(50), timeoutNanos / 10));
+        loop.scheduleAtFixedRate(this::checkTimeouts, period, period, TimeUnit.NANOSECONDS);
+    }
+
+    private static WorkloadStats[] newStats(int n) {
+        WorkloadStats[] s = new WorkloadStats[n];
+        for (int i = 0; i < n; i++) {
+            s[i] = new WorkloadStats();
+        }
+        return s;
+    }
+
+    // ---- connections ----
+
+    /** Opens every connection; completes with the number that failed. */
+    CompletableFuture<Integer> connectAll() {
+        List<CompletableFuture<Boolean>> attempts = new ArrayList<>();
+        for (TargetConnection c : connections) {
+            attempts.add(connect(c));
+        }
+        return CompletableFuture.allOf(attempts.toArray(CompletableFuture[]::new))
+                .thenApply(v -> (int) attempts.stream().filter(f -> !f.join()).count());
+    }
+
+    private CompletableFuture<Boolean> connect(TargetConnection slot) {
+        CompletableFuture<Boolean> result = new CompletableFuture<>();
+        onLoop(() -> connectionCounts.attempt());
+        client.connect().subscribe(
+                connection -> onLoop(() -> {
+                    attached(slot, connection);
+                    result.complete(true);
+                }),
+                error -> onLoop(() -> {
+                    connectionCounts.failed();
+                    errors.connectFailed(error);
+                    scheduleReconnect(slot);
+                    result.complete(false);
+                }));
+        return result;
+    }
+
+    private void attached(TargetConnection slot, Connection connection) {
+        if (closing) {
+            connection.dispose();
+            return;
+        }
+        connectionCounts.opened();
+        backoffNanos[slot.id() % backoffNanos.length] = MIN_BACKOFF_NANOS;
+        connection.addHandlerLast("fluxperf-replies", slot.attach(connection.channel(), protocol.newCodec()));
+        // reactor-netty reads only once receive() is subscribed; our handler consumes the replies itself
+        connection.channel().config().setAutoRead(true);
+        pump();
+    }
+
+    /** A channel closed: its requests are accounted for; reconnect unless the run is ending. */
+    void connectionLost(TargetConnection slot) {
+        if (slot.isShuttingDown() || closing) {
+            return;
+        }
+        connectionCounts.closed();
+        scheduleReconnect(slot);
+        pump();
+    }
+
+    private void scheduleReconnect(TargetConnection slot) {
+        if (closing) {
+            return;
+        }
+        int i = slot.id() % backoffNanos.length;
+        long delay = backoffNanos[i];
+        backoffNanos[i] = Math.min(MAX_BACKOFF_NANOS, delay * 2);
+        loop.schedule(() -> {
+            if (!closing && !slot.isOpen()) {
+                connect(slot);
+            }
+        }, delay, TimeUnit.NANOSECONDS);
+    }
+
+    void noteProtocolError(String reason) {
+        errors.protocolError(reason);
+    }
+
+    void noteConnectionError(Throwable cause) {
+        errors.connectionError(cause);
+    }
+
+    // ---- phases ----
+
+    /** Starts taking requests from {@code source}; the future completes when it is exhausted and all replies are in. */
+    CompletableFuture<Void> start(RequestSource source, long startNanos) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        onLoop(() -> {
+            phaseDone = done;
+            stopping = false;
+            sourceDone = false;
+            subscriber = new SourceSubscriber();
+            source.requests(index, threads, pool, startNanos).subscribe(subscriber);
+            pump();
+        });
+        return done;
+    }
+
+    /** Stops asking the source; the phase completes once what is in flight has ended (at most the timeout). */
+    CompletableFuture<Void> stop() {
+        onLoop(() -> {
+            stopping = true;
+            if (subscriber != null) {
+                subscriber.dispose();
+            }
+            if (pending != null) {
+                pool.release(pending); // never sent: not a request
+                pending = null;
+            }
+            checkPhaseDone();
+        });
+        return phaseDone();
+    }
+
+    private CompletableFuture<Void> phaseDone() {
+        CompletableFuture<CompletableFuture<Void>> current = new CompletableFuture<>();
+        onLoop(() -> current.complete(phaseDone));
+        return current.thenCompose(f -> f);
+    }
+
+    /** Closes every connection and stops timers; the event loop group is disposed by the run. */
+    CompletableFuture<Void> close() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        onLoop(() -> {
+            closing = true;
+            for (TargetConnection c : connections) {
+                c.shutdown();
+            }
+            done.complete(null);
+        });
+        return done;
+    }
+
+    // ---- sending ----
+
+    /** Sends whatever is due and fits, then flushes the batch. Re-entrant calls return at once. */
+    void pump() {
+        if (pumping) {
+            return;
+        }
+        pumping = true;
+        try {
+            long now = System.nanoTime();
+            while (true) {
+                if (pending == null) {
+                    if (sourceDone || stopping || subscriber == null) {
+                        break;
+                    }
+                    subscriber.requestOne();
+                    if (pending == null) {
+                        break; // exhausted, or a source that emits later from elsewhere
+                    }
+                }
+                Request r = pending;
+                if (r.isScheduled()) {
+                    long early = r.intendedNanos() - now;
+                    if (early > 0) {
+                        now = System.nanoTime();
+                        early = r.intendedNanos() - now;
+                        if (early > 0) {
+                            wakeAt(r.intendedNanos(), early);
+                            break;
+                        }
+                    }
+                }
+                TargetConnection c = pickConnection();
+                if (c == null) {
+                    break; // all full: a reply will pump again
+                }
+                pending = null;
+                int bytes = c.send(r, now);
+                stats[r.workload()].recordSent(bytes);
+                if (r.isScheduled()) {
+                    LatencyHistograms.record(sendLag, now - r.intendedNanos());
+                }
+            }
+        } finally {
+            pumping = false;
+            for (TargetConnection c : connections) {
+                c.flush();
+            }
+            checkPhaseDone();
+        }
+    }
+
+    private void wakeAt(long atNanos, long delayNanos) {
+        if (atNanos >= wakeAtNanos) {
+            return; // an earlier wake-up is already set
+        }
+        wakeAtNanos = atNanos;
+        loop.schedule(() -> {
+            if (wakeAtNanos == atNanos) {
+                wakeAtNanos = Long.MAX_VALUE;
+            }
+            pump();
+        }, delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private TargetConnection pickConnection() {
+        int n = connections.size();
+        for (int i = 0; i < n; i++) {
+            int k = nextConnection + i;
+            if (k >= n) {
+                k -= n;
+            }
+            TargetConnection c = connections.get(k);
+            if (c.canSend()) {
+                nextConnection = k + 1 == n ? 0 : k + 1;
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** Records how a request ended and returns it to the pool. Called on the loop by connections. */
+    void complete(Request r, Outcome outcome, long nowNanos, int responseBytes) {
+        WorkloadStats s = stats[r.workload()];
+        s.record(outcome, nowNanos - r.latencyOriginNanos(), nowNanos - r.sentNanos(), responseBytes);
+        completedTotal.lazySet(completedTotal.get() + 1);
+        pool.release(r);
+    }
+
+    private void checkTimeouts() {
+        long now = System.nanoTime();
+        for (TargetConnection c : connections) {
+            Request oldest = c.oldest();
+            if (oldest != null && now - oldest.sentNanos() > timeoutNanos) {
+                c.timeoutOldest(now);
+            }
+        }
+        checkPhaseDone();
+    }
+
+    private void checkPhaseDone() {
+        if (phaseDone.isDone() || !(sourceDone || stopping) || pending != null) {
+            return;
+        }
+        for (TargetConnection c : connections) {
+            if (c.inFlightCount() > 0) {
+                return;
+            }
+        }
+        phaseDone.complete(null);
+    }
+
+    // ---- metrics ----
+
+    /** This thread's metrics since the last reset; with {@code reset} they start again from zero. */
+    CompletableFuture<ThreadSnapshot> snapshot(boolean reset) {
+        CompletableFuture<ThreadSnapshot> result = new CompletableFuture<>();
+        onLoop(() -> {
+            WorkloadStats[] copy = new WorkloadStats[stats.length];
+            for (int i = 0; i < stats.length; i++) {
+                copy[i] = stats[i].copy();
+                if (reset) {
+                    stats[i].reset();
+                }
+            }
+            ConnectionCounts conns = connectionCounts.copy();
+            conns.setOpen(connections.stream().filter(TargetConnection::isOpen).count());
+            Histogram lag = sendLag.copy();
+            if (reset) {
+                connectionCounts.reset();
+                sendLag.reset();
+            }
+            result.complete(new ThreadSnapshot(copy, conns, lag));
+        });
+        return result;
+    }
+
+    /** Requests ended since the start, readable from any thread. */
+    long completedTotal() {
+        return completedTotal.get();
+    }
+
+    private void onLoop(Runnable task) {
+        if (loop.inEventLoop()) {
+            task.run();
+        } else {
+            loop.execute(task);
+        }
+    }
+
+    /** Pulls from the source one request at a time, only when there is room to send it. */
+    private final class SourceSubscriber extends BaseSubscriber<Request> {
+        @Override
+        protected void hookOnSubscribe(Subscription subscription) {
+            // nothing until the driver has room
+        }
+
+        void requestOne() {
+            request(1);
+        }
+
+        @Override
+        protected void hookOnNext(Request r) {
+            if (loop.inEventLoop()) {
+                accept(r);
+            } else {
+                loop.execute(() -> {
+                    accept(r);
+                    pump();
+                });
+            }
+        }
+
+        private void accept(Request r) {
+            if (stopping || subscriber != this) {
+                pool.release(r);
+                return;
+            }
+            pending = r;
+        }
+
+        @Override
+        protected void hookOnComplete() {
+            onLoop(() -> {
+                if (subscriber == this) {
+                    sourceDone = true;
+                    checkPhaseDone();
+                }
+            });
+        }
+
+        @Override
+        protected void hookOnError(Throwable error) {
+            onLoop(() -> {
+                errors.sourceFailed(error);
+                if (subscriber == this) {
+                    sourceDone = true;
+                    checkPhaseDone();
+                }
+            });
+        }
+    }
+}

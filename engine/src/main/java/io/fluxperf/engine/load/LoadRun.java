@@ -1,0 +1,309 @@
+package io.fluxperf.engine.load;
+
+import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.metrics.ConnectionCounts;
+import io.fluxperf.engine.metrics.LiveSample;
+import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.metrics.WorkloadStats;
+import io.fluxperf.engine.protocol.Protocol;
+import io.fluxperf.engine.protocol.Protocols;
+import io.fluxperf.engine.request.Command;
+import io.fluxperf.engine.request.Request;
+import io.fluxperf.engine.workload.GeneratedLoad;
+import io.fluxperf.engine.workload.Preload;
+import io.fluxperf.trace.LatencyHistograms;
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.HdrHistogram.Histogram;
+import reactor.core.publisher.Flux;
+import reactor.netty.resources.LoopResources;
+
+/**
+ * Runs a load test from the run's own thread: connect, flush and preload when asked, warm up,
+ * then the measured windows, each ended by a snapshot taken on every event loop. The last window
+ * ends by stopping the sources and waiting for every request in flight (at most the timeout), so
+ * every issued request is counted in exactly one window (invariant 1).
+ */
+public final class LoadRun {
+    private static final long LIVE_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final RunConfig config;
+    private final Protocol protocol;
+    private final RunListener listener;
+    private final RunErrors errors = new RunErrors();
+    private final CountDownLatch stopSignal = new CountDownLatch(1);
+    private volatile boolean stopRequested;
+
+    public LoadRun(RunConfig config, RunListener listener) {
+        this.config = config;
+        this.protocol = Protocols.find(config.protocol());
+        if (protocol == null) {
+            throw new UserError("--protocol: unknown protocol '" + config.protocol() + "'; expected one of " + Protocols.names());
+        }
+        for (WorkloadConfig w : config.workloads()) {
+            if (!protocol.supports(w.method())) {
+                throw new UserError("--method: " + protocol.name() + " has no command '" + w.method().label() + "'");
+            }
+        }
+        this.listener = listener;
+    }
+
+    /** Ends the run early (Ctrl-C): sending stops, requests in flight finish, the report covers what ran. */
+    public void requestStop() {
+        stopRequested = true;
+        stopSignal.countDown();
+    }
+
+    public RunErrors errors() {
+        return errors;
+    }
+
+    /**
+     * @param target            where to send
+     * @param targetDescription how the report names it
+     */
+    public RunResult execute(SocketAddress target, String targetDescription) {
+        List<LoopResources> loops = new ArrayList<>();
+        List<LoadDriver> drivers = new ArrayList<>();
+        try {
+            for (int t = 0; t < config.threads(); t++) {
+                LoopResources resources = LoopResources.create("fluxperf-load-" + t, 1, true);
+                loops.add(resources);
+                drivers.add(new LoadDriver(t, config, protocol, resources.onClient(true), target, errors));
+            }
+            connect(drivers, targetDescription);
+            if (config.needsFlush()) {
+                flush(drivers.get(0), targetDescription);
+            }
+            long preloaded = 0;
+            GeneratedLoad load = new GeneratedLoad(config);
+            if (config.needsPreload() && !stopRequested) {
+                preloaded = preload(drivers, new Preload(config, load.pattern()));
+            }
+            return measure(drivers, load, targetDescription, preloaded);
+        } finally {
+            for (LoadDriver d : drivers) {
+                await(d.close(), Duration.ofSeconds(5));
+            }
+            for (LoopResources r : loops) {
+                r.disposeLater(Duration.ZERO, Duration.ofSeconds(2)).block(Duration.ofSeconds(5));
+            }
+        }
+    }
+
+    private void connect(List<LoadDriver> drivers, String targetDescription) {
+        List<CompletableFuture<Integer>> attempts = drivers.stream().map(LoadDriver::connectAll).toList();
+        long failed = 0;
+        for (CompletableFuture<Integer> a : attempts) {
+            failed += await(a, Duration.ofSeconds(30));
+        }
+        long open = config.totalConnections() - failed;
+        if (open == 0) {
+            throw new UserError("cannot connect to " + targetDescription + ": " + errors.firstConnectFailure());
+        }
+        listener.connected(open, failed);
+    }
+
+    private void flush(LoadDriver driver, String targetDescription) {
+        RequestSource flushOnce = (thread, threads, pool, start) ->
+                Flux.generate(sink -> {
+                    Request r = pool.acquire();
+                    sink.next(r.command(Command.FLUSH, 0).addKey(0, 1));
+                    sink.complete();
+                });
+        await(driver.start(flushOnce, System.nanoTime()), config.timeout().plusSeconds(5));
+        ThreadSnapshot s = await(driver.snapshot(true), Duration.ofSeconds(5));
+        if (s.workloads()[0].outcomes().ok() != 1) {
+            throw new UserError("--flush: " + targetDescription + " did not accept flush_all");
+        }
+        listener.flushed();
+    }
+
+    private long preload(List<LoadDriver> drivers, Preload preload) {
+        long started = System.nanoTime();
+        List<CompletableFuture<Void>> phases = new ArrayList<>();
+        for (LoadDriver d : drivers) {
+            phases.add(d.start(preload, started));
+        }
+        CompletableFuture<Void> all = CompletableFuture.allOf(phases.toArray(CompletableFuture[]::new));
+        while (!all.isDone() && !stopRequested) {
+            awaitStop(TimeUnit.MILLISECONDS.toNanos(100));
+        }
+        if (stopRequested) {
+            drivers.forEach(LoadDriver::stop);
+        }
+        await(all, config.timeout().plusSeconds(10));
+        List<ThreadSnapshot> snapshots = snapshotAll(drivers, true);
+        long failed = 0;
+        for (ThreadSnapshot s : snapshots) {
+            for (WorkloadStats w : s.workloads()) {
+                failed += w.outcomes().requests() - w.outcomes().ok();
+            }
+        }
+        if (failed > 0 && !stopRequested) {
+            throw new UserError("--hit: " + failed + " of " + preload.keys() + " preload sets failed; the reads could not all hit");
+        }
+        listener.preloaded(preload.keys(), (System.nanoTime() - started) / 1e9);
+        return preload.keys();
+    }
+
+    private RunResult measure(List<LoadDriver> drivers, GeneratedLoad load, String targetDescription, long preloaded) {
+        long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1);
+        List<CompletableFuture<Void>> phases = new ArrayList<>();
+        for (LoadDriver d : drivers) {
+            phases.add(d.start(load, start));
+        }
+        CompletableFuture<Void> exhausted = CompletableFuture.allOf(phases.toArray(CompletableFuture[]::new));
+        String stopReason = null;
+        if (!config.warmup().isZero()) {
+            stopReason = waitUntil(drivers, start + config.warmup().toNanos(), exhausted, 0, start);
+            snapshotAll(drivers, true);
+            if (stopReason == null) {
+                listener.warmupComplete();
+            }
+        }
+        List<WindowResult> windows = new ArrayList<>();
+        long windowStart = System.nanoTime();
+        for (int w = 1; w <= config.windows(); w++) {
+            if (stopReason == null) {
+                stopReason = waitUntil(drivers, windowStart + config.duration().toNanos(), exhausted, w, windowStart);
+            }
+            boolean last = w == config.windows() || stopReason != null;
+            if (last) {
+                for (LoadDriver d : drivers) {
+                    d.stop();
+                }
+                await(exhausted, config.timeout().plusSeconds(5));
+            }
+            long now = System.nanoTime();
+            WindowResult window = assemble(w, windowStart, now, snapshotAll(drivers, true));
+            windows.add(window);
+            listener.window(window);
+            windowStart = now;
+            if (last) {
+                break;
+            }
+        }
+        if (errors.sourceFailure() != null) {
+            throw new IllegalStateException("the request source failed", errors.sourceFailure());
+        }
+        WindowResult total = windows.get(0);
+        for (int i = 1; i < windows.size(); i++) {
+            total = total.merge(0, windows.get(i));
+        }
+        total = total.merge(0, WindowResult.empty(0, total.startNanos(), config.workloads()));
+        return new RunResult(config, targetDescription, windows, total, stopReason == null ? "completed" : stopReason, preloaded);
+    }
+
+    /**
+     * Waits until {@code deadline}, a stop request, or the sources running out; prints a live
+     * sample every second while a window runs. Returns the stop reason, or null at the deadline.
+     */
+    private String waitUntil(List<LoadDriver> drivers, long deadline, CompletableFuture<Void> exhausted, int window, long windowStart) {
+        long nextLive = windowStart + LIVE_INTERVAL_NANOS;
+        long lastRequests = 0;
+        long lastSample = windowStart;
+        while (true) {
+            if (stopRequested) {
+                return "interrupted";
+            }
+            if (exhausted.isDone()) {
+                return "requests";
+            }
+            long now = System.nanoTime();
+            if (now >= deadline) {
+                return null;
+            }
+            if (window > 0 && now >= nextLive) {
+                List<ThreadSnapshot> live = snapshotAll(drivers, false);
+                LiveSample sample = liveSample(window, windowStart, live, lastRequests, lastSample);
+                lastRequests = sample.requests();
+                lastSample = System.nanoTime();
+                listener.live(sample);
+                nextLive += LIVE_INTERVAL_NANOS;
+            }
+            long wake = window > 0 ? Math.min(deadline, nextLive) : deadline;
+            awaitStop(Math.min(wake - System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(20)));
+        }
+    }
+
+    private List<ThreadSnapshot> snapshotAll(List<LoadDriver> drivers, boolean reset) {
+        List<CompletableFuture<ThreadSnapshot>> futures = drivers.stream().map(d -> d.snapshot(reset)).toList();
+        List<ThreadSnapshot> snapshots = new ArrayList<>();
+        for (CompletableFuture<ThreadSnapshot> f : futures) {
+            snapshots.add(await(f, Duration.ofSeconds(10)));
+        }
+        return snapshots;
+    }
+
+    private LiveSample liveSample(int window, long windowStart, List<ThreadSnapshot> snapshots, long lastRequests, long lastSample) {
+        long requests = 0;
+        long errorsSoFar = 0;
+        Histogram latency = LatencyHistograms.create();
+        for (ThreadSnapshot s : snapshots) {
+            for (WorkloadStats w : s.workloads()) {
+                requests += w.outcomes().requests();
+                errorsSoFar += w.outcomes().error() + w.outcomes().timeout() + w.outcomes().closed();
+                latency.add(w.latency());
+            }
+        }
+        long now = System.nanoTime();
+        double rate = (requests - lastRequests) / Math.max(1e-9, (now - lastSample) / 1e9);
+        long p99 = latency.getTotalCount() == 0 ? 0 : latency.getValueAtPercentile(99.0);
+        return new LiveSample(window, now - windowStart, requests, errorsSoFar, p99, rate);
+    }
+
+    private WindowResult assemble(int number, long start, long end, List<ThreadSnapshot> snapshots) {
+        WindowResult window = WindowResult.empty(number, start, config.workloads());
+        List<WorkloadStats> perWorkload = window.workloads();
+        ConnectionCounts connections = window.connections();
+        Histogram lag = window.sendLag();
+        for (ThreadSnapshot s : snapshots) {
+            for (int i = 0; i < perWorkload.size(); i++) {
+                perWorkload.get(i).add(s.workloads()[i]);
+            }
+            connections.add(s.connections());
+            lag.add(s.sendLag());
+        }
+        WorkloadStats total = window.total();
+        for (WorkloadStats w : perWorkload) {
+            total.add(w);
+        }
+        return new WindowResult(number, start, end, config.workloads(), perWorkload, total, connections, lag);
+    }
+
+    private void awaitStop(long nanos) {
+        if (nanos <= 0) {
+            return;
+        }
+        try {
+            stopSignal.await(nanos, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            requestStop();
+        }
+    }
+
+    private static <T> T await(CompletableFuture<T> future, Duration timeout) {
+        try {
+            return future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the event loops", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("an event loop task failed", e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("the event loops did not answer within " + timeout.toMillis() + " ms", e);
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package io.fluxperf.engine.load;
+
+import io.fluxperf.engine.request.Request;
+import io.fluxperf.engine.request.RequestPool;
+import reactor.core.publisher.Flux;
+
+/**
+ * Where requests come from: generated workloads, a replayed command log, a trace. Each thread
+ * of a run subscribes to its own flux on its event loop and asks for one request at a time, only
+ * when it has room in flight, so the flux must take its requests from the thread's {@code pool}
+ * (which always has one free when asked) and should emit them synchronously on request
+ * ({@link Flux#generate}); one that emits from another thread is handed over to the event loop.
+ * Requests with an intended send time must come in intended-time order.
+ */
+public interface RequestSource {
+    /**
+     * @param thread     this thread's index, 0-based
+     * @param threads    number of threads sharing the load
+     * @param pool       the thread's request pool
+     * @param startNanos the run's time zero, {@link System#nanoTime()}
+     */
+    Flux<Request> requests(int thread, int threads, RequestPool pool, long startNanos);
+}

@@ -1,0 +1,89 @@
+package io.fluxperf.engine.load;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Errors that are not a request's outcome: failed connects, connection resets, replies that
+ * break the protocol, a failing request source. Counted, and the first few kept for the report.
+ * Written from every event loop.
+ */
+public final class RunErrors {
+    private static final int KEEP = 5;
+
+    private final AtomicLong connectFailures = new AtomicLong();
+    private final AtomicLong connectionErrors = new AtomicLong();
+    private final AtomicLong protocolErrors = new AtomicLong();
+    private final List<String> samples = new ArrayList<>();
+    private volatile String firstConnectFailure;
+    private volatile Throwable sourceFailure;
+
+    void connectFailed(Throwable error) {
+        connectFailures.incrementAndGet();
+        if (firstConnectFailure == null) {
+            firstConnectFailure = describe(error);
+        }
+    }
+
+    void connectionError(Throwable error) {
+        connectionErrors.incrementAndGet();
+        keep("connection: " + describe(error));
+    }
+
+    void protocolError(String reason) {
+        protocolErrors.incrementAndGet();
+        keep("protocol: " + reason);
+    }
+
+    void sourceFailed(Throwable error) {
+        if (sourceFailure == null) {
+            sourceFailure = error;
+        }
+    }
+
+    private synchronized void keep(String message) {
+        if (samples.size() < KEEP) {
+            samples.add(message);
+        }
+    }
+
+    public long connectFailures() {
+        return connectFailures.get();
+    }
+
+    public long connectionErrors() {
+        return connectionErrors.get();
+    }
+
+    public long protocolErrors() {
+        return protocolErrors.get();
+    }
+
+    /** Why the first connect failed, e.g. "Connection refused", or null. */
+    public String firstConnectFailure() {
+        return firstConnectFailure;
+    }
+
+    public Throwable sourceFailure() {
+        return sourceFailure;
+    }
+
+    public synchronized List<String> samples() {
+        return List.copyOf(samples);
+    }
+
+    static String describe(Throwable error) {
+        Throwable root = error;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage();
+        if (message == null || message.isBlank()) {
+            message = root.getClass().getSimpleName();
+        }
+        // Netty appends the address ("Connection refused: /127.0.0.1:1"); the caller names it already
+        int colon = message.indexOf(": /");
+        return colon > 0 ? message.substring(0, colon) : message;
+    }
+}

@@ -1,0 +1,25 @@
+package io.fluxperf.engine.load;
+
+import io.fluxperf.engine.metrics.LiveSample;
+import io.fluxperf.engine.metrics.WindowResult;
+
+/** What a run tells while it runs; the command line turns it into report lines. Called from the run's thread. */
+public interface RunListener {
+    default void connected(long open, long failures) {
+    }
+
+    default void flushed() {
+    }
+
+    default void preloaded(long keys, double seconds) {
+    }
+
+    default void warmupComplete() {
+    }
+
+    default void live(LiveSample sample) {
+    }
+
+    default void window(WindowResult window) {
+    }
+}

@@ -1,0 +1,217 @@
+package io.fluxperf.engine.load;
+
+import io.fluxperf.engine.protocol.ProtocolCodec;
+import io.fluxperf.engine.protocol.ProtocolException;
+import io.fluxperf.engine.request.Outcome;
+import io.fluxperf.engine.request.Request;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import java.util.List;
+
+/**
+ * One connection slot to the target and the requests in flight on it; it outlives the channels it
+ * reconnects with. Lives on its driver's event loop.
+ *
+ * <p>Replies are matched to requests by order. When that order can no longer be trusted — a
+ * reply that cannot belong to the oldest request, bytes that answer nothing, a timeout — the
+ * channel is closed, its other requests end as CLOSED and the driver reconnects: a late reply is
+ * never attributed to a later request.
+ */
+final class TargetConnection {
+    private final LoadDriver driver;
+    private final int id;
+    private final InFlight inFlight;
+    private ProtocolCodec codec;
+    private Channel channel;
+    /** The channel is being closed by us: ignore what it still delivers. */
+    private boolean abandoned;
+    private boolean shuttingDown;
+    private ByteBuf outgoing;
+    private boolean dirty;
+
+    TargetConnection(LoadDriver driver, int id, int pipeline) {
+        this.driver = driver;
+        this.id = id;
+        this.inFlight = new InFlight(pipeline);
+    }
+
+    int id() {
+        return id;
+    }
+
+    /** Takes a new channel to the target; returns the handler to add to its pipeline. */
+    ChannelHandler attach(Channel newChannel, ProtocolCodec newCodec) {
+        this.channel = newChannel;
+        this.codec = newCodec;
+        this.abandoned = false;
+        return new ReplyHandler(newChannel);
+    }
+
+    boolean isOpen() {
+        return channel != null && !abandoned && channel.isActive();
+    }
+
+    boolean canSend() {
+        return !inFlight.isFull() && isOpen();
+    }
+
+    int inFlightCount() {
+        return inFlight.size();
+    }
+
+    Request oldest() {
+        return inFlight.peek();
+    }
+
+    /** Encodes the request into this batch's buffer and returns its size; {@link #flush()} writes the batch. */
+    int send(Request r, long nowNanos) {
+        if (outgoing == null) {
+            outgoing = channel.alloc().ioBuffer(256);
+        }
+        int before = outgoing.writerIndex();
+        codec.encode(r, outgoing);
+        r.sentNanos(nowNanos);
+        inFlight.add(r);
+        dirty = true;
+        return outgoing.writerIndex() - before;
+    }
+
+    /** Writes and flushes what this batch encoded: one write, one flush, one syscall per batch. */
+    void flush() {
+        if (!dirty) {
+            return;
+        }
+        dirty = false;
+        ByteBuf batch = outgoing;
+        outgoing = null;
+        if (isOpen()) {
+            channel.writeAndFlush(batch, channel.voidPromise());
+        } else {
+            batch.release();
+        }
+    }
+
+    /** The oldest request timed out: order can no longer be trusted, so the channel goes. */
+    void timeoutOldest(long nowNanos) {
+        Request head = inFlight.poll();
+        if (head != null) {
+            driver.complete(head, Outcome.TIMEOUT, nowNanos, 0);
+        }
+        abandon(null);
+    }
+
+    /** Closes at the end of the run; not counted as a close or a failure. */
+    void shutdown() {
+        shuttingDown = true;
+        if (channel != null) {
+            channel.close();
+        }
+    }
+
+    boolean isShuttingDown() {
+        return shuttingDown;
+    }
+
+    private void abandon(String reason) {
+        if (reason != null) {
+            driver.noteProtocolError(reason);
+        }
+        abandoned = true;
+        failInFlight(Outcome.CLOSED);
+        if (channel != null) {
+            channel.close();
+        }
+    }
+
+    private void failInFlight(Outcome outcome) {
+        long now = System.nanoTime();
+        Request r;
+        while ((r = inFlight.poll()) != null) {
+            driver.complete(r, outcome, now, 0);
+        }
+        if (outgoing != null) {
+            outgoing.release();
+            outgoing = null;
+        }
+        dirty = false;
+    }
+
+    private void decodeReplies(ByteBuf in) {
+        long now = System.nanoTime();
+        while (in.isReadable()) {
+            Request head = inFlight.peek();
+            if (head == null) {
+                int stray = in.readableBytes();
+                in.skipBytes(stray);
+                abandon("the server sent " + stray + " bytes that answer no request");
+                return;
+            }
+            int start = in.readerIndex();
+            int result;
+            try {
+                result = codec.decode(in, head);
+            } catch (ProtocolException e) {
+                inFlight.poll();
+                int garbage = in.readableBytes();
+                in.skipBytes(garbage);
+                driver.complete(head, Outcome.ERROR, now, garbage);
+                abandon(e.getMessage());
+                return;
+            }
+            if (result == ProtocolCodec.NEED_MORE) {
+                return;
+            }
+            inFlight.poll();
+            driver.complete(head, Outcome.of(result), now, in.readerIndex() - start);
+        }
+    }
+
+    private void channelClosed(Channel closed) {
+        if (closed != channel) {
+            return;
+        }
+        failInFlight(Outcome.CLOSED);
+        channel = null;
+        driver.connectionLost(this);
+    }
+
+    /** One per channel (a decoder keeps per-channel state); events of an abandoned channel are dropped. */
+    private final class ReplyHandler extends ByteToMessageDecoder {
+        private final Channel owner;
+
+        ReplyHandler(Channel owner) {
+            this.owner = owner;
+        }
+
+        @Override
+        protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+            if (owner != channel || abandoned) {
+                in.skipBytes(in.readableBytes());
+                return;
+            }
+            decodeReplies(in);
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+            super.channelReadComplete(ctx);
+            driver.pump();
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            super.channelInactive(ctx);
+            channelClosed(owner);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            // a reset or broken pipe; channelInactive accounts for the requests in flight
+            driver.noteConnectionError(cause);
+            ctx.close();
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.fluxperf.engine.metrics;
+
+import io.fluxperf.engine.request.Outcome;
+
+/** Requests by outcome. Requests are, by definition, the sum of the outcomes (invariant 1). */
+public final class OutcomeCounts {
+    private final long[] counts = new long[Outcome.count()];
+
+    public void increment(Outcome outcome) {
+        counts[outcome.ordinal()]++;
+    }
+
+    public void add(Outcome outcome, long n) {
+        counts[outcome.ordinal()] += n;
+    }
+
+    public void add(OutcomeCounts other) {
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] += other.counts[i];
+        }
+    }
+
+    public void reset() {
+        java.util.Arrays.fill(counts, 0);
+    }
+
+    public long get(Outcome outcome) {
+        return counts[outcome.ordinal()];
+    }
+
+    public long requests() {
+        long sum = 0;
+        for (long c : counts) {
+            sum += c;
+        }
+        return sum;
+    }
+
+    public long ok() {
+        return get(Outcome.OK);
+    }
+
+    public long miss() {
+        return get(Outcome.MISS);
+    }
+
+    public long error() {
+        return get(Outcome.ERROR);
+    }
+
+    public long timeout() {
+        return get(Outcome.TIMEOUT);
+    }
+
+    public long closed() {
+        return get(Outcome.CLOSED);
+    }
+
+    /** Answered requests (ok or miss) as a percentage of all; 0 when there were none. */
+    public double successPercent() {
+        long requests = requests();
+        return requests == 0 ? 0 : 100.0 * (ok() + miss()) / requests;
+    }
+
+    public OutcomeCounts copy() {
+        OutcomeCounts c = new OutcomeCounts();
+        c.add(this);
+        return c;
+    }
+}

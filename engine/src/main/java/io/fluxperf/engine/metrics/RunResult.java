@@ -1,0 +1,19 @@
+package io.fluxperf.engine.metrics;
+
+import io.fluxperf.engine.config.RunConfig;
+import java.util.List;
+
+/**
+ * The outcome of a whole run: its effective config, the target it ran against, every window and
+ * their sum.
+ *
+ * @param target       what was measured, e.g. "127.0.0.1:11211" or "embedded memcache on 127.0.0.1:40211"
+ * @param stopReason   why the run ended: "completed", "requests" (the --requests limit), "interrupted"
+ * @param preloadedKeys keys written before measuring (for --hit), 0 if none
+ */
+public record RunResult(RunConfig config, String target, List<WindowResult> windows, WindowResult total,
+                        String stopReason, long preloadedKeys) {
+    public boolean interrupted() {
+        return "interrupted".equals(stopReason);
+    }
+}

@@ -1,0 +1,58 @@
+package io.fluxperf.engine.metrics;
+
+import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.trace.LatencyHistograms;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What happened in one window (or in the whole run): per workload stats, their total, the
+ * connection events and the send lag (actual minus intended send time, open loop only).
+ * Requests are counted in the window in which they ended.
+ *
+ * @param number      1-based window number; 0 for the whole run
+ * @param startNanos  window start, System.nanoTime()
+ * @param endNanos    window end, System.nanoTime()
+ */
+public record WindowResult(int number, long startNanos, long endNanos, List<WorkloadConfig> workloadConfigs,
+                           List<WorkloadStats> workloads, WorkloadStats total, ConnectionCounts connections,
+                           Histogram sendLag) {
+
+    public static WindowResult empty(int number, long startNanos, List<WorkloadConfig> configs) {
+        List<WorkloadStats> stats = configs.stream().map(c -> new WorkloadStats()).toList();
+        return new WindowResult(number, startNanos, startNanos, configs, stats, new WorkloadStats(),
+                new ConnectionCounts(), LatencyHistograms.create());
+    }
+
+    public double seconds() {
+        return Math.max(1, endNanos - startNanos) / 1e9;
+    }
+
+    /** Requests per second that ended in this window. */
+    public double rate() {
+        return total.outcomes().requests() / seconds();
+    }
+
+    public double rate(int workload) {
+        return workloads.get(workload).outcomes().requests() / seconds();
+    }
+
+    /** The window with {@code other} added; used to build the whole-run result. */
+    public WindowResult merge(int newNumber, WindowResult other) {
+        List<WorkloadStats> merged = new java.util.ArrayList<>();
+        for (int i = 0; i < workloads.size(); i++) {
+            WorkloadStats s = workloads.get(i).copy();
+            s.add(other.workloads.get(i));
+            merged.add(s);
+        }
+        WorkloadStats t = total.copy();
+        t.add(other.total);
+        ConnectionCounts c = connections.copy();
+        c.add(other.connections);
+        c.setOpen(other.connections.open());
+        Histogram lag = sendLag.copy();
+        lag.add(other.sendLag);
+        return new WindowResult(newNumber, Math.min(startNanos, other.startNanos), Math.max(endNanos, other.endNanos),
+                workloadConfigs, merged, t, c, lag);
+    }
+}

@@ -1,0 +1,77 @@
+package io.fluxperf.engine.metrics;
+
+import io.fluxperf.engine.request.Outcome;
+import io.fluxperf.trace.LatencyHistograms;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Outcomes, bytes and latency of one workload over one interval. Written by one thread only.
+ * {@code latency} is measured from the intended send time in open-loop runs (no coordinated
+ * omission) and from the write in closed-loop runs; {@code service} is always from the write.
+ * Every request is timed at its end, whatever its outcome (a timeout counts with the time it
+ * took to give up), so the histograms' counts equal the request count, as in {@code trace stats}.
+ */
+public final class WorkloadStats {
+    private final OutcomeCounts outcomes = new OutcomeCounts();
+    private final Histogram latency = LatencyHistograms.create();
+    private final Histogram service = LatencyHistograms.create();
+    private long bytesSent;
+    private long bytesReceived;
+
+    /**
+     * @param latencyNanos completion minus latency origin, ns
+     * @param serviceNanos completion minus write, ns
+     */
+    public void record(Outcome outcome, long latencyNanos, long serviceNanos, int responseBytes) {
+        outcomes.increment(outcome);
+        LatencyHistograms.record(latency, latencyNanos);
+        LatencyHistograms.record(service, serviceNanos);
+        bytesReceived += responseBytes;
+    }
+
+    public void recordSent(int requestBytes) {
+        bytesSent += requestBytes;
+    }
+
+    public void add(WorkloadStats other) {
+        outcomes.add(other.outcomes);
+        latency.add(other.latency);
+        service.add(other.service);
+        bytesSent += other.bytesSent;
+        bytesReceived += other.bytesReceived;
+    }
+
+    public void reset() {
+        outcomes.reset();
+        latency.reset();
+        service.reset();
+        bytesSent = 0;
+        bytesReceived = 0;
+    }
+
+    public WorkloadStats copy() {
+        WorkloadStats c = new WorkloadStats();
+        c.add(this);
+        return c;
+    }
+
+    public OutcomeCounts outcomes() {
+        return outcomes;
+    }
+
+    public Histogram latency() {
+        return latency;
+    }
+
+    public Histogram service() {
+        return service;
+    }
+
+    public long bytesSent() {
+        return bytesSent;
+    }
+
+    public long bytesReceived() {
+        return bytesReceived;
+    }
+}

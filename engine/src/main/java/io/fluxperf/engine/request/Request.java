@@ -1,0 +1,221 @@
+package io.fluxperf.engine.request;
+
+import java.util.Arrays;
+
+/**
+ * One request, protocol-neutral. Instances are pooled and reused (the hot path allocates nothing
+ * per request): a source fills one from {@link RequestPool}, a connection encodes and sends it,
+ * and after its outcome is recorded it goes back to the pool.
+ *
+ * <p>Keys are bytes held in this object (several for a multi-key get); the value is a slice of a
+ * byte array the source owns (a shared read-only pattern for generated load, the logged bytes for
+ * replay). All times are {@link System#nanoTime()} readings.
+ */
+public final class Request {
+    /** {@link #intendedNanos} of a closed-loop request: latency is measured from the write. */
+    public static final long UNSCHEDULED = Long.MIN_VALUE;
+
+    private Command command;
+    private int workload;
+    private byte[] keyBytes = new byte[64];
+    private int[] keyEnds = new int[1];
+    private int keyCount;
+    private long firstKeyIndex = -1;
+    private byte[] value;
+    private int valueOffset;
+    private int valueLength;
+    private int ttlSeconds;
+    private long numeric;
+    private long intendedNanos = UNSCHEDULED;
+    private long sentNanos;
+
+    /** Clears everything for reuse. */
+    public Request reset() {
+        command = null;
+        workload = 0;
+        keyCount = 0;
+        firstKeyIndex = -1;
+        value = null;
+        valueOffset = 0;
+        valueLength = 0;
+        ttlSeconds = 0;
+        numeric = 0;
+        intendedNanos = UNSCHEDULED;
+        sentNanos = 0;
+        return this;
+    }
+
+    public Request command(Command command, int workload) {
+        this.command = command;
+        this.workload = workload;
+        return this;
+    }
+
+    /**
+     * Appends a generated key: {@code index} in decimal, left-padded with '0' to {@code length}
+     * bytes (longer when the number needs more digits). Allocation-free.
+     */
+    public Request addKey(long index, int length) {
+        if (index < 0) {
+            throw new IllegalArgumentException("key index must be >= 0: " + index);
+        }
+        int digits = digits(index);
+        int width = Math.max(length, digits);
+        int start = keyStart(keyCount);
+        ensureKeyCapacity(start + width);
+        int pad = width - digits;
+        Arrays.fill(keyBytes, start, start + pad, (byte) '0');
+        long v = index;
+        for (int i = start + width - 1; i >= start + pad; i--) {
+            keyBytes[i] = (byte) ('0' + (v % 10));
+            v /= 10;
+        }
+        if (keyCount == 0) {
+            firstKeyIndex = index;
+        }
+        endKey(start + width);
+        return this;
+    }
+
+    /** Appends a key given as bytes (replay). */
+    public Request addKey(byte[] source, int offset, int length) {
+        int start = keyStart(keyCount);
+        ensureKeyCapacity(start + length);
+        System.arraycopy(source, offset, keyBytes, start, length);
+        endKey(start + length);
+        return this;
+    }
+
+    private void endKey(int end) {
+        if (keyEnds.length == keyCount) {
+            keyEnds = Arrays.copyOf(keyEnds, keyCount * 2);
+        }
+        keyEnds[keyCount++] = end;
+    }
+
+    private int keyStart(int i) {
+        return i == 0 ? 0 : keyEnds[i - 1];
+    }
+
+    private void ensureKeyCapacity(int needed) {
+        if (needed > keyBytes.length) {
+            keyBytes = Arrays.copyOf(keyBytes, Math.max(needed, keyBytes.length * 2));
+        }
+    }
+
+    static int digits(long v) {
+        int d = 1;
+        while (v >= 10) {
+            v /= 10;
+            d++;
+        }
+        return d;
+    }
+
+    /** The value to send: {@code length} bytes of {@code source} from {@code offset}; not copied. */
+    public Request value(byte[] source, int offset, int length) {
+        this.value = source;
+        this.valueOffset = offset;
+        this.valueLength = length;
+        return this;
+    }
+
+    public Request ttlSeconds(int ttlSeconds) {
+        this.ttlSeconds = ttlSeconds;
+        return this;
+    }
+
+    /** The number a command carries: the delta of incr/decr, the unique of cas. */
+    public Request numeric(long numeric) {
+        this.numeric = numeric;
+        return this;
+    }
+
+    public Request intendedNanos(long intendedNanos) {
+        this.intendedNanos = intendedNanos;
+        return this;
+    }
+
+    public Request sentNanos(long sentNanos) {
+        this.sentNanos = sentNanos;
+        return this;
+    }
+
+    public Command command() {
+        return command;
+    }
+
+    public int workload() {
+        return workload;
+    }
+
+    public int keyCount() {
+        return keyCount;
+    }
+
+    /** The backing array of all keys; key i spans [keyOffset(i), keyOffset(i) + keyLength(i)). */
+    public byte[] keyBytes() {
+        return keyBytes;
+    }
+
+    public int keyOffset(int i) {
+        return keyStart(i);
+    }
+
+    public int keyLength(int i) {
+        return keyEnds[i] - keyStart(i);
+    }
+
+    /** The key-space index of the first generated key, or -1 when keys came as bytes. */
+    public long firstKeyIndex() {
+        return firstKeyIndex;
+    }
+
+    public byte[] value() {
+        return value;
+    }
+
+    public int valueOffset() {
+        return valueOffset;
+    }
+
+    public int valueLength() {
+        return valueLength;
+    }
+
+    public int ttlSeconds() {
+        return ttlSeconds;
+    }
+
+    public long numeric() {
+        return numeric;
+    }
+
+    public long intendedNanos() {
+        return intendedNanos;
+    }
+
+    public boolean isScheduled() {
+        return intendedNanos != UNSCHEDULED;
+    }
+
+    public long sentNanos() {
+        return sentNanos;
+    }
+
+    /** Where latency is measured from: the intended time in open loop, the write in closed loop. */
+    public long latencyOriginNanos() {
+        return intendedNanos == UNSCHEDULED ? sentNanos : intendedNanos;
+    }
+
+    /** The first key as text, for messages and tests (allocates). */
+    public String keyString(int i) {
+        return new String(keyBytes, keyOffset(i), keyLength(i), java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
+    @Override
+    public String toString() {
+        return command + (keyCount > 0 ? " " + keyString(0) : "") + (keyCount > 1 ? " (+" + (keyCount - 1) + " keys)" : "")
+                + (value != null ? " " + valueLength + "B" : "");
+    }
+}

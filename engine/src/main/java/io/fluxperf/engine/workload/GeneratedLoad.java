@@ -1,0 +1,162 @@
+package io.fluxperf.engine.workload;
+
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.load.RequestSource;
+import io.fluxperf.engine.request.Command;
+import io.fluxperf.engine.request.Request;
+import io.fluxperf.engine.request.RequestPool;
+import java.util.List;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.simple.RandomSource;
+import reactor.core.publisher.Flux;
+
+/**
+ * The requests of {@code run}'s workloads, one {@link Flux} per thread.
+ *
+ * <p>Open loop: workload w sends request n (counted over all threads) at
+ * {@code start + n / rate_w}; thread t of T takes n = t, t + T, t + 2T, …, so the threads
+ * interleave evenly, and each thread emits its requests in intended-time order (the workload with
+ * the earliest next time goes first). Closed loop: workloads are picked at random by weight and
+ * carry no intended time.
+ */
+public final class GeneratedLoad implements RequestSource {
+    private final List<WorkloadConfig> workloads;
+    private final boolean openLoop;
+    private final long seed;
+    private final long requestLimit;
+    private final ValuePattern pattern;
+
+    public GeneratedLoad(RunConfig config) {
+        this.workloads = config.workloads();
+        this.openLoop = config.isOpenLoop();
+        this.seed = config.seed();
+        this.requestLimit = config.requests();
+        this.pattern = patternFor(config);
+        if (!openLoop && workloads.stream().mapToInt(WorkloadConfig::weight).sum() == 0) {
+            throw new IllegalArgumentException("at least one workload needs a weight above 0");
+        }
+    }
+
+    /** The value pattern of a run: the same seed gives the same values. */
+    public static ValuePattern patternFor(RunConfig config) {
+        int max = config.workloads().stream().mapToInt(w -> w.bytes().max()).max().orElse(0);
+        return new ValuePattern(config.seed(), max);
+    }
+
+    public ValuePattern pattern() {
+        return pattern;
+    }
+
+    @Override
+    public Flux<Request> requests(int thread, int threads, RequestPool pool, long startNanos) {
+        long limit = requestLimit == 0 ? Long.MAX_VALUE
+                : requestLimit / threads + (thread < requestLimit % threads ? 1 : 0);
+        return Flux.generate(() -> new ThreadState(thread, threads, startNanos, limit), (state, sink) -> {
+            if (state.emitted == state.limit) {
+                sink.complete();
+                return state;
+            }
+            Request r = pool.acquire();
+            if (r == null) {
+                sink.error(new IllegalStateException("request pool exhausted: more requested than in-flight capacity"));
+                return state;
+            }
+            state.fill(r);
+            sink.next(r);
+            return state;
+        });
+    }
+
+    /** Per-thread generator state: random sources, choosers and the pacing schedule. */
+    private final class ThreadState {
+        private final int thread;
+        private final int threads;
+        private final long startNanos;
+        private final long limit;
+        private final UniformRandomProvider rng;
+        private final KeyChooser[] keys;
+        private final ValueSizeChooser[] sizes;
+        private final long[] sequence;
+        private final int[] cumulativeWeights;
+        private final int totalWeight;
+        private long emitted;
+
+        ThreadState(int thread, int threads, long startNanos, long limit) {
+            this.thread = thread;
+            this.threads = threads;
+            this.startNanos = startNanos;
+            this.limit = limit;
+            this.rng = RandomSource.XO_RO_SHI_RO_128_PP.create(seed * 1_000_003L + thread);
+            int n = workloads.size();
+            keys = new KeyChooser[n];
+            sizes = new ValueSizeChooser[n];
+            sequence = new long[n];
+            cumulativeWeights = new int[n];
+            int total = 0;
+            for (int w = 0; w < n; w++) {
+                WorkloadConfig config = workloads.get(w);
+                keys[w] = KeyChooser.of(config.keyspace(), rng, thread, threads);
+                sizes[w] = ValueSizeChooser.of(config.bytes(), rng);
+                total += config.weight();
+                cumulativeWeights[w] = total;
+            }
+            totalWeight = total;
+        }
+
+        void fill(Request r) {
+            int w = openLoop ? earliestWorkload() : weightedWorkload();
+            WorkloadConfig config = workloads.get(w);
+            if (openLoop) {
+                long n = sequence[w] * threads + thread;
+                r.intendedNanos(startNanos + (long) (n * 1e9 / config.rate()));
+            }
+            sequence[w]++;
+            emitted++;
+            Command command = config.method();
+            r.command(command, w);
+            int keyLength = config.keyspace().keyLength();
+            long first = keys[w].next();
+            r.addKey(first, keyLength);
+            for (int k = 1; k < config.keysPerRequest(); k++) {
+                r.addKey(keys[w].next(), keyLength);
+            }
+            if (command.carriesValue()) {
+                r.value(pattern.array(), pattern.offset(first), sizes[w].next());
+            }
+            switch (command) {
+                case INCR, DECR -> r.numeric(1);
+                case CAS -> r.numeric(rng.nextLong() & Long.MAX_VALUE);
+                default -> {
+                }
+            }
+            r.ttlSeconds(config.ttlSeconds());
+        }
+
+        private int earliestWorkload() {
+            int best = 0;
+            double bestTime = Double.MAX_VALUE;
+            for (int w = 0; w < sequence.length; w++) {
+                double t = (sequence[w] * threads + thread) / workloads.get(w).rate();
+                if (t < bestTime) {
+                    bestTime = t;
+                    best = w;
+                }
+            }
+            return best;
+        }
+
+        private int weightedWorkload() {
+            if (cumulativeWeights.length == 1) {
+                return 0;
+            }
+            int pick = rng.nextInt(totalWeight);
+            for (int w = 0; w < cumulativeWeights.length; w++) {
+                if (pick < cumulativeWeights[w]) {
+                    return w;
+                }
+            }
+            return cumulativeWeights.length - 1;
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.fluxperf.engine.workload;
+
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.load.RequestSource;
+import io.fluxperf.engine.request.Command;
+import io.fluxperf.engine.request.Request;
+import io.fluxperf.engine.request.RequestPool;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.simple.RandomSource;
+import reactor.core.publisher.Flux;
+
+/**
+ * {@code --hit}: a SET of every key of every workload that asks for hits, before measuring, so
+ * that its reads find their keys. Thread t of T sets keys t, t + T, …; key spaces that several
+ * workloads share are set once. Values are those the load itself would write for the key.
+ */
+public final class Preload implements RequestSource {
+    private final List<WorkloadConfig> targets = new ArrayList<>();
+    private final ValuePattern pattern;
+    private final long seed;
+
+    public Preload(RunConfig config, ValuePattern pattern) {
+        this.pattern = pattern;
+        this.seed = config.seed();
+        for (WorkloadConfig w : config.workloads()) {
+            boolean seen = targets.stream().anyMatch(t -> t.keyspace().count() == w.keyspace().count()
+                    && t.keyspace().keyLength() == w.keyspace().keyLength());
+            if (w.hit() && !seen) {
+                targets.add(w);
+            }
+        }
+    }
+
+    /** Keys to be written in all. */
+    public long keys() {
+        return targets.stream().mapToLong(w -> w.keyspace().count()).sum();
+    }
+
+    @Override
+    public Flux<Request> requests(int thread, int threads, RequestPool pool, long startNanos) {
+        UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(seed ^ 0x5eed_10adL ^ thread);
+        return Flux.fromIterable(targets).concatMap(w -> {
+            ValueSizeChooser sizes = ValueSizeChooser.of(w.bytes(), rng);
+            long count = w.keyspace().count();
+            int keyLength = w.keyspace().keyLength();
+            int index = targets.indexOf(w);
+            return Flux.<Request, long[]>generate(() -> new long[] {thread}, (next, sink) -> {
+                if (next[0] >= count) {
+                    sink.complete();
+                    return next;
+                }
+                Request r = pool.acquire();
+                if (r == null) {
+                    sink.error(new IllegalStateException("request pool exhausted during preload"));
+                    return next;
+                }
+                long key = next[0];
+                next[0] += threads;
+                r.command(Command.SET, index).addKey(key, keyLength)
+                        .value(pattern.array(), pattern.offset(key), sizes.next())
+                        .ttlSeconds(0);
+                sink.next(r);
+                return next;
+            });
+        }, 1);
+    }
+}

@@ -1,0 +1,58 @@
+package io.fluxperf.testkit;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+
+/** Free loopback ports from the OS, and a wait for a port to accept. Tests never assume a fixed port. */
+public final class FreePorts {
+    private FreePorts() {
+    }
+
+    /** A TCP port on 127.0.0.1 that was free a moment ago (and whose UDP twin was free too). */
+    public static int tcpAndUdp() {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int port = tcp();
+            try (DatagramSocket udp = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), port))) {
+                return port;
+            } catch (IOException busy) {
+                // try another
+            }
+        }
+        throw new IllegalStateException("no free TCP+UDP port pair on 127.0.0.1");
+    }
+
+    public static int tcp() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Waits until something accepts on 127.0.0.1:port, or fails after the timeout. */
+    public static void awaitListening(int port, long timeoutMillis) {
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        while (true) {
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
+                return;
+            } catch (IOException notYet) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw new IllegalStateException("nothing listens on 127.0.0.1:" + port + " after " + timeoutMillis + " ms");
+                }
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+    }
+}
