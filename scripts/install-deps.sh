@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what fluxperf's build and tests need on Debian 12, skipping what is already there:
+# a JDK 17 and Maven to build; memcached, redis-server and nginx that the tests start on free
+# loopback ports; Chromium for the heatmap page test. Safe to run again.
+set -euo pipefail
+
+need=()
+command -v javac >/dev/null || need+=(openjdk-17-jdk-headless)
+command -v mvn >/dev/null || need+=(maven)
+command -v memcached >/dev/null || need+=(memcached)
+command -v redis-server >/dev/null || need+=(redis-server redis-tools)
+[ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || need+=(nginx)
+command -v chromium >/dev/null || need+=(chromium)
+
+if [ ${#need[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  echo "install-deps: installing ${need[*]}" >&2
+  $sudo apt-get update -qq
+  # RUNLEVEL=1 keeps Debian's maintainer scripts from starting the packaged services:
+  # the tests start their own servers on free ports.
+  RUNLEVEL=1 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
+fi
