@@ -1,0 +1,54 @@
+package io.fluxperf.engine.report;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.fluxperf.engine.metrics.RunResult;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Writes a run as JSON (--json FILE) for scripts and dashboards: the effective config, every
+ * window with every workload, and the whole-run total. The layout is {@link JsonResultModel};
+ * every requests figure is the sum of the outcomes written next to it, so the file reconciles.
+ */
+public final class JsonReport {
+    private final ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private final String version;
+
+    /** Stamps the result with the version of the engine jar ("dev" when not run from a jar). */
+    public JsonReport() {
+        this(versionOfJar());
+    }
+
+    public JsonReport(String version) {
+        this.version = version;
+    }
+
+    public void write(RunResult result, Path file) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        try (OutputStream out = Files.newOutputStream(file)) {
+            write(result, out);
+        }
+    }
+
+    /** Writes to {@code out} and leaves it open. */
+    public void write(RunResult result, OutputStream out) throws IOException {
+        mapper.writer().without(JsonGenerator.Feature.AUTO_CLOSE_TARGET)
+                .writeValue(out, JsonResultModel.of(result, version));
+    }
+
+    public String toJson(RunResult result) throws IOException {
+        return mapper.writeValueAsString(JsonResultModel.of(result, version));
+    }
+
+    private static String versionOfJar() {
+        String v = JsonReport.class.getPackage().getImplementationVersion();
+        return v != null ? v : "dev";
+    }
+}

@@ -1,0 +1,130 @@
+package io.fluxperf.engine.report;
+
+import io.fluxperf.engine.config.KeyspaceConfig;
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.ValueSize;
+import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.metrics.ConnectionCounts;
+import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.metrics.WorkloadStats;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The shape of the JSON result, as plain records mapped from a {@link RunResult}. Kept apart from
+ * the engine's config and metrics classes so that they carry no Jackson annotations and the JSON
+ * layout can change without touching them. Times are ns relative to the first window's start,
+ * latencies ns, config durations ms.
+ */
+final class JsonResultModel {
+    private JsonResultModel() {
+    }
+
+    record Result(String fluxperf, Config config, String target, String stopReason, long preloadedKeys,
+                  List<Window> windows, Window total) {
+    }
+
+    record Config(String server, String protocol, int threads, int connections, int pipeline, long durationMs,
+                  int windows, long warmupMs, long timeoutMs, boolean tcpNoDelay, long requests, long seed,
+                  boolean openLoop, List<WorkloadSettings> workloads) {
+    }
+
+    record WorkloadSettings(int index, String name, String method, double rate, int weight, Map<String, Object> bytes,
+                            Keyspace keyspace, boolean hit, boolean flush, int keysPerRequest, int ttlSeconds) {
+    }
+
+    record Keyspace(long count, int keyLength, String distribution, double exponent) {
+    }
+
+    /** One window, or the whole run (number 0). requests is the sum of the five outcomes below it. */
+    record Window(int number, long start, long end, double seconds, long requests, long ok, long miss, long error,
+                  long timeout, long closed, double rate, Double successPercent, Double hitratePercent,
+                  LatencySummary latency, LatencySummary service, LatencySummary sendLag, Connections connections,
+                  long bytesSent, long bytesReceived, List<Workload> workloads) {
+    }
+
+    record Workload(int index, String name, String method, double targetRate, boolean belowTarget, long requests,
+                    long ok, long miss, long error, long timeout, long closed, double rate, Double hitratePercent,
+                    LatencySummary latency, LatencySummary service, long bytesSent, long bytesReceived) {
+    }
+
+    record Connections(long attempts, long opened, long failures, long closed, long open) {
+    }
+
+    static Result of(RunResult r, String version) {
+        RunConfig config = r.config();
+        long origin = !r.windows().isEmpty() ? r.windows().get(0).startNanos() : r.total().startNanos();
+        List<Window> windows = new ArrayList<>();
+        for (WindowResult w : r.windows()) {
+            windows.add(window(w, config, origin));
+        }
+        return new Result(version, config(config), r.target(), r.stopReason(), r.preloadedKeys(), windows,
+                window(r.total(), config, origin));
+    }
+
+    static Config config(RunConfig c) {
+        List<WorkloadSettings> workloads = new ArrayList<>();
+        for (int i = 0; i < c.workloads().size(); i++) {
+            WorkloadConfig w = c.workloads().get(i);
+            KeyspaceConfig k = w.keyspace();
+            workloads.add(new WorkloadSettings(i, w.name(), w.method().label(), w.rate(), w.weight(), bytes(w.bytes()),
+                    new Keyspace(k.count(), k.keyLength(), k.distribution().label(), k.exponent()),
+                    w.hit(), w.flush(), w.keysPerRequest(), w.ttlSeconds()));
+        }
+        return new Config(c.server(), c.protocol(), c.threads(), c.connections(), c.pipeline(),
+                millis(c.duration()), c.windows(), millis(c.warmup()), millis(c.timeout()), c.tcpNoDelay(),
+                c.requests(), c.seed(), c.isOpenLoop(), workloads);
+    }
+
+    private static long millis(Duration d) {
+        return d == null ? 0 : d.toMillis();
+    }
+
+    private static Map<String, Object> bytes(ValueSize size) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        if (size instanceof ValueSize.Fixed f) {
+            m.put("kind", "fixed");
+            m.put("bytes", f.bytes());
+        } else if (size instanceof ValueSize.Range r) {
+            m.put("kind", "range");
+            m.put("min", r.min());
+            m.put("max", r.max());
+        } else if (size instanceof ValueSize.Weighted w) {
+            m.put("kind", "weighted");
+            m.put("sizes", w.sizes());
+            m.put("weights", w.weights());
+        }
+        m.put("text", size.describe());
+        return m;
+    }
+
+    static Window window(WindowResult w, RunConfig run, long origin) {
+        List<WorkloadConfig> configs = WindowFigures.configs(w, run);
+        List<Workload> workloads = new ArrayList<>();
+        for (int i = 0; i < w.workloads().size(); i++) {
+            workloads.add(workload(i, i < configs.size() ? configs.get(i) : null, w.workloads().get(i), w.rate(i)));
+        }
+        WorkloadStats t = w.total();
+        Counts c = Counts.of(t.outcomes());
+        ConnectionCounts cc = w.connections() != null ? w.connections() : new ConnectionCounts();
+        return new Window(w.number(), w.startNanos() - origin, w.endNanos() - origin, w.seconds(),
+                c.requests(), c.ok(), c.miss(), c.error(), c.timeout(), c.closed(), w.rate(), c.successPercent(),
+                WindowFigures.hitratePercent(w, configs), LatencySummary.of(t.latency()),
+                LatencySummary.of(t.service()), run.isOpenLoop() ? LatencySummary.of(w.sendLag()) : null,
+                new Connections(cc.attempts(), cc.openedCount(), cc.failures(), cc.closedCount(), cc.open()),
+                t.bytesSent(), t.bytesReceived(), workloads);
+    }
+
+    private static Workload workload(int index, WorkloadConfig config, WorkloadStats s, double rate) {
+        Counts c = Counts.of(s.outcomes());
+        return new Workload(index, config != null ? config.name() : "workload-" + index,
+                config != null ? config.method().label() : null, config != null ? config.rate() : 0,
+                WindowFigures.belowTarget(config, rate), c.requests(), c.ok(), c.miss(), c.error(), c.timeout(),
+                c.closed(), rate, WindowFigures.hitratePercent(config, s), LatencySummary.of(s.latency()),
+                LatencySummary.of(s.service()), s.bytesSent(), s.bytesReceived());
+    }
+}

@@ -1,0 +1,194 @@
+package io.fluxperf.engine.report;
+
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.metrics.ConnectionCounts;
+import io.fluxperf.engine.metrics.LiveSample;
+import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.metrics.WorkloadStats;
+import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The human-readable report, in rpc-perf's layout and words (seeds/rpc-perf.txt) so that people
+ * who read rpc-perf output can read this one: config echo, workloads, connections, warm-up, one
+ * block per window and one for the whole run. Plain lines without log prefixes, so the output can
+ * be diffed and grepped. Latencies are integers in ns, rates whole requests per second.
+ */
+public final class TextReport {
+    static final String RULE = "-----";
+
+    private final PrintStream out;
+
+    public TextReport(PrintStream out) {
+        this.out = out;
+    }
+
+    /**
+     * The effective configuration and the workloads, before anything is sent, so that a saved
+     * report says what was measured.
+     *
+     * @param targetDescription what is measured, e.g. "127.0.0.1:11211" or
+     *                          "embedded memcache on 127.0.0.1:40211"; null = the config's server
+     */
+    public void configEcho(RunConfig config, String targetDescription) {
+        String target = targetDescription != null ? targetDescription
+                : config.server() != null ? config.server() : "embedded";
+        out.println(RULE);
+        out.println("Config:");
+        out.println("Config: Server: " + target + " Protocol: " + config.protocol());
+        out.println("Config: TCP_NODELAY: " + config.tcpNoDelay() + " Timeout: " + config.timeout().toMillis()
+                + " ms Pipeline: " + config.pipeline());
+        out.println("Config: Threads: " + config.threads() + " Connections: " + config.connections());
+        out.println("Config: Windows: " + config.windows() + " Duration: " + seconds(config.duration())
+                + " s Warmup: " + seconds(config.warmup()) + " s"
+                + (config.requests() > 0 ? " Requests: " + config.requests() : "")
+                + " Seed: " + config.seed());
+        out.println(RULE);
+        out.println("Workload:");
+        List<WorkloadConfig> workloads = config.workloads();
+        for (int i = 0; i < workloads.size(); i++) {
+            out.println(workloadLine(i, workloads.get(i), workloads.size() > 1));
+        }
+        out.println(RULE);
+    }
+
+    private static String workloadLine(int index, WorkloadConfig w, boolean several) {
+        StringBuilder b = new StringBuilder();
+        b.append("Workload ").append(index).append(": Name: ").append(w.name())
+                .append(" Method: ").append(w.method().label())
+                .append(" Bytes: ").append(w.bytes().describe())
+                .append(" Rate: ").append(w.isRated() ? number(w.rate()) : "unlimited");
+        if (!w.isRated() && several) {
+            b.append(" Weight: ").append(w.weight());
+        }
+        b.append(" Hit: ").append(w.hit()).append(" Flush: ").append(w.flush())
+                .append(" Keys: ").append(w.keyspace().describe());
+        if (w.keysPerRequest() > 1) {
+            b.append(" Keys/request: ").append(w.keysPerRequest());
+        }
+        if (w.ttlSeconds() > 0) {
+            b.append(" TTL: ").append(w.ttlSeconds()).append(" s");
+        }
+        return b.toString();
+    }
+
+    /** After connecting (rpc-perf prints this once per thread). */
+    public void connections(long open, long failures) {
+        out.println("Connections: " + open + " Failures: " + failures);
+    }
+
+    /** The warm-up is over; what follows is measured. */
+    public void warmupComplete() {
+        out.println(RULE);
+        out.println("Warmup complete");
+    }
+
+    /** One measured window. */
+    public void window(WindowResult window, RunConfig config) {
+        out.println(RULE);
+        out.println("Window: " + window.number());
+        block(window, config);
+    }
+
+    /** The whole run, then why it stopped when it did not run to the end. */
+    public void summary(RunResult result) {
+        out.println(RULE);
+        out.println("Total:");
+        block(result.total(), result.config());
+        String stop = stopLine(result);
+        if (stop != null) {
+            out.println(stop);
+        }
+    }
+
+    /** The line shown about once a second while a window runs (the caller prints it to stderr). */
+    public static String liveLine(LiveSample s) {
+        return "[window " + s.window() + " " + Math.round(s.elapsedNanos() / 1e9) + "s] "
+                + Math.round(s.rate()) + " rps, errors " + s.errors() + ", p99 so far " + s.p99Nanos() + " ns";
+    }
+
+    private void block(WindowResult w, RunConfig config) {
+        List<WorkloadConfig> configs = WindowFigures.configs(w, config);
+        Counts c = Counts.of(w.total().outcomes());
+        out.println(counts(c));
+        out.println("Rate: " + Math.round(w.rate()) + " rps Success: " + percent(c.successPercent())
+                + " Hitrate: " + percent(WindowFigures.hitratePercent(w, configs)));
+        LatencySummary l = LatencySummary.of(w.total().latency());
+        out.println("Latency: min: " + l.min() + " ns max: " + l.max() + " ns avg: " + l.mean()
+                + " ns stddev: " + l.stddev() + " ns");
+        out.println("Percentiles: p50: " + l.p50() + " ns p90: " + l.p90() + " ns p99: " + l.p99()
+                + " ns p999: " + l.p999() + " ns p9999: " + l.p9999() + " ns");
+        if (config.isOpenLoop()) {
+            LatencySummary s = LatencySummary.of(w.total().service());
+            out.println("Service: p50: " + s.p50() + " ns p99: " + s.p99() + " ns p999: " + s.p999()
+                    + " ns (from the actual write)");
+            LatencySummary lag = LatencySummary.of(w.sendLag());
+            out.println("Send lag: p50: " + lag.p50() + " ns p99: " + lag.p99() + " ns max: " + lag.max() + " ns");
+        }
+        for (WindowFigures.Shortfall f : WindowFigures.shortfalls(w, configs)) {
+            out.println("Rate: workload " + f.index() + " (" + f.name() + ") target " + number(f.target())
+                    + "/s, achieved " + Math.round(f.achieved()) + "/s");
+        }
+        ConnectionCounts cc = w.connections();
+        if (cc != null && (cc.failures() > 0 || cc.closedCount() > 0)) {
+            out.println("Connections: attempts " + cc.attempts() + " opened " + cc.openedCount() + " failed "
+                    + cc.failures() + " closed " + cc.closedCount() + " open " + cc.open());
+        }
+        if (w.workloads().size() > 1) {
+            for (int i = 0; i < w.workloads().size(); i++) {
+                WorkloadConfig wc = i < configs.size() ? configs.get(i) : null;
+                out.println(workloadBreakdown(i, wc, w.workloads().get(i), w.rate(i)));
+            }
+        }
+    }
+
+    private static String workloadBreakdown(int index, WorkloadConfig config, WorkloadStats stats, double rate) {
+        String name = config != null ? config.name() : "workload-" + index;
+        LatencySummary l = LatencySummary.of(stats.latency());
+        return "Workload " + index + " (" + name + "): " + counts(Counts.of(stats.outcomes()))
+                + " Rate: " + Math.round(rate) + " rps Hitrate: " + percent(WindowFigures.hitratePercent(config, stats))
+                + " p50: " + l.p50() + " ns p99: " + l.p99() + " ns p999: " + l.p999() + " ns";
+    }
+
+    private static String counts(Counts c) {
+        return "Requests: " + c.requests() + " Ok: " + c.ok() + " Miss: " + c.miss() + " Error: " + c.error()
+                + " Timeout: " + c.timeout() + " Closed: " + c.closed();
+    }
+
+    private static String stopLine(RunResult r) {
+        String reason = r.stopReason();
+        if (reason == null || reason.equals("completed")) {
+            return null;
+        }
+        return switch (reason) {
+            case "interrupted" -> "Stopped: interrupted (Ctrl-C); the report covers what ran";
+            case "requests" -> "Stopped: request limit of " + r.config().requests() + " reached";
+            default -> "Stopped: " + reason;
+        };
+    }
+
+    static String percent(Double p) {
+        return p == null ? "n/a" : String.format(Locale.ROOT, "%.2f %%", p);
+    }
+
+    /** A whole number without decimals, otherwise up to 3 decimals without trailing zeros. */
+    static String number(double v) {
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+            return Long.toString((long) v);
+        }
+        return BigDecimal.valueOf(v).setScale(3, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
+    }
+
+    static String seconds(Duration d) {
+        if (d == null) {
+            return "0";
+        }
+        return BigDecimal.valueOf(d.toMillis()).movePointLeft(3).stripTrailingZeros().toPlainString();
+    }
+}

@@ -1,0 +1,193 @@
+package io.fluxperf.engine.report;
+
+import static io.fluxperf.engine.report.Fixtures.SECOND;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fluxperf.engine.config.KeyDistribution;
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.ValueSize;
+import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.metrics.ConnectionCounts;
+import io.fluxperf.engine.metrics.LiveSample;
+import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.request.Command;
+import io.fluxperf.engine.request.Outcome;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+class TextReportTest {
+
+    private static List<String> lines(Consumer<TextReport> body) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        body.accept(new TextReport(out));
+        return bytes.toString(StandardCharsets.UTF_8).lines().toList();
+    }
+
+    @Test
+    void configEchoInRpcPerfLayout() {
+        RunConfig config = Fixtures.config(List.of(WorkloadConfig.of(Command.GET).withRate(50000).withHit(true)));
+        assertEquals(List.of(
+                "-----",
+                "Config:",
+                "Config: Server: 127.0.0.1:11211 Protocol: memcache",
+                "Config: TCP_NODELAY: false Timeout: 1000 ms Pipeline: 1",
+                "Config: Threads: 1 Connections: 25",
+                "Config: Windows: 1 Duration: 60 s Warmup: 0 s Seed: 42",
+                "-----",
+                "Workload:",
+                "Workload 0: Name: get Method: get Bytes: 64 Rate: 50000 Hit: true Flush: false"
+                        + " Keys: 10000 keys of 16 bytes, uniform",
+                "-----"), lines(r -> r.configEcho(config, "127.0.0.1:11211")));
+    }
+
+    @Test
+    void configEchoNamesTheEmbeddedTargetRequestLimitWeightsAndKeysPerRequest() {
+        RunConfig config = new RunConfig(null, "memcache", 2, 4, 8, Duration.ofMillis(1500), 3, Duration.ofSeconds(5),
+                Duration.ofMillis(250), true, 1000, 7, List.of(
+                WorkloadConfig.of(Command.SET).withName("writes").withWeight(1).withBytes(new ValueSize.Range(16, 1024)),
+                WorkloadConfig.of(Command.GET).withWeight(9).withKeysPerRequest(4)
+                        .withKeyspace(io.fluxperf.engine.config.KeyspaceConfig.defaults()
+                                .withDistribution(KeyDistribution.ZIPF, 0.99))));
+        List<String> out = lines(r -> r.configEcho(config, "embedded memcache on 127.0.0.1:40211"));
+        assertEquals("Config: Server: embedded memcache on 127.0.0.1:40211 Protocol: memcache", out.get(2));
+        assertEquals("Config: TCP_NODELAY: true Timeout: 250 ms Pipeline: 8", out.get(3));
+        assertEquals("Config: Threads: 2 Connections: 4", out.get(4));
+        assertEquals("Config: Windows: 3 Duration: 1.5 s Warmup: 5 s Requests: 1000 Seed: 7", out.get(5));
+        assertEquals("Workload 0: Name: writes Method: set Bytes: 16..1024 Rate: unlimited Weight: 1 Hit: false"
+                + " Flush: false Keys: 10000 keys of 16 bytes, uniform", out.get(8));
+        assertEquals("Workload 1: Name: get Method: get Bytes: 64 Rate: unlimited Weight: 9 Hit: false Flush: false"
+                + " Keys: 10000 keys of 16 bytes, zipf (exponent 0.99) Keys/request: 4", out.get(9));
+    }
+
+    @Test
+    void connectionsAndWarmup() {
+        assertEquals(List.of("Connections: 25 Failures: 0", "-----", "Warmup complete"), lines(r -> {
+            r.connections(25, 0);
+            r.warmupComplete();
+        }));
+    }
+
+    @Test
+    void windowBlockWithKnownValues() {
+        RunConfig config = Fixtures.config(Fixtures.setAndGet());
+        List<String> out = lines(r -> r.window(Fixtures.mixedWindow(1, 5 * SECOND), config));
+        assertEquals(List.of(
+                "-----",
+                "Window: 1",
+                "Requests: 10 Ok: 7 Miss: 2 Error: 1 Timeout: 0 Closed: 0",
+                // hit rate from the get workload only: 4 hits of 6 answered reads (not 7 of 9)
+                "Rate: 10 rps Success: 90.00 % Hitrate: 66.67 %",
+                "Latency: min: 100 ns max: 1000 ns avg: 550 ns stddev: 287 ns",
+                "Percentiles: p50: 500 ns p90: 900 ns p99: 1000 ns p999: 1000 ns p9999: 1000 ns",
+                "Workload 0 (set): Requests: 3 Ok: 3 Miss: 0 Error: 0 Timeout: 0 Closed: 0 Rate: 3 rps Hitrate: n/a"
+                        + " p50: 200 ns p99: 300 ns p999: 300 ns",
+                "Workload 1 (get): Requests: 7 Ok: 4 Miss: 2 Error: 1 Timeout: 0 Closed: 0 Rate: 7 rps"
+                        + " Hitrate: 66.67 % p50: 700 ns p99: 1000 ns p999: 1000 ns"), out);
+    }
+
+    @Test
+    void hitrateIsNotApplicableWithoutReadsAndOneWorkloadHasNoBreakdown() {
+        List<WorkloadConfig> sets = List.of(WorkloadConfig.of(Command.SET));
+        WindowResult w = Fixtures.window(2, 0, 2 * SECOND, sets,
+                new Fixtures.Stats().reply(Outcome.OK, 100, 300).noReply(Outcome.TIMEOUT, 1).reply(Outcome.CLOSED, 200));
+        List<String> out = lines(r -> r.window(w, Fixtures.config(sets)));
+        assertEquals(List.of(
+                "-----",
+                "Window: 2",
+                "Requests: 4 Ok: 2 Miss: 0 Error: 0 Timeout: 1 Closed: 1",
+                "Rate: 2 rps Success: 50.00 % Hitrate: n/a",
+                // every request is timed, the timeout (1000 ns) and the close (200 ns) too
+                "Latency: min: 100 ns max: 1000 ns avg: 400 ns stddev: 354 ns",
+                "Percentiles: p50: 200 ns p90: 1000 ns p99: 1000 ns p999: 1000 ns p9999: 1000 ns"), out);
+    }
+
+    @Test
+    void emptyWindowPrintsZeros() {
+        List<WorkloadConfig> gets = List.of(WorkloadConfig.of(Command.GET));
+        WindowResult w = Fixtures.window(1, 0, SECOND, gets, new Fixtures.Stats());
+        List<String> out = lines(r -> r.window(w, Fixtures.config(gets)));
+        assertEquals("Requests: 0 Ok: 0 Miss: 0 Error: 0 Timeout: 0 Closed: 0", out.get(2));
+        assertEquals("Rate: 0 rps Success: n/a Hitrate: n/a", out.get(3));
+        assertEquals("Latency: min: 0 ns max: 0 ns avg: 0 ns stddev: 0 ns", out.get(4));
+        assertEquals("Percentiles: p50: 0 ns p90: 0 ns p99: 0 ns p999: 0 ns p9999: 0 ns", out.get(5));
+    }
+
+    @Test
+    void openLoopShowsServiceTimeSendLagAndOnlyTheMissedRate() {
+        List<WorkloadConfig> rated = Fixtures.ratedSetAndGet();
+        // set: 990 of 1000/s is exactly 1% below: not reported; get: 4900 of 5000/s is 2% below: reported
+        WindowResult w = Fixtures.window(1, 0, SECOND, rated,
+                new Fixtures.Stats().replies(Outcome.OK, 990, 1000),
+                new Fixtures.Stats().replies(Outcome.OK, 4900, 2000));
+        List<String> out = lines(r -> r.window(w, Fixtures.config(rated)));
+        assertTrue(out.contains("Service: p50: 1000 ns p99: 1000 ns p999: 1000 ns (from the actual write)"), out::toString);
+        assertTrue(out.contains("Send lag: p50: 500 ns p99: 1000 ns max: 1000 ns"), out::toString);
+        assertTrue(out.contains("Rate: workload 1 (get) target 5000/s, achieved 4900/s"), out::toString);
+        assertEquals(1, out.stream().filter(l -> l.contains("achieved")).count(), out::toString);
+    }
+
+    @Test
+    void rateShortfallThreshold() {
+        WorkloadConfig w = WorkloadConfig.of(Command.GET).withRate(50000);
+        assertFalse(WindowFigures.belowTarget(w, 49500));
+        assertTrue(WindowFigures.belowTarget(w, 49499));
+        assertFalse(WindowFigures.belowTarget(WorkloadConfig.of(Command.GET), 1), "unrated: no target to miss");
+    }
+
+    @Test
+    void closedLoopHasNoServiceOrSendLagLines() {
+        RunConfig config = Fixtures.config(Fixtures.setAndGet());
+        List<String> out = lines(r -> r.window(Fixtures.mixedWindow(1, 0), config));
+        assertTrue(out.stream().noneMatch(l -> l.startsWith("Service:") || l.startsWith("Send lag:")));
+    }
+
+    @Test
+    void connectionEventsAreShownWhenConnectionsFailOrClose() {
+        List<WorkloadConfig> gets = List.of(WorkloadConfig.of(Command.GET));
+        ConnectionCounts c = new ConnectionCounts();
+        c.attempt();
+        c.attempt();
+        c.opened();
+        c.failed();
+        c.closed();
+        c.setOpen(24);
+        WindowResult w = Fixtures.window(1, 0, SECOND, gets, c, new Fixtures.Stats().reply(Outcome.OK, 100));
+        List<String> out = lines(r -> r.window(w, Fixtures.config(gets)));
+        assertTrue(out.contains("Connections: attempts 2 opened 1 failed 1 closed 1 open 24"), out::toString);
+
+        WindowResult quiet = Fixtures.window(1, 0, SECOND, gets, new Fixtures.Stats().reply(Outcome.OK, 100));
+        assertTrue(lines(r -> r.window(quiet, Fixtures.config(gets))).stream()
+                .noneMatch(l -> l.startsWith("Connections:")));
+    }
+
+    @Test
+    void summaryCoversTheWholeRunAndSaysWhyItStopped() {
+        RunConfig config = Fixtures.config(Fixtures.setAndGet());
+        RunResult interrupted = Fixtures.run(config, "interrupted", Fixtures.mixedWindow(1, 0),
+                Fixtures.mixedWindow(2, SECOND));
+        List<String> out = lines(r -> r.summary(interrupted));
+        assertEquals("-----", out.get(0));
+        assertEquals("Total:", out.get(1));
+        assertEquals("Requests: 20 Ok: 14 Miss: 4 Error: 2 Timeout: 0 Closed: 0", out.get(2));
+        assertEquals("Rate: 10 rps Success: 90.00 % Hitrate: 66.67 %", out.get(3));
+        assertEquals("Stopped: interrupted (Ctrl-C); the report covers what ran", out.get(out.size() - 1));
+
+        RunResult completed = Fixtures.run(config, "completed", Fixtures.mixedWindow(1, 0));
+        assertTrue(lines(r -> r.summary(completed)).stream().noneMatch(l -> l.startsWith("Stopped:")));
+    }
+
+    @Test
+    void liveLine() {
+        assertEquals("[window 1 3s] 49987 rps, errors 0, p99 so far 140130 ns",
+                TextReport.liveLine(new LiveSample(1, 3_000_000_000L, 150_000, 0, 140_130, 49_987.4)));
+    }
+}
