@@ -1,0 +1,160 @@
+package io.fluxperf.engine.config;
+
+import io.fluxperf.engine.protocol.Protocol;
+import io.fluxperf.engine.protocol.Protocols;
+import io.fluxperf.engine.request.Command;
+import java.math.BigInteger;
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/**
+ * The checks the command line and the config file share. Each throws an
+ * {@link IllegalArgumentException} whose message is the problem only ("must be at least 1, not
+ * 0"); the caller puts the place (flag or key path) in front.
+ */
+final class Checks {
+    /** The methods a workload can use: every command but flush (which --flush / flush = true asks for). */
+    static final String METHODS = Arrays.stream(Command.values())
+            .filter(c -> c != Command.FLUSH)
+            .map(Command::label)
+            .collect(Collectors.joining(", "));
+
+    private Checks() {
+    }
+
+    /** "must be at least MIN, not V" / "must be at most MAX, not V", or null when V is in range. */
+    static String outside(long v, long min, long max) {
+        return outside(BigInteger.valueOf(v), min, max);
+    }
+
+    static String outside(BigInteger v, long min, long max) {
+        if (v.compareTo(BigInteger.valueOf(min)) < 0) {
+            return "must be at least " + min + ", not " + v;
+        }
+        if (v.compareTo(BigInteger.valueOf(max)) > 0) {
+            return "must be at most " + max + ", not " + v;
+        }
+        return null;
+    }
+
+    static void range(long v, long min, long max) {
+        String problem = outside(v, min, max);
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
+        }
+    }
+
+    static Command method(String text) {
+        Command c = Command.parse(text);
+        if (c == null || c == Command.FLUSH) {
+            throw new IllegalArgumentException("unknown method '" + text + "'; expected one of " + METHODS);
+        }
+        return c;
+    }
+
+    static KeyDistribution distribution(String text) {
+        KeyDistribution d = KeyDistribution.parse(text);
+        if (d == null) {
+            throw new IllegalArgumentException("unknown distribution '" + text + "'; expected one of "
+                    + Arrays.stream(KeyDistribution.values()).map(KeyDistribution::label).collect(Collectors.joining(", ")));
+        }
+        return d;
+    }
+
+    /** The registered protocol's name. */
+    static String protocol(String text) {
+        Protocol p = Protocols.find(text.trim());
+        if (p == null) {
+            throw new IllegalArgumentException("unknown protocol '" + text + "'; expected " + Protocols.names());
+        }
+        return p.name();
+    }
+
+    /** A rate in requests per second: finite and at least 0 (0 = unlimited). */
+    static double rate(double r) {
+        if (Double.isNaN(r) || Double.isInfinite(r)) {
+            throw new IllegalArgumentException("must be a finite number, not " + r);
+        }
+        if (r < 0) {
+            throw new IllegalArgumentException("must be at least 0, not " + plain(r));
+        }
+        return r;
+    }
+
+    /** --rate as typed: a plain decimal number, at least 0. */
+    static double rate(String text) {
+        String t = text.trim();
+        String digits = t.replace("_", "");
+        if (!digits.matches("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?")) {
+            throw new IllegalArgumentException("'" + t + "' is not a number");
+        }
+        double r = Double.parseDouble(digits);
+        if (Double.isInfinite(r)) {
+            throw new IllegalArgumentException("'" + t + "' is too large");
+        }
+        if (r < 0) {
+            throw new IllegalArgumentException("must be at least 0, not " + t);
+        }
+        return r;
+    }
+
+    static double exponent(double e) {
+        if (!(e > 0) || Double.isInfinite(e)) {
+            throw new IllegalArgumentException("must be a number greater than 0, not " + plain(e));
+        }
+        return e;
+    }
+
+    /**
+     * The shape of a server address: HOST:PORT, [IPv6]:PORT or unix:/path (it is resolved when the
+     * run starts). Returns it trimmed.
+     */
+    static String server(String text) {
+        String t = text.trim();
+        String forms = "write HOST:PORT, [IPv6]:PORT or unix:/path";
+        if (t.startsWith("unix:")) {
+            if (t.length() == "unix:".length()) {
+                throw new IllegalArgumentException("'" + t + "' has no socket path; " + forms);
+            }
+            return t;
+        }
+        String host;
+        String port;
+        if (t.startsWith("[")) {
+            int close = t.indexOf(']');
+            if (close < 0 || close + 1 >= t.length() || t.charAt(close + 1) != ':') {
+                throw new IllegalArgumentException("'" + t + "' is not a server address; " + forms);
+            }
+            host = t.substring(1, close);
+            port = t.substring(close + 2);
+            if (!host.contains(":") || !host.matches("[0-9A-Fa-f:.]+(%[A-Za-z0-9_.-]+)?")) {
+                throw new IllegalArgumentException("'" + host + "' in '" + t + "' is not an IPv6 address; " + forms);
+            }
+        } else {
+            int colon = t.lastIndexOf(':');
+            if (colon < 0) {
+                throw new IllegalArgumentException("'" + t + "' has no port; " + forms);
+            }
+            host = t.substring(0, colon);
+            port = t.substring(colon + 1);
+            if (host.contains(":")) {
+                throw new IllegalArgumentException("'" + t + "' looks like an IPv6 address without brackets; " + forms);
+            }
+            if (!host.matches("[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_.])?")) {
+                throw new IllegalArgumentException("'" + t + "' is not a server address; " + forms);
+            }
+        }
+        if (!port.matches("[0-9]{1,5}") || Integer.parseInt(port) < 1 || Integer.parseInt(port) > 65535) {
+            throw new IllegalArgumentException("port must be between 1 and 65535, not '" + port + "'");
+        }
+        return t;
+    }
+
+    /** 5 rather than 5.0, 0.5 as is. */
+    static String plain(double d) {
+        if (d == Math.rint(d) && Math.abs(d) < 1e15) {
+            return Long.toString((long) d);
+        }
+        return Double.toString(d);
+    }
+}

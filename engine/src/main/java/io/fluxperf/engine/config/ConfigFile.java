@@ -1,0 +1,225 @@
+package io.fluxperf.engine.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.request.Command;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * What a TOML config file says, checked value by value but not yet merged with the flags: a null
+ * field was not in the file. The layout is documented on {@link ConfigResolver}.
+ */
+final class ConfigFile {
+    static final List<String> TOP_KEYS = List.of("general", "workload");
+    static final List<String> GENERAL_KEYS = List.of("server", "protocol", "threads", "connections", "pipeline",
+            "duration", "windows", "warmup", "timeout", "tcp-nodelay", "requests", "seed");
+    static final List<String> WORKLOAD_KEYS = List.of("name", "method", "rate", "weight", "bytes", "hit", "flush",
+            "keys-per-request", "ttl", "keyspace", "key-length", "distribution", "exponent");
+
+    final TomlConfigFile toml;
+    String server;
+    String protocol;
+    Integer threads;
+    Integer connections;
+    Integer pipeline;
+    Duration duration;
+    Integer windows;
+    Duration warmup;
+    Duration timeout;
+    Boolean tcpNoDelay;
+    Long requests;
+    Long seed;
+    final List<Workload> workloads = new ArrayList<>();
+
+    /** One [[workload]] table; null fields were not given. */
+    static final class Workload {
+        final TomlTable table;
+        final int index;
+        String name;
+        Command method;
+        Double rate;
+        Integer weight;
+        ValueSize bytes;
+        Boolean hit;
+        Boolean flush;
+        Integer keysPerRequest;
+        Integer ttl;
+        Long keyspace;
+        Integer keyLength;
+        KeyDistribution distribution;
+        Double exponent;
+
+        Workload(TomlTable table, int index) {
+            this.table = table;
+            this.index = index;
+        }
+
+        UserError error(String key, String problem) {
+            return table.error(key, problem);
+        }
+
+        UserError error(String problem) {
+            return table.error(problem);
+        }
+    }
+
+    private ConfigFile(TomlConfigFile toml) {
+        this.toml = toml;
+    }
+
+    /** No file: every value absent. */
+    static ConfigFile empty() {
+        return new ConfigFile(null);
+    }
+
+    static ConfigFile read(Path path) {
+        return parse(TomlConfigFile.read(path));
+    }
+
+    static ConfigFile parse(TomlConfigFile toml) {
+        ConfigFile c = new ConfigFile(toml);
+        TomlTable root = toml.root();
+        root.allowOnly(TOP_KEYS);
+        TomlTable general = root.table("general");
+        if (general != null) {
+            c.readGeneral(general);
+        }
+        JsonNode workloads = root.raw("workload");
+        if (workloads instanceof ObjectNode) {
+            throw root.error("workload", "expected an array of tables; write [[workload]] (double brackets), not [workload]");
+        }
+        if (workloads != null && !(workloads instanceof ArrayNode)) {
+            throw root.error("workload", "expected [[workload]] tables, not " + TomlTable.describe(workloads));
+        }
+        if (workloads != null) {
+            for (int i = 0; i < workloads.size(); i++) {
+                JsonNode w = workloads.get(i);
+                String path = "workload[" + i + "]";
+                if (!(w instanceof ObjectNode o)) {
+                    throw toml.error(path, "expected a table, not " + TomlTable.describe(w));
+                }
+                c.workloads.add(readWorkload(new TomlTable(toml, path, o), i));
+            }
+        }
+        return c;
+    }
+
+    private void readGeneral(TomlTable g) {
+        g.allowOnly(GENERAL_KEYS);
+        server = checked(g, "server", g.string("server"), Checks::server);
+        protocol = checked(g, "protocol", g.string("protocol"), Checks::protocol);
+        threads = toInt(g.integer("threads", 1, ConfigResolver.MAX_THREADS));
+        connections = toInt(g.integer("connections", 1, ConfigResolver.MAX_CONNECTIONS));
+        pipeline = toInt(g.integer("pipeline", 1, ConfigResolver.MAX_PIPELINE));
+        duration = checked(g, "duration", g.duration("duration"), ConfigResolver::positive);
+        windows = toInt(g.integer("windows", 1, Integer.MAX_VALUE));
+        warmup = checked(g, "warmup", g.duration("warmup"), ConfigResolver::notNegative);
+        timeout = checked(g, "timeout", g.duration("timeout"), ConfigResolver::positive);
+        tcpNoDelay = g.bool("tcp-nodelay");
+        requests = g.integer("requests", 0, Long.MAX_VALUE);
+        seed = g.integer("seed", Long.MIN_VALUE, Long.MAX_VALUE);
+    }
+
+    private static Workload readWorkload(TomlTable t, int index) {
+        t.allowOnly(WORKLOAD_KEYS);
+        Workload w = new Workload(t, index);
+        w.name = t.string("name");
+        if (w.name != null && w.name.isBlank()) {
+            throw t.error("name", "must not be empty");
+        }
+        if (w.name != null) {
+            w.name = w.name.strip();
+        }
+        w.method = checked(t, "method", t.string("method"), Checks::method);
+        if (w.method == null) {
+            throw t.error("missing method; expected one of " + Checks.METHODS);
+        }
+        w.rate = checked(t, "rate", t.number("rate"), Checks::rate);
+        w.weight = toInt(t.integer("weight", 0, Integer.MAX_VALUE));
+        w.bytes = valueSize(t);
+        w.hit = t.bool("hit");
+        w.flush = t.bool("flush");
+        w.keysPerRequest = toInt(t.integer("keys-per-request", 1, ConfigResolver.MAX_KEYS_PER_REQUEST));
+        w.ttl = toInt(t.integer("ttl", 0, ConfigResolver.MAX_TTL));
+        w.keyspace = t.integer("keyspace", 1, Long.MAX_VALUE);
+        w.keyLength = toInt(t.integer("key-length", 1, ConfigResolver.MAX_KEY_LENGTH));
+        w.distribution = checked(t, "distribution", t.string("distribution"), Checks::distribution);
+        w.exponent = checked(t, "exponent", t.number("exponent"), Checks::exponent);
+        return w;
+    }
+
+    /** bytes = 64 | "16..1024" | { min = 16, max = 1024 } | [{ size = 64, weight = 9 }, …] */
+    private static ValueSize valueSize(TomlTable t) {
+        JsonNode v = t.raw("bytes");
+        if (v == null) {
+            return null;
+        }
+        try {
+            if (v.isIntegralNumber()) {
+                return ValueSizeParser.fixed(t.integer(v, "bytes", Long.MIN_VALUE, Long.MAX_VALUE));
+            }
+            if (v.isTextual()) {
+                return ValueSizeParser.parse(v.textValue());
+            }
+            if (v instanceof ObjectNode) {
+                TomlTable range = t.table("bytes");
+                range.allowOnly(List.of("min", "max"));
+                Long min = range.integer("min", Long.MIN_VALUE, Long.MAX_VALUE);
+                Long max = range.integer("max", Long.MIN_VALUE, Long.MAX_VALUE);
+                if (min == null || max == null) {
+                    throw new IllegalArgumentException("a range needs both min and max, as in { min = 16, max = 1024 }");
+                }
+                return ValueSizeParser.range(min, max);
+            }
+            if (v instanceof ArrayNode list) {
+                if (list.isEmpty()) {
+                    throw new IllegalArgumentException("a weighted list needs at least one { size = N, weight = W } table");
+                }
+                long[] sizes = new long[list.size()];
+                long[] weights = new long[list.size()];
+                for (int i = 0; i < list.size(); i++) {
+                    String path = t.keyPath("bytes") + "[" + i + "]";
+                    if (!(list.get(i) instanceof ObjectNode o)) {
+                        throw t.file().error(path, "expected a table { size = N, weight = W }, not "
+                                + TomlTable.describe(list.get(i)));
+                    }
+                    TomlTable entry = new TomlTable(t.file(), path, o);
+                    entry.allowOnly(List.of("size", "weight"));
+                    Long size = entry.integer("size", Long.MIN_VALUE, Long.MAX_VALUE);
+                    if (size == null) {
+                        throw entry.error("missing size; write { size = N, weight = W }");
+                    }
+                    Long weight = entry.integer("weight", Long.MIN_VALUE, Long.MAX_VALUE);
+                    sizes[i] = size;
+                    weights[i] = weight == null ? 1 : weight;
+                }
+                return ValueSizeParser.weighted(sizes, weights);
+            }
+        } catch (IllegalArgumentException e) {
+            throw t.error("bytes", e.getMessage());
+        }
+        throw t.error("bytes", "expected a size (64), a range ({ min = 16, max = 1024 }) or a weighted list"
+                + " ([{ size = 64, weight = 9 }, { size = 4096, weight = 1 }]), not " + TomlTable.describe(v));
+    }
+
+    private static <T, R> R checked(TomlTable t, String key, T value, Function<T, R> check) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return check.apply(value);
+        } catch (IllegalArgumentException e) {
+            throw t.error(key, e.getMessage());
+        }
+    }
+
+    private static Integer toInt(Long v) {
+        return v == null ? null : Math.toIntExact(v);
+    }
+}

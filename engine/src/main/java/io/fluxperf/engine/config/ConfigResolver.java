@@ -1,0 +1,371 @@
+package io.fluxperf.engine.config;
+
+import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.protocol.Protocol;
+import io.fluxperf.engine.protocol.Protocols;
+import io.fluxperf.engine.request.Command;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * Turns the command line ({@link RunSettings}) and the TOML file it names into a checked
+ * {@link RunConfig}, following rpc-perf's rules: a flag wins over the file, and {@code --method},
+ * {@code --rate} or {@code --bytes} together with {@code [[workload]]} tables in the file is an
+ * error. Every problem is a {@link UserError} whose message names the place: the flag
+ * ({@code --rate: 'abc' is not a number}), {@code FILE:LINE:COL} for TOML syntax, or the key path
+ * ({@code FILE: workload[1].rate (line 14): must be at least 0, not -5}).
+ *
+ * <h2>Config file layout</h2>
+ * Keys are named as the flags are. Every key is optional unless said otherwise; unknown keys are
+ * errors.
+ * <pre>
+ * [general]
+ * server = "127.0.0.1:11211"   # HOST:PORT, [IPv6]:PORT or unix:/path; absent = the embedded target
+ * protocol = "memcache"
+ * threads = 1                  # event loops, 1..1024
+ * connections = 25             # per thread, 1..100000
+ * pipeline = 1                 # requests in flight per connection, 1..1024
+ * duration = 60                # seconds per window (a number), or a string: "500ms", "2s", "1m"
+ * windows = 1                  # at least 1
+ * warmup = 0                   # seconds (or "500ms"), not reported
+ * timeout = "1s"               # per request, seconds or a string
+ * tcp-nodelay = false
+ * requests = 0                 # stop after this many requests in total; 0 = no limit
+ * seed = 42
+ *
+ * [[workload]]                 # one table per workload; workload[0] is the first
+ * name = "get"                 # for the report; default: the method (made unique with -INDEX)
+ * method = "get"               # required: get gets set add replace append prepend cas delete incr decr touch
+ * rate = 50000                 # requests/s; 0 or absent = as fast as possible (closed loop).
+ *                              # Either every workload has a rate or none has.
+ * weight = 1                   # share among workloads without a rate; default 1
+ * bytes = 64                   # value size: 64 | { min = 16, max = 1024 } |
+ *                              #   [{ size = 64, weight = 9 }, { size = 4096, weight = 1 }] |
+ *                              #   the --bytes string forms "16..1024", "64:9,4096:1"
+ * hit = false                  # load the key space before measuring, so reads hit
+ * flush = false                # flush_all before the run, so reads miss (not with hit)
+ * keys-per-request = 1         # keys per get/gets (multi-get), 1..1024
+ * ttl = 0                      # expiry seconds that writes carry, 0..2592000 (0 = never)
+ * keyspace = 10000             # number of keys
+ * key-length = 16              # bytes per key, 1..250 (the key index, zero-padded)
+ * distribution = "uniform"     # uniform | zipf | sequential
+ * exponent = 0.99              # zipf only, greater than 0
+ * </pre>
+ *
+ * <h2>Merging</h2>
+ * <ul>
+ * <li>Global flags ({@code --server --protocol --threads --connections --pipeline --duration
+ * --windows --warmup --timeout --tcp-nodelay --requests --seed}) replace the file's
+ * {@code [general]} values; what neither gives takes the defaults on {@link RunConfig}.</li>
+ * <li>Without {@code [[workload]]} tables (or without a file) there is one workload, made from
+ * {@code --method} (default get), {@code --rate} (absent = unlimited), {@code --bytes} and the
+ * key-space flags.</li>
+ * <li>With {@code [[workload]]} tables, {@code --method}, {@code --rate} and {@code --bytes} are
+ * errors; {@code --hit --flush --keyspace --key-length --distribution --exponent --ttl} replace
+ * the value in every workload, {@code --keys-per-request} in every get/gets workload. {@code --hit}
+ * clears the file's {@code flush} and {@code --flush} clears its {@code hit}.</li>
+ * </ul>
+ */
+public final class ConfigResolver {
+    public static final int MAX_THREADS = 1024;
+    public static final int MAX_CONNECTIONS = 100_000;
+    public static final int MAX_PIPELINE = 1024;
+    public static final int MAX_KEYS_PER_REQUEST = 1024;
+    public static final int MAX_KEY_LENGTH = 250;
+    /** memcached reads an expiry above 30 days as a Unix time, so larger ttls would expire at once. */
+    public static final int MAX_TTL = 30 * 24 * 3600;
+    /** No warm-up unless asked for. */
+    public static final Duration DEFAULT_WARMUP = Duration.ZERO;
+
+    private ConfigResolver() {
+    }
+
+    /**
+     * Reads {@code flags.config} when given, merges the flags over it, applies the defaults and
+     * checks everything.
+     *
+     * @throws UserError for any bad flag, file or value, with a message that names the place
+     */
+    public static RunConfig resolve(RunSettings flags) {
+        Objects.requireNonNull(flags, "flags");
+        ConfigFile file = flags.config == null ? null : ConfigFile.read(flags.config);
+        boolean fileWorkloads = file != null && !file.workloads.isEmpty();
+        if (fileWorkloads) {
+            rejectWorkloadFlags(flags, file);
+        }
+        ConfigFile f = file != null ? file : ConfigFile.empty();
+
+        String server = flags.server != null ? flag("server", () -> Checks.server(flags.server)) : f.server;
+        String protocolName = flags.protocol != null ? flag("protocol", () -> Checks.protocol(flags.protocol))
+                : f.protocol != null ? f.protocol : RunConfig.DEFAULT_PROTOCOL;
+        int threads = flags.threads != null ? flagRange("threads", flags.threads, 1, MAX_THREADS)
+                : or(f.threads, RunConfig.DEFAULT_THREADS);
+        int connections = flags.connections != null ? flagRange("connections", flags.connections, 1, MAX_CONNECTIONS)
+                : or(f.connections, RunConfig.DEFAULT_CONNECTIONS);
+        int pipeline = flags.pipeline != null ? flagRange("pipeline", flags.pipeline, 1, MAX_PIPELINE)
+                : or(f.pipeline, RunConfig.DEFAULT_PIPELINE);
+        Duration duration = flags.duration != null ? flag("duration", () -> positive(flags.duration))
+                : or(f.duration, RunConfig.DEFAULT_DURATION);
+        int windows = flags.windows != null ? flagRange("windows", flags.windows, 1, Integer.MAX_VALUE)
+                : or(f.windows, RunConfig.DEFAULT_WINDOWS);
+        Duration warmup = flags.warmup != null ? flag("warmup", () -> notNegative(flags.warmup))
+                : or(f.warmup, DEFAULT_WARMUP);
+        Duration timeout = flags.timeout != null ? flag("timeout", () -> positive(flags.timeout))
+                : or(f.timeout, RunConfig.DEFAULT_TIMEOUT);
+        boolean tcpNoDelay = flags.tcpNoDelay != null ? flags.tcpNoDelay : or(f.tcpNoDelay, false);
+        long requests = flags.requests != null ? flagRange("requests", flags.requests, 0, Long.MAX_VALUE)
+                : or(f.requests, 0L);
+        long seed = flags.seed != null ? flags.seed : or(f.seed, RunConfig.DEFAULT_SEED);
+        Protocol protocol = Protocols.find(protocolName);
+
+        WorkloadFlags wf = WorkloadFlags.of(flags);
+        List<WorkloadConfig> workloads = fileWorkloads
+                ? fromFile(file, wf, protocol)
+                : List.of(fromFlags(flags, wf, protocol));
+        try {
+            return new RunConfig(server, protocol.name(), threads, connections, pipeline, duration, windows, warmup,
+                    timeout, tcpNoDelay, requests, seed, workloads);
+        } catch (IllegalArgumentException e) {
+            throw fileWorkloads ? file.toml.error(e.getMessage()) : new UserError("the command line: " + e.getMessage());
+        }
+    }
+
+    /** rpc-perf's rule: these flags describe a workload, and the file already has its own. */
+    private static void rejectWorkloadFlags(RunSettings flags, ConfigFile file) {
+        List<String> given = new ArrayList<>();
+        if (flags.method != null) {
+            given.add("method");
+        }
+        if (flags.rate != null) {
+            given.add("rate");
+        }
+        if (flags.bytes != null) {
+            given.add("bytes");
+        }
+        if (given.isEmpty()) {
+            return;
+        }
+        String flagList = String.join(" and ", given.stream().map(g -> "--" + g).toList());
+        String keyList = String.join(" and ", given);
+        throw new UserError(flagList + " cannot be used with a config file that has [[workload]] tables ("
+                + file.toml.name() + "); set " + keyList + " in each workload there, or leave the flag"
+                + (given.size() > 1 ? "s" : "") + " out");
+    }
+
+    /** The per-workload flags, parsed and checked once. */
+    private record WorkloadFlags(Boolean hit, Boolean flush, Integer keysPerRequest, Integer ttl, Long keyspace,
+                                 Integer keyLength, KeyDistribution distribution, Double exponent) {
+        static WorkloadFlags of(RunSettings flags) {
+            if (Boolean.TRUE.equals(flags.hit) && Boolean.TRUE.equals(flags.flush)) {
+                throw new UserError("--hit and --flush cannot be used together: --hit loads the key space so that"
+                        + " reads hit, --flush empties the server so that they miss");
+            }
+            return new WorkloadFlags(flags.hit, flags.flush,
+                    flags.keysPerRequest == null ? null
+                            : flagRange("keys-per-request", flags.keysPerRequest, 1, MAX_KEYS_PER_REQUEST),
+                    flags.ttl == null ? null : flagRange("ttl", flags.ttl, 0, MAX_TTL),
+                    flags.keyspace == null ? null : flagRange("keyspace", flags.keyspace, 1, Long.MAX_VALUE),
+                    flags.keyLength == null ? null : flagRange("key-length", flags.keyLength, 1, MAX_KEY_LENGTH),
+                    flags.distribution == null ? null
+                            : flag("distribution", () -> Checks.distribution(flags.distribution)),
+                    flags.exponent == null ? null : flag("exponent", () -> Checks.exponent(flags.exponent)));
+        }
+    }
+
+    /** The single workload of a run without [[workload]] tables. */
+    private static WorkloadConfig fromFlags(RunSettings flags, WorkloadFlags wf, Protocol protocol) {
+        Command method = flags.method == null ? Command.GET : flag("method", () -> Checks.method(flags.method));
+        if (!protocol.supports(method)) {
+            throw new UserError("--method: protocol " + protocol.name() + " does not support " + method.label());
+        }
+        double rate = flags.rate == null ? 0 : flag("rate", () -> Checks.rate(flags.rate));
+        ValueSize bytes = flags.bytes == null ? ValueSize.fixed(ValueSize.DEFAULT_BYTES)
+                : flag("bytes", () -> ValueSizeParser.parse(flags.bytes));
+        int keysPerRequest = or(wf.keysPerRequest, 1);
+        if (keysPerRequest > 1 && !method.isRead()) {
+            throw new UserError("--keys-per-request: more than one key per request needs a read method (get or gets),"
+                    + " not " + method.label());
+        }
+        KeyDistribution distribution = or(wf.distribution, KeyDistribution.UNIFORM);
+        if (wf.exponent != null && distribution != KeyDistribution.ZIPF) {
+            throw new UserError("--exponent: only the zipf distribution uses an exponent; add --distribution zipf");
+        }
+        long count = or(wf.keyspace, KeyspaceConfig.DEFAULT_COUNT);
+        int keyLength = or(wf.keyLength, KeyspaceConfig.DEFAULT_KEY_LENGTH);
+        String keysProblem = keyspaceProblem(count, keyLength, distribution);
+        if (keysProblem != null) {
+            throw new UserError((wf.keyspace != null ? "--keyspace: " : "--key-length: ") + keysProblem);
+        }
+        KeyspaceConfig keys = new KeyspaceConfig(count, keyLength, distribution,
+                or(wf.exponent, KeyspaceConfig.DEFAULT_ZIPF_EXPONENT));
+        try {
+            return new WorkloadConfig(null, method, rate, 1, bytes, keys, or(wf.hit, false), or(wf.flush, false),
+                    keysPerRequest, or(wf.ttl, 0));
+        } catch (IllegalArgumentException e) {
+            throw new UserError("the command line: " + e.getMessage());
+        }
+    }
+
+    /** The file's workloads with the per-workload flags applied. */
+    private static List<WorkloadConfig> fromFile(ConfigFile file, WorkloadFlags wf, Protocol protocol) {
+        List<WorkloadConfig> out = new ArrayList<>();
+        Set<String> explicitNames = new HashSet<>();
+        for (ConfigFile.Workload w : file.workloads) {
+            if (w.name != null && !explicitNames.add(w.name)) {
+                throw w.error("name", "'" + w.name + "' is the name of an earlier workload; names must differ");
+            }
+        }
+        Set<String> names = new HashSet<>();
+        boolean anyRead = false;
+        boolean anyZipf = false;
+        for (ConfigFile.Workload w : file.workloads) {
+            if (!protocol.supports(w.method)) {
+                throw w.error("method", "protocol " + protocol.name() + " does not support " + w.method.label());
+            }
+            String name = w.name;
+            if (name == null) {
+                name = w.method.label();
+                if (explicitNames.contains(name) || names.contains(name)) {
+                    name = name + "-" + w.index;
+                }
+            }
+            names.add(name);
+
+            boolean hit = or(w.hit, false);
+            boolean flush = or(w.flush, false);
+            if (wf.hit != null) {
+                hit = wf.hit;
+                flush = wf.hit ? false : flush;
+            }
+            if (wf.flush != null) {
+                flush = wf.flush;
+                hit = wf.flush ? false : hit;
+            }
+            if (hit && flush) {
+                throw w.error("hit and flush cannot both be true: hit loads the key space so that reads hit,"
+                        + " flush empties the server so that they miss");
+            }
+
+            int keysPerRequest = or(w.keysPerRequest, 1);
+            if (w.method.isRead()) {
+                anyRead = true;
+                keysPerRequest = or(wf.keysPerRequest, keysPerRequest);
+            } else if (keysPerRequest > 1) {
+                throw w.error("keys-per-request", "more than one key per request needs a read method (get or gets),"
+                        + " not " + w.method.label());
+            }
+
+            KeyDistribution distribution = wf.distribution != null ? wf.distribution
+                    : or(w.distribution, KeyDistribution.UNIFORM);
+            if (w.exponent != null && wf.distribution == null && distribution != KeyDistribution.ZIPF) {
+                throw w.error("exponent", "only the zipf distribution uses an exponent, and this workload's"
+                        + " distribution is " + distribution.label());
+            }
+            anyZipf |= distribution == KeyDistribution.ZIPF;
+            double exponent = wf.exponent != null ? wf.exponent : or(w.exponent, KeyspaceConfig.DEFAULT_ZIPF_EXPONENT);
+            long count = wf.keyspace != null ? wf.keyspace : or(w.keyspace, KeyspaceConfig.DEFAULT_COUNT);
+            int keyLength = wf.keyLength != null ? wf.keyLength : or(w.keyLength, KeyspaceConfig.DEFAULT_KEY_LENGTH);
+            String keysProblem = keyspaceProblem(count, keyLength, distribution);
+            if (keysProblem != null) {
+                if (wf.keyspace != null) {
+                    throw new UserError("--keyspace: " + keysProblem);
+                }
+                if (wf.keyLength != null) {
+                    throw new UserError("--key-length: " + keysProblem);
+                }
+                throw w.error(w.keyspace != null ? "keyspace" : "key-length", keysProblem);
+            }
+            int ttl = wf.ttl != null ? wf.ttl : or(w.ttl, 0);
+            double rate = or(w.rate, 0.0);
+            int weight = or(w.weight, 1);
+            ValueSize bytes = w.bytes != null ? w.bytes : ValueSize.fixed(ValueSize.DEFAULT_BYTES);
+            try {
+                out.add(new WorkloadConfig(name, w.method, rate, weight, bytes,
+                        new KeyspaceConfig(count, keyLength, distribution, exponent), hit, flush, keysPerRequest, ttl));
+            } catch (IllegalArgumentException e) {
+                throw w.error(e.getMessage());
+            }
+        }
+        if (wf.keysPerRequest != null && wf.keysPerRequest > 1 && !anyRead) {
+            throw new UserError("--keys-per-request: no workload in " + file.toml.name()
+                    + " reads (get or gets), and only reads take more than one key");
+        }
+        if (wf.exponent != null && !anyZipf) {
+            throw new UserError("--exponent: no workload in " + file.toml.name()
+                    + " uses the zipf distribution; add --distribution zipf");
+        }
+        checkRates(file);
+        if (out.stream().noneMatch(WorkloadConfig::isRated) && out.stream().allMatch(w -> w.weight() == 0)) {
+            throw file.toml.error("every workload has weight 0; give at least one a weight above 0");
+        }
+        return out;
+    }
+
+    /** Either every workload has a rate (open loop) or none has (closed loop). */
+    private static void checkRates(ConfigFile file) {
+        ConfigFile.Workload first = file.workloads.get(0);
+        boolean rated = or(first.rate, 0.0) > 0;
+        for (ConfigFile.Workload w : file.workloads) {
+            if ((or(w.rate, 0.0) > 0) != rated) {
+                throw w.error(rated
+                        ? "has no rate but workload[0] has one; give every workload a rate (open loop) or none (closed loop)"
+                        : "has a rate but workload[0] has none; give every workload a rate (open loop) or none (closed loop)");
+            }
+        }
+    }
+
+    /** Why {@code count} keys of {@code keyLength} bytes cannot be, or null. */
+    private static String keyspaceProblem(long count, int keyLength, KeyDistribution distribution) {
+        int digits = Long.toString(count - 1).length();
+        if (digits > keyLength) {
+            return count + " keys need keys of at least " + digits + " bytes, but the key length is " + keyLength;
+        }
+        if (distribution == KeyDistribution.ZIPF && count > Integer.MAX_VALUE) {
+            return "a zipf key space can have at most " + Integer.MAX_VALUE + " keys, not " + count;
+        }
+        return null;
+    }
+
+    static Duration positive(Duration d) {
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException("must be greater than 0, not " + DurationParser.format(d));
+        }
+        return d;
+    }
+
+    static Duration notNegative(Duration d) {
+        if (d.isNegative()) {
+            throw new IllegalArgumentException("must be at least 0, not " + DurationParser.format(d));
+        }
+        return d;
+    }
+
+    private static <T> T flag(String name, Supplier<T> check) {
+        try {
+            return check.get();
+        } catch (IllegalArgumentException e) {
+            throw new UserError("--" + name + ": " + e.getMessage());
+        }
+    }
+
+    private static int flagRange(String name, int v, int min, int max) {
+        return (int) flagRange(name, (long) v, min, max);
+    }
+
+    private static long flagRange(String name, long v, long min, long max) {
+        String problem = Checks.outside(v, min, max);
+        if (problem != null) {
+            throw new UserError("--" + name + ": " + problem);
+        }
+        return v;
+    }
+
+    private static <T> T or(T value, T fallback) {
+        return value != null ? value : fallback;
+    }
+}

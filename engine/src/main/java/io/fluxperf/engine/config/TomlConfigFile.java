@@ -1,0 +1,287 @@
+package io.fluxperf.engine.config;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.toml.TomlMapper;
+import io.fluxperf.engine.UserError;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A TOML config file read into a tree, with what it takes to name places in it: syntax errors as
+ * {@code FILE:LINE:COL: …} (Jackson's location), problems with a value as
+ * {@code FILE: workload[1].rate (line 14): …} (the key path; the line where a simple scan of the
+ * text finds the key, left out when it finds none).
+ */
+final class TomlConfigFile {
+    private static final TomlMapper MAPPER = new TomlMapper();
+
+    private final String name;
+    private final ObjectNode root;
+    private final Map<String, Integer> keyLines;
+
+    private TomlConfigFile(String name, ObjectNode root, Map<String, Integer> keyLines) {
+        this.name = name;
+        this.root = root;
+        this.keyLines = keyLines;
+    }
+
+    /** Reads and parses {@code path}; every problem becomes a {@link UserError}. */
+    static TomlConfigFile read(Path path) {
+        String name = path.toString();
+        if (Files.isDirectory(path)) {
+            throw new UserError("--config: " + name + " is a directory, not a TOML file");
+        }
+        if (!Files.isRegularFile(path)) {
+            throw new UserError("--config: " + name + ": no such file");
+        }
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(path);
+        } catch (IOException e) {
+            throw new UserError("--config: " + name + " cannot be read (" + e.getMessage() + ")");
+        }
+        return parse(name, bytes);
+    }
+
+    /** Parses {@code bytes} as the content of a file called {@code name}. */
+    static TomlConfigFile parse(String name, byte[] bytes) {
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw new UserError(name + ": not UTF-8 text (" + e.getMessage() + "); a TOML file must be UTF-8");
+        }
+        if (!text.isEmpty() && text.charAt(0) == '\uFEFF') {
+            text = text.substring(1);
+        }
+        Keys keys = locateKeys(text);
+        JsonNode tree;
+        try {
+            tree = MAPPER.readTree(text);
+        } catch (JacksonException e) {
+            JsonLocation at = e.getLocation();
+            int line = at != null ? at.getLineNr() : 0;
+            String message = sentence(e.getOriginalMessage());
+            if (message.equals("duplicate key")) {
+                // Jackson's location is past the value (often the next line); the scan knows the key's own line
+                for (Duplicate d : keys.duplicates()) {
+                    if (line <= 0 || d.line() <= line) {
+                        throw new UserError(name + ":" + d.line() + ":" + d.column() + ": TOML syntax error: duplicate key "
+                                + d.path() + " (first set on line " + d.firstLine() + ")");
+                    }
+                }
+            }
+            String where = line > 0 ? name + ":" + line + ":" + Math.max(1, at.getColumnNr()) : name;
+            throw new UserError(where + ": TOML syntax error: " + message);
+        } catch (RuntimeException e) {
+            throw new UserError(name + ": cannot be read as TOML (" + e.getMessage() + ")");
+        }
+        ObjectNode root = tree instanceof ObjectNode o ? o : JsonNodeFactory.instance.objectNode();
+        return new TomlConfigFile(name, root, keys.lines());
+    }
+
+    String name() {
+        return name;
+    }
+
+    /** The top-level table. */
+    TomlTable root() {
+        return new TomlTable(this, "", root);
+    }
+
+    /** A problem with the value at {@code keyPath} (as in {@code workload[1].rate}). */
+    UserError error(String keyPath, String problem) {
+        int line = lineOf(keyPath);
+        return new UserError(name + ": " + keyPath + (line > 0 ? " (line " + line + ")" : "") + ": " + problem);
+    }
+
+    /** A problem with the file as a whole. */
+    UserError error(String problem) {
+        return new UserError(name + ": " + problem);
+    }
+
+    /** The line of the key at {@code keyPath} or of the nearest enclosing key or table; 0 if not found. */
+    int lineOf(String keyPath) {
+        String p = keyPath;
+        while (!p.isEmpty()) {
+            Integer line = keyLines.get(p);
+            if (line != null) {
+                return line;
+            }
+            int cut = Math.max(p.lastIndexOf('.'), p.lastIndexOf('['));
+            p = cut < 0 ? "" : p.substring(0, cut);
+        }
+        return 0;
+    }
+
+    private static String sentence(String message) {
+        String m = message == null ? "unreadable" : message.strip();
+        int newline = m.indexOf('\n');
+        if (newline >= 0) {
+            m = m.substring(0, newline).strip();
+        }
+        int stop = m.indexOf(". ");
+        if (stop > 0) {
+            m = m.substring(0, stop);
+        }
+        if (m.endsWith(".")) {
+            m = m.substring(0, m.length() - 1);
+        }
+        return m.isEmpty() ? m : m.substring(0, 1).toLowerCase(Locale.ROOT) + m.substring(1);
+    }
+
+    /** A key set twice, found by the scan. */
+    record Duplicate(String path, int line, int column, int firstLine) {
+    }
+
+    /** What the scan found: the line of each key path, and keys set twice in the order met. */
+    record Keys(Map<String, Integer> lines, List<Duplicate> duplicates) {
+    }
+
+    /**
+     * Maps key paths ({@code general.threads}, {@code workload[1]}, {@code workload[1].rate}) to
+     * the line they are on. A best-effort scan of table headers and {@code key = value} lines with
+     * bare keys; anything it does not understand is left out rather than guessed.
+     */
+    static Keys locateKeys(String text) {
+        Map<String, Integer> lines = new HashMap<>();
+        List<Duplicate> duplicates = new ArrayList<>();
+        Map<String, Integer> arrayIndex = new HashMap<>();
+        String table = "";
+        String multiline = null;
+        int depth = 0;
+        String[] all = text.split("\r?\n", -1);
+        for (int i = 0; i < all.length; i++) {
+            int lineNr = i + 1;
+            String l = all[i].strip();
+            if (multiline != null) {
+                if (l.contains(multiline)) {
+                    multiline = null;
+                }
+                continue;
+            }
+            if (depth > 0) {
+                depth = Math.max(0, depth + bracketDelta(l));
+                continue;
+            }
+            if (l.startsWith("[[")) {
+                int close = l.indexOf("]]");
+                String header = close < 0 ? null : l.substring(2, close).strip();
+                if (header == null || !header.matches("[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*")) {
+                    table = "\u0000";
+                    continue;
+                }
+                int index = arrayIndex.merge(header, 1, Integer::sum) - 1;
+                String array = resolve(header, arrayIndex);
+                lines.putIfAbsent(array, lineNr);
+                table = array + "[" + index + "]";
+                lines.putIfAbsent(table, lineNr);
+                continue;
+            }
+            if (l.startsWith("[")) {
+                int close = l.indexOf(']');
+                String header = close < 0 ? null : l.substring(1, close).strip();
+                if (header == null || !header.matches("[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*")) {
+                    table = "\u0000";
+                    continue;
+                }
+                table = resolve(header, arrayIndex);
+                lines.putIfAbsent(table, lineNr);
+                continue;
+            }
+            int eq = l.indexOf('=');
+            if (eq <= 0 || table.equals("\u0000")) {
+                continue;
+            }
+            String key = l.substring(0, eq).strip();
+            if (!key.matches("[A-Za-z0-9_-]+")) {
+                continue;
+            }
+            String keyPath = table.isEmpty() ? key : table + "." + key;
+            Integer first = lines.putIfAbsent(keyPath, lineNr);
+            if (first != null) {
+                duplicates.add(new Duplicate(keyPath, lineNr, all[i].indexOf(key) + 1, first));
+            }
+            String value = l.substring(eq + 1);
+            for (String quotes : new String[] {"\"\"\"", "'''"}) {
+                if (count(value, quotes) % 2 == 1) {
+                    multiline = quotes;
+                }
+            }
+            if (multiline == null) {
+                depth = Math.max(0, bracketDelta(value));
+            }
+        }
+        return new Keys(lines, duplicates);
+    }
+
+    /** {@code a.b} where {@code a} is an array of tables becomes {@code a[last].b}. */
+    private static String resolve(String header, Map<String, Integer> arrayIndex) {
+        String[] parts = header.split("\\.");
+        StringBuilder raw = new StringBuilder();
+        StringBuilder path = new StringBuilder();
+        for (int i = 0; i < parts.length; i++) {
+            if (i > 0) {
+                raw.append('.');
+                path.append('.');
+            }
+            raw.append(parts[i]);
+            path.append(parts[i]);
+            Integer count = arrayIndex.get(raw.toString());
+            if (count != null && i < parts.length - 1) {
+                path.append('[').append(count - 1).append(']');
+            }
+        }
+        return path.toString();
+    }
+
+    private static int count(String s, String part) {
+        int n = 0;
+        for (int at = s.indexOf(part); at >= 0; at = s.indexOf(part, at + part.length())) {
+            n++;
+        }
+        return n;
+    }
+
+    /** Opening minus closing brackets and braces outside strings and comments. */
+    private static int bracketDelta(String s) {
+        int delta = 0;
+        char quote = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (quote != 0) {
+                if (c == '\\' && quote == '"') {
+                    i++;
+                } else if (c == quote) {
+                    quote = 0;
+                }
+            } else if (c == '"' || c == '\'') {
+                quote = c;
+            } else if (c == '#') {
+                break;
+            } else if (c == '[' || c == '{') {
+                delta++;
+            } else if (c == ']' || c == '}') {
+                delta--;
+            }
+        }
+        return delta;
+    }
+}
