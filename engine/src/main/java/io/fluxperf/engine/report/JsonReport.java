@@ -18,9 +18,9 @@ public final class JsonReport {
     private final ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private final String version;
 
-    /** Stamps the result with the version of the engine jar ("dev" when not run from a jar). */
+    /** Stamps the result with fluxperf's version. */
     public JsonReport() {
-        this(versionOfJar());
+        this(io.fluxperf.engine.Version.get());
     }
 
     public JsonReport(String version) {
@@ -47,8 +47,4 @@ public final class JsonReport {
         return mapper.writeValueAsString(JsonResultModel.of(result, version));
     }
 
-    private static String versionOfJar() {
-        String v = JsonReport.class.getPackage().getImplementationVersion();
-        return v != null ? v : "dev";
-    }
 }

@@ -1,0 +1,78 @@
+package io.fluxperf.cli;
+
+import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.Version;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The only {@code main}: picocli commands, and the rule that a user's mistake is one sentence and exit 2. */
+@Command(name = "fluxperf",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.VersionProvider.class,
+        description = "Load generator and latency analyzer for memcached, Redis and HTTP servers.",
+        subcommands = {RunCommand.class, CommandLine.HelpCommand.class},
+        footer = {"",
+                "Examples:",
+                "  fluxperf run                                   # get load against an embedded memcache server",
+                "  fluxperf run -s 127.0.0.1:11211 --method get --hit --rate 50000 -d 10",
+                "  fluxperf run --config samples/default.toml -s 127.0.0.1:11211",
+                "  fluxperf serve --port 11211                    # the embedded memcache server, standalone",
+                "",
+                "Run 'fluxperf COMMAND --help' for a command's options."})
+public final class Main implements Runnable {
+
+    public static void main(String[] args) {
+        System.exit(execute(args, Streams.system()));
+    }
+
+    /** Runs a command line and returns its exit code; tests call this directly. */
+    public static int execute(String[] args, Streams streams) {
+        quietChronicle();
+        CommandLine cli = new CommandLine(new Main());
+        cli.setOut(new PrintWriter(streams.out(), true));
+        cli.setErr(new PrintWriter(streams.err(), true));
+        for (CommandLine sub : cli.getSubcommands().values()) {
+            if (sub.getCommand() instanceof Streams.Aware aware) {
+                aware.streams(streams);
+            }
+        }
+        cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            if (ex instanceof UserError) {
+                commandLine.getErr().println("fluxperf: " + ex.getMessage());
+                return UserError.EXIT_CODE;
+            }
+            throw ex;
+        });
+        cli.setParameterExceptionHandler((ex, args1) -> {
+            CommandLine c = ex.getCommandLine();
+            c.getErr().println("fluxperf: " + ex.getMessage());
+            c.getErr().println("Run '" + c.getCommandSpec().qualifiedName() + " --help' for the options.");
+            return UserError.EXIT_CODE;
+        });
+        return cli.execute(args);
+    }
+
+    /** Chronicle Queue phones home and prints a banner unless told not to; this must run before it loads. */
+    private static void quietChronicle() {
+        System.setProperty("chronicle.analytics.disable", "true");
+        System.setProperty("chronicle.announcer.disable", "true");
+        System.setProperty("chronicle.disk.monitor.disable", "true");
+        System.setProperty("org.slf4j.simpleLogger.log.net.openhft", "warn");
+    }
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    static final class VersionProvider implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"fluxperf " + Version.get()};
+        }
+    }
+}

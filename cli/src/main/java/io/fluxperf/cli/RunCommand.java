@@ -1,0 +1,264 @@
+package io.fluxperf.cli;
+
+import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.config.ConfigResolver;
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.RunSettings;
+import io.fluxperf.engine.load.LoadRun;
+import io.fluxperf.engine.load.RunListener;
+import io.fluxperf.engine.load.ServerAddress;
+import io.fluxperf.engine.metrics.LiveSample;
+import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.report.HdrLogWriter;
+import io.fluxperf.engine.report.JsonReport;
+import io.fluxperf.engine.report.TextReport;
+import io.fluxperf.engine.target.TargetOptions;
+import io.fluxperf.engine.target.TargetServer;
+import io.fluxperf.engine.target.TargetServers;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.SocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code fluxperf run}: rpc-perf's load test, against a server or the embedded target. */
+@Command(name = "run",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {"Sends a load of memcache requests and reports throughput, outcomes and latency percentiles.",
+                "Without --server it starts an embedded memcache server on a free loopback port and loads that."},
+        footer = {"",
+                "Examples:",
+                "  fluxperf run --duration 5                                  # gets against the embedded server",
+                "  fluxperf run -s 127.0.0.1:11211 --method get --hit        # memcache get hit",
+                "  fluxperf run -s 127.0.0.1:11211 --method get --flush      # memcache get miss",
+                "  fluxperf run -s 127.0.0.1:11211 --method set --bytes 1024 --rate 20000 -d 10 -w 3",
+                "  fluxperf run -s 127.0.0.1:11211 --method get --keys-per-request 10 --hit --pipeline 8",
+                "  fluxperf run --config samples/default.toml -d 10 --json result.json --hdr-log run.hlog",
+                "",
+                "Flags override the config file; --method, --rate and --bytes cannot be combined with",
+                "[[workload]] tables in the file. Ctrl-C stops sending, waits for replies in flight and",
+                "prints the report of what ran (exit code 130)."})
+public final class RunCommand implements Callable<Integer>, Streams.Aware {
+    static final int EXIT_INTERRUPTED = 130;
+
+    private Streams streams = Streams.system();
+
+    @Override
+    public void streams(Streams streams) {
+        this.streams = streams;
+    }
+
+    @Option(names = "--config", paramLabel = "FILE", description = "TOML config with [general] and [[workload]] tables.")
+    private Path config;
+
+    @Option(names = {"-s", "--server"}, paramLabel = "HOST:PORT",
+            description = "Target server; [::1]:PORT for IPv6. Default: an embedded memcache server.")
+    private String server;
+
+    @Option(names = "--protocol", paramLabel = "NAME", description = "Protocol: memcache (default).")
+    private String protocol;
+
+    @Option(names = "--method", paramLabel = "CMD",
+            description = "get, gets, set, add, replace, append, prepend, cas, delete, incr, decr or touch (default get).")
+    private String method;
+
+    @Option(names = "--keys-per-request", paramLabel = "N", description = "Keys per get (multi-key get), default 1.")
+    private Integer keysPerRequest;
+
+    @Option(names = "--bytes", paramLabel = "SIZE",
+            description = "Value size: 64, a range 16..1024, or weighted sizes 64:9,4096:1 (default 64).")
+    private String bytes;
+
+    @Option(names = "--hit", description = "Write every key before measuring, so that gets hit.")
+    private Boolean hit;
+
+    @Option(names = "--flush", description = "Send flush_all before the run, so that gets miss.")
+    private Boolean flush;
+
+    @Option(names = "--rate", paramLabel = "N",
+            description = "Requests per second in total (open loop; latency from the intended send time). Default: as fast as possible.")
+    private String rate;
+
+    @Option(names = {"-t", "--threads"}, paramLabel = "N", description = "Event-loop threads (default 1).")
+    private Integer threads;
+
+    @Option(names = {"-c", "--connections"}, paramLabel = "N", description = "Connections per thread (default 25).")
+    private Integer connections;
+
+    @Option(names = "--pipeline", paramLabel = "N", description = "Requests in flight per connection (default 1).")
+    private Integer pipeline;
+
+    @Option(names = {"-d", "--duration"}, paramLabel = "TIME", converter = DurationConverter.class,
+            description = "Length of each window: seconds, or 500ms, 2m (default 60).")
+    private Duration duration;
+
+    @Option(names = {"-w", "--windows"}, paramLabel = "N", description = "Number of windows (default 1).")
+    private Integer windows;
+
+    @Option(names = "--warmup", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "Load before the first window, not reported (default 0).")
+    private Duration warmup;
+
+    @Option(names = "--tcp-nodelay", description = "Set TCP_NODELAY on the connections.")
+    private Boolean tcpNoDelay;
+
+    @Option(names = "--timeout", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "Per-request timeout (default 1s).")
+    private Duration timeout;
+
+    @Option(names = "--keyspace", paramLabel = "N", description = "Number of keys (default 10000).")
+    private Long keyspace;
+
+    @Option(names = "--key-length", paramLabel = "N", description = "Key length in bytes (default 16).")
+    private Integer keyLength;
+
+    @Option(names = "--distribution", paramLabel = "NAME", description = "Key distribution: uniform (default), zipf or sequential.")
+    private String distribution;
+
+    @Option(names = "--exponent", paramLabel = "X", description = "Zipf exponent (default 0.99).")
+    private Double exponent;
+
+    @Option(names = "--ttl", paramLabel = "SECONDS", description = "Expiry time that writes carry (default 0: none).")
+    private Integer ttl;
+
+    @Option(names = "--requests", paramLabel = "N", description = "Stop after N requests in total (mcb's -n).")
+    private Long requests;
+
+    @Option(names = "--seed", paramLabel = "N", description = "Seed of the key, size and value generators (default 42).")
+    private Long seed;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Write every window, workload and the effective config as JSON.")
+    private Path json;
+
+    @Option(names = "--hdr-log", paramLabel = "FILE", description = "Write an HdrHistogram interval log (one interval per window).")
+    private Path hdrLog;
+
+    @Option(names = "--no-live", description = "Do not print the live line every second (on stderr).")
+    private boolean noLive;
+
+    @Override
+    public Integer call() throws Exception {
+        RunConfig runConfig = ConfigResolver.resolve(settings());
+        PrintStream out = streams.out();
+        PrintStream err = streams.err();
+        TextReport report = new TextReport(out);
+
+        // without --server, the embedded target of the protocol, on a free loopback port
+        try (TargetServer target = runConfig.server() == null
+                ? TargetServers.start(runConfig.protocol(), TargetOptions.defaults()) : null) {
+            SocketAddress address = target != null ? target.address() : ServerAddress.parse(runConfig.server(), "--server");
+            String description = target != null ? target.describe() : runConfig.server();
+            report.configEcho(runConfig, description);
+            HdrLogWriter hdr = hdrLog != null ? openHdrLog() : null;
+            long runStart = System.nanoTime();
+            LoadRun run = new LoadRun(runConfig, new RunListener() {
+                @Override
+                public void connected(long open, long failures) {
+                    report.connections(open, failures);
+                }
+
+                @Override
+                public void flushed() {
+                    out.println("Flushed: flush_all sent before the run");
+                }
+
+                @Override
+                public void preloaded(long keys, double seconds) {
+                    out.printf("Preloaded: %d keys in %.1f s%n", keys, seconds);
+                }
+
+                @Override
+                public void warmupComplete() {
+                    report.warmupComplete();
+                }
+
+                @Override
+                public void live(LiveSample sample) {
+                    if (!noLive) {
+                        err.println(TextReport.liveLine(sample));
+                    }
+                }
+
+                @Override
+                public void window(WindowResult window) {
+                    report.window(window, runConfig);
+                    if (hdr != null) {
+                        try {
+                            hdr.window(window, (window.startNanos() - runStart) / 1e9);
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    }
+                }
+            });
+            RunResult result;
+            int interruptExit;
+            try (Interrupts interrupts = Interrupts.install(run::requestStop)) {
+                result = run.execute(address, description);
+                interruptExit = interrupts.exitCode();
+            } finally {
+                if (hdr != null) {
+                    hdr.close();
+                }
+            }
+            report.summary(result);
+            if (!run.errors().samples().isEmpty()) {
+                out.println("Errors: " + run.errors().protocolErrors() + " protocol, "
+                        + run.errors().connectionErrors() + " connection; first: " + String.join("; ", run.errors().samples()));
+            }
+            if (json != null) {
+                try {
+                    new JsonReport().write(result, json);
+                } catch (IOException e) {
+                    throw new UserError("--json: cannot write " + json + ": " + e.getMessage());
+                }
+            }
+            out.flush();
+            return result.interrupted() ? (interruptExit != 0 ? interruptExit : EXIT_INTERRUPTED) : 0;
+        }
+    }
+
+    private HdrLogWriter openHdrLog() {
+        try {
+            return HdrLogWriter.start(hdrLog, System.currentTimeMillis());
+        } catch (IOException e) {
+            throw new UserError("--hdr-log: cannot write " + hdrLog + ": " + e.getMessage());
+        }
+    }
+
+    private RunSettings settings() {
+        RunSettings s = new RunSettings();
+        s.config = config;
+        s.server = server;
+        s.protocol = protocol;
+        s.method = method;
+        s.keysPerRequest = keysPerRequest;
+        s.bytes = bytes;
+        s.hit = hit;
+        s.flush = flush;
+        s.rate = rate;
+        s.threads = threads;
+        s.connections = connections;
+        s.pipeline = pipeline;
+        s.duration = duration;
+        s.windows = windows;
+        s.warmup = warmup;
+        s.tcpNoDelay = tcpNoDelay;
+        s.timeout = timeout;
+        s.keyspace = keyspace;
+        s.keyLength = keyLength;
+        s.distribution = distribution;
+        s.exponent = exponent;
+        s.ttl = ttl;
+        s.requests = requests;
+        s.seed = seed;
+        return s;
+    }
+}

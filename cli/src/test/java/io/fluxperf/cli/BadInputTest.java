@@ -1,0 +1,60 @@
+package io.fluxperf.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fluxperf.testkit.FreePorts;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Mistakes a user can make: one clear sentence that names the place, exit code 2, never a stack trace. */
+class BadInputTest {
+    @TempDir
+    static Path dir;
+
+    static Path file(String name, String text) throws IOException {
+        Path p = dir.resolve(name);
+        Files.writeString(p, text);
+        return p;
+    }
+
+    static Stream<Arguments> badInputs() throws IOException {
+        Path malformed = file("malformed.toml", "[general]\nthreads = 1\n\n[[workload]\nmethod = \"get\"\n");
+        Path workloads = file("workloads.toml", "[[workload]]\nmethod = \"get\"\nrate = 100\n");
+        int closedPort = FreePorts.tcp();
+        return Stream.of(
+                Arguments.of(new String[] {"run", "--method", "frob"}, "--method"),
+                Arguments.of(new String[] {"run", "--config", malformed.toString()}, "malformed.toml:4"),
+                Arguments.of(new String[] {"run", "--config", workloads.toString(), "--method", "set"}, "--method"),
+                Arguments.of(new String[] {"run", "--config", dir.resolve("missing.toml").toString()}, "missing.toml"),
+                Arguments.of(new String[] {"run", "-s", "127.0.0.1:" + closedPort, "-d", "1"}, "127.0.0.1:" + closedPort),
+                Arguments.of(new String[] {"run", "--rate", "-5"}, "--rate"),
+                Arguments.of(new String[] {"run", "--rate", "abc"}, "--rate"),
+                Arguments.of(new String[] {"run", "--connections", "0"}, "--connections"),
+                Arguments.of(new String[] {"run", "--threads", "two"}, "--threads"),
+                Arguments.of(new String[] {"run", "--duration", "soon"}, "--duration"),
+                Arguments.of(new String[] {"run", "-s", "no-port"}, "--server"),
+                Arguments.of(new String[] {"run", "--protocol", "gopher"}, "--protocol"),
+                Arguments.of(new String[] {"run", "--bogus"}, "--bogus"),
+                Arguments.of(new String[] {"frobnicate"}, "frobnicate"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("badInputs")
+    void oneClearSentenceAndExitTwo(String[] args, String place) {
+        CliRun run = CliRun.of(args);
+        assertEquals(2, run.exitCode(), "exit code; stderr: " + run.err());
+        String firstLine = run.err().lines().findFirst().orElse("");
+        assertTrue(firstLine.startsWith("fluxperf: "), "starts with fluxperf: — " + run.err());
+        assertTrue(firstLine.contains(place), "names the place '" + place + "': " + firstLine);
+        assertFalse(run.err().contains("\tat "), "no stack trace: " + run.err());
+        assertFalse(run.err().contains("Exception"), "no exception names: " + run.err());
+    }
+}

@@ -1,0 +1,48 @@
+package io.fluxperf.cli;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/** Runs a fluxperf command line in this JVM and keeps what it printed. */
+record CliRun(int exitCode, String out, String err) {
+
+    static CliRun of(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code;
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            code = Main.execute(args, new Streams(o, e));
+        }
+        return new CliRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** The first line of the output that starts with {@code prefix}, or fails. */
+    String line(String prefix) {
+        return out.lines().filter(l -> l.startsWith(prefix)).findFirst()
+                .orElseThrow(() -> new AssertionError("no line starting with '" + prefix + "' in:\n" + out + "\nstderr:\n" + err));
+    }
+
+    /** The value after {@code name} in a report line such as "Requests: 10 Ok: 9". */
+    static long field(String line, String name) {
+        String[] words = line.split(" ");
+        for (int i = 0; i < words.length - 1; i++) {
+            if (words[i].equals(name)) {
+                return Long.parseLong(words[i + 1]);
+            }
+        }
+        throw new AssertionError("no field '" + name + "' in: " + line);
+    }
+
+    /** The value after {@code name} in a line, as a decimal (e.g. "Hitrate: 100.00 %"). */
+    static double decimal(String line, String name) {
+        String[] words = line.split(" ");
+        for (int i = 0; i < words.length - 1; i++) {
+            if (words[i].equals(name)) {
+                return Double.parseDouble(words[i + 1]);
+            }
+        }
+        throw new AssertionError("no field '" + name + "' in: " + line);
+    }
+}
