@@ -209,9 +209,8 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
                 }
             }
             report.summary(result);
-            if (!run.errors().samples().isEmpty()) {
-                out.println("Errors: " + run.errors().protocolErrors() + " protocol, "
-                        + run.errors().connectionErrors() + " connection; first: " + String.join("; ", run.errors().samples()));
+            if (run.errors().any()) {
+                out.println(run.errors().summary());
             }
             if (json != null) {
                 try {

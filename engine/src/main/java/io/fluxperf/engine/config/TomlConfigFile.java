@@ -88,13 +88,46 @@ final class TomlConfigFile {
                     }
                 }
             }
-            String where = line > 0 ? name + ":" + line + ":" + Math.max(1, at.getColumnNr()) : name;
+            String where = line > 0 ? name + ":" + tokenBefore(text, line, Math.max(1, at.getColumnNr())) : name;
             throw new UserError(where + ": TOML syntax error: " + message);
         } catch (RuntimeException e) {
             throw new UserError(name + ": cannot be read as TOML (" + e.getMessage() + ")");
         }
         ObjectNode root = tree instanceof ObjectNode o ? o : JsonNodeFactory.instance.objectNode();
         return new TomlConfigFile(name, root, keys.lines());
+    }
+
+    /**
+     * Jackson reports a syntax error where its lexer stands, after the offending token: at the
+     * start of the next line when the token ended a line. Point at the token's own line instead.
+     */
+    static String tokenBefore(String text, int line, int column) {
+        if (column != 1 || line <= 1) {
+            return line + ":" + column;
+        }
+        int offset = 0;
+        for (int l = 1; l < line && offset >= 0; l++) {
+            offset = text.indexOf('\n', offset) + 1;
+            if (offset == 0) {
+                return line + ":" + column;
+            }
+        }
+        int i = offset - 1;
+        while (i >= 0 && Character.isWhitespace(text.charAt(i))) {
+            i--;
+        }
+        if (i < 0) {
+            return line + ":" + column;
+        }
+        int tokenLine = 1;
+        int lineStart = 0;
+        for (int k = 0; k < i; k++) {
+            if (text.charAt(k) == '\n') {
+                tokenLine++;
+                lineStart = k + 1;
+            }
+        }
+        return tokenLine + ":" + (i - lineStart + 1);
     }
 
     String name() {

@@ -1,7 +1,8 @@
 package io.fluxperf.engine.load;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -15,7 +16,8 @@ public final class RunErrors {
     private final AtomicLong connectFailures = new AtomicLong();
     private final AtomicLong connectionErrors = new AtomicLong();
     private final AtomicLong protocolErrors = new AtomicLong();
-    private final List<String> samples = new ArrayList<>();
+    /** Distinct messages, first seen first, with how often each came. */
+    private final Map<String, Long> samples = new LinkedHashMap<>();
     private volatile String firstConnectFailure;
     private volatile Throwable sourceFailure;
 
@@ -43,8 +45,8 @@ public final class RunErrors {
     }
 
     private synchronized void keep(String message) {
-        if (samples.size() < KEEP) {
-            samples.add(message);
+        if (samples.containsKey(message) || samples.size() < KEEP) {
+            samples.merge(message, 1L, Long::sum);
         }
     }
 
@@ -69,8 +71,17 @@ public final class RunErrors {
         return sourceFailure;
     }
 
-    public synchronized List<String> samples() {
-        return List.copyOf(samples);
+    /** True when a connection or protocol error happened. */
+    public boolean any() {
+        return connectionErrors.get() + protocolErrors.get() > 0;
+    }
+
+    /** One line for the report: counts, then the distinct messages with how often each came. */
+    public synchronized String summary() {
+        String messages = samples.entrySet().stream()
+                .map(e -> e.getKey() + (e.getValue() > 1 ? " (x" + e.getValue() + ")" : ""))
+                .collect(Collectors.joining("; "));
+        return "Errors: " + protocolErrors.get() + " protocol, " + connectionErrors.get() + " connection: " + messages;
     }
 
     static String describe(Throwable error) {
@@ -82,7 +93,12 @@ public final class RunErrors {
         if (message == null || message.isBlank()) {
             message = root.getClass().getSimpleName();
         }
-        // Netty appends the address ("Connection refused: /127.0.0.1:1"); the caller names it already
+        // Netty's native transport prefixes the syscall: "recvAddress(..) failed with error(-104): Connection reset by peer"
+        int errno = message.indexOf("failed with error(");
+        if (errno >= 0 && message.indexOf("): ", errno) > 0) {
+            message = message.substring(message.indexOf("): ", errno) + 3);
+        }
+        // and appends the address ("Connection refused: /127.0.0.1:1"); the caller names it already
         int colon = message.indexOf(": /");
         return colon > 0 ? message.substring(0, colon) : message;
     }
