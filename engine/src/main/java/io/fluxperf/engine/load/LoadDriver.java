@@ -37,6 +37,9 @@ import reactor.netty.tcp.TcpClient;
 final class LoadDriver {
     private static final long MIN_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** Longest busy wait for a send time; longer waits use a timer. */
+    private static final long MAX_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(25);
+    private static final long MAX_TIMER_LEAD_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
 
     private final int index;
     private final int threads;
@@ -60,6 +63,7 @@ final class LoadDriver {
     private boolean closing;
     private boolean pumping;
     private long wakeAtNanos = Long.MAX_VALUE;
+    private long timerLeadNanos = TimeUnit.MICROSECONDS.toNanos(50);
     private int nextConnection;
     private CompletableFuture<Void> phaseDone = CompletableFuture.completedFuture(null);
     private final AtomicLong completedTotal = new AtomicLong();
@@ -244,15 +248,10 @@ final class LoadDriver {
                     }
                 }
                 Request r = pending;
-                if (r.isScheduled()) {
-                    long early = r.intendedNanos() - now;
-                    if (early > 0) {
-                        now = System.nanoTime();
-                        early = r.intendedNanos() - now;
-                        if (early > 0) {
-                            wakeAt(r.intendedNanos(), early);
-                            break;
-                        }
+                if (r.isScheduled() && r.intendedNanos() > now) {
+                    now = waitForSendTime(r.intendedNanos());
+                    if (now < r.intendedNanos()) {
+                        break; // a timer will pump again
                     }
                 }
                 TargetConnection c = pickConnection();
@@ -268,24 +267,50 @@ final class LoadDriver {
             }
         } finally {
             pumping = false;
-            for (TargetConnection c : connections) {
-                c.flush();
-            }
+            flushAll();
             checkPhaseDone();
         }
     }
 
-    private void wakeAt(long atNanos, long delayNanos) {
-        if (atNanos >= wakeAtNanos) {
-            return; // an earlier wake-up is already set
+    private void flushAll() {
+        for (TargetConnection c : connections) {
+            c.flush();
         }
-        wakeAtNanos = atNanos;
-        loop.schedule(() -> {
-            if (wakeAtNanos == atNanos) {
-                wakeAtNanos = Long.MAX_VALUE;
+    }
+
+    /**
+     * Open-loop pacing. A timer wakes the loop {@code timerLeadNanos} before the send time (the
+     * lead is learnt: how late this machine's timers fire, typically 50–150 µs), and the last
+     * stretch of at most {@link #MAX_SPIN_NANOS} is spun, so requests leave at their intended time
+     * rather than a timer's slack later. Returns the time now; below {@code sendAt} when a timer was set.
+     */
+    private long waitForSendTime(long sendAt) {
+        long now = System.nanoTime();
+        long early = sendAt - now;
+        if (early <= 0) {
+            return now;
+        }
+        if (early <= MAX_SPIN_NANOS) {
+            flushAll(); // what is encoded goes now, not after the wait
+            while ((now = System.nanoTime()) < sendAt) {
+                Thread.onSpinWait();
             }
-            pump();
-        }, delayNanos, TimeUnit.NANOSECONDS);
+            return now;
+        }
+        long wakeAt = sendAt - timerLeadNanos;
+        if (wakeAt < wakeAtNanos) {
+            wakeAtNanos = wakeAt;
+            loop.schedule(() -> {
+                long lateBy = System.nanoTime() - wakeAt;
+                // learn how late timers fire: a slow moving average, bounded
+                timerLeadNanos = Math.max(0, Math.min(MAX_TIMER_LEAD_NANOS, timerLeadNanos + (lateBy - timerLeadNanos) / 8));
+                if (wakeAtNanos == wakeAt) {
+                    wakeAtNanos = Long.MAX_VALUE;
+                }
+                pump();
+            }, Math.max(0, wakeAt - now), TimeUnit.NANOSECONDS);
+        }
+        return now;
     }
 
     private TargetConnection pickConnection() {

@@ -1,0 +1,55 @@
+package io.fluxperf.engine.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.WorkloadStats;
+import io.fluxperf.engine.request.Command;
+import io.fluxperf.engine.target.TargetOptions;
+import io.fluxperf.engine.target.TargetServer;
+import io.fluxperf.engine.target.TargetServers;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Latency is measured as it really is (invariant 2): a server that answers in 2 ms reads as 2 ms,
+ * and in an open-loop run a stalled server shows in the percentiles, measured from the intended
+ * send time, while the service time from the actual write does not.
+ */
+class LatencyTruthTest {
+
+    private static RunResult run(TargetOptions options, double rate, Duration duration) {
+        try (TargetServer target = TargetServers.start("memcache", options)) {
+            RunConfig config = new RunConfig(null, "memcache", 1, 4, 1, duration, 1, Duration.ofMillis(500),
+                    Duration.ofSeconds(1), true, 0, 1, List.of(WorkloadConfig.of(Command.GET).withRate(rate)));
+            return new LoadRun(config, new RunListener() { }).execute(target.address(), target.describe());
+        }
+    }
+
+    @Test
+    void aFixedTwoMillisecondDelayReadsAsTwoMilliseconds() {
+        RunResult result = run(TargetOptions.builder().responseDelay(Duration.ofMillis(2)).build(), 500, Duration.ofSeconds(2));
+        WorkloadStats total = result.total().total();
+        assertEquals(0, total.outcomes().error() + total.outcomes().timeout() + total.outcomes().closed());
+        System.out.println("lag p50 " + result.total().sendLag().getValueAtPercentile(50) + " service p50 " + total.service().getValueAtPercentile(50) + " latency p50 " + total.latency().getValueAtPercentile(50));
+        double p50 = total.latency().getValueAtPercentile(50) / 1e6;
+        assertEquals(2.0, p50, 2.0 * 0.05, "p50 of a 2 ms server, ms");
+    }
+
+    @Test
+    void aStallShowsInOpenLoopLatencyButNotInServiceTime() {
+        TargetOptions stalling = TargetOptions.builder().stall(Duration.ofMillis(500), Duration.ofMillis(50)).build();
+        RunResult result = run(stalling, 5000, Duration.ofSeconds(3));
+        WorkloadStats total = result.total().total();
+        long p99 = total.latency().getValueAtPercentile(99);
+        long serviceP99 = total.service().getValueAtPercentile(99);
+        assertTrue(p99 > 20_000_000, "open-loop p99 shows the 50 ms stalls: " + p99 + " ns");
+        assertTrue(serviceP99 < 5_000_000, "service p99 does not: " + serviceP99 + " ns");
+        assertTrue(total.latency().getMaxValue() > 40_000_000, "max shows a whole stall: " + total.latency().getMaxValue());
+        assertEquals(5000, result.windows().get(0).rate(), 5000 * 0.02, "the rate is held across stalls");
+    }
+}
