@@ -96,7 +96,7 @@ public final class HeatmapCommand implements Callable<Integer>, Streams.Aware {
                     new HeatmapPngRenderer(width, height, true).write(heatmap, title, out);
                 }
             } catch (IOException e) {
-                throw new UserError("--out: cannot write " + out + ": " + e.getMessage() + ".");
+                throw new UserError("--out: cannot write " + out + ": " + TraceCommand.describe(e) + ".");
             }
             reader.warning().ifPresent(w -> streams.err().println("fluxperf: warning: " + w));
             console.println("Wrote " + out + ": " + heatmap.totalCount() + " requests, " + heatmap.timeBuckets()

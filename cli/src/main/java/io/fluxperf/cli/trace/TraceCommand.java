@@ -17,7 +17,10 @@ import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -67,6 +70,20 @@ public final class TraceCommand implements Callable<Integer>, Streams.Aware {
         } catch (TraceFormatException e) {
             throw new UserError(e.getMessage());
         }
+    }
+
+    /** An I/O failure in words: NoSuchFileException and friends carry only the path. */
+    static String describe(IOException e) {
+        if (e instanceof NoSuchFileException) {
+            return "no such file or directory";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof FileSystemException f && f.getReason() != null) {
+            return f.getReason();
+        }
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 
     /** Parses --latency. */
@@ -186,17 +203,16 @@ public final class TraceCommand implements Callable<Integer>, Streams.Aware {
                     try (Writer w = Files.newBufferedWriter(outFile, StandardCharsets.UTF_8)) {
                         n = TraceExporter.export(reader, fmt, filter, w);
                     } catch (IOException e) {
-                        throw new UserError("--out: cannot write " + outFile + ": " + e.getMessage() + ".");
+                        throw new UserError("--out: cannot write " + outFile + ": " + describe(e) + ".");
                     }
                     out.println("Wrote " + n + " records to " + outFile + " (" + fmt.name().toLowerCase(Locale.ROOT)
                             + ")");
                 }
-                reader.warning().filter(x -> reader.atEnd() || !reader.closedCleanly())
-                        .ifPresent(w -> parent.streams.err().println("fluxperf: warning: " + w));
+                reader.warning().ifPresent(w -> parent.streams.err().println("fluxperf: warning: " + w));
             } catch (TraceFormatException e) {
                 throw new UserError(e.getMessage());
             } catch (IOException e) {
-                throw new UserError("Cannot write the records: " + e.getMessage() + ".");
+                throw new UserError("Cannot write the records: " + describe(e) + ".");
             }
             out.flush();
             return 0;

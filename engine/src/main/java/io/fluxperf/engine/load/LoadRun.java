@@ -5,6 +5,7 @@ import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.ConnectionCounts;
 import io.fluxperf.engine.metrics.LiveSample;
+import io.fluxperf.engine.metrics.ProcessCpu;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.metrics.WorkloadStats;
@@ -174,6 +175,7 @@ public final class LoadRun {
         }
         List<WindowResult> windows = new ArrayList<>();
         long windowStart = System.nanoTime();
+        long windowCpu = ProcessCpu.nanos();
         for (int w = 1; w <= config.windows(); w++) {
             if (stopReason == null) {
                 stopReason = waitUntil(drivers, windowStart + config.duration().toNanos(), exhausted, w, windowStart);
@@ -186,7 +188,9 @@ public final class LoadRun {
                 await(exhausted, config.timeout().plusSeconds(5));
             }
             long now = System.nanoTime();
-            WindowResult window = assemble(w, windowStart, now, snapshotAll(drivers, true));
+            long cpu = ProcessCpu.nanos();
+            WindowResult window = assemble(w, windowStart, now, cpu < 0 ? -1 : cpu - windowCpu, snapshotAll(drivers, true));
+            windowCpu = cpu;
             windows.add(window);
             listener.window(window);
             windowStart = now;
@@ -263,7 +267,7 @@ public final class LoadRun {
         return new LiveSample(window, now - windowStart, requests, errorsSoFar, p99, rate);
     }
 
-    private WindowResult assemble(int number, long start, long end, List<ThreadSnapshot> snapshots) {
+    private WindowResult assemble(int number, long start, long end, long cpuNanos, List<ThreadSnapshot> snapshots) {
         WindowResult window = WindowResult.empty(number, start, config.workloads());
         List<WorkloadStats> perWorkload = window.workloads();
         ConnectionCounts connections = window.connections();
@@ -279,7 +283,7 @@ public final class LoadRun {
         for (WorkloadStats w : perWorkload) {
             total.add(w);
         }
-        return new WindowResult(number, start, end, config.workloads(), perWorkload, total, connections, lag);
+        return new WindowResult(number, start, end, config.workloads(), perWorkload, total, connections, lag, cpuNanos);
     }
 
     private void awaitStop(long nanos) {

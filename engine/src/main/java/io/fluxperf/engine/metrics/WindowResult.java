@@ -13,15 +13,16 @@ import org.HdrHistogram.Histogram;
  * @param number      1-based window number; 0 for the whole run
  * @param startNanos  window start, System.nanoTime()
  * @param endNanos    window end, System.nanoTime()
+ * @param cpuNanos    CPU time (user + system) this process used in the window, ns; -1 if the JVM cannot tell
  */
 public record WindowResult(int number, long startNanos, long endNanos, List<WorkloadConfig> workloadConfigs,
                            List<WorkloadStats> workloads, WorkloadStats total, ConnectionCounts connections,
-                           Histogram sendLag) {
+                           Histogram sendLag, long cpuNanos) {
 
     public static WindowResult empty(int number, long startNanos, List<WorkloadConfig> configs) {
         List<WorkloadStats> stats = configs.stream().map(c -> new WorkloadStats()).toList();
         return new WindowResult(number, startNanos, startNanos, configs, stats, new WorkloadStats(),
-                new ConnectionCounts(), LatencyHistograms.create());
+                new ConnectionCounts(), LatencyHistograms.create(), 0);
     }
 
     public double seconds() {
@@ -31,6 +32,12 @@ public record WindowResult(int number, long startNanos, long endNanos, List<Work
     /** Requests per second that ended in this window. */
     public double rate() {
         return total.outcomes().requests() / seconds();
+    }
+
+    /** Client CPU per request, ns, or -1 when unknown or there were no requests. */
+    public double cpuNanosPerRequest() {
+        long requests = total.outcomes().requests();
+        return cpuNanos < 0 || requests == 0 ? -1 : (double) cpuNanos / requests;
     }
 
     public double rate(int workload) {
@@ -53,6 +60,7 @@ public record WindowResult(int number, long startNanos, long endNanos, List<Work
         Histogram lag = sendLag.copy();
         lag.add(other.sendLag);
         return new WindowResult(newNumber, Math.min(startNanos, other.startNanos), Math.max(endNanos, other.endNanos),
-                workloadConfigs, merged, t, c, lag);
+                workloadConfigs, merged, t, c, lag,
+                cpuNanos < 0 || other.cpuNanos < 0 ? -1 : cpuNanos + other.cpuNanos);
     }
 }

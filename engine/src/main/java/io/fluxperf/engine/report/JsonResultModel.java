@@ -44,7 +44,8 @@ final class JsonResultModel {
     record Window(int number, long start, long end, double seconds, long requests, long ok, long miss, long error,
                   long timeout, long closed, double rate, Double successPercent, Double hitratePercent,
                   LatencySummary latency, LatencySummary service, LatencySummary sendLag, Connections connections,
-                  long bytesSent, long bytesReceived, List<Workload> workloads) {
+                  long bytesSent, long bytesReceived, Long cpuNanos, Double cpuNanosPerRequest,
+                  List<Workload> workloads) {
     }
 
     record Workload(int index, String name, String method, double targetRate, boolean belowTarget, long requests,
@@ -116,7 +117,8 @@ final class JsonResultModel {
                 WindowFigures.hitratePercent(w, configs), LatencySummary.of(t.latency()),
                 LatencySummary.of(t.service()), run.isOpenLoop() ? LatencySummary.of(w.sendLag()) : null,
                 new Connections(cc.attempts(), cc.openedCount(), cc.failures(), cc.closedCount(), cc.open()),
-                t.bytesSent(), t.bytesReceived(), workloads);
+                t.bytesSent(), t.bytesReceived(), w.cpuNanos() < 0 ? null : w.cpuNanos(),
+                w.cpuNanosPerRequest() < 0 ? null : w.cpuNanosPerRequest(), workloads);
     }
 
     private static Workload workload(int index, WorkloadConfig config, WorkloadStats s, double rate) {

@@ -124,6 +124,10 @@ public final class TextReport {
                 + " ns stddev: " + l.stddev() + " ns");
         out.println("Percentiles: p50: " + l.p50() + " ns p90: " + l.p90() + " ns p99: " + l.p99()
                 + " ns p999: " + l.p999() + " ns p9999: " + l.p9999() + " ns");
+        if (w.cpuNanosPerRequest() >= 0) {
+            out.printf(java.util.Locale.ROOT, "CPU: %.0f ns/request, %.2f cores (this process%s)%n", w.cpuNanosPerRequest(),
+                    w.cpuNanos() / 1e9 / w.seconds(), config.server() == null ? ", with the embedded target" : "");
+        }
         if (config.isOpenLoop()) {
             LatencySummary s = LatencySummary.of(w.total().service());
             out.println("Service: p50: " + s.p50() + " ns p99: " + s.p99() + " ns p999: " + s.p999()

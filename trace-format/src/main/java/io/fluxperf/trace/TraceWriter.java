@@ -1,0 +1,283 @@
+package io.fluxperf.trace;
+
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.RollCycles;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import net.openhft.chronicle.wire.DocumentContext;
+
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Writes trace records into a trace directory: a Chronicle Queue (binary, hourly files) plus the
+ * header {@value TraceFiles#HEADER_FILE} written at open and the end marker
+ * {@value TraceFiles#FOOTER_FILE} written at {@link #close()}.
+ *
+ * <h2>Assumptions and guarantees</h2>
+ * <ul>
+ *   <li>{@link #append(TraceRecord)} may be called from any number of threads at once. Each thread
+ *       gets its own Chronicle appender on its first call (appenders are confined to their thread);
+ *       records from different threads are ordered by the moment they were appended.</li>
+ *   <li>{@code append} never throws for an I/O problem and allocates nothing per record. It copies
+ *       the record into the memory-mapped queue file and returns; the caller may reuse the record
+ *       at once. The only waits are Chronicle's short write lock between appending threads and the
+ *       page faults of a new memory-mapped chunk.</li>
+ *   <li>On the first failure (a full disk, a closed file) tracing stops: that record and every later
+ *       one is counted in {@link #recordsLost()}, the failure is kept in {@link #failure()}, and
+ *       records already written stay readable. A trace that lost records says so in its end marker.</li>
+ *   <li>{@link #close()} waits for appends in progress (up to 10 s), closes the queue and writes the
+ *       end marker; appends after it are counted as lost.</li>
+ * </ul>
+ */
+public final class TraceWriter implements AutoCloseable {
+
+    private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+    private final Path directory;
+    private final TraceHeader header;
+    private final SingleChronicleQueue queue;
+    private final ThreadLocal<Slot> slots;
+    private final Queue<Slot> allSlots = new ConcurrentLinkedQueue<>();
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private volatile boolean closed;
+    private volatile boolean failed;
+
+    private TraceWriter(Path directory, TraceHeader header, SingleChronicleQueue queue) {
+        this.directory = directory;
+        this.header = header;
+        this.queue = queue;
+        this.slots = ThreadLocal.withInitial(() -> {
+            Slot s = new Slot();
+            allSlots.add(s);
+            return s;
+        });
+    }
+
+    /**
+     * Creates the trace directory (it must be new or empty), writes the header and opens the queue.
+     *
+     * @throws TraceFormatException when the directory is a file, is not empty or cannot be created
+     */
+    public static TraceWriter open(Path directory, TraceHeader header) {
+        if (Files.exists(directory)) {
+            if (!Files.isDirectory(directory)) {
+                throw new TraceFormatException(directory + " is a file; a trace needs a new or empty directory.");
+            }
+            if (!TraceFiles.isEmpty(directory)) {
+                throw new TraceFormatException(directory + " is not empty; a trace needs a new or empty directory"
+                        + " (delete it or choose another).");
+            }
+        }
+        try {
+            Files.createDirectories(directory);
+            TraceFiles.writeAtomically(directory.resolve(TraceFiles.HEADER_FILE), header.toJson());
+        } catch (IOException e) {
+            throw new TraceFormatException("Cannot create trace directory " + directory + ": " + e + ".", e);
+        }
+        SingleChronicleQueue queue;
+        try {
+            queue = SingleChronicleQueueBuilder.binary(directory).rollCycle(RollCycles.FAST_HOURLY).build();
+        } catch (RuntimeException e) {
+            throw new TraceFormatException("Cannot open the trace queue in " + directory + ": " + e + ".", e);
+        }
+        return new TraceWriter(directory, header, queue);
+    }
+
+    /**
+     * Appends one record. Callable from any thread; never throws for I/O trouble.
+     *
+     * @return true when the record was written, false when it was counted as lost (tracing stopped
+     * after a failure, or the writer is closed)
+     */
+    public boolean append(TraceRecord record) {
+        Slot s = slots.get();
+        s.busy = 1; // volatile store: close() sees it, or this thread sees closed
+        try {
+            if (closed || failed) {
+                LOST.setRelease(s, s.lost + 1);
+                return false;
+            }
+            try {
+                ExcerptAppender a = s.appender;
+                if (a == null) {
+                    a = s.appender = queue.createAppender();
+                }
+                try (DocumentContext dc = a.writingDocument()) {
+                    try {
+                        record.writeMarshallable(dc.wire().bytes());
+                    } catch (Throwable t) {
+                        dc.rollbackOnClose();
+                        throw t;
+                    }
+                }
+                WRITTEN.setRelease(s, s.written + 1);
+                return true;
+            } catch (Throwable t) {
+                if (t instanceof VirtualMachineError && !(t instanceof InternalError)) {
+                    throw t; // OutOfMemoryError, StackOverflowError: not ours to hide
+                }
+                // InternalError is how the JVM reports SIGBUS on a memory-mapped file of a full disk.
+                fail(t);
+                LOST.setRelease(s, s.lost + 1);
+                return false;
+            }
+        } finally {
+            BUSY.setRelease(s, 0);
+        }
+    }
+
+    private void fail(Throwable t) {
+        failure.compareAndSet(null, t);
+        failed = true;
+    }
+
+    /** Records written so far, over all threads. */
+    public long recordsWritten() {
+        long n = 0;
+        for (Slot s : allSlots) {
+            n += (long) WRITTEN.getAcquire(s);
+        }
+        return n;
+    }
+
+    /** Records that could not be written (after a failure or after close), over all threads. */
+    public long recordsLost() {
+        long n = 0;
+        for (Slot s : allSlots) {
+            n += (long) LOST.getAcquire(s);
+        }
+        return n;
+    }
+
+    /** True once an I/O failure stopped tracing. */
+    public boolean failed() {
+        return failed;
+    }
+
+    /** The failure that stopped tracing, described in one line, if there was one. */
+    public Optional<String> failure() {
+        return Optional.ofNullable(failure.get()).map(TraceWriter::describe);
+    }
+
+    private static String describe(Throwable t) {
+        String msg = t.getMessage() == null ? t.getClass().getSimpleName() : t.getClass().getSimpleName() + ": "
+                + t.getMessage();
+        if (t instanceof InternalError) {
+            msg += " (a memory-mapped write failed; is the disk full?)";
+        }
+        return msg;
+    }
+
+    /** One line for the run report, e.g. {@code Trace: 1200345 records in /tmp/t}; loud when records were lost. */
+    public String statusLine() {
+        long written = recordsWritten();
+        long lost = recordsLost();
+        if (lost == 0 && !failed) {
+            return "Trace: " + written + " records in " + directory;
+        }
+        return "Trace: INCOMPLETE: " + written + " records in " + directory + ", " + lost + " records LOST"
+                + failure().map(f -> " after failure: " + f).orElse(" (appended after close)");
+    }
+
+    /** The queue, for tests that break it underneath the writer. */
+    SingleChronicleQueue queue() {
+        return queue;
+    }
+
+    public Path directory() {
+        return directory;
+    }
+
+    public TraceHeader header() {
+        return header;
+    }
+
+    /**
+     * Stops accepting records, waits for appends in progress, closes the queue (its data is then in
+     * the files) and writes the end marker with the counts. Idempotent.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        boolean quiet = awaitAppendsInProgress();
+        if (quiet) {
+            try {
+                for (Slot s : allSlots) {
+                    ExcerptAppender a = s.appender;
+                    if (a != null) {
+                        a.singleThreadedCheckDisabled(true);
+                        a.close();
+                    }
+                }
+                queue.close();
+            } catch (RuntimeException e) {
+                fail(e);
+            }
+        } else {
+            // A thread is stuck inside an append: unmapping its file now could crash the JVM. Leave the
+            // queue open (the OS keeps what was written) and say so in the end marker.
+            fail(new IllegalStateException("an append did not finish within 10 s of close"));
+        }
+        try {
+            TraceFiles.writeFooter(directory, new TraceFooter(recordsWritten(), recordsLost(),
+                    failure().orElse(null), epochNanosNow()));
+        } catch (IOException e) {
+            fail(e); // the reader will report the trace as not closed cleanly, which is then true
+        }
+    }
+
+    private boolean awaitAppendsInProgress() {
+        long deadline = System.nanoTime() + CLOSE_WAIT_NANOS;
+        for (Slot s : allSlots) {
+            while (s.busy != 0) {
+                if (System.nanoTime() - deadline > 0) {
+                    return false;
+                }
+                Thread.onSpinWait();
+                Thread.yield();
+            }
+        }
+        return true;
+    }
+
+    private static long epochNanosNow() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
+    /** Per-thread state: the thread's appender and its counters (written only by that thread). */
+    private static final class Slot {
+        ExcerptAppender appender;
+        long written;
+        long lost;
+        volatile int busy;
+    }
+
+    private static final VarHandle WRITTEN;
+    private static final VarHandle LOST;
+    private static final VarHandle BUSY;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            WRITTEN = l.findVarHandle(Slot.class, "written", long.class);
+            LOST = l.findVarHandle(Slot.class, "lost", long.class);
+            BUSY = l.findVarHandle(Slot.class, "busy", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package io.fluxperf.trace;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class TraceWriterFailureTest {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void anIoFailureStopsTracingCountsTheLostRecordsAndNeverThrowsIntoTheCaller() {
+        Path dir = tmp.resolve("failing");
+        TraceRecord r = new TraceRecord();
+        TraceWriter w = TraceWriter.open(dir, TestTraces.header());
+        for (int i = 0; i < 100; i++) {
+            assertTrue(w.append(TestTraces.fill(r, i)));
+        }
+        w.queue().close(); // the queue's files go away underneath the writer, as on a failed disk
+        for (int i = 100; i < 150; i++) {
+            assertFalse(w.append(TestTraces.fill(r, i)));
+        }
+        assertTrue(w.failed());
+        assertEquals(100, w.recordsWritten());
+        assertEquals(50, w.recordsLost());
+        assertTrue(w.failure().isPresent());
+        assertTrue(w.statusLine().startsWith("Trace: INCOMPLETE: 100 records in " + dir + ", 50 records LOST after"
+                + " failure: "), w.statusLine());
+        w.close();
+
+        try (TraceReader reader = TraceReader.open(dir)) {
+            long n = 0;
+            while (reader.next(r)) {
+                n++;
+            }
+            assertEquals(100, n);
+            assertEquals(50, reader.footer().orElseThrow().recordsLost());
+            String warning = reader.warning().orElseThrow();
+            assertTrue(warning.startsWith("Trace " + dir + " is incomplete: its writer LOST 50 records after a failure"),
+                    warning);
+        }
+    }
+
+    @Test
+    void closingWhileThreadsStillAppendLosesNothingUncountedAndCrashesNothing() throws Exception {
+        Path dir = tmp.resolve("busy");
+        TraceWriter w = TraceWriter.open(dir, TestTraces.header());
+        AtomicLong calls = new AtomicLong();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 3; t++) {
+            Thread th = new Thread(() -> {
+                TraceRecord r = new TraceRecord();
+                for (long i = 0; i < 300_000; i++) {
+                    w.append(TestTraces.fill(r, i));
+                    calls.incrementAndGet();
+                }
+            });
+            th.start();
+            threads.add(th);
+        }
+        while (w.recordsWritten() < 50_000) {
+            Thread.onSpinWait();
+        }
+        w.close(); // while the threads keep appending
+        for (Thread th : threads) {
+            th.join();
+        }
+        assertEquals(calls.get(), w.recordsWritten() + w.recordsLost());
+        assertTrue(w.recordsLost() > 0, "some appends came after close");
+        try (TraceReader reader = TraceReader.open(dir)) {
+            TraceRecord r = new TraceRecord();
+            long n = 0;
+            while (reader.next(r)) {
+                n++;
+            }
+            assertEquals(w.recordsWritten(), n);
+            assertEquals(n, reader.footer().orElseThrow().recordsWritten());
+        }
+    }
+}
