@@ -106,7 +106,8 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
             description = "Load before the first window, not reported (default 0).")
     private Duration warmup;
 
-    @Option(names = "--tcp-nodelay", description = "Set TCP_NODELAY on the connections.")
+    @Option(names = "--tcp-nodelay", arity = "0..1", paramLabel = "true|false",
+            description = "TCP_NODELAY on the connections (default true); --tcp-nodelay=false lets Nagle coalesce writes.")
     private Boolean tcpNoDelay;
 
     @Option(names = "--timeout", paramLabel = "TIME", converter = DurationConverter.class,

@@ -89,4 +89,15 @@ class RunCommandTest {
         assertTrue(run.line("Config: Server:").contains("embedded memcache on 127.0.0.1:"), run.out());
         assertEquals(2000, field(run.line("Requests:"), "Ok:"));
     }
+
+    @Test
+    void tcpNoDelayIsOnByDefaultAndCanBeTurnedOff() {
+        CliRun on = CliRun.of("run", "-s", memcached.address(), "-c", "1", "--requests", "10", "--no-live");
+        assertTrue(on.line("Config: TCP_NODELAY:").startsWith("Config: TCP_NODELAY: true"), on.out());
+        CliRun flag = CliRun.of("run", "-s", memcached.address(), "-c", "1", "--requests", "10", "--tcp-nodelay", "--no-live");
+        assertTrue(flag.line("Config: TCP_NODELAY:").startsWith("Config: TCP_NODELAY: true"), flag.out());
+        CliRun off = CliRun.of("run", "-s", memcached.address(), "-c", "1", "--requests", "10", "--tcp-nodelay=false", "--no-live");
+        assertEquals(0, off.exitCode(), off.err());
+        assertTrue(off.line("Config: TCP_NODELAY:").startsWith("Config: TCP_NODELAY: false"), off.out());
+    }
 }

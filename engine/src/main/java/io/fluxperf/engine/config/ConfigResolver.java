@@ -34,7 +34,7 @@ import java.util.function.Supplier;
  * windows = 1                  # at least 1
  * warmup = 0                   # seconds (or "500ms"), not reported
  * timeout = "1s"               # per request, seconds or a string
- * tcp-nodelay = false
+ * tcp-nodelay = true          # false lets Nagle's algorithm coalesce small writes
  * requests = 0                 # stop after this many requests in total; 0 = no limit
  * seed = 42
  *
@@ -117,7 +117,7 @@ public final class ConfigResolver {
                 : or(f.warmup, DEFAULT_WARMUP);
         Duration timeout = flags.timeout != null ? flag("timeout", () -> positive(flags.timeout))
                 : or(f.timeout, RunConfig.DEFAULT_TIMEOUT);
-        boolean tcpNoDelay = flags.tcpNoDelay != null ? flags.tcpNoDelay : or(f.tcpNoDelay, false);
+        boolean tcpNoDelay = flags.tcpNoDelay != null ? flags.tcpNoDelay : or(f.tcpNoDelay, RunConfig.DEFAULT_TCP_NODELAY);
         long requests = flags.requests != null ? flagRange("requests", flags.requests, 0, Long.MAX_VALUE)
                 : or(f.requests, 0L);
         long seed = flags.seed != null ? flags.seed : or(f.seed, RunConfig.DEFAULT_SEED);

@@ -79,7 +79,7 @@ class ConfigResolverFileTest {
     void defaultSampleIsRpcPerfsDefault() {
         RunConfig c = sample("default.toml", s -> { });
         RunConfig expected = new RunConfig(null, "memcache", 1, 25, 1, Duration.ofSeconds(60), 1, Duration.ZERO,
-                RunConfig.DEFAULT_TIMEOUT, false, 0, RunConfig.DEFAULT_SEED, List.of(
+                RunConfig.DEFAULT_TIMEOUT, RunConfig.DEFAULT_TCP_NODELAY, 0, RunConfig.DEFAULT_SEED, List.of(
                         new WorkloadConfig("set", Command.SET, 10_000, 1, ValueSize.fixed(1), KeyspaceConfig.defaults(),
                                 false, false, 1, 0),
                         new WorkloadConfig("get", Command.GET, 50_000, 1, ValueSize.fixed(1), KeyspaceConfig.defaults(),

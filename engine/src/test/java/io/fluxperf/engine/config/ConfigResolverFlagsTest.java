@@ -40,7 +40,7 @@ class ConfigResolverFlagsTest {
         assertEquals(RunConfig.DEFAULT_WINDOWS, c.windows());
         assertEquals(Duration.ZERO, c.warmup());
         assertEquals(RunConfig.DEFAULT_TIMEOUT, c.timeout());
-        assertFalse(c.tcpNoDelay());
+        assertTrue(c.tcpNoDelay(), "TCP_NODELAY is on by default");
         assertEquals(0, c.requests());
         assertEquals(RunConfig.DEFAULT_SEED, c.seed());
         assertEquals(1, c.workloads().size());
@@ -67,7 +67,7 @@ class ConfigResolverFlagsTest {
             s.windows = 3;
             s.warmup = Duration.ofMillis(500);
             s.timeout = Duration.ofMillis(250);
-            s.tcpNoDelay = true;
+            s.tcpNoDelay = false;
             s.keyspace = 500L;
             s.keyLength = 8;
             s.distribution = "zipf";
@@ -85,7 +85,7 @@ class ConfigResolverFlagsTest {
         assertEquals(3, c.windows());
         assertEquals(Duration.ofMillis(500), c.warmup());
         assertEquals(Duration.ofMillis(250), c.timeout());
-        assertTrue(c.tcpNoDelay());
+        assertFalse(c.tcpNoDelay(), "--tcp-nodelay=false turns it off");
         assertEquals(1000, c.requests());
         assertEquals(7, c.seed());
         assertTrue(c.isOpenLoop());
