@@ -14,6 +14,8 @@ import io.fluxperf.engine.report.HdrLogWriter;
 import io.fluxperf.engine.report.JsonReport;
 import io.fluxperf.engine.report.TextReport;
 import io.fluxperf.engine.target.TargetOptions;
+import io.fluxperf.engine.trace.RunTrace;
+import io.fluxperf.trace.TraceFormatException;
 import io.fluxperf.engine.target.TargetServer;
 import io.fluxperf.engine.target.TargetServers;
 import java.io.IOException;
@@ -141,6 +143,10 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     @Option(names = "--hdr-log", paramLabel = "FILE", description = "Write an HdrHistogram interval log (one interval per window).")
     private Path hdrLog;
 
+    @Option(names = "--trace", paramLabel = "DIR",
+            description = "Write one record per request to a new trace directory (for trace stats, dump, heatmap, replay).")
+    private Path trace;
+
     @Option(names = "--no-live", description = "Do not print the live line every second (on stderr).")
     private boolean noLive;
 
@@ -158,6 +164,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
             String description = target != null ? target.describe() : runConfig.server();
             report.configEcho(runConfig, description);
             HdrLogWriter hdr = hdrLog != null ? openHdrLog() : null;
+            RunTrace runTrace = trace != null ? openTrace(runConfig) : null;
             long runStart = System.nanoTime();
             LoadRun run = new LoadRun(runConfig, new RunListener() {
                 @Override
@@ -199,6 +206,9 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
                     }
                 }
             });
+            if (runTrace != null) {
+                run.trace(runTrace);
+            }
             RunResult result;
             int interruptExit;
             try (Interrupts interrupts = Interrupts.install(run::requestStop)) {
@@ -208,8 +218,14 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
                 if (hdr != null) {
                     hdr.close();
                 }
+                if (runTrace != null) {
+                    runTrace.close();
+                }
             }
             report.summary(result);
+            if (runTrace != null) {
+                out.println(runTrace.statusLine());
+            }
             if (run.errors().any()) {
                 out.println(run.errors().summary());
             }
@@ -222,6 +238,14 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
             }
             out.flush();
             return result.interrupted() ? (interruptExit != 0 ? interruptExit : EXIT_INTERRUPTED) : 0;
+        }
+    }
+
+    private RunTrace openTrace(RunConfig runConfig) {
+        try {
+            return RunTrace.open(trace, runConfig, new JsonReport().configJson(runConfig));
+        } catch (TraceFormatException e) {
+            throw new UserError("--trace: " + e.getMessage());
         }
     }
 

@@ -7,6 +7,7 @@ import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.RequestPool;
+import io.fluxperf.engine.trace.ThreadTracer;
 import io.fluxperf.trace.LatencyHistograms;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
@@ -38,8 +39,10 @@ final class LoadDriver {
     private static final long MIN_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** Longest busy wait for a send time; longer waits use a timer. */
-    private static final long MAX_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(25);
+    private static final long MAX_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(Long.getLong("fluxperf.pacing.spinMicros", 25));
     private static final long MAX_TIMER_LEAD_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
+    /** A timer set for less than this ahead fires at about the same time as one set for zero. */
+    private static final long MIN_TIMER_NANOS = TimeUnit.MICROSECONDS.toNanos(10);
 
     private final int index;
     private final int threads;
@@ -51,6 +54,11 @@ final class LoadDriver {
     private final long[] backoffNanos;
     private final RequestPool pool;
     private final RunErrors errors;
+    private final ThreadTracer tracer;
+    /** Requests of this phase are traced (not those of flush and preload). */
+    private boolean tracing;
+    /** Requests ending now belong to the warm-up. */
+    private boolean warmingUp;
 
     private WorkloadStats[] stats;
     private ConnectionCounts connectionCounts = new ConnectionCounts();
@@ -69,7 +77,8 @@ final class LoadDriver {
     private final AtomicLong completedTotal = new AtomicLong();
 
     LoadDriver(int index, RunConfig config, Protocol protocol, EventLoopGroup group, SocketAddress target,
-               RunErrors errors) {
+               RunErrors errors, ThreadTracer tracer) {
+        this.tracer = tracer;
         this.index = index;
         this.threads = config.threads();
         this.loop = group.next();
@@ -180,8 +189,18 @@ final class LoadDriver {
 
     /** Starts taking requests from {@code source}; the future completes when it is exhausted and all replies are in. */
     CompletableFuture<Void> start(RequestSource source, long startNanos) {
+        return start(source, startNanos, false, false);
+    }
+
+    /**
+     * @param traced  write a trace record for each request of this phase
+     * @param warmup  the phase starts with a warm-up, ended by {@link #snapshot(boolean, boolean)}
+     */
+    CompletableFuture<Void> start(RequestSource source, long startNanos, boolean traced, boolean warmup) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         onLoop(() -> {
+            tracing = traced && tracer != null;
+            warmingUp = warmup;
             phaseDone = done;
             stopping = false;
             sourceDone = false;
@@ -282,7 +301,11 @@ final class LoadDriver {
      * Open-loop pacing. A timer wakes the loop {@code timerLeadNanos} before the send time (the
      * lead is learnt: how late this machine's timers fire, typically 50–150 µs), and the last
      * stretch of at most {@link #MAX_SPIN_NANOS} is spun, so requests leave at their intended time
-     * rather than a timer's slack later. Returns the time now; below {@code sendAt} when a timer was set.
+     * rather than a timer's slack later. When the next send is closer than the lead, no early
+     * wake-up is possible: the timer is set for the send time itself, the request leaves a timer's
+     * lateness late (counted as send lag, and in the latency), and requests due by then leave
+     * together. Spinning longer would cost a core at high rates. Returns the time now; below
+     * {@code sendAt} when a timer was set.
      */
     private long waitForSendTime(long sendAt) {
         long now = System.nanoTime();
@@ -297,7 +320,7 @@ final class LoadDriver {
             }
             return now;
         }
-        long wakeAt = sendAt - timerLeadNanos;
+        long wakeAt = early - timerLeadNanos >= MIN_TIMER_NANOS ? sendAt - timerLeadNanos : sendAt;
         if (wakeAt < wakeAtNanos) {
             wakeAtNanos = wakeAt;
             loop.schedule(() -> {
@@ -308,7 +331,7 @@ final class LoadDriver {
                     wakeAtNanos = Long.MAX_VALUE;
                 }
                 pump();
-            }, Math.max(0, wakeAt - now), TimeUnit.NANOSECONDS);
+            }, wakeAt - now, TimeUnit.NANOSECONDS);
         }
         return now;
     }
@@ -333,6 +356,9 @@ final class LoadDriver {
     void complete(Request r, Outcome outcome, long nowNanos, int responseBytes) {
         WorkloadStats s = stats[r.workload()];
         s.record(outcome, nowNanos - r.latencyOriginNanos(), nowNanos - r.sentNanos(), responseBytes);
+        if (tracing) {
+            tracer.record(r, outcome, nowNanos, responseBytes, warmingUp);
+        }
         completedTotal.lazySet(completedTotal.get() + 1);
         pool.release(r);
     }
@@ -364,8 +390,19 @@ final class LoadDriver {
 
     /** This thread's metrics since the last reset; with {@code reset} they start again from zero. */
     CompletableFuture<ThreadSnapshot> snapshot(boolean reset) {
+        return snapshot(reset, false);
+    }
+
+    /**
+     * @param endWarmup the warm-up ends with this snapshot: later requests are traced as measured,
+     *                  in the same event-loop step as the metrics restart, so both agree
+     */
+    CompletableFuture<ThreadSnapshot> snapshot(boolean reset, boolean endWarmup) {
         CompletableFuture<ThreadSnapshot> result = new CompletableFuture<>();
         onLoop(() -> {
+            if (endWarmup) {
+                warmingUp = false;
+            }
             WorkloadStats[] copy = new WorkloadStats[stats.length];
             for (int i = 0; i < stats.length; i++) {
                 copy[i] = stats[i].copy();

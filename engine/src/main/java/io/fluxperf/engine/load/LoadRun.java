@@ -13,6 +13,7 @@ import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.Request;
+import io.fluxperf.engine.trace.RunTrace;
 import io.fluxperf.engine.workload.GeneratedLoad;
 import io.fluxperf.engine.workload.Preload;
 import io.fluxperf.trace.LatencyHistograms;
@@ -44,6 +45,7 @@ public final class LoadRun {
     private final RunErrors errors = new RunErrors();
     private final CountDownLatch stopSignal = new CountDownLatch(1);
     private volatile boolean stopRequested;
+    private RunTrace trace;
 
     public LoadRun(RunConfig config, RunListener listener) {
         this.config = config;
@@ -65,6 +67,12 @@ public final class LoadRun {
         stopSignal.countDown();
     }
 
+    /** Writes one trace record per request of the measured run (and of the warm-up, flagged as such). */
+    public LoadRun trace(RunTrace runTrace) {
+        this.trace = runTrace;
+        return this;
+    }
+
     public RunErrors errors() {
         return errors;
     }
@@ -80,7 +88,8 @@ public final class LoadRun {
             for (int t = 0; t < config.threads(); t++) {
                 LoopResources resources = LoopResources.create("fluxperf-load-" + t, 1, true);
                 loops.add(resources);
-                drivers.add(new LoadDriver(t, config, protocol, resources.onClient(true), target, errors));
+                drivers.add(new LoadDriver(t, config, protocol, resources.onClient(true), target, errors,
+                        trace != null ? trace.forThread() : null));
             }
             connect(drivers, targetDescription);
             if (config.needsFlush()) {
@@ -161,14 +170,15 @@ public final class LoadRun {
     private RunResult measure(List<LoadDriver> drivers, GeneratedLoad load, String targetDescription, long preloaded) {
         long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1);
         List<CompletableFuture<Void>> phases = new ArrayList<>();
+        boolean warmup = !config.warmup().isZero();
         for (LoadDriver d : drivers) {
-            phases.add(d.start(load, start));
+            phases.add(d.start(load, start, true, warmup));
         }
         CompletableFuture<Void> exhausted = CompletableFuture.allOf(phases.toArray(CompletableFuture[]::new));
         String stopReason = null;
-        if (!config.warmup().isZero()) {
+        if (warmup) {
             stopReason = waitUntil(drivers, start + config.warmup().toNanos(), exhausted, 0, start);
-            snapshotAll(drivers, true);
+            snapshotAll(drivers, true, true);
             if (stopReason == null) {
                 listener.warmupComplete();
             }
@@ -242,7 +252,11 @@ public final class LoadRun {
     }
 
     private List<ThreadSnapshot> snapshotAll(List<LoadDriver> drivers, boolean reset) {
-        List<CompletableFuture<ThreadSnapshot>> futures = drivers.stream().map(d -> d.snapshot(reset)).toList();
+        return snapshotAll(drivers, reset, false);
+    }
+
+    private List<ThreadSnapshot> snapshotAll(List<LoadDriver> drivers, boolean reset, boolean endWarmup) {
+        List<CompletableFuture<ThreadSnapshot>> futures = drivers.stream().map(d -> d.snapshot(reset, endWarmup)).toList();
         List<ThreadSnapshot> snapshots = new ArrayList<>();
         for (CompletableFuture<ThreadSnapshot> f : futures) {
             snapshots.add(await(f, Duration.ofSeconds(10)));

@@ -73,10 +73,11 @@ final class TargetConnection {
         }
         int before = outgoing.writerIndex();
         codec.encode(r, outgoing);
-        r.sentNanos(nowNanos);
+        int bytes = outgoing.writerIndex() - before;
+        r.sentNanos(nowNanos).sentOn(id, bytes);
         inFlight.add(r);
         dirty = true;
-        return outgoing.writerIndex() - before;
+        return bytes;
     }
 
     /** Writes and flushes what this batch encoded: one write, one flush, one syscall per batch. */

@@ -43,6 +43,15 @@ public final class JsonReport {
                 .writeValue(out, JsonResultModel.of(result, version));
     }
 
+    /** The effective config alone, as the JSON result shows it (for a trace's header). */
+    public String configJson(io.fluxperf.engine.config.RunConfig config) {
+        try {
+            return mapper.writeValueAsString(JsonResultModel.config(config));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     public String toJson(RunResult result) throws IOException {
         return mapper.writeValueAsString(JsonResultModel.of(result, version));
     }

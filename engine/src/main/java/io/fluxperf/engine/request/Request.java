@@ -28,6 +28,8 @@ public final class Request {
     private long numeric;
     private long intendedNanos = UNSCHEDULED;
     private long sentNanos;
+    private int requestBytes;
+    private int connectionId;
 
     /** Clears everything for reuse. */
     public Request reset() {
@@ -42,6 +44,8 @@ public final class Request {
         numeric = 0;
         intendedNanos = UNSCHEDULED;
         sentNanos = 0;
+        requestBytes = 0;
+        connectionId = 0;
         return this;
     }
 
@@ -139,6 +143,21 @@ public final class Request {
     public Request sentNanos(long sentNanos) {
         this.sentNanos = sentNanos;
         return this;
+    }
+
+    /** Where and how big it went out: set by the connection that sent it. */
+    public Request sentOn(int connection, int bytes) {
+        this.connectionId = connection;
+        this.requestBytes = bytes;
+        return this;
+    }
+
+    public int connectionId() {
+        return connectionId;
+    }
+
+    public int requestBytes() {
+        return requestBytes;
     }
 
     public Command command() {

@@ -1,0 +1,260 @@
+package io.fluxperf.cli;
+
+import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.config.DurationParser;
+import io.fluxperf.engine.target.TargetOptions;
+import io.fluxperf.engine.target.TargetServer;
+import io.fluxperf.engine.target.TargetServers;
+import io.fluxperf.engine.target.TargetStats;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code fluxperf serve}: the embedded target server on its own, like dperf's server mode, until
+ * SIGINT or SIGTERM; with a line of the server's own statistics per interval.
+ */
+@Command(name = "serve",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {"Runs the embedded memcache server (memcached's text protocol, in memory, LRU-bounded)",
+                "until Ctrl-C or SIGTERM, printing its own statistics every second.",
+                "It listens on loopback only unless --bind says otherwise."},
+        footer = {"",
+                "Examples:",
+                "  fluxperf serve                                   # memcache on 127.0.0.1:11211",
+                "  fluxperf serve -p 11311 -t 2 --memory 1024       # two event loops, 1 GiB of items",
+                "  fluxperf serve --bind 0.0.0.0                    # reachable from other hosts",
+                "  fluxperf serve --delay 2ms                       # every reply 2 ms after its request",
+                "  fluxperf serve --stall-every 1s --stall-for 100ms   # hold all replies 100 ms each second",
+                "  fluxperf serve --stats-interval 0                # no statistics lines",
+                "",
+                "Then point a client at it, e.g.:",
+                "  fluxperf run -s 127.0.0.1:11211 --method get --hit -d 10",
+                "  memtier_benchmark -s 127.0.0.1 -p 11211 -P memcache_text",
+                "  printf 'set k 0 0 1\\r\\nv\\r\\nget k\\r\\n' | nc -q1 127.0.0.1 11211",
+                "",
+                "--delay and --stall-* are test knobs for checking latency measurement: replies keep their",
+                "order and are never early; timers are precise to a few tens of microseconds."})
+public final class ServeCommand implements Callable<Integer>, Streams.Aware {
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
+
+    private Streams streams = Streams.system();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    @Option(names = "--protocol", paramLabel = "NAME", defaultValue = "memcache",
+            description = "Protocol to serve: memcache (default; the only one so far).")
+    private String protocol;
+
+    @Option(names = {"-p", "--port"}, paramLabel = "PORT", defaultValue = "11211",
+            description = "TCP port (default ${DEFAULT-VALUE}; 0 picks a free one).")
+    private int port;
+
+    @Option(names = "--bind", paramLabel = "ADDR", defaultValue = TargetOptions.DEFAULT_BIND_ADDRESS,
+            description = "Address to listen on (default ${DEFAULT-VALUE}); 0.0.0.0 for every interface.")
+    private String bind;
+
+    @Option(names = {"-t", "--threads"}, paramLabel = "N", defaultValue = "1",
+            description = "Event-loop threads (default ${DEFAULT-VALUE}).")
+    private int threads;
+
+    @Option(names = "--memory", paramLabel = "MIB", defaultValue = "64",
+            description = "Memory for items in MiB, as memcached's -m (default ${DEFAULT-VALUE}); LRU eviction beyond it.")
+    private long memoryMiB;
+
+    @Option(names = "--delay", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "Test knob: write every reply this long after its request arrived, e.g. 2ms, 500us.")
+    private Duration delay;
+
+    @Option(names = "--stall-every", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "Test knob: period of stalls, e.g. 1s (with --stall-for).")
+    private Duration stallEvery;
+
+    @Option(names = "--stall-for", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "Test knob: length of each stall; replies due during it wait for its end.")
+    private Duration stallFor;
+
+    @Option(names = "--stats-interval", paramLabel = "TIME", defaultValue = "1", converter = DurationConverter.class,
+            description = "Print the server's statistics this often: seconds or 500ms (default 1; 0 = never).")
+    private Duration statsInterval;
+
+    @Override
+    public void streams(Streams streams) {
+        this.streams = streams;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        TargetOptions options = options();
+        PrintStream out = streams.out();
+        TargetServer server;
+        try {
+            server = TargetServers.start(protocol, options);
+        } catch (IllegalStateException e) {
+            throw new UserError("--bind/--port: " + e.getMessage(), e);
+        }
+        long started = System.nanoTime();
+        Thread hook = new Thread(() -> {
+            close(server);
+            out.println("fluxperf serve: stopped after " + (System.nanoTime() - started) / 1_000_000_000L + " s; "
+                    + server.stats().totalCommands() + " commands on " + server.stats().totalConnections() + " connections");
+            out.flush();
+        }, "fluxperf-serve-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        out.println("fluxperf serve: " + protocol + " on " + hostPort(server) + knobs(options));
+        out.flush();
+        warnIfHeapIsSmall(options);
+        ScheduledExecutorService ticker = statsInterval.isZero() ? null : startStatsLines(server, out);
+        try {
+            stopped.await();
+        } finally {
+            if (ticker != null) {
+                ticker.shutdownNow();
+            }
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // a signal started the JVM's shutdown; the hook closes the server
+            }
+            close(server);
+        }
+        return 0;
+    }
+
+    /** Ends {@link #call()} as SIGINT would; for tests and embedding. */
+    void stop() {
+        stopped.countDown();
+    }
+
+    private void close(TargetServer server) {
+        server.close(); // idempotent
+        stopped.countDown();
+    }
+
+    /** Checks the flags (naming the flag in each message) and turns them into server options. */
+    TargetOptions options() {
+        if (!TargetServers.protocols().contains(protocol)) {
+            throw new UserError("--protocol: unknown protocol '" + protocol + "'; expected " + String.join(", ", TargetServers.protocols()));
+        }
+        if (port < 0 || port > 65535) {
+            throw new UserError("--port: " + port + " is not a TCP port; use 1..65535, or 0 for a free one");
+        }
+        if (bind.isBlank()) {
+            throw new UserError("--bind: the address is empty; use an IP address or host name such as 127.0.0.1");
+        }
+        if (threads < 1 || threads > 1024) {
+            throw new UserError("--threads: " + threads + " is out of range; use 1..1024");
+        }
+        long minMiB = Math.max(1, TargetOptions.MIN_MEMORY_LIMIT_BYTES >> 20);
+        if (memoryMiB < minMiB || memoryMiB > (1L << 24)) {
+            throw new UserError("--memory: " + memoryMiB + " MiB is out of range; use " + minMiB + ".." + (1L << 24) + " (MiB)");
+        }
+        Duration d = delay == null ? Duration.ZERO : delay;
+        if (d.isNegative()) {
+            throw new UserError("--delay: " + DurationParser.format(d) + " is negative");
+        }
+        if ((stallEvery == null) != (stallFor == null)) {
+            throw new UserError(stallEvery == null ? "--stall-for needs --stall-every (how often to stall)"
+                    : "--stall-every needs --stall-for (how long each stall lasts)");
+        }
+        Duration every = stallEvery == null ? Duration.ZERO : stallEvery;
+        Duration length = stallFor == null ? Duration.ZERO : stallFor;
+        if (stallEvery != null) {
+            if (every.isZero() || every.isNegative()) {
+                throw new UserError("--stall-every: " + DurationParser.format(every) + " must be longer than zero");
+            }
+            if (length.isZero() || length.isNegative()) {
+                throw new UserError("--stall-for: " + DurationParser.format(length) + " must be longer than zero");
+            }
+            if (length.compareTo(every) >= 0) {
+                throw new UserError("--stall-for: " + DurationParser.format(length) + " must be shorter than --stall-every "
+                        + DurationParser.format(every));
+            }
+        }
+        if (statsInterval.isNegative()) {
+            throw new UserError("--stats-interval: " + DurationParser.format(statsInterval) + " is negative; use 0 for no lines");
+        }
+        return TargetOptions.builder()
+                .bindAddress(bind).port(port).threads(threads).memoryLimitBytes(memoryMiB << 20)
+                .responseDelay(d).stall(every, length)
+                .build();
+    }
+
+    private ScheduledExecutorService startStatsLines(TargetServer server, PrintStream out) {
+        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "fluxperf-serve-stats");
+            t.setDaemon(true);
+            return t;
+        });
+        StatsLine line = new StatsLine(server.stats(), System.nanoTime());
+        long periodNanos = statsInterval.toNanos();
+        ticker.scheduleAtFixedRate(() -> out.println(line.next(server.stats(), System.nanoTime())),
+                periodNanos, periodNanos, TimeUnit.NANOSECONDS);
+        return ticker;
+    }
+
+    private void warnIfHeapIsSmall(TargetOptions options) {
+        long heap = Runtime.getRuntime().maxMemory();
+        if (options.memoryLimitBytes() > heap / 2) {
+            streams.err().println("fluxperf serve: warning: --memory " + memoryMiB + " MiB is more than half the JVM heap ("
+                    + (heap >> 20) + " MiB); items cost more on the heap than they count, so raise -Xmx");
+        }
+    }
+
+    private static String hostPort(TargetServer server) {
+        return server.address().getAddress().getHostAddress() + ":" + server.address().getPort();
+    }
+
+    private static String knobs(TargetOptions o) {
+        StringBuilder s = new StringBuilder();
+        if (!o.responseDelay().isZero()) {
+            s.append(", reply delay ").append(DurationParser.format(o.responseDelay()));
+        }
+        if (!o.stallEvery().isZero()) {
+            s.append(", stalls of ").append(DurationParser.format(o.stallFor()))
+                    .append(" every ").append(DurationParser.format(o.stallEvery()));
+        }
+        return s.toString();
+    }
+
+    /** dperf-style per-interval line: differences between two snapshots, as rates. */
+    static final class StatsLine {
+        private TargetStats previous;
+        private long previousNanos;
+
+        StatsLine(TargetStats first, long nanos) {
+            this.previous = first;
+            this.previousNanos = nanos;
+        }
+
+        String next(TargetStats now, long nanos) {
+            double seconds = Math.max(1e-9, (nanos - previousNanos) / 1e9);
+            TargetStats p = previous;
+            long opened = now.totalConnections() - p.totalConnections();
+            long closed = opened - (now.currentConnections() - p.currentConnections());
+            long keys = now.keysRequested() - p.keysRequested();
+            long hits = now.getHits() - p.getHits();
+            long gets = now.command("get") + now.command("gets") + now.command("gat") + now.command("gats")
+                    - p.command("get") - p.command("gets") - p.command("gat") - p.command("gats");
+            String hitRate = keys == 0 ? "-" : String.format(Locale.ROOT, "%.1f%%", 100.0 * hits / keys);
+            String line = String.format(Locale.ROOT,
+                    "%s  conns %d (+%d -%d)  cmds/s %.0f  gets/s %.0f  hit %s  in %.2f MB/s  out %.2f MB/s  items %d (%.1f MiB)  evictions %d",
+                    LocalTime.now().format(CLOCK), now.currentConnections(), opened, closed,
+                    (now.totalCommands() - p.totalCommands()) / seconds, gets / seconds, hitRate,
+                    (now.bytesIn() - p.bytesIn()) / seconds / 1e6, (now.bytesOut() - p.bytesOut()) / seconds / 1e6,
+                    now.items(), now.bytesStored() / 1048576.0, now.evictions());
+            previous = now;
+            previousNanos = nanos;
+            return line;
+        }
+    }
+}
