@@ -1,0 +1,110 @@
+package io.fluxperf.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.trace.TraceReader;
+import io.fluxperf.trace.TraceRecord;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A traced run through hits, misses, errors, timeouts and a dead server: the trace holds exactly
+ * one record per request, outcome by outcome, and trace stats prints the run's own figures.
+ */
+class TraceReconcileTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void traceRecordsEqualTheRunsRequestsPerOutcome() throws Exception {
+        Path config = dir.resolve("mix.toml");
+        Files.writeString(config, """
+                [general]
+                connections = 4
+                timeout = "300ms"
+                [[workload]]
+                name = "hot"
+                method = "get"
+                rate = 1500
+                hit = true
+                keyspace = 500
+                [[workload]]
+                name = "cold"
+                method = "get"
+                rate = 1000
+                keyspace = 100000
+                key-length = 10
+                [[workload]]
+                name = "counter"
+                method = "incr"
+                rate = 500
+                keyspace = 500
+                """);
+        Path trace = dir.resolve("trace");
+        Path json = dir.resolve("run.json");
+        MemcachedProcess memcached = MemcachedProcess.start();
+        try {
+            CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of("run", "-s", memcached.address(),
+                    "--config", config.toString(), "-d", "4", "--trace", trace.toString(), "--json", json.toString(), "--no-live"));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (memcached.stats().getOrDefault("cmd_get", 0L) < 1000 && System.nanoTime() < deadline) {
+                Thread.sleep(20); // the measured part runs once gets arrive (the preload only sets)
+            }
+            signal(memcached.pid(), "STOP"); // a stalled server: requests time out
+            Thread.sleep(800);
+            signal(memcached.pid(), "CONT");
+            Thread.sleep(700);
+            memcached.kill(); // a dead server: requests in flight close, reconnects fail
+            CliRun result = run.get(60, TimeUnit.SECONDS);
+            assertEquals(0, result.exitCode(), result.out() + result.err());
+
+            JsonNode total = new ObjectMapper().readTree(json.toFile()).get("total");
+            long[] runOutcomes = {total.get("ok").asLong(), total.get("miss").asLong(), total.get("error").asLong(),
+                    total.get("timeout").asLong(), total.get("closed").asLong()};
+            for (int i = 0; i < runOutcomes.length; i++) {
+                assertTrue(runOutcomes[i] > 0, "outcome " + i + " happened: " + total);
+            }
+            long[] traced = new long[5];
+            long records = 0;
+            try (TraceReader reader = TraceReader.open(trace)) {
+                TraceRecord r = new TraceRecord();
+                while (reader.next(r)) {
+                    records++;
+                    if (!r.warmup()) {
+                        traced[r.outcome()]++;
+                    }
+                }
+            }
+            assertEquals(total.get("requests").asLong(), records, "one record per request");
+            for (int i = 0; i < 5; i++) {
+                assertEquals(runOutcomes[i], traced[i], "outcome " + i);
+            }
+            assertTrue(result.out().contains("Trace: " + records + " records"), result.out());
+
+            CliRun stats = CliRun.of("trace", "stats", trace.toString());
+            assertEquals(0, stats.exitCode(), stats.err());
+            assertEquals(result.line("Total:").isEmpty() ? "" : totalBlockLine(result, "Percentiles:"), stats.line("Percentiles:"));
+            assertEquals(totalBlockLine(result, "Requests:"), stats.line("Requests:"));
+        } finally {
+            memcached.close();
+        }
+    }
+
+    private static String totalBlockLine(CliRun run, String prefix) {
+        return run.out().lines().dropWhile(l -> !l.equals("Total:")).filter(l -> l.startsWith(prefix)).findFirst().orElseThrow();
+    }
+
+    private static void signal(long pid, String signal) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+        assertEquals(0, kill.waitFor());
+    }
+}
