@@ -1,0 +1,86 @@
+package io.fluxperf.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.trace.TraceReader;
+import io.fluxperf.trace.TraceRecord;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Ctrl-C and SIGTERM stop a run gracefully: the report of what ran, a closed trace, exit 130 / 143. */
+class InterruptTest {
+    @TempDir
+    Path dir;
+
+    /** fluxperf in a child JVM, as a user runs it. */
+    static Process fluxperf(Path output, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+                "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
+                "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+    }
+
+    static void awaitLine(Path output, String prefix, long timeoutMillis) throws IOException, InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        while (System.currentTimeMillis() < deadline) {
+            if (Files.readAllLines(output, StandardCharsets.UTF_8).stream().anyMatch(l -> l.startsWith(prefix))) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no line '" + prefix + "' within " + timeoutMillis + " ms:\n" + Files.readString(output));
+    }
+
+    private void stopsGracefully(String signal, int expectedExit) throws Exception {
+        try (MemcachedProcess memcached = MemcachedProcess.start()) {
+            Path output = dir.resolve(signal + ".out");
+            Path trace = dir.resolve(signal + "-trace");
+            Process run = fluxperf(output, "run", "-s", memcached.address(), "--rate", "2000", "-c", "4", "-d", "60",
+                    "--trace", trace.toString());
+            awaitLine(output, "[window 1 1s]", 20_000);
+            new ProcessBuilder("kill", "-" + signal, Long.toString(run.pid())).start().waitFor();
+            assertTrue(run.waitFor(20, TimeUnit.SECONDS), "the run ends within the timeout after the signal");
+            String text = Files.readString(output);
+            assertEquals(expectedExit, run.exitValue(), text);
+            assertTrue(text.contains("Stopped: interrupted"), text);
+            assertTrue(text.contains("Total:"), text);
+            assertFalse(text.contains("Exception"), text);
+            long requests = text.lines().dropWhile(l -> !l.equals("Total:")).filter(l -> l.startsWith("Requests:"))
+                    .map(l -> CliRun.field(l, "Requests:")).findFirst().orElseThrow();
+            assertTrue(requests > 1000, text);
+            long records = 0;
+            try (TraceReader reader = TraceReader.open(trace)) {
+                TraceRecord r = new TraceRecord();
+                while (reader.next(r)) {
+                    records++;
+                }
+                assertTrue(reader.closedCleanly(), "the trace was closed cleanly");
+            }
+            assertEquals(requests, records);
+        }
+    }
+
+    @Test
+    void ctrlCPrintsTheReportAndExits130() throws Exception {
+        stopsGracefully("INT", 130);
+    }
+
+    @Test
+    void sigtermPrintsTheReportAndExits143() throws Exception {
+        stopsGracefully("TERM", 143);
+    }
+}
