@@ -13,9 +13,13 @@ import java.util.stream.Collectors;
  * 0"); the caller puts the place (flag or key path) in front.
  */
 final class Checks {
-    /** The methods a workload can use: every command but flush (which --flush / flush = true asks for). */
+    /**
+     * The methods a workload can name: every command but flush (which --flush / flush = true asks
+     * for) and command (which --command / a template asks for). Which of them the chosen protocol
+     * speaks is checked later.
+     */
     static final String METHODS = Arrays.stream(Command.values())
-            .filter(c -> c != Command.FLUSH)
+            .filter(c -> c != Command.FLUSH && c != Command.COMMAND)
             .map(Command::label)
             .collect(Collectors.joining(", "));
 
@@ -46,7 +50,7 @@ final class Checks {
 
     static Command method(String text) {
         Command c = Command.parse(text);
-        if (c == null || c == Command.FLUSH) {
+        if (c == null || c == Command.FLUSH || c == Command.COMMAND) {
             throw new IllegalArgumentException("unknown method '" + text + "'; expected one of " + METHODS);
         }
         return c;

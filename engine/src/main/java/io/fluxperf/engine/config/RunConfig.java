@@ -1,5 +1,6 @@
 package io.fluxperf.engine.config;
 
+import io.fluxperf.engine.protocol.ProtocolOptions;
 import java.time.Duration;
 import java.util.List;
 
@@ -16,10 +17,14 @@ import java.util.List;
  * @param warmup      time before the first window, not reported
  * @param timeout     per-request timeout
  * @param requests    stop after this many requests in total (0 = no limit)
+ * @param protocolOptions protocol settings (redis AUTH/SELECT/RESP3, HTTP headers)
+ * @param connection  transport and connection mode (UDP, TLS, connect-per-request, held connections)
+ * @param statsInterval how often the per-second statistics block is printed (zero: never)
  */
 public record RunConfig(String server, String protocol, int threads, int connections, int pipeline,
                         Duration duration, int windows, Duration warmup, Duration timeout, boolean tcpNoDelay,
-                        long requests, long seed, List<WorkloadConfig> workloads) {
+                        long requests, long seed, List<WorkloadConfig> workloads, ProtocolOptions protocolOptions,
+                        ConnectionOptions connection, Duration statsInterval) {
     public static final String DEFAULT_PROTOCOL = "memcache";
     public static final int DEFAULT_THREADS = 1;
     public static final int DEFAULT_CONNECTIONS = 25;
@@ -34,8 +39,25 @@ public record RunConfig(String server, String protocol, int threads, int connect
      */
     public static final boolean DEFAULT_TCP_NODELAY = true;
 
+    /** A run with default protocol and connection settings and no statistics block. */
+    public RunConfig(String server, String protocol, int threads, int connections, int pipeline,
+                     Duration duration, int windows, Duration warmup, Duration timeout, boolean tcpNoDelay,
+                     long requests, long seed, List<WorkloadConfig> workloads) {
+        this(server, protocol, threads, connections, pipeline, duration, windows, warmup, timeout, tcpNoDelay,
+                requests, seed, workloads, ProtocolOptions.defaults(), ConnectionOptions.defaults(), Duration.ZERO);
+    }
+
     public RunConfig {
         workloads = List.copyOf(workloads);
+        if (protocolOptions == null) {
+            protocolOptions = ProtocolOptions.defaults();
+        }
+        if (connection == null) {
+            connection = ConnectionOptions.defaults();
+        }
+        if (statsInterval == null) {
+            statsInterval = Duration.ZERO;
+        }
         if (workloads.isEmpty()) {
             throw new IllegalArgumentException("a run needs at least one workload");
         }

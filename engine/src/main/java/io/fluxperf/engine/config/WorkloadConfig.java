@@ -1,6 +1,7 @@
 package io.fluxperf.engine.config;
 
 import io.fluxperf.engine.request.Command;
+import io.fluxperf.engine.request.CommandTemplate;
 
 /**
  * One workload: a command sent at its own rate (open loop) or, with rate 0, as fast as the
@@ -12,11 +13,21 @@ import io.fluxperf.engine.request.Command;
  * @param flush       flush the server before the run, so that reads miss
  * @param keysPerRequest keys per request (multi-key get); 1 otherwise
  * @param ttlSeconds  expiry time that writes carry (0 = never)
+ * @param template    the words of a {@code command} workload ({@code SET __key__ __data__}), or
+ *                    the path of an HTTP workload ({@code /items/__key__}); null otherwise
  */
 public record WorkloadConfig(String name, Command method, double rate, int weight, ValueSize bytes,
                              KeyspaceConfig keyspace, boolean hit, boolean flush, int keysPerRequest,
-                             int ttlSeconds) {
+                             int ttlSeconds, CommandTemplate template) {
+    public WorkloadConfig(String name, Command method, double rate, int weight, ValueSize bytes,
+                          KeyspaceConfig keyspace, boolean hit, boolean flush, int keysPerRequest, int ttlSeconds) {
+        this(name, method, rate, weight, bytes, keyspace, hit, flush, keysPerRequest, ttlSeconds, null);
+    }
+
     public WorkloadConfig {
+        if (method == Command.COMMAND && template == null) {
+            throw new IllegalArgumentException("a command workload needs its words (--command \"SET __key__ __data__\")");
+        }
         if (method == null) {
             throw new IllegalArgumentException("a workload needs a method");
         }
@@ -47,7 +58,11 @@ public record WorkloadConfig(String name, Command method, double rate, int weigh
     }
 
     public static WorkloadConfig of(Command method) {
-        return new WorkloadConfig(null, method, 0, 1, null, null, false, false, 1, 0);
+        return new WorkloadConfig(null, method, 0, 1, null, null, false, false, 1, 0, null);
+    }
+
+    public WorkloadConfig withTemplate(CommandTemplate v) {
+        return new WorkloadConfig(name, method, rate, weight, bytes, keyspace, hit, flush, keysPerRequest, ttlSeconds, v);
     }
 
     public boolean isRated() {
@@ -55,38 +70,38 @@ public record WorkloadConfig(String name, Command method, double rate, int weigh
     }
 
     public WorkloadConfig withName(String v) {
-        return new WorkloadConfig(v, method, rate, weight, bytes, keyspace, hit, flush, keysPerRequest, ttlSeconds);
+        return new WorkloadConfig(v, method, rate, weight, bytes, keyspace, hit, flush, keysPerRequest, ttlSeconds, template);
     }
 
     public WorkloadConfig withRate(double v) {
-        return new WorkloadConfig(name, method, v, weight, bytes, keyspace, hit, flush, keysPerRequest, ttlSeconds);
+        return new WorkloadConfig(name, method, v, weight, bytes, keyspace, hit, flush, keysPerRequest, ttlSeconds, template);
     }
 
     public WorkloadConfig withWeight(int v) {
-        return new WorkloadConfig(name, method, rate, v, bytes, keyspace, hit, flush, keysPerRequest, ttlSeconds);
+        return new WorkloadConfig(name, method, rate, v, bytes, keyspace, hit, flush, keysPerRequest, ttlSeconds, template);
     }
 
     public WorkloadConfig withBytes(ValueSize v) {
-        return new WorkloadConfig(name, method, rate, weight, v, keyspace, hit, flush, keysPerRequest, ttlSeconds);
+        return new WorkloadConfig(name, method, rate, weight, v, keyspace, hit, flush, keysPerRequest, ttlSeconds, template);
     }
 
     public WorkloadConfig withKeyspace(KeyspaceConfig v) {
-        return new WorkloadConfig(name, method, rate, weight, bytes, v, hit, flush, keysPerRequest, ttlSeconds);
+        return new WorkloadConfig(name, method, rate, weight, bytes, v, hit, flush, keysPerRequest, ttlSeconds, template);
     }
 
     public WorkloadConfig withHit(boolean v) {
-        return new WorkloadConfig(name, method, rate, weight, bytes, keyspace, v, flush, keysPerRequest, ttlSeconds);
+        return new WorkloadConfig(name, method, rate, weight, bytes, keyspace, v, flush, keysPerRequest, ttlSeconds, template);
     }
 
     public WorkloadConfig withFlush(boolean v) {
-        return new WorkloadConfig(name, method, rate, weight, bytes, keyspace, hit, v, keysPerRequest, ttlSeconds);
+        return new WorkloadConfig(name, method, rate, weight, bytes, keyspace, hit, v, keysPerRequest, ttlSeconds, template);
     }
 
     public WorkloadConfig withKeysPerRequest(int v) {
-        return new WorkloadConfig(name, method, rate, weight, bytes, keyspace, hit, flush, v, ttlSeconds);
+        return new WorkloadConfig(name, method, rate, weight, bytes, keyspace, hit, flush, v, ttlSeconds, template);
     }
 
     public WorkloadConfig withTtlSeconds(int v) {
-        return new WorkloadConfig(name, method, rate, weight, bytes, keyspace, hit, flush, keysPerRequest, v);
+        return new WorkloadConfig(name, method, rate, weight, bytes, keyspace, hit, flush, keysPerRequest, v, template);
     }
 }

@@ -4,6 +4,7 @@ import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.metrics.ConnectionCounts;
 import io.fluxperf.engine.metrics.WorkloadStats;
 import io.fluxperf.engine.protocol.Protocol;
+import io.fluxperf.engine.protocol.ProtocolOptions;
 import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.RequestPool;
@@ -50,6 +51,9 @@ final class LoadDriver {
     private final Protocol protocol;
     private final TcpClient client;
     private final long timeoutNanos;
+    private final ProtocolOptions protocolOptions;
+    /** A handshake was refused: reconnecting would only be refused again. */
+    private boolean refused;
     private final List<TargetConnection> connections = new ArrayList<>();
     private final long[] backoffNanos;
     private final RequestPool pool;
@@ -85,6 +89,7 @@ final class LoadDriver {
         this.protocol = protocol;
         this.errors = errors;
         this.timeoutNanos = config.timeout().toNanos();
+        this.protocolOptions = config.protocolOptions();
         this.stats = newStats(config.workloads().size());
         this.pool = new RequestPool(config.connections() * config.pipeline() + 1);
         this.backoffNanos = new long[config.connections()];
@@ -123,14 +128,12 @@ final class LoadDriver {
                 .thenApply(v -> (int) attempts.stream().filter(f -> !f.join()).count());
     }
 
+    /** Connects one slot; completes with true once it is ready for load (after any handshake). */
     private CompletableFuture<Boolean> connect(TargetConnection slot) {
         CompletableFuture<Boolean> result = new CompletableFuture<>();
         onLoop(() -> connectionCounts.attempt());
         client.connect().subscribe(
-                connection -> onLoop(() -> {
-                    attached(slot, connection);
-                    result.complete(true);
-                }),
+                connection -> onLoop(() -> attached(slot, connection, result)),
                 error -> onLoop(() -> {
                     connectionCounts.failed();
                     errors.connectFailed(error);
@@ -140,22 +143,31 @@ final class LoadDriver {
         return result;
     }
 
-    private void attached(TargetConnection slot, Connection connection) {
+    private void attached(TargetConnection slot, Connection connection, CompletableFuture<Boolean> ready) {
         if (closing) {
             connection.dispose();
+            ready.complete(false);
             return;
         }
         connectionCounts.opened();
         backoffNanos[slot.id() % backoffNanos.length] = MIN_BACKOFF_NANOS;
-        connection.addHandlerLast("fluxperf-replies", slot.attach(connection.channel(), protocol.newCodec()));
+        connection.addHandlerLast("fluxperf-replies",
+                slot.attach(connection.channel(), protocol.newCodec(protocolOptions), ready));
         // reactor-netty reads only once receive() is subscribed; our handler consumes the replies itself
         connection.channel().config().setAutoRead(true);
+        slot.startHandshake();
         pump();
+    }
+
+    /** The server refused a handshake (wrong password): a settings mistake, so no reconnect. */
+    void handshakeRefused(TargetConnection slot, String message) {
+        errors.fatal(message);
+        refused = true;
     }
 
     /** A channel closed: its requests are accounted for; reconnect unless the run is ending. */
     void connectionLost(TargetConnection slot) {
-        if (slot.isShuttingDown() || closing) {
+        if (slot.isShuttingDown() || closing || refused) {
             return;
         }
         connectionCounts.closed();

@@ -118,6 +118,9 @@ public final class LoadRun {
             failed += await(a, Duration.ofSeconds(30));
         }
         long open = config.totalConnections() - failed;
+        if (errors.fatal() != null) {
+            throw new UserError(errors.fatal());
+        }
         if (open == 0) {
             throw new UserError("cannot connect to " + targetDescription + ": " + errors.firstConnectFailure());
         }

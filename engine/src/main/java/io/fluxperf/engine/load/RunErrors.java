@@ -20,6 +20,7 @@ public final class RunErrors {
     private final Map<String, Long> samples = new LinkedHashMap<>();
     private volatile String firstConnectFailure;
     private volatile Throwable sourceFailure;
+    private volatile String fatal;
 
     void connectFailed(Throwable error) {
         connectFailures.incrementAndGet();
@@ -36,6 +37,18 @@ public final class RunErrors {
     void protocolError(String reason) {
         protocolErrors.incrementAndGet();
         keep("protocol: " + reason);
+    }
+
+    /** A mistake in the run's settings that the server revealed (e.g. a refused password): the run cannot go on. */
+    void fatal(String message) {
+        if (fatal == null) {
+            fatal = message;
+        }
+    }
+
+    /** The message of a fatal error, or null. */
+    public String fatal() {
+        return fatal;
     }
 
     void sourceFailed(Throwable error) {

@@ -1,5 +1,6 @@
 package io.fluxperf.engine.load;
 
+import io.fluxperf.engine.protocol.HandshakeRefused;
 import io.fluxperf.engine.protocol.ProtocolCodec;
 import io.fluxperf.engine.protocol.ProtocolException;
 import io.fluxperf.engine.request.Outcome;
@@ -31,6 +32,10 @@ final class TargetConnection {
     private boolean shuttingDown;
     private ByteBuf outgoing;
     private boolean dirty;
+    /** Handshake replies (AUTH, SELECT, HELLO) are still awaited: no load yet. */
+    private boolean handshaking;
+    /** Completes when the channel is ready for load (true), or failed before that (false). */
+    private java.util.concurrent.CompletableFuture<Boolean> ready;
 
     TargetConnection(LoadDriver driver, int id, int pipeline) {
         this.driver = driver;
@@ -43,11 +48,33 @@ final class TargetConnection {
     }
 
     /** Takes a new channel to the target; returns the handler to add to its pipeline. */
-    ChannelHandler attach(Channel newChannel, ProtocolCodec newCodec) {
+    ChannelHandler attach(Channel newChannel, ProtocolCodec newCodec,
+                          java.util.concurrent.CompletableFuture<Boolean> whenReady) {
         this.channel = newChannel;
         this.codec = newCodec;
         this.abandoned = false;
+        this.ready = whenReady;
         return new ReplyHandler(newChannel);
+    }
+
+    /** Sends the protocol's handshake, if it has one; the connection is ready once its replies are in. */
+    void startHandshake() {
+        ByteBuf out = channel.alloc().ioBuffer(128);
+        if (codec.writeHandshake(out)) {
+            handshaking = true;
+            channel.writeAndFlush(out, channel.voidPromise());
+        } else {
+            out.release();
+            becomeReady(true);
+        }
+    }
+
+    private void becomeReady(boolean ok) {
+        if (ready != null) {
+            java.util.concurrent.CompletableFuture<Boolean> r = ready;
+            ready = null;
+            r.complete(ok);
+        }
     }
 
     boolean isOpen() {
@@ -55,7 +82,7 @@ final class TargetConnection {
     }
 
     boolean canSend() {
-        return !inFlight.isFull() && isOpen();
+        return !handshaking && !inFlight.isFull() && isOpen();
     }
 
     int inFlightCount() {
@@ -141,6 +168,9 @@ final class TargetConnection {
     }
 
     private void decodeReplies(ByteBuf in) {
+        if (handshaking && !decodeHandshake(in)) {
+            return;
+        }
         long now = System.nanoTime();
         while (in.isReadable()) {
             Request head = inFlight.peek();
@@ -170,10 +200,34 @@ final class TargetConnection {
         }
     }
 
+    /** Returns true when the handshake is over and the remaining bytes are replies to load. */
+    private boolean decodeHandshake(ByteBuf in) {
+        try {
+            if (codec.decodeHandshake(in) == ProtocolCodec.NEED_MORE) {
+                return false;
+            }
+            handshaking = false;
+            becomeReady(true);
+            driver.pump();
+            return true;
+        } catch (HandshakeRefused e) {
+            in.skipBytes(in.readableBytes());
+            driver.handshakeRefused(this, e.getMessage());
+            abandon(null);
+            return false;
+        } catch (ProtocolException e) {
+            in.skipBytes(in.readableBytes());
+            abandon("handshake: " + e.getMessage());
+            return false;
+        }
+    }
+
     private void channelClosed(Channel closed) {
         if (closed != channel) {
             return;
         }
+        handshaking = false;
+        becomeReady(false);
         failInFlight(Outcome.CLOSED);
         channel = null;
         driver.connectionLost(this);

@@ -16,5 +16,5 @@ public interface Protocol {
     boolean supports(Command command);
 
     /** A new codec for one connection: codecs keep per-connection decoding state. */
-    ProtocolCodec newCodec();
+    ProtocolCodec newCodec(ProtocolOptions options);
 }

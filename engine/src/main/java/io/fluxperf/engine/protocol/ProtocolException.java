@@ -1,7 +1,7 @@
 package io.fluxperf.engine.protocol;
 
 /** Bytes from the server that cannot be a reply to the request in flight. No stack trace: it is data. */
-public final class ProtocolException extends Exception {
+public class ProtocolException extends Exception {
     public ProtocolException(String message) {
         super(message, null, false, false);
     }

@@ -3,56 +3,103 @@ package io.fluxperf.engine.request;
 import java.util.Locale;
 
 /**
- * Protocol-neutral commands. A protocol declares which of them it speaks
- * ({@link io.fluxperf.engine.protocol.Protocol#supports}); the code is what traces store.
+ * Protocol-neutral commands: the union of what the protocols speak. A protocol declares which of
+ * them it supports ({@link io.fluxperf.engine.protocol.Protocol#supports}); the ordinal is the
+ * command code that traces store (new commands are only ever added at the end).
  */
 public enum Command {
-    GET(true, false),
-    GETS(true, false),
-    SET(false, true),
-    ADD(false, true),
-    REPLACE(false, true),
-    APPEND(false, true),
-    PREPEND(false, true),
-    CAS(false, true),
-    DELETE(false, false),
-    INCR(false, false),
-    DECR(false, false),
-    TOUCH(false, false),
-    FLUSH(false, false);
+    // memcache (GET, SET, DELETE, INCR, DECR also redis; GET, DELETE also HTTP)
+    GET(Kind.READ),
+    GETS(Kind.READ),
+    SET(Kind.WRITE),
+    ADD(Kind.WRITE),
+    REPLACE(Kind.WRITE),
+    APPEND(Kind.WRITE),
+    PREPEND(Kind.WRITE),
+    CAS(Kind.WRITE),
+    DELETE(Kind.OTHER, "del"),
+    INCR(Kind.OTHER),
+    DECR(Kind.OTHER),
+    TOUCH(Kind.OTHER),
+    FLUSH(Kind.OTHER, "flush_all", "flushall"),
+    // redis
+    EXISTS(Kind.READ),
+    EXPIRE(Kind.OTHER),
+    MGET(Kind.READ),
+    MSET(Kind.WRITE),
+    HGET(Kind.READ),
+    HSET(Kind.WRITE),
+    HGETALL(Kind.READ),
+    HDEL(Kind.OTHER),
+    LPUSH(Kind.WRITE),
+    RPUSH(Kind.WRITE),
+    LPOP(Kind.READ),
+    RPOP(Kind.READ),
+    LRANGE(Kind.READ),
+    SADD(Kind.WRITE),
+    SREM(Kind.OTHER),
+    SMEMBERS(Kind.READ),
+    ZADD(Kind.WRITE),
+    ZRANGE(Kind.READ),
+    ZREM(Kind.OTHER),
+    PING(Kind.OTHER),
+    // HTTP
+    POST(Kind.WRITE),
+    PUT(Kind.WRITE),
+    /**
+     * A command given as its words: a user's template ({@code --command "SET __key__ __data__"}) or
+     * a replayed log line; see {@link Request#template()} and {@link Request#args}.
+     */
+    COMMAND(Kind.OTHER);
 
-    private final boolean read;
-    private final boolean carriesValue;
+    private enum Kind { READ, WRITE, OTHER }
 
-    Command(boolean read, boolean carriesValue) {
-        this.read = read;
-        this.carriesValue = carriesValue;
+    private static final Command[] VALUES = values();
+
+    private final Kind kind;
+    private final String[] aliases;
+
+    Command(Kind kind, String... aliases) {
+        this.kind = kind;
+        this.aliases = aliases;
     }
 
     /** A read: a reply without the value is a miss, and it counts in the hit rate. */
     public boolean isRead() {
-        return read;
+        return kind == Kind.READ;
     }
 
     /** The request carries a value of {@code bytes} length. */
     public boolean carriesValue() {
-        return carriesValue;
+        return kind == Kind.WRITE;
     }
 
-    /** The name users type: lower case. */
+    /** The name users type and reports show: lower case. */
     public String label() {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** Parses a user-typed method name, or returns null when there is no such command. */
+    /** The command with this trace code. */
+    public static Command of(int code) {
+        return VALUES[code];
+    }
+
+    /** Parses a user-typed method name or alias (any case), or returns null when there is no such command. */
     public static Command parse(String text) {
         if (text == null) {
             return null;
         }
-        try {
-            return valueOf(text.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException unknown) {
-            return null;
+        String t = text.trim().toLowerCase(Locale.ROOT);
+        for (Command c : VALUES) {
+            if (c.label().equals(t)) {
+                return c;
+            }
+            for (String alias : c.aliases) {
+                if (alias.equals(t)) {
+                    return c;
+                }
+            }
         }
+        return null;
     }
 }

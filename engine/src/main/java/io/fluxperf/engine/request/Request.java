@@ -14,6 +14,7 @@ import java.util.Arrays;
 public final class Request {
     /** {@link #intendedNanos} of a closed-loop request: latency is measured from the write. */
     public static final long UNSCHEDULED = Long.MIN_VALUE;
+    private static final byte[] EMPTY = new byte[0];
 
     private Command command;
     private int workload;
@@ -30,6 +31,10 @@ public final class Request {
     private long sentNanos;
     private int requestBytes;
     private int connectionId;
+    private CommandTemplate template;
+    private byte[] argBytes = EMPTY;
+    private int[] argEnds = new int[0];
+    private int argCount;
 
     /** Clears everything for reuse. */
     public Request reset() {
@@ -46,6 +51,8 @@ public final class Request {
         sentNanos = 0;
         requestBytes = 0;
         connectionId = 0;
+        template = null;
+        argCount = 0;
         return this;
     }
 
@@ -143,6 +150,49 @@ public final class Request {
     public Request sentNanos(long sentNanos) {
         this.sentNanos = sentNanos;
         return this;
+    }
+
+    /** The words of a {@link Command#COMMAND} request, expanded by the codec with this request's key and value. */
+    public Request template(CommandTemplate template) {
+        this.template = template;
+        return this;
+    }
+
+    public CommandTemplate template() {
+        return template;
+    }
+
+    /**
+     * Appends a literal argument word (a replayed command's words, verb first). When a request has
+     * arguments, a codec sends exactly these words.
+     */
+    public Request addArg(byte[] source, int offset, int length) {
+        int start = argCount == 0 ? 0 : argEnds[argCount - 1];
+        if (start + length > argBytes.length) {
+            argBytes = Arrays.copyOf(argBytes, Math.max(start + length, Math.max(64, argBytes.length * 2)));
+        }
+        System.arraycopy(source, offset, argBytes, start, length);
+        if (argEnds.length == argCount) {
+            argEnds = Arrays.copyOf(argEnds, Math.max(4, argCount * 2));
+        }
+        argEnds[argCount++] = start + length;
+        return this;
+    }
+
+    public int argCount() {
+        return argCount;
+    }
+
+    public byte[] argBytes() {
+        return argBytes;
+    }
+
+    public int argOffset(int i) {
+        return i == 0 ? 0 : argEnds[i - 1];
+    }
+
+    public int argLength(int i) {
+        return argEnds[i] - argOffset(i);
     }
 
     /** Where and how big it went out: set by the connection that sent it. */

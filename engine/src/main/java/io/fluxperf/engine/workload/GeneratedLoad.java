@@ -121,10 +121,12 @@ public final class GeneratedLoad implements RequestSource {
             for (int k = 1; k < config.keysPerRequest(); k++) {
                 r.addKey(keys[w].next(), keyLength);
             }
-            if (command.carriesValue()) {
+            if (command.carriesValue() || config.template() != null && config.template().usesData()) {
                 r.value(pattern.array(), pattern.offset(first), sizes[w].next());
             }
+            r.template(config.template());
             switch (command) {
+                case COMMAND -> r.numeric(sequence[w] * threads + thread);
                 case INCR, DECR -> r.numeric(1);
                 case CAS -> r.numeric(rng.nextLong() & Long.MAX_VALUE);
                 default -> {

@@ -484,10 +484,8 @@ class ConfigResolverFileTest {
 
     @Test
     void unknownMethods() {
-        assertEquals(f + ": workload[0].method (line 2): unknown method 'frob'; expected one of get, gets, set, add,"
-                + " replace, append, prepend, cas, delete, incr, decr, touch", error("[[workload]]\nmethod = \"frob\"\n"));
-        assertEquals(f + ": workload[0].method (line 3): unknown method 'flush'; expected one of get, gets, set, add,"
-                + " replace, append, prepend, cas, delete, incr, decr, touch",
+        assertEquals(f + ": workload[0].method (line 2): unknown method 'frob'; expected one of " + Checks.METHODS, error("[[workload]]\nmethod = \"frob\"\n"));
+        assertEquals(f + ": workload[0].method (line 3): unknown method 'flush'; expected one of " + Checks.METHODS,
                 error("[[workload]]\nrate = 1\nmethod = \"flush\"\n"));
         assertEquals(f + ": workload[0].method (line 2): expected a string, not 5", error("[[workload]]\nmethod = 5\n"));
     }
@@ -500,8 +498,7 @@ class ConfigResolverFileTest {
 
     @Test
     void workloadWithoutMethod() {
-        assertEquals(f + ": workload[0] (line 2): missing method; expected one of get, gets, set, add, replace, append,"
-                + " prepend, cas, delete, incr, decr, touch", error("# comment\n[[workload]]\nrate = 5\n"));
+        assertEquals(f + ": workload[0] (line 2): missing method; expected one of " + Checks.METHODS, error("# comment\n[[workload]]\nrate = 5\n"));
     }
 
     @Test

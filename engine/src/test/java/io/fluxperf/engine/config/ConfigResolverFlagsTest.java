@@ -136,8 +136,7 @@ class ConfigResolverFlagsTest {
 
     @Test
     void badMethod() {
-        assertEquals("--method: unknown method 'frob'; expected one of get, gets, set, add, replace, append, prepend,"
-                + " cas, delete, incr, decr, touch", error(s -> s.method = "frob"));
+        assertEquals("--method: unknown method 'frob'; expected one of " + Checks.METHODS, error(s -> s.method = "frob"));
         assertTrue(error(s -> s.method = "flush").startsWith("--method: unknown method 'flush'; expected one of get,"));
     }
 

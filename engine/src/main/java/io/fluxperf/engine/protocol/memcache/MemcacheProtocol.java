@@ -2,6 +2,7 @@ package io.fluxperf.engine.protocol.memcache;
 
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.ProtocolCodec;
+import io.fluxperf.engine.protocol.ProtocolOptions;
 import io.fluxperf.engine.request.Command;
 
 /** memcached's text protocol (protocol.txt in memcached's repository). */
@@ -24,7 +25,7 @@ public final class MemcacheProtocol implements Protocol {
     }
 
     @Override
-    public ProtocolCodec newCodec() {
+    public ProtocolCodec newCodec(ProtocolOptions options) {
         return new MemcacheTextCodec();
     }
 }

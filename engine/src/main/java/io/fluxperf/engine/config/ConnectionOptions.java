@@ -1,0 +1,35 @@
+package io.fluxperf.engine.config;
+
+import java.nio.file.Path;
+
+/**
+ * How connections are made and used.
+ *
+ * @param udp               memcache over UDP (the 8-byte frame header) instead of TCP
+ * @param tls               TLS on every TCP connection
+ * @param tlsCa             trusted CA certificates (PEM) for the server's certificate; null: the JVM's
+ * @param tlsInsecure       accept any server certificate
+ * @param sni               server name to send and verify; null: the host of --server
+ * @param connectPerRequest connect, send one request, close (mcb's -s, dperf's CPS)
+ * @param holdConnections   open this many connections and keep them (dperf's concurrent
+ *                          connections); 0: the usual threads × connections
+ * @param connectRate       new connections per second while opening (0: as fast as possible)
+ */
+public record ConnectionOptions(boolean udp, boolean tls, Path tlsCa, boolean tlsInsecure, String sni,
+                                boolean connectPerRequest, int holdConnections, double connectRate) {
+    public ConnectionOptions {
+        if (holdConnections < 0) {
+            throw new IllegalArgumentException("held connections must be >= 0, not " + holdConnections);
+        }
+        if (!(connectRate >= 0) || Double.isInfinite(connectRate)) {
+            throw new IllegalArgumentException("connect rate must be a number >= 0, not " + connectRate);
+        }
+        if (udp && (tls || connectPerRequest)) {
+            throw new IllegalArgumentException("UDP has no connections: it goes with neither TLS nor connect-per-request");
+        }
+    }
+
+    public static ConnectionOptions defaults() {
+        return new ConnectionOptions(false, false, null, false, null, false, 0, 0);
+    }
+}
