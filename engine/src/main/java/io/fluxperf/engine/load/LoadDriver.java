@@ -285,7 +285,7 @@ final class LoadDriver {
                         break; // a timer will pump again
                     }
                 }
-                TargetConnection c = pickConnection();
+                TargetConnection c = r.affinity() >= 0 ? connectionFor(r.affinity()) : pickConnection();
                 if (c == null) {
                     break; // all full: a reply will pump again
                 }
@@ -346,6 +346,12 @@ final class LoadDriver {
             }, wakeAt - now, TimeUnit.NANOSECONDS);
         }
         return now;
+    }
+
+    /** The connection a request with affinity must use, or null while it has no room (order is kept). */
+    private TargetConnection connectionFor(int affinity) {
+        TargetConnection c = connections.get(affinity % connections.size());
+        return c.canSend() ? c : null;
     }
 
     private TargetConnection pickConnection() {

@@ -35,6 +35,7 @@ public final class Request {
     private byte[] argBytes = EMPTY;
     private int[] argEnds = new int[0];
     private int argCount;
+    private int affinity = -1;
 
     /** Clears everything for reuse. */
     public Request reset() {
@@ -53,6 +54,7 @@ public final class Request {
         connectionId = 0;
         template = null;
         argCount = 0;
+        affinity = -1;
         return this;
     }
 
@@ -193,6 +195,20 @@ public final class Request {
 
     public int argLength(int i) {
         return argEnds[i] - argOffset(i);
+    }
+
+    /**
+     * Sends this request on connection {@code slot} (modulo the thread's connections) rather than
+     * any free one: replay keeps each original client's commands on one connection, in order.
+     * -1 (the default): any connection.
+     */
+    public Request affinity(int slot) {
+        this.affinity = slot;
+        return this;
+    }
+
+    public int affinity() {
+        return affinity;
     }
 
     /** Where and how big it went out: set by the connection that sent it. */

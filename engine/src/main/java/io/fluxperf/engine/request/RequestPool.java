@@ -1,8 +1,10 @@
 package io.fluxperf.engine.request;
 
 /**
- * A fixed-capacity stack of reusable {@link Request}s owned by one event-loop thread
- * (single-threaded: no synchronization). Its capacity bounds the requests in flight.
+ * A fixed-capacity stack of reusable {@link Request}s, one per load thread. Its capacity bounds
+ * the requests in flight. Requests are released on the event loop; a source may acquire on
+ * another thread (a replay reader thread), so the two operations are synchronized — uncontended
+ * in the usual case, where both run on the event loop.
  */
 public final class RequestPool {
     private final Request[] free;
@@ -17,7 +19,7 @@ public final class RequestPool {
     }
 
     /** A cleared request, or null when all are in use. */
-    public Request acquire() {
+    public synchronized Request acquire() {
         if (size == 0) {
             return null;
         }
@@ -26,14 +28,14 @@ public final class RequestPool {
         return r.reset();
     }
 
-    public void release(Request request) {
+    public synchronized void release(Request request) {
         if (size == free.length) {
             throw new IllegalStateException("request released twice or not from this pool");
         }
         free[size++] = request;
     }
 
-    public int available() {
+    public synchronized int available() {
         return size;
     }
 
