@@ -82,6 +82,17 @@ public final class LoadRun {
      * @param targetDescription how the report names it
      */
     public RunResult execute(SocketAddress target, String targetDescription) {
+        return execute(target, targetDescription, null);
+    }
+
+    /**
+     * Runs with requests from {@code source} (a replayed log) instead of the config's workloads; the
+     * config's workloads then only name the workload indexes that the source's requests carry, for
+     * the report. Flush and preload follow the config as usual.
+     *
+     * @param source null: the config's generated workloads
+     */
+    public RunResult execute(SocketAddress target, String targetDescription, RequestSource source) {
         List<LoopResources> loops = new ArrayList<>();
         List<LoadDriver> drivers = new ArrayList<>();
         try {
@@ -100,7 +111,7 @@ public final class LoadRun {
             if (config.needsPreload() && !stopRequested) {
                 preloaded = preload(drivers, new Preload(config, load.pattern()));
             }
-            return measure(drivers, load, targetDescription, preloaded);
+            return measure(drivers, source != null ? source : load, targetDescription, preloaded);
         } finally {
             for (LoadDriver d : drivers) {
                 await(d.close(), Duration.ofSeconds(5));
@@ -170,7 +181,7 @@ public final class LoadRun {
         return preload.keys();
     }
 
-    private RunResult measure(List<LoadDriver> drivers, GeneratedLoad load, String targetDescription, long preloaded) {
+    private RunResult measure(List<LoadDriver> drivers, RequestSource load, String targetDescription, long preloaded) {
         long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1);
         List<CompletableFuture<Void>> phases = new ArrayList<>();
         boolean warmup = !config.warmup().isZero();
