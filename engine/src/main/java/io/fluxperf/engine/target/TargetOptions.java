@@ -1,0 +1,133 @@
+package io.fluxperf.engine.target;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How to run an embedded target server. Immutable; build one with {@link #builder()} or change a
+ * copy with {@link #toBuilder()}. Arguments are checked here, where they enter, with
+ * {@link IllegalArgumentException}s (callers that know the flag or config key check first, so that
+ * their message can name it).
+ *
+ * @param bindAddress      host name or IP literal to listen on; loopback by default, because a
+ *                         test server must not be reachable from the network unless asked
+ * @param port             TCP port, 0 for an ephemeral one (read it back from {@link TargetServer#address()})
+ * @param threads          event-loop threads serving the connections
+ * @param memoryLimitBytes bound on stored data (keys, values and a fixed per-item overhead);
+ *                         least recently used items are evicted beyond it
+ * @param responseDelay    TEST KNOB: every reply is written this long after its request arrived
+ *                         (zero: at once)
+ * @param stallEvery       TEST KNOB: period of the stalls; zero: no stalls
+ * @param stallFor         TEST KNOB: length of each stall; replies due during it are held until it ends
+ */
+public record TargetOptions(String bindAddress, int port, int threads, long memoryLimitBytes,
+                            Duration responseDelay, Duration stallEvery, Duration stallFor) {
+
+    public static final String DEFAULT_BIND_ADDRESS = "127.0.0.1";
+    public static final long DEFAULT_MEMORY_LIMIT_BYTES = 64L << 20;
+    /** Below this a memory limit could not hold a useful number of items. */
+    public static final long MIN_MEMORY_LIMIT_BYTES = 64L << 10;
+
+    public TargetOptions {
+        Objects.requireNonNull(bindAddress, "bindAddress");
+        Objects.requireNonNull(responseDelay, "responseDelay");
+        Objects.requireNonNull(stallEvery, "stallEvery");
+        Objects.requireNonNull(stallFor, "stallFor");
+        if (bindAddress.isBlank()) {
+            throw new IllegalArgumentException("bind address is empty");
+        }
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port " + port + " is outside 0..65535");
+        }
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be at least 1, not " + threads);
+        }
+        if (memoryLimitBytes < MIN_MEMORY_LIMIT_BYTES) {
+            throw new IllegalArgumentException("memory limit " + memoryLimitBytes + " bytes is below the minimum of "
+                    + MIN_MEMORY_LIMIT_BYTES + " bytes");
+        }
+        if (responseDelay.isNegative()) {
+            throw new IllegalArgumentException("response delay " + responseDelay + " is negative");
+        }
+        if (stallEvery.isNegative() || stallFor.isNegative()) {
+            throw new IllegalArgumentException("stall durations must not be negative");
+        }
+        if (stallEvery.isZero() != stallFor.isZero()) {
+            throw new IllegalArgumentException("stallEvery and stallFor go together: set both or neither");
+        }
+        if (!stallEvery.isZero() && stallFor.compareTo(stallEvery) >= 0) {
+            throw new IllegalArgumentException("stallFor (" + stallFor + ") must be shorter than stallEvery (" + stallEvery + ")");
+        }
+    }
+
+    /** Loopback, ephemeral port, one thread, 64 MiB, no test knobs. */
+    public static TargetOptions defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Builder toBuilder() {
+        return new Builder()
+                .bindAddress(bindAddress).port(port).threads(threads).memoryLimitBytes(memoryLimitBytes)
+                .responseDelay(responseDelay).stall(stallEvery, stallFor);
+    }
+
+    /** Whether a test knob changes when replies are written (the fast path skips all timing work otherwise). */
+    public boolean pacesReplies() {
+        return !responseDelay.isZero() || !stallEvery.isZero();
+    }
+
+    /** Collects options; {@link #build()} checks them. */
+    public static final class Builder {
+        private String bindAddress = DEFAULT_BIND_ADDRESS;
+        private int port;
+        private int threads = 1;
+        private long memoryLimitBytes = DEFAULT_MEMORY_LIMIT_BYTES;
+        private Duration responseDelay = Duration.ZERO;
+        private Duration stallEvery = Duration.ZERO;
+        private Duration stallFor = Duration.ZERO;
+
+        private Builder() {
+        }
+
+        public Builder bindAddress(String bindAddress) {
+            this.bindAddress = bindAddress;
+            return this;
+        }
+
+        public Builder port(int port) {
+            this.port = port;
+            return this;
+        }
+
+        public Builder threads(int threads) {
+            this.threads = threads;
+            return this;
+        }
+
+        public Builder memoryLimitBytes(long memoryLimitBytes) {
+            this.memoryLimitBytes = memoryLimitBytes;
+            return this;
+        }
+
+        /** TEST KNOB: fixed delay added to every reply. */
+        public Builder responseDelay(Duration responseDelay) {
+            this.responseDelay = responseDelay;
+            return this;
+        }
+
+        /** TEST KNOB: every {@code every} the server holds all replies for {@code length}. */
+        public Builder stall(Duration every, Duration length) {
+            this.stallEvery = every;
+            this.stallFor = length;
+            return this;
+        }
+
+        public TargetOptions build() {
+            return new TargetOptions(bindAddress, port, threads, memoryLimitBytes, responseDelay, stallEvery, stallFor);
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package io.fluxperf.engine.target;
+
+import io.fluxperf.engine.target.memcache.MemcacheTargetServer;
+import java.util.List;
+
+/** The one registration point of embedded target protocols: a new protocol is one more case here. */
+public final class TargetServers {
+    private static final List<String> PROTOCOLS = List.of("memcache");
+
+    private TargetServers() {
+    }
+
+    /** Protocol names {@link #start} accepts, e.g. {@code memcache}. */
+    public static List<String> protocols() {
+        return PROTOCOLS;
+    }
+
+    /**
+     * Starts a server for {@code protocol} and returns once it listens.
+     *
+     * @throws IllegalArgumentException for a protocol not in {@link #protocols()}
+     * @throws IllegalStateException    when it cannot listen (address in use, unknown host); the message says why
+     */
+    public static TargetServer start(String protocol, TargetOptions options) {
+        return switch (protocol) {
+            case "memcache" -> MemcacheTargetServer.start(options);
+            default -> throw new IllegalArgumentException("unknown target protocol '" + protocol + "'; expected one of "
+                    + String.join(", ", PROTOCOLS));
+        };
+    }
+}

@@ -1,0 +1,44 @@
+package io.fluxperf.engine.target;
+
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.EventExecutorGroup;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Linux lets a thread's timed waits end up to its "timer slack" late (50 µs by default), so that
+ * the kernel can batch wake-ups. Netty's epoll loop waits for its next timer with
+ * {@code epoll_pwait2}, which honours that slack, so every paced reply would come about 50 µs late.
+ * The test knobs promise tens of microseconds, so the event loops that pace replies set their own
+ * slack to 1 ns through {@code /proc/<tid>/timerslack_ns} (a thread may always change its own).
+ *
+ * <p>Best effort: elsewhere than Linux, or if /proc is not writable, nothing changes.
+ */
+public final class TimerSlack {
+    private TimerSlack() {
+    }
+
+    /** Runs {@link #minimizeForCurrentThread()} on every thread of {@code group}, and waits for it. */
+    public static void minimize(EventExecutorGroup group) {
+        for (EventExecutor loop : group) {
+            try {
+                loop.submit(TimerSlack::minimizeForCurrentThread).syncUninterruptibly();
+            } catch (RuntimeException e) {
+                // a loop that cannot run a task now keeps the default slack
+            }
+        }
+    }
+
+    /** Sets the calling thread's timer slack to 1 ns; false if the platform does not allow it. */
+    public static boolean minimizeForCurrentThread() {
+        try {
+            Path self = Files.readSymbolicLink(Path.of("/proc/thread-self")); // "<pid>/task/<tid>"
+            Path slack = Path.of("/proc", self.getFileName().toString(), "timerslack_ns");
+            Files.writeString(slack, "1");
+            return true;
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return false;
+        }
+    }
+}
