@@ -137,6 +137,59 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     @Option(names = "--seed", paramLabel = "N", description = "Seed of the key, size and value generators (default 42).")
     private Long seed;
 
+    @Option(names = "--command", paramLabel = "WORDS",
+            description = "A command workload (redis): words with __key__, __data__ and __counter__, e.g. \"SET __key__ __data__\".")
+    private String command;
+
+    @Option(names = "--path", paramLabel = "TEMPLATE", description = "HTTP path with __key__, e.g. /items/__key__ (default /__key__).")
+    private String path;
+
+    @Option(names = "--header", paramLabel = "'NAME: VALUE'", description = "HTTP request header; repeatable.")
+    private java.util.List<String> headers;
+
+    @Option(names = "--http-ok", paramLabel = "CLASSES", description = "HTTP status classes counted ok, e.g. 2xx,3xx (default 2xx).")
+    private String httpOk;
+
+    @Option(names = "--user", paramLabel = "NAME", description = "redis ACL user for AUTH.")
+    private String user;
+
+    @Option(names = "--password", paramLabel = "SECRET", description = "redis AUTH password.")
+    private String password;
+
+    @Option(names = "--db", paramLabel = "N", description = "redis database (SELECT N).")
+    private Integer db;
+
+    @Option(names = "--resp", paramLabel = "2|3", description = "redis protocol version; 3 switches with HELLO 3 (default 2).")
+    private Integer resp;
+
+    @Option(names = "--udp", description = "memcache over UDP (the 8-byte frame header); a lost datagram counts as a timeout.")
+    private Boolean udp;
+
+    @Option(names = "--tls", description = "TLS on every connection.")
+    private Boolean tls;
+
+    @Option(names = "--tls-ca", paramLabel = "FILE", description = "PEM file of the CA certificates to trust.")
+    private Path tlsCa;
+
+    @Option(names = "--tls-insecure", description = "Accept any server certificate (tests only).")
+    private Boolean tlsInsecure;
+
+    @Option(names = "--sni", paramLabel = "NAME", description = "TLS server name to send and verify (default: the host of --server).")
+    private String sni;
+
+    @Option(names = "--connect-per-request", description = "Connect, send one request, close (mcb's -s, dperf's CPS).")
+    private Boolean connectPerRequest;
+
+    @Option(names = "--hold-connections", paramLabel = "N", description = "Open N connections and keep them open (dperf's concurrent connections).")
+    private Integer holdConnections;
+
+    @Option(names = "--connect-rate", paramLabel = "N", description = "New connections per second while opening (default: as fast as possible).")
+    private Double connectRate;
+
+    @Option(names = "--stats-interval", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "Print a statistics block every TIME while running (dperf), e.g. 1 (default 0: off).")
+    private Duration statsInterval;
+
     @Option(names = "--json", paramLabel = "FILE", description = "Write every window, workload and the effective config as JSON.")
     private Path json;
 
@@ -283,6 +336,23 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         s.ttl = ttl;
         s.requests = requests;
         s.seed = seed;
+        s.command = command;
+        s.path = path;
+        s.headers = headers;
+        s.httpOk = httpOk;
+        s.user = user;
+        s.password = password;
+        s.db = db;
+        s.resp = resp;
+        s.udp = udp;
+        s.tls = tls;
+        s.tlsCa = tlsCa;
+        s.tlsInsecure = tlsInsecure;
+        s.sni = sni;
+        s.connectPerRequest = connectPerRequest;
+        s.holdConnections = holdConnections;
+        s.connectRate = connectRate;
+        s.statsInterval = statsInterval;
         return s;
     }
 }

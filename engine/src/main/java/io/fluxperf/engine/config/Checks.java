@@ -56,6 +56,48 @@ final class Checks {
         return c;
     }
 
+    /** A command template: words with placeholders (checked by parsing it). */
+    static String template(String text) {
+        io.fluxperf.engine.request.CommandTemplate.parse(text);
+        return text;
+    }
+
+    /** An HTTP path template: starts with '/', no spaces. */
+    static String path(String text) {
+        if (!text.startsWith("/")) {
+            throw new IllegalArgumentException("'" + text + "' is not a path; it must start with /");
+        }
+        if (text.chars().anyMatch(c -> c <= ' ')) {
+            throw new IllegalArgumentException("'" + text + "' has a space or control character; encode it (%20)");
+        }
+        return text;
+    }
+
+    /** An HTTP header line "Name: value". */
+    static String header(String text) {
+        int colon = text.indexOf(':');
+        if (colon <= 0 || text.substring(0, colon).chars().anyMatch(c -> c <= ' ' || c == ':')) {
+            throw new IllegalArgumentException("'" + text + "' is not a header; write Name: value");
+        }
+        if (text.indexOf('\r') >= 0 || text.indexOf('\n') >= 0) {
+            throw new IllegalArgumentException("a header cannot hold a line break");
+        }
+        return text;
+    }
+
+    /** Status classes "2xx,3xx" → {2, 3}. */
+    static java.util.Set<Integer> statusClasses(String text) {
+        java.util.Set<Integer> classes = new java.util.TreeSet<>();
+        for (String part : text.split(",")) {
+            String p = part.trim().toLowerCase(java.util.Locale.ROOT);
+            if (!p.matches("[1-5]xx")) {
+                throw new IllegalArgumentException("'" + part.trim() + "' is not a status class; write 2xx, 3xx, 4xx or 5xx");
+            }
+            classes.add(p.charAt(0) - '0');
+        }
+        return classes;
+    }
+
     static KeyDistribution distribution(String text) {
         KeyDistribution d = KeyDistribution.parse(text);
         if (d == null) {

@@ -18,9 +18,12 @@ import java.util.function.Function;
 final class ConfigFile {
     static final List<String> TOP_KEYS = List.of("general", "workload");
     static final List<String> GENERAL_KEYS = List.of("server", "protocol", "threads", "connections", "pipeline",
-            "duration", "windows", "warmup", "timeout", "tcp-nodelay", "requests", "seed");
+            "duration", "windows", "warmup", "timeout", "tcp-nodelay", "requests", "seed",
+            "user", "password", "db", "resp", "headers", "http-ok",
+            "udp", "tls", "tls-ca", "tls-insecure", "sni", "connect-per-request", "hold-connections", "connect-rate",
+            "stats-interval");
     static final List<String> WORKLOAD_KEYS = List.of("name", "method", "rate", "weight", "bytes", "hit", "flush",
-            "keys-per-request", "ttl", "keyspace", "key-length", "distribution", "exponent");
+            "keys-per-request", "ttl", "keyspace", "key-length", "distribution", "exponent", "command", "path");
 
     final TomlConfigFile toml;
     String server;
@@ -35,6 +38,21 @@ final class ConfigFile {
     Boolean tcpNoDelay;
     Long requests;
     Long seed;
+    String user;
+    String password;
+    Integer db;
+    Integer resp;
+    List<String> headers;
+    String httpOk;
+    Boolean udp;
+    Boolean tls;
+    String tlsCa;
+    Boolean tlsInsecure;
+    String sni;
+    Boolean connectPerRequest;
+    Integer holdConnections;
+    Double connectRate;
+    Duration statsInterval;
     final List<Workload> workloads = new ArrayList<>();
 
     /** One [[workload]] table; null fields were not given. */
@@ -54,6 +72,8 @@ final class ConfigFile {
         Integer keyLength;
         KeyDistribution distribution;
         Double exponent;
+        String command;
+        String path;
 
         Workload(TomlTable table, int index) {
             this.table = table;
@@ -124,6 +144,29 @@ final class ConfigFile {
         tcpNoDelay = g.bool("tcp-nodelay");
         requests = g.integer("requests", 0, Long.MAX_VALUE);
         seed = g.integer("seed", Long.MIN_VALUE, Long.MAX_VALUE);
+        user = g.string("user");
+        password = g.string("password");
+        db = toInt(g.integer("db", 0, ConfigResolver.MAX_DB));
+        resp = toInt(g.integer("resp", 2, 3));
+        headers = g.strings("headers");
+        if (headers != null) {
+            for (String h : headers) {
+                checked(g, "headers", h, Checks::header);
+            }
+        }
+        httpOk = g.string("http-ok");
+        if (httpOk != null) {
+            checked(g, "http-ok", httpOk, Checks::statusClasses);
+        }
+        udp = g.bool("udp");
+        tls = g.bool("tls");
+        tlsCa = g.string("tls-ca");
+        tlsInsecure = g.bool("tls-insecure");
+        sni = g.string("sni");
+        connectPerRequest = g.bool("connect-per-request");
+        holdConnections = toInt(g.integer("hold-connections", 0, ConfigResolver.MAX_HELD_CONNECTIONS));
+        connectRate = checked(g, "connect-rate", g.number("connect-rate"), Checks::rate);
+        statsInterval = checked(g, "stats-interval", g.duration("stats-interval"), ConfigResolver::notNegative);
     }
 
     private static Workload readWorkload(TomlTable t, int index) {
@@ -136,7 +179,19 @@ final class ConfigFile {
         if (w.name != null) {
             w.name = w.name.strip();
         }
+        w.command = t.string("command");
+        w.path = t.string("path");
         w.method = checked(t, "method", t.string("method"), Checks::method);
+        if (w.command != null) {
+            if (w.method != null) {
+                throw t.error("command", "a workload has a method or a command, not both");
+            }
+            checked(t, "command", w.command, Checks::template);
+            w.method = Command.COMMAND;
+        }
+        if (w.path != null) {
+            checked(t, "path", w.path, Checks::path);
+        }
         if (w.method == null) {
             throw t.error("missing method; expected one of " + Checks.METHODS);
         }

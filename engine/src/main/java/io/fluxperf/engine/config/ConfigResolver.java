@@ -3,7 +3,9 @@ package io.fluxperf.engine.config;
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.Protocols;
+import io.fluxperf.engine.protocol.ProtocolOptions;
 import io.fluxperf.engine.request.Command;
+import io.fluxperf.engine.request.CommandTemplate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -79,6 +81,9 @@ public final class ConfigResolver {
     public static final int MAX_KEY_LENGTH = 250;
     /** memcached reads an expiry above 30 days as a Unix time, so larger ttls would expire at once. */
     public static final int MAX_TTL = 30 * 24 * 3600;
+    /** redis' default number of databases is 16; servers may have more. */
+    public static final int MAX_DB = 1_000_000;
+    public static final int MAX_HELD_CONNECTIONS = 1_000_000;
     /** No warm-up unless asked for. */
     public static final Duration DEFAULT_WARMUP = Duration.ZERO;
 
@@ -127,17 +132,72 @@ public final class ConfigResolver {
         List<WorkloadConfig> workloads = fileWorkloads
                 ? fromFile(file, wf, protocol)
                 : List.of(fromFlags(flags, wf, protocol));
+        ProtocolOptions protocolOptions = protocolOptions(flags, f);
+        ConnectionOptions connection = connectionOptions(flags, f);
+        Duration statsInterval = flags.statsInterval != null ? flag("stats-interval", () -> notNegative(flags.statsInterval))
+                : or(f.statsInterval, Duration.ZERO);
         try {
             return new RunConfig(server, protocol.name(), threads, connections, pipeline, duration, windows, warmup,
-                    timeout, tcpNoDelay, requests, seed, workloads);
+                    timeout, tcpNoDelay, requests, seed, workloads, protocolOptions, connection, statsInterval);
         } catch (IllegalArgumentException e) {
             throw fileWorkloads ? file.toml.error(e.getMessage()) : new UserError("the command line: " + e.getMessage());
         }
     }
 
+    private static ProtocolOptions protocolOptions(RunSettings flags, ConfigFile f) {
+        String user = flags.user != null ? flags.user : f.user;
+        String password = flags.password != null ? flags.password : f.password;
+        if (user != null && password == null) {
+            throw new UserError("--user: a user needs a --password (redis AUTH user password)");
+        }
+        int db = flags.db != null ? flagRange("db", flags.db, 0, MAX_DB) : or(f.db, -1);
+        int resp = flags.resp != null ? flagRange("resp", flags.resp, 2, 3) : or(f.resp, 2);
+        List<String> headers = new ArrayList<>(f.headers != null ? f.headers : List.of());
+        if (flags.headers != null) {
+            for (String h : flags.headers) {
+                headers.add(flag("header", () -> Checks.header(h)));
+            }
+        }
+        Set<Integer> ok = flags.httpOk != null ? flag("http-ok", () -> Checks.statusClasses(flags.httpOk))
+                : f.httpOk != null ? Checks.statusClasses(f.httpOk) : Set.of(2);
+        return new ProtocolOptions(user, password, db, resp, headers, ok);
+    }
+
+    private static ConnectionOptions connectionOptions(RunSettings flags, ConfigFile f) {
+        boolean udp = flags.udp != null ? flags.udp : or(f.udp, false);
+        boolean tls = flags.tls != null ? flags.tls : or(f.tls, false);
+        java.nio.file.Path ca = flags.tlsCa != null ? flags.tlsCa : f.tlsCa != null ? java.nio.file.Path.of(f.tlsCa) : null;
+        if (ca != null && !java.nio.file.Files.isReadable(ca)) {
+            throw new UserError("--tls-ca: " + ca + ": no such readable file");
+        }
+        boolean insecure = flags.tlsInsecure != null ? flags.tlsInsecure : or(f.tlsInsecure, false);
+        String sni = flags.sni != null ? flags.sni : f.sni;
+        if ((ca != null || insecure || sni != null) && !tls) {
+            throw new UserError((ca != null ? "--tls-ca" : insecure ? "--tls-insecure" : "--sni") + ": needs --tls");
+        }
+        boolean perRequest = flags.connectPerRequest != null ? flags.connectPerRequest : or(f.connectPerRequest, false);
+        int hold = flags.holdConnections != null ? flagRange("hold-connections", flags.holdConnections, 0, MAX_HELD_CONNECTIONS)
+                : or(f.holdConnections, 0);
+        double connectRate = flags.connectRate != null ? flag("connect-rate", () -> Checks.rate(flags.connectRate))
+                : or(f.connectRate, 0.0);
+        if (udp && tls) {
+            throw new UserError("--udp: UDP has no TLS; leave out --tls");
+        }
+        if (udp && perRequest) {
+            throw new UserError("--udp: UDP has no connections to open per request; leave out --connect-per-request");
+        }
+        if (perRequest && hold > 0) {
+            throw new UserError("--hold-connections: held connections stay open, so they go without --connect-per-request");
+        }
+        return new ConnectionOptions(udp, tls, ca, insecure, sni, perRequest, hold, connectRate);
+    }
+
     /** rpc-perf's rule: these flags describe a workload, and the file already has its own. */
     private static void rejectWorkloadFlags(RunSettings flags, ConfigFile file) {
         List<String> given = new ArrayList<>();
+        if (flags.command != null) {
+            given.add("command");
+        }
         if (flags.method != null) {
             given.add("method");
         }
@@ -179,7 +239,13 @@ public final class ConfigResolver {
 
     /** The single workload of a run without [[workload]] tables. */
     private static WorkloadConfig fromFlags(RunSettings flags, WorkloadFlags wf, Protocol protocol) {
-        Command method = flags.method == null ? Command.GET : flag("method", () -> Checks.method(flags.method));
+        if (flags.command != null && flags.method != null) {
+            throw new UserError("--command: give --method or --command, not both");
+        }
+        Command method = flags.command != null ? Command.COMMAND
+                : flags.method == null ? Command.GET : flag("method", () -> Checks.method(flags.method));
+        CommandTemplate template = flags.command != null ? flag("command", () -> CommandTemplate.parse(flags.command))
+                : flags.path != null ? CommandTemplate.word(flag("path", () -> Checks.path(flags.path))) : null;
         if (!protocol.supports(method)) {
             throw new UserError("--method: protocol " + protocol.name() + " does not support " + method.label());
         }
@@ -205,7 +271,7 @@ public final class ConfigResolver {
                 or(wf.exponent, KeyspaceConfig.DEFAULT_ZIPF_EXPONENT));
         try {
             return new WorkloadConfig(null, method, rate, 1, bytes, keys, or(wf.hit, false), or(wf.flush, false),
-                    keysPerRequest, or(wf.ttl, 0));
+                    keysPerRequest, or(wf.ttl, 0), template);
         } catch (IllegalArgumentException e) {
             throw new UserError("the command line: " + e.getMessage());
         }
@@ -229,7 +295,8 @@ public final class ConfigResolver {
             }
             String name = w.name;
             if (name == null) {
-                name = w.method.label();
+                name = w.command != null && CommandTemplate.parse(w.command).verb() != null
+                        ? CommandTemplate.parse(w.command).verb().toLowerCase(java.util.Locale.ROOT) : w.method.label();
                 if (explicitNames.contains(name) || names.contains(name)) {
                     name = name + "-" + w.index;
                 }
@@ -285,8 +352,11 @@ public final class ConfigResolver {
             int weight = or(w.weight, 1);
             ValueSize bytes = w.bytes != null ? w.bytes : ValueSize.fixed(ValueSize.DEFAULT_BYTES);
             try {
+                CommandTemplate template = w.command != null ? CommandTemplate.parse(w.command)
+                        : w.path != null ? CommandTemplate.word(w.path) : null;
                 out.add(new WorkloadConfig(name, w.method, rate, weight, bytes,
-                        new KeyspaceConfig(count, keyLength, distribution, exponent), hit, flush, keysPerRequest, ttl));
+                        new KeyspaceConfig(count, keyLength, distribution, exponent), hit, flush, keysPerRequest, ttl,
+                        template));
             } catch (IllegalArgumentException e) {
                 throw w.error(e.getMessage());
             }

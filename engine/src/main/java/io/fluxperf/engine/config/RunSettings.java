@@ -36,4 +36,25 @@ public final class RunSettings {
     public Integer ttl;
     public Long requests;
     public Long seed;
+    /** --command: the words of a command workload, e.g. "SET __key__ __data__" (redis). */
+    public String command;
+    /** --path: the path template of HTTP requests, e.g. "/items/__key__". */
+    public String path;
+    public String user;
+    public String password;
+    public Integer db;
+    public Integer resp;
+    /** --header, repeatable: "Name: value". */
+    public java.util.List<String> headers;
+    /** --http-ok: status classes that count as ok, e.g. "2xx,3xx". */
+    public String httpOk;
+    public Boolean udp;
+    public Boolean tls;
+    public Path tlsCa;
+    public Boolean tlsInsecure;
+    public String sni;
+    public Boolean connectPerRequest;
+    public Integer holdConnections;
+    public Double connectRate;
+    public Duration statsInterval;
 }

@@ -92,6 +92,28 @@ final class TomlTable {
         return v.textValue();
     }
 
+    /** A list of strings (a single string is a list of one). */
+    java.util.List<String> strings(String key) {
+        JsonNode v = node.get(key);
+        if (v == null) {
+            return null;
+        }
+        if (v.isTextual()) {
+            return java.util.List.of(v.textValue());
+        }
+        if (!v.isArray()) {
+            throw error(key, "expected a list of strings, not " + describe(v));
+        }
+        java.util.List<String> out = new java.util.ArrayList<>();
+        for (JsonNode item : v) {
+            if (!item.isTextual()) {
+                throw error(key, "expected a list of strings, but an item is " + describe(item));
+            }
+            out.add(item.textValue());
+        }
+        return out;
+    }
+
     Boolean bool(String key) {
         JsonNode v = node.get(key);
         if (v == null) {

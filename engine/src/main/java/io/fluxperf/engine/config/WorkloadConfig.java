@@ -32,7 +32,8 @@ public record WorkloadConfig(String name, Command method, double rate, int weigh
             throw new IllegalArgumentException("a workload needs a method");
         }
         if (name == null || name.isBlank()) {
-            name = method.label();
+            name = method == Command.COMMAND && template.verb() != null
+                    ? template.verb().toLowerCase(java.util.Locale.ROOT) : method.label();
         }
         if (!(rate >= 0) || Double.isInfinite(rate)) {
             throw new IllegalArgumentException("rate must be a number >= 0, not " + rate);
