@@ -75,8 +75,9 @@ public record RunConfig(String server, String protocol, int threads, int connect
         return workloads.get(0).isRated();
     }
 
+    /** Connections of the whole run: threads × connections, or --hold-connections. */
     public int totalConnections() {
-        return threads * connections;
+        return connection.holdConnections() > 0 ? connection.holdConnections() : threads * connections;
     }
 
     public boolean needsFlush() {

@@ -10,9 +10,8 @@ import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.RequestPool;
 import io.fluxperf.engine.trace.ThreadTracer;
 import io.fluxperf.trace.LatencyHistograms;
-import io.netty.channel.ChannelOption;
+import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
-import io.netty.channel.EventLoopGroup;
 import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,8 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 import org.reactivestreams.Subscription;
 import reactor.core.publisher.BaseSubscriber;
-import reactor.netty.Connection;
-import reactor.netty.tcp.TcpClient;
+import reactor.netty.resources.LoopResources;
 
 /**
  * One load thread: an event loop, its connections, a request source and its metrics. Everything
@@ -49,12 +47,12 @@ final class LoadDriver {
     private final int threads;
     private final EventLoop loop;
     private final Protocol protocol;
-    private final TcpClient client;
+    private final Transports transports;
     private final long timeoutNanos;
     private final ProtocolOptions protocolOptions;
     /** A handshake was refused: reconnecting would only be refused again. */
     private boolean refused;
-    private final List<TargetConnection> connections = new ArrayList<>();
+    private final List<ConnectionSlot> connections = new ArrayList<>();
     private final long[] backoffNanos;
     private final RequestPool pool;
     private final RunErrors errors;
@@ -67,6 +65,11 @@ final class LoadDriver {
     private WorkloadStats[] stats;
     private ConnectionCounts connectionCounts = new ConnectionCounts();
     private Histogram sendLag = LatencyHistograms.create();
+    /** Connect start to ready for load (TCP, TLS and protocol handshakes), per connection made. */
+    private final Histogram connectLatency = LatencyHistograms.create();
+    private final boolean perRequest;
+    private final int firstSlotId;
+    private final long connectIntervalNanos;
 
     private SourceSubscriber subscriber;
     private Request pending;
@@ -80,32 +83,47 @@ final class LoadDriver {
     private CompletableFuture<Void> phaseDone = CompletableFuture.completedFuture(null);
     private final AtomicLong completedTotal = new AtomicLong();
 
-    LoadDriver(int index, RunConfig config, Protocol protocol, EventLoopGroup group, SocketAddress target,
+    LoadDriver(int index, RunConfig config, Protocol protocol, LoopResources resources, SocketAddress target,
                RunErrors errors, ThreadTracer tracer) {
         this.tracer = tracer;
         this.index = index;
         this.threads = config.threads();
-        this.loop = group.next();
+        this.loop = resources.onClient(true).next();
         this.protocol = protocol;
         this.errors = errors;
         this.timeoutNanos = config.timeout().toNanos();
         this.protocolOptions = config.protocolOptions();
         this.stats = newStats(config.workloads().size());
-        this.pool = new RequestPool(config.connections() * config.pipeline() + 1);
-        this.backoffNanos = new long[config.connections()];
-        for (int c = 0; c < config.connections(); c++) {
-            connections.add(new TargetConnection(this, index * config.connections() + c, config.pipeline()));
+        this.perRequest = config.connection().connectPerRequest();
+        int slots = slotsOfThread(config, index);
+        int pipeline = perRequest ? 1 : config.pipeline();
+        this.pool = new RequestPool(slots * pipeline + 1);
+        this.backoffNanos = new long[slots];
+        int firstId = 0;
+        for (int t = 0; t < index; t++) {
+            firstId += slotsOfThread(config, t);
+        }
+        for (int c = 0; c < slots; c++) {
+            connections.add(new TargetConnection(this, firstId + c, pipeline, perRequest));
             backoffNanos[c] = MIN_BACKOFF_NANOS;
         }
-        int connectMillis = (int) Math.max(1000, Math.min(5000, config.timeout().toMillis() * 2));
-        this.client = TcpClient.create()
-                .runOn(group)
-                .remoteAddress(() -> target)
-                .option(ChannelOption.TCP_NODELAY, config.tcpNoDelay())
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectMillis)
-                .option(ChannelOption.SO_KEEPALIVE, true);
+        this.firstSlotId = firstId;
+        double rate = config.connection().connectRate();
+        this.connectIntervalNanos = rate > 0 ? (long) (1e9 * config.threads() / rate) : 0;
+        this.transports = new Transports(config, resources, loop, target);
         long period = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(TimeUnit.MILLISECONDS.toNanos(50), timeoutNanos / 10));
         loop.scheduleAtFixedRate(this::checkTimeouts, period, period, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Connections of thread {@code t}: --connections per thread, or its share of --hold-connections.
+     */
+    static int slotsOfThread(RunConfig config, int t) {
+        int hold = config.connection().holdConnections();
+        if (hold == 0) {
+            return config.connections();
+        }
+        return hold / config.threads() + (t < hold % config.threads() ? 1 : 0);
     }
 
     private static WorkloadStats[] newStats(int n) {
@@ -121,40 +139,54 @@ final class LoadDriver {
     /** Opens every connection; completes with the number that failed. */
     CompletableFuture<Integer> connectAll() {
         List<CompletableFuture<Boolean>> attempts = new ArrayList<>();
-        for (TargetConnection c : connections) {
-            attempts.add(connect(c));
+        for (int i = 0; i < connections.size(); i++) {
+            ConnectionSlot c = connections.get(i);
+            if (connectIntervalNanos == 0 || i == 0) {
+                attempts.add(c.open());
+            } else {
+                // --connect-rate: this thread's share of the rate, evenly spaced
+                CompletableFuture<Boolean> later = new CompletableFuture<>();
+                loop.schedule(() -> c.open().whenComplete((ok, e) -> later.complete(ok != null && ok)),
+                        i * connectIntervalNanos, TimeUnit.NANOSECONDS);
+                attempts.add(later);
+            }
         }
         return CompletableFuture.allOf(attempts.toArray(CompletableFuture[]::new))
                 .thenApply(v -> (int) attempts.stream().filter(f -> !f.join()).count());
     }
 
     /** Connects one slot; completes with true once it is ready for load (after any handshake). */
-    private CompletableFuture<Boolean> connect(TargetConnection slot) {
+    CompletableFuture<Boolean> connect(TargetConnection slot) {
         CompletableFuture<Boolean> result = new CompletableFuture<>();
+        long started = System.nanoTime();
         onLoop(() -> connectionCounts.attempt());
-        client.connect().subscribe(
-                connection -> onLoop(() -> attached(slot, connection, result)),
-                error -> onLoop(() -> {
-                    connectionCounts.failed();
-                    errors.connectFailed(error);
-                    scheduleReconnect(slot);
-                    result.complete(false);
-                }));
+        result.thenAccept(ok -> {
+            if (ok) {
+                onLoop(() -> LatencyHistograms.record(connectLatency, System.nanoTime() - started));
+            }
+        });
+        onLoop(() -> transports.connect((channel, error) -> {
+            if (channel != null) {
+                attached(slot, channel, result);
+            } else {
+                connectionCounts.failed();
+                errors.connectFailed(error);
+                scheduleReconnect(slot);
+                result.complete(false);
+            }
+        }));
         return result;
     }
 
-    private void attached(TargetConnection slot, Connection connection, CompletableFuture<Boolean> ready) {
+    private void attached(TargetConnection slot, Channel channel, CompletableFuture<Boolean> ready) {
         if (closing) {
-            connection.dispose();
+            channel.close();
             ready.complete(false);
             return;
         }
         connectionCounts.opened();
-        backoffNanos[slot.id() % backoffNanos.length] = MIN_BACKOFF_NANOS;
-        connection.addHandlerLast("fluxperf-replies",
-                slot.attach(connection.channel(), protocol.newCodec(protocolOptions), ready));
-        // reactor-netty reads only once receive() is subscribed; our handler consumes the replies itself
-        connection.channel().config().setAutoRead(true);
+        backoffNanos[slot.id() - firstSlotId] = MIN_BACKOFF_NANOS;
+        channel.pipeline().addLast("fluxperf-replies", slot.attach(channel, protocol.newCodec(protocolOptions), ready));
         slot.startHandshake();
         pump();
     }
@@ -171,7 +203,11 @@ final class LoadDriver {
             return;
         }
         connectionCounts.closed();
-        scheduleReconnect(slot);
+        if (perRequest) {
+            connect(slot); // by design: a new connection for the next request, at once
+        } else {
+            scheduleReconnect(slot);
+        }
         pump();
     }
 
@@ -179,7 +215,7 @@ final class LoadDriver {
         if (closing) {
             return;
         }
-        int i = slot.id() % backoffNanos.length;
+        int i = slot.id() - firstSlotId;
         long delay = backoffNanos[i];
         backoffNanos[i] = Math.min(MAX_BACKOFF_NANOS, delay * 2);
         loop.schedule(() -> {
@@ -250,7 +286,7 @@ final class LoadDriver {
         CompletableFuture<Void> done = new CompletableFuture<>();
         onLoop(() -> {
             closing = true;
-            for (TargetConnection c : connections) {
+            for (ConnectionSlot c : connections) {
                 c.shutdown();
             }
             done.complete(null);
@@ -285,7 +321,7 @@ final class LoadDriver {
                         break; // a timer will pump again
                     }
                 }
-                TargetConnection c = r.affinity() >= 0 ? connectionFor(r.affinity()) : pickConnection();
+                ConnectionSlot c = r.affinity() >= 0 ? connectionFor(r.affinity()) : pickConnection();
                 if (c == null) {
                     break; // all full: a reply will pump again
                 }
@@ -304,7 +340,7 @@ final class LoadDriver {
     }
 
     private void flushAll() {
-        for (TargetConnection c : connections) {
+        for (ConnectionSlot c : connections) {
             c.flush();
         }
     }
@@ -349,19 +385,19 @@ final class LoadDriver {
     }
 
     /** The connection a request with affinity must use, or null while it has no room (order is kept). */
-    private TargetConnection connectionFor(int affinity) {
-        TargetConnection c = connections.get(affinity % connections.size());
+    private ConnectionSlot connectionFor(int affinity) {
+        ConnectionSlot c = connections.get(affinity % connections.size());
         return c.canSend() ? c : null;
     }
 
-    private TargetConnection pickConnection() {
+    private ConnectionSlot pickConnection() {
         int n = connections.size();
         for (int i = 0; i < n; i++) {
             int k = nextConnection + i;
             if (k >= n) {
                 k -= n;
             }
-            TargetConnection c = connections.get(k);
+            ConnectionSlot c = connections.get(k);
             if (c.canSend()) {
                 nextConnection = k + 1 == n ? 0 : k + 1;
                 return c;
@@ -383,11 +419,8 @@ final class LoadDriver {
 
     private void checkTimeouts() {
         long now = System.nanoTime();
-        for (TargetConnection c : connections) {
-            Request oldest = c.oldest();
-            if (oldest != null && now - oldest.sentNanos() > timeoutNanos) {
-                c.timeoutOldest(now);
-            }
+        for (ConnectionSlot c : connections) {
+            c.expire(now, timeoutNanos);
         }
         checkPhaseDone();
     }
@@ -396,7 +429,7 @@ final class LoadDriver {
         if (phaseDone.isDone() || !(sourceDone || stopping) || pending != null) {
             return;
         }
-        for (TargetConnection c : connections) {
+        for (ConnectionSlot c : connections) {
             if (c.inFlightCount() > 0) {
                 return;
             }
@@ -429,13 +462,15 @@ final class LoadDriver {
                 }
             }
             ConnectionCounts conns = connectionCounts.copy();
-            conns.setOpen(connections.stream().filter(TargetConnection::isOpen).count());
+            conns.setOpen(connections.stream().filter(ConnectionSlot::isOpen).count());
             Histogram lag = sendLag.copy();
+            Histogram connect = connectLatency.copy();
             if (reset) {
                 connectionCounts.reset();
                 sendLag.reset();
+                connectLatency.reset();
             }
-            result.complete(new ThreadSnapshot(copy, conns, lag));
+            result.complete(new ThreadSnapshot(copy, conns, lag, connect));
         });
         return result;
     }

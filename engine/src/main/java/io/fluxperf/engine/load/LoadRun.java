@@ -99,7 +99,7 @@ public final class LoadRun {
             for (int t = 0; t < config.threads(); t++) {
                 LoopResources resources = LoopResources.create("fluxperf-load-" + t, 1, true);
                 loops.add(resources);
-                drivers.add(new LoadDriver(t, config, protocol, resources.onClient(true), target, errors,
+                drivers.add(new LoadDriver(t, config, protocol, resources, target, errors,
                         trace != null ? trace.forThread() : null));
             }
             connect(drivers, targetDescription);
@@ -300,7 +300,9 @@ public final class LoadRun {
         List<WorkloadStats> perWorkload = window.workloads();
         ConnectionCounts connections = window.connections();
         Histogram lag = window.sendLag();
+        Histogram connect = window.connectLatency();
         for (ThreadSnapshot s : snapshots) {
+            connect.add(s.connectLatency());
             for (int i = 0; i < perWorkload.size(); i++) {
                 perWorkload.get(i).add(s.workloads()[i]);
             }
@@ -311,7 +313,7 @@ public final class LoadRun {
         for (WorkloadStats w : perWorkload) {
             total.add(w);
         }
-        return new WindowResult(number, start, end, config.workloads(), perWorkload, total, connections, lag, cpuNanos);
+        return new WindowResult(number, start, end, config.workloads(), perWorkload, total, connections, lag, connect, cpuNanos);
     }
 
     private void awaitStop(long nanos) {

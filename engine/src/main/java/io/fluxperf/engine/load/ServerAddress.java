@@ -14,7 +14,11 @@ public final class ServerAddress {
     /** @param flag the flag or config key to name in messages */
     public static SocketAddress parse(String text, String flag) {
         if (text.startsWith("unix:")) {
-            throw new UserError(flag + ": Unix domain sockets (" + text + ") are not supported yet");
+            java.nio.file.Path path = java.nio.file.Path.of(text.substring("unix:".length()));
+            if (!java.nio.file.Files.exists(path)) {
+                throw new UserError(flag + ": " + text + ": no such socket file");
+            }
+            return new io.netty.channel.unix.DomainSocketAddress(path.toString());
         }
         int colon = text.lastIndexOf(':');
         if (colon <= 0 || colon == text.length() - 1) {

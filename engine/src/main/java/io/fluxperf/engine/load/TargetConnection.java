@@ -21,7 +21,7 @@ import java.util.List;
  * channel is closed, its other requests end as CLOSED and the driver reconnects: a late reply is
  * never attributed to a later request.
  */
-final class TargetConnection {
+final class TargetConnection implements ConnectionSlot {
     private final LoadDriver driver;
     private final int id;
     private final InFlight inFlight;
@@ -32,19 +32,29 @@ final class TargetConnection {
     private boolean shuttingDown;
     private ByteBuf outgoing;
     private boolean dirty;
+    /** Connect per request (mcb's -s, dperf's CPS): one request per channel, closed after its reply. */
+    private final boolean oneRequestPerChannel;
+    private boolean usedOnce;
     /** Handshake replies (AUTH, SELECT, HELLO) are still awaited: no load yet. */
     private boolean handshaking;
     /** Completes when the channel is ready for load (true), or failed before that (false). */
     private java.util.concurrent.CompletableFuture<Boolean> ready;
 
-    TargetConnection(LoadDriver driver, int id, int pipeline) {
+    TargetConnection(LoadDriver driver, int id, int pipeline, boolean oneRequestPerChannel) {
+        this.oneRequestPerChannel = oneRequestPerChannel;
         this.driver = driver;
         this.id = id;
         this.inFlight = new InFlight(pipeline);
     }
 
-    int id() {
+    @Override
+    public int id() {
         return id;
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<Boolean> open() {
+        return driver.connect(this);
     }
 
     /** Takes a new channel to the target; returns the handler to add to its pipeline. */
@@ -53,6 +63,7 @@ final class TargetConnection {
         this.channel = newChannel;
         this.codec = newCodec;
         this.abandoned = false;
+        this.usedOnce = false;
         this.ready = whenReady;
         return new ReplyHandler(newChannel);
     }
@@ -77,15 +88,18 @@ final class TargetConnection {
         }
     }
 
-    boolean isOpen() {
+    @Override
+    public boolean isOpen() {
         return channel != null && !abandoned && channel.isActive();
     }
 
-    boolean canSend() {
-        return !handshaking && !inFlight.isFull() && isOpen();
+    @Override
+    public boolean canSend() {
+        return !handshaking && !inFlight.isFull() && isOpen() && !(oneRequestPerChannel && usedOnce);
     }
 
-    int inFlightCount() {
+    @Override
+    public int inFlightCount() {
         return inFlight.size();
     }
 
@@ -94,7 +108,8 @@ final class TargetConnection {
     }
 
     /** Encodes the request into this batch's buffer and returns its size; {@link #flush()} writes the batch. */
-    int send(Request r, long nowNanos) {
+    @Override
+    public int send(Request r, long nowNanos) {
         if (outgoing == null) {
             outgoing = channel.alloc().ioBuffer(256);
         }
@@ -102,13 +117,15 @@ final class TargetConnection {
         codec.encode(r, outgoing);
         int bytes = outgoing.writerIndex() - before;
         r.sentNanos(nowNanos).sentOn(id, bytes);
+        usedOnce = true;
         inFlight.add(r);
         dirty = true;
         return bytes;
     }
 
     /** Writes and flushes what this batch encoded: one write, one flush, one syscall per batch. */
-    void flush() {
+    @Override
+    public void flush() {
         if (!dirty) {
             return;
         }
@@ -122,24 +139,32 @@ final class TargetConnection {
         }
     }
 
-    /** The oldest request timed out: order can no longer be trusted, so the channel goes. */
-    void timeoutOldest(long nowNanos) {
-        Request head = inFlight.poll();
-        if (head != null) {
-            driver.complete(head, Outcome.TIMEOUT, nowNanos, 0);
+    /**
+     * When the oldest request timed out, order can no longer be trusted: it ends as a timeout,
+     * the channel goes, and the requests behind it end as CLOSED.
+     */
+    @Override
+    public void expire(long nowNanos, long timeoutNanos) {
+        Request head = inFlight.peek();
+        if (head == null || nowNanos - head.sentNanos() <= timeoutNanos) {
+            return;
         }
+        inFlight.poll();
+        driver.complete(head, Outcome.TIMEOUT, nowNanos, 0);
         abandon(null);
     }
 
     /** Closes at the end of the run; not counted as a close or a failure. */
-    void shutdown() {
+    @Override
+    public void shutdown() {
         shuttingDown = true;
         if (channel != null) {
             channel.close();
         }
     }
 
-    boolean isShuttingDown() {
+    @Override
+    public boolean isShuttingDown() {
         return shuttingDown;
     }
 
@@ -197,6 +222,10 @@ final class TargetConnection {
             }
             inFlight.poll();
             driver.complete(head, Outcome.of(result), now, in.readerIndex() - start);
+            if (oneRequestPerChannel && inFlight.isEmpty()) {
+                channel.close(); // its one request is answered; the driver connects anew
+                return;
+            }
         }
     }
 

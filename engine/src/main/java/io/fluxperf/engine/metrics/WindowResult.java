@@ -13,16 +13,17 @@ import org.HdrHistogram.Histogram;
  * @param number      1-based window number; 0 for the whole run
  * @param startNanos  window start, System.nanoTime()
  * @param endNanos    window end, System.nanoTime()
+ * @param connectLatency time from connect start to ready for load, per connection made in the window
  * @param cpuNanos    CPU time (user + system) this process used in the window, ns; -1 if the JVM cannot tell
  */
 public record WindowResult(int number, long startNanos, long endNanos, List<WorkloadConfig> workloadConfigs,
                            List<WorkloadStats> workloads, WorkloadStats total, ConnectionCounts connections,
-                           Histogram sendLag, long cpuNanos) {
+                           Histogram sendLag, Histogram connectLatency, long cpuNanos) {
 
     public static WindowResult empty(int number, long startNanos, List<WorkloadConfig> configs) {
         List<WorkloadStats> stats = configs.stream().map(c -> new WorkloadStats()).toList();
         return new WindowResult(number, startNanos, startNanos, configs, stats, new WorkloadStats(),
-                new ConnectionCounts(), LatencyHistograms.create(), 0);
+                new ConnectionCounts(), LatencyHistograms.create(), LatencyHistograms.create(), 0);
     }
 
     public double seconds() {
@@ -32,6 +33,11 @@ public record WindowResult(int number, long startNanos, long endNanos, List<Work
     /** Requests per second that ended in this window. */
     public double rate() {
         return total.outcomes().requests() / seconds();
+    }
+
+    /** Connections made per second in this window. */
+    public double connectRate() {
+        return connectLatency.getTotalCount() / seconds();
     }
 
     /** Client CPU per request, ns, or -1 when unknown or there were no requests. */
@@ -59,8 +65,10 @@ public record WindowResult(int number, long startNanos, long endNanos, List<Work
         c.setOpen(other.connections.open());
         Histogram lag = sendLag.copy();
         lag.add(other.sendLag);
+        Histogram connect = connectLatency.copy();
+        connect.add(other.connectLatency);
         return new WindowResult(newNumber, Math.min(startNanos, other.startNanos), Math.max(endNanos, other.endNanos),
-                workloadConfigs, merged, t, c, lag,
+                workloadConfigs, merged, t, c, lag, connect,
                 cpuNanos < 0 || other.cpuNanos < 0 ? -1 : cpuNanos + other.cpuNanos);
     }
 }

@@ -45,6 +45,7 @@ final class JsonResultModel {
                   long timeout, long closed, double rate, Double successPercent, Double hitratePercent,
                   LatencySummary latency, LatencySummary service, LatencySummary sendLag, Connections connections,
                   long bytesSent, long bytesReceived, Long cpuNanos, Double cpuNanosPerRequest,
+                  double connectRate, LatencySummary connectLatency,
                   List<Workload> workloads) {
     }
 
@@ -118,7 +119,9 @@ final class JsonResultModel {
                 LatencySummary.of(t.service()), run.isOpenLoop() ? LatencySummary.of(w.sendLag()) : null,
                 new Connections(cc.attempts(), cc.openedCount(), cc.failures(), cc.closedCount(), cc.open()),
                 t.bytesSent(), t.bytesReceived(), w.cpuNanos() < 0 ? null : w.cpuNanos(),
-                w.cpuNanosPerRequest() < 0 ? null : w.cpuNanosPerRequest(), workloads);
+                w.cpuNanosPerRequest() < 0 ? null : w.cpuNanosPerRequest(),
+                w.connectLatency() != null ? w.connectRate() : 0,
+                w.connectLatency() != null ? LatencySummary.of(w.connectLatency()) : null, workloads);
     }
 
     private static Workload workload(int index, WorkloadConfig config, WorkloadStats s, double rate) {

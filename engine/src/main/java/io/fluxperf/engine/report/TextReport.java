@@ -140,9 +140,14 @@ public final class TextReport {
                     + "/s, achieved " + Math.round(f.achieved()) + "/s");
         }
         ConnectionCounts cc = w.connections();
-        if (cc != null && (cc.failures() > 0 || cc.closedCount() > 0)) {
+        if (cc != null && (cc.failures() > 0 || cc.closedCount() > 0 || config.connection().connectPerRequest())) {
             out.println("Connections: attempts " + cc.attempts() + " opened " + cc.openedCount() + " failed "
                     + cc.failures() + " closed " + cc.closedCount() + " open " + cc.open());
+        }
+        if (config.connection().connectPerRequest() && w.connectLatency() != null && w.connectLatency().getTotalCount() > 0) {
+            LatencySummary cl = LatencySummary.of(w.connectLatency());
+            out.println("Connect: " + Math.round(w.connectRate()) + " connections/s p50: " + cl.p50() + " ns p99: " + cl.p99()
+                    + " ns p999: " + cl.p999() + " ns max: " + cl.max() + " ns (connect to ready, apart from request latency)");
         }
         if (w.workloads().size() > 1) {
             for (int i = 0; i < w.workloads().size(); i++) {

@@ -82,7 +82,7 @@ final class Fixtures {
         for (long v = 100; v <= 1000; v += 100) {
             lag.recordValue(v);
         }
-        return new WindowResult(number, start, end, configs, list, total, connections, lag, -1);
+        return new WindowResult(number, start, end, configs, list, total, connections, lag, io.fluxperf.trace.LatencyHistograms.create(), -1);
     }
 
     /**

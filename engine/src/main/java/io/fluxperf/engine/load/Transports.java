@@ -1,0 +1,136 @@
+package io.fluxperf.engine.load;
+
+import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.config.ConnectionOptions;
+import io.fluxperf.engine.config.RunConfig;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.unix.DomainSocketAddress;
+import io.netty.channel.unix.DomainSocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.List;
+import java.util.function.BiConsumer;
+import javax.net.ssl.SNIHostName;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
+import reactor.netty.resources.LoopResources;
+
+/**
+ * Opens the channels of one load thread: TCP over IPv4/IPv6 or a Unix socket, with TLS when
+ * asked, on the thread's event loop (reactor-netty's loop resources, epoll on Linux).
+ *
+ * <p>Why a Netty {@link Bootstrap} rather than reactor-netty's {@code TcpClient}: each connect
+ * through {@code TcpClient} builds a reactive connection (observers, operations, a Mono chain) that
+ * this engine does not use, since its own handler reads the replies. Measured with
+ * {@code --connect-per-request} against memcached, that cost about 270 µs of CPU per connection;
+ * connections per second are a figure users measure (dperf's CPS), so the client makes plain
+ * channels.
+ */
+final class Transports {
+    private final Bootstrap bootstrap;
+    private final SocketAddress target;
+    private final SslContext ssl;
+    private final String serverName;
+    private final boolean verifyHost;
+
+    Transports(RunConfig config, LoopResources resources, EventLoop loop, SocketAddress target) {
+        this.target = target;
+        int connectMillis = (int) Math.max(1000, Math.min(5000, config.timeout().toMillis() * 2));
+        Bootstrap b = new Bootstrap().group(loop).option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectMillis);
+        if (target instanceof DomainSocketAddress) {
+            b.channel(resources.onChannelClass(DomainSocketChannel.class, loop));
+        } else {
+            b.channel(resources.onChannelClass(SocketChannel.class, loop))
+                    .option(ChannelOption.TCP_NODELAY, config.tcpNoDelay())
+                    .option(ChannelOption.SO_KEEPALIVE, true);
+        }
+        ConnectionOptions c = config.connection();
+        this.ssl = c.tls() ? sslContext(c) : null;
+        this.serverName = c.sni() != null ? c.sni()
+                : target instanceof InetSocketAddress inet ? inet.getHostString() : null;
+        this.verifyHost = !c.tlsInsecure();
+        this.bootstrap = b.handler(new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                if (ssl != null) {
+                    ch.pipeline().addLast("tls", tlsHandler(ch));
+                }
+            }
+        });
+    }
+
+    /**
+     * Connects; {@code done} gets the channel once it is usable (after the TLS handshake), or the
+     * failure. Called on the event loop; {@code done} runs there too.
+     */
+    void connect(BiConsumer<Channel, Throwable> done) {
+        ChannelFuture connect = bootstrap.connect(target);
+        connect.addListener(f -> {
+            if (!f.isSuccess()) {
+                done.accept(null, f.cause());
+                return;
+            }
+            Channel ch = connect.channel();
+            SslHandler tls = ch.pipeline().get(SslHandler.class);
+            if (tls == null) {
+                done.accept(ch, null);
+                return;
+            }
+            tls.handshakeFuture().addListener(h -> {
+                if (h.isSuccess()) {
+                    done.accept(ch, null);
+                } else {
+                    ch.close();
+                    done.accept(null, new SSLException("TLS handshake failed: " + RunErrors.describe(h.cause()), h.cause()));
+                }
+            });
+        });
+    }
+
+    private SslHandler tlsHandler(Channel ch) {
+        SslHandler handler = target instanceof InetSocketAddress inet && serverName != null
+                ? ssl.newHandler(ch.alloc(), serverName, inet.getPort())
+                : ssl.newHandler(ch.alloc());
+        SSLEngine engine = handler.engine();
+        SSLParameters params = engine.getSSLParameters();
+        if (serverName != null && !serverName.isEmpty() && !isIpLiteral(serverName)) {
+            params.setServerNames(List.of(new SNIHostName(serverName)));
+        }
+        if (verifyHost) {
+            // the certificate must name the server, as a browser checks
+            params.setEndpointIdentificationAlgorithm("HTTPS");
+        }
+        engine.setSSLParameters(params);
+        return handler;
+    }
+
+    private static SslContext sslContext(ConnectionOptions c) {
+        try {
+            SslContextBuilder builder = SslContextBuilder.forClient();
+            if (c.tlsInsecure()) {
+                builder.trustManager(InsecureTrustManagerFactory.INSTANCE);
+            } else if (c.tlsCa() != null) {
+                builder.trustManager(c.tlsCa().toFile());
+            }
+            return builder.build();
+        } catch (SSLException | IllegalArgumentException e) {
+            throw new UserError("--tls-ca: " + (c.tlsCa() != null ? c.tlsCa() + ": " : "") + "cannot be used: "
+                    + RunErrors.describe(e));
+        }
+    }
+
+    private static boolean isIpLiteral(String host) {
+        return host.indexOf(':') >= 0 || host.chars().allMatch(ch -> ch == '.' || Character.isDigit(ch));
+    }
+}
