@@ -248,6 +248,11 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
                 }
 
                 @Override
+                public void stats(io.fluxperf.engine.metrics.IntervalSample sample) {
+                    report.statsBlock(sample);
+                }
+
+                @Override
                 public void window(WindowResult window) {
                     report.window(window, runConfig);
                     if (hdr != null) {

@@ -65,6 +65,9 @@ final class LoadDriver {
     private WorkloadStats[] stats;
     private ConnectionCounts connectionCounts = new ConnectionCounts();
     private Histogram sendLag = LatencyHistograms.create();
+    /** All workloads together since the last statistics block (dperf's per-second lines). */
+    private final WorkloadStats interval = new WorkloadStats();
+    private final ConnectionCounts intervalConnections = new ConnectionCounts();
     /** Connect start to ready for load (TCP, TLS and protocol handshakes), per connection made. */
     private final Histogram connectLatency = LatencyHistograms.create();
     private final boolean perRequest;
@@ -159,7 +162,10 @@ final class LoadDriver {
     CompletableFuture<Boolean> connect(TargetConnection slot) {
         CompletableFuture<Boolean> result = new CompletableFuture<>();
         long started = System.nanoTime();
-        onLoop(() -> connectionCounts.attempt());
+        onLoop(() -> {
+            connectionCounts.attempt();
+            intervalConnections.attempt();
+        });
         result.thenAccept(ok -> {
             if (ok) {
                 onLoop(() -> LatencyHistograms.record(connectLatency, System.nanoTime() - started));
@@ -170,6 +176,7 @@ final class LoadDriver {
                 attached(slot, channel, result);
             } else {
                 connectionCounts.failed();
+                intervalConnections.failed();
                 errors.connectFailed(error);
                 scheduleReconnect(slot);
                 result.complete(false);
@@ -185,6 +192,7 @@ final class LoadDriver {
             return;
         }
         connectionCounts.opened();
+        intervalConnections.opened();
         backoffNanos[slot.id() - firstSlotId] = MIN_BACKOFF_NANOS;
         channel.pipeline().addLast("fluxperf-replies", slot.attach(channel, protocol.newCodec(protocolOptions), ready));
         slot.startHandshake();
@@ -203,6 +211,7 @@ final class LoadDriver {
             return;
         }
         connectionCounts.closed();
+        intervalConnections.closed();
         if (perRequest) {
             connect(slot); // by design: a new connection for the next request, at once
         } else {
@@ -328,6 +337,7 @@ final class LoadDriver {
                 pending = null;
                 int bytes = c.send(r, now);
                 stats[r.workload()].recordSent(bytes);
+                interval.recordSent(bytes);
                 if (r.isScheduled()) {
                     LatencyHistograms.record(sendLag, now - r.intendedNanos());
                 }
@@ -410,6 +420,7 @@ final class LoadDriver {
     void complete(Request r, Outcome outcome, long nowNanos, int responseBytes) {
         WorkloadStats s = stats[r.workload()];
         s.record(outcome, nowNanos - r.latencyOriginNanos(), nowNanos - r.sentNanos(), responseBytes);
+        interval.record(outcome, nowNanos - r.latencyOriginNanos(), nowNanos - r.sentNanos(), responseBytes);
         if (tracing) {
             tracer.record(r, outcome, nowNanos, responseBytes, warmingUp);
         }
@@ -471,6 +482,20 @@ final class LoadDriver {
                 connectLatency.reset();
             }
             result.complete(new ThreadSnapshot(copy, conns, lag, connect));
+        });
+        return result;
+    }
+
+    /** The statistics block's figures since the last call, which starts them again from zero. */
+    CompletableFuture<ThreadSnapshot> intervalSnapshot() {
+        CompletableFuture<ThreadSnapshot> result = new CompletableFuture<>();
+        onLoop(() -> {
+            WorkloadStats copy = interval.copy();
+            interval.reset();
+            ConnectionCounts conns = intervalConnections.copy();
+            conns.setOpen(connections.stream().filter(ConnectionSlot::isOpen).count());
+            intervalConnections.reset();
+            result.complete(new ThreadSnapshot(new WorkloadStats[] {copy}, conns, null, null));
         });
         return result;
     }

@@ -4,7 +4,9 @@ import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.ConnectionCounts;
+import io.fluxperf.engine.metrics.IntervalSample;
 import io.fluxperf.engine.metrics.LiveSample;
+import io.fluxperf.engine.metrics.OutcomeCounts;
 import io.fluxperf.engine.metrics.ProcessCpu;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
@@ -46,6 +48,13 @@ public final class LoadRun {
     private final CountDownLatch stopSignal = new CountDownLatch(1);
     private volatile boolean stopRequested;
     private RunTrace trace;
+    /** --stats-interval: when the next block is due (System.nanoTime), and what was printed. */
+    private long nextStatsNanos = Long.MAX_VALUE;
+    private long lastStatsNanos;
+    private long loadStartNanos;
+    private long lastProtocolErrors;
+    private long lastConnectionErrors;
+    private final List<IntervalSample> intervals = new ArrayList<>();
 
     public LoadRun(RunConfig config, RunListener listener) {
         this.config = config;
@@ -189,6 +198,12 @@ public final class LoadRun {
             phases.add(d.start(load, start, true, warmup));
         }
         CompletableFuture<Void> exhausted = CompletableFuture.allOf(phases.toArray(CompletableFuture[]::new));
+        loadStartNanos = start;
+        if (!config.statsInterval().isZero()) {
+            lastStatsNanos = start;
+            nextStatsNanos = start + config.statsInterval().toNanos();
+            drivers.forEach(LoadDriver::intervalSnapshot); // start the first interval now
+        }
         String stopReason = null;
         if (warmup) {
             stopReason = waitUntil(drivers, start + config.warmup().toNanos(), exhausted, 0, start);
@@ -230,7 +245,11 @@ public final class LoadRun {
             total = total.merge(0, windows.get(i));
         }
         total = total.merge(0, WindowResult.empty(0, total.startNanos(), config.workloads()));
-        return new RunResult(config, targetDescription, windows, total, stopReason == null ? "completed" : stopReason, preloaded);
+        if (!config.statsInterval().isZero()) {
+            statsBlock(drivers, System.nanoTime()); // the last, partial interval
+        }
+        return new RunResult(config, targetDescription, windows, total, stopReason == null ? "completed" : stopReason,
+                preloaded, List.copyOf(intervals));
     }
 
     /**
@@ -252,6 +271,10 @@ public final class LoadRun {
             if (now >= deadline) {
                 return null;
             }
+            if (now >= nextStatsNanos) {
+                statsBlock(drivers, now);
+                nextStatsNanos += config.statsInterval().toNanos();
+            }
             if (window > 0 && now >= nextLive) {
                 List<ThreadSnapshot> live = snapshotAll(drivers, false);
                 LiveSample sample = liveSample(window, windowStart, live, lastRequests, lastSample);
@@ -260,9 +283,36 @@ public final class LoadRun {
                 listener.live(sample);
                 nextLive += LIVE_INTERVAL_NANOS;
             }
-            long wake = window > 0 ? Math.min(deadline, nextLive) : deadline;
+            long wake = Math.min(window > 0 ? Math.min(deadline, nextLive) : deadline, nextStatsNanos);
             awaitStop(Math.min(wake - System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(20)));
         }
+    }
+
+    /** Collects and reports one statistics block: the interval's figures from every thread. */
+    private void statsBlock(List<LoadDriver> drivers, long now) {
+        List<CompletableFuture<ThreadSnapshot>> futures = drivers.stream().map(LoadDriver::intervalSnapshot).toList();
+        WorkloadStats all = new WorkloadStats();
+        ConnectionCounts conns = new ConnectionCounts();
+        for (CompletableFuture<ThreadSnapshot> f : futures) {
+            ThreadSnapshot s = await(f, Duration.ofSeconds(10));
+            all.add(s.workloads()[0]);
+            conns.add(s.connections());
+        }
+        long protocolErrors = errors.protocolErrors();
+        long connectionErrors = errors.connectionErrors() + errors.connectFailures();
+        OutcomeCounts o = all.outcomes();
+        boolean timed = all.latency().getTotalCount() > 0;
+        IntervalSample sample = new IntervalSample((now - loadStartNanos) / 1e9, (now - lastStatsNanos) / 1e9,
+                all.sent(), o.requests(), o.ok(), o.miss(), o.error(), o.timeout(), o.closed(), conns.attempts(),
+                conns.openedCount(), conns.closedCount(), conns.failures(), conns.open(), all.bytesReceived(),
+                all.bytesSent(), protocolErrors - lastProtocolErrors, connectionErrors - lastConnectionErrors,
+                timed ? all.latency().getValueAtPercentile(50) : 0, timed ? all.latency().getValueAtPercentile(99) : 0,
+                timed ? all.service().getValueAtPercentile(50) : 0, timed ? all.service().getValueAtPercentile(99) : 0);
+        lastProtocolErrors = protocolErrors;
+        lastConnectionErrors = connectionErrors;
+        lastStatsNanos = now;
+        intervals.add(sample);
+        listener.stats(sample);
     }
 
     private List<ThreadSnapshot> snapshotAll(List<LoadDriver> drivers, boolean reset) {

@@ -1,5 +1,6 @@
 package io.fluxperf.engine.load;
 
+import io.fluxperf.engine.metrics.IntervalSample;
 import io.fluxperf.engine.metrics.LiveSample;
 import io.fluxperf.engine.metrics.WindowResult;
 
@@ -21,5 +22,9 @@ public interface RunListener {
     }
 
     default void window(WindowResult window) {
+    }
+
+    /** A statistics block (--stats-interval). */
+    default void stats(IntervalSample sample) {
     }
 }

@@ -10,9 +10,15 @@ import java.util.List;
  * @param target       what was measured, e.g. "127.0.0.1:11211" or "embedded memcache on 127.0.0.1:40211"
  * @param stopReason   why the run ended: "completed", "requests" (the --requests limit), "interrupted"
  * @param preloadedKeys keys written before measuring (for --hit), 0 if none
+ * @param intervals     the statistics blocks (--stats-interval), in order; empty when off
  */
 public record RunResult(RunConfig config, String target, List<WindowResult> windows, WindowResult total,
-                        String stopReason, long preloadedKeys) {
+                        String stopReason, long preloadedKeys, List<IntervalSample> intervals) {
+    public RunResult(RunConfig config, String target, List<WindowResult> windows, WindowResult total,
+                     String stopReason, long preloadedKeys) {
+        this(config, target, windows, total, stopReason, preloadedKeys, List.of());
+    }
+
     public boolean interrupted() {
         return "interrupted".equals(stopReason);
     }

@@ -16,6 +16,7 @@ public final class WorkloadStats {
     private final Histogram latency = LatencyHistograms.create();
     private final Histogram service = LatencyHistograms.create();
     private long bytesSent;
+    private long sent;
     private long bytesReceived;
 
     /**
@@ -30,6 +31,7 @@ public final class WorkloadStats {
     }
 
     public void recordSent(int requestBytes) {
+        sent++;
         bytesSent += requestBytes;
     }
 
@@ -38,6 +40,7 @@ public final class WorkloadStats {
         latency.add(other.latency);
         service.add(other.service);
         bytesSent += other.bytesSent;
+        sent += other.sent;
         bytesReceived += other.bytesReceived;
     }
 
@@ -46,6 +49,7 @@ public final class WorkloadStats {
         latency.reset();
         service.reset();
         bytesSent = 0;
+        sent = 0;
         bytesReceived = 0;
     }
 
@@ -65,6 +69,11 @@ public final class WorkloadStats {
 
     public Histogram service() {
         return service;
+    }
+
+    /** Requests written in the interval (they may end in a later one). */
+    public long sent() {
+        return sent;
     }
 
     public long bytesSent() {

@@ -5,6 +5,7 @@ import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.ValueSize;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.ConnectionCounts;
+import io.fluxperf.engine.metrics.IntervalSample;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.metrics.WorkloadStats;
@@ -25,7 +26,7 @@ final class JsonResultModel {
     }
 
     record Result(String fluxperf, Config config, String target, String stopReason, long preloadedKeys,
-                  List<Window> windows, Window total) {
+                  List<Window> windows, Window total, List<IntervalSample> intervals) {
     }
 
     record Config(String server, String protocol, int threads, int connections, int pipeline, long durationMs,
@@ -65,7 +66,7 @@ final class JsonResultModel {
             windows.add(window(w, config, origin));
         }
         return new Result(version, config(config), r.target(), r.stopReason(), r.preloadedKeys(), windows,
-                window(r.total(), config, origin));
+                window(r.total(), config, origin), r.intervals());
     }
 
     static Config config(RunConfig c) {

@@ -3,6 +3,7 @@ package io.fluxperf.engine.report;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.ConnectionCounts;
+import io.fluxperf.engine.metrics.IntervalSample;
 import io.fluxperf.engine.metrics.LiveSample;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
@@ -105,6 +106,38 @@ public final class TextReport {
         if (stop != null) {
             out.println(stop);
         }
+    }
+
+    /**
+     * The statistics block of one interval ({@code --stats-interval}), in dperf's style: a name
+     * and a number per column, one topic per line.
+     */
+    public void statsBlock(IntervalSample s) {
+        double per = s.seconds() > 0 ? 1 / s.seconds() : 0;
+        out.println(columns("seconds", String.format(java.util.Locale.ROOT, "%.1f", s.second()), "requests", group(s.sent()),
+                "responses", group(s.responses()), "rps", group(Math.round(s.responses() * per))));
+        out.println(columns("ok", group(s.ok()), "miss", group(s.miss()), "error", group(s.error()),
+                "timeout", group(s.timeout()), "closed", group(s.closed())));
+        out.println(columns("skOpen", group(s.connectionsOpened()), "skClose", group(s.connectionsClosed()),
+                "skCon", group(s.openConnections()), "skErr", group(s.connectFailures())));
+        out.println(columns("bytesRx", group(s.bytesIn()), "bytesTx", group(s.bytesOut()),
+                "errProtocol", group(s.protocolErrors()), "errConnection", group(s.connectionErrors())));
+        out.println(columns("p50", group(s.latencyP50()) + " ns", "p99", group(s.latencyP99()) + " ns",
+                "serviceP50", group(s.serviceP50()) + " ns", "serviceP99", group(s.serviceP99()) + " ns"));
+        out.println();
+    }
+
+    private static String columns(String... nameValue) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i + 1 < nameValue.length; i += 2) {
+            String cell = nameValue[i] + " " + nameValue[i + 1];
+            b.append(i + 2 < nameValue.length ? String.format("%-24s", cell) : cell);
+        }
+        return b.toString();
+    }
+
+    private static String group(long v) {
+        return String.format(java.util.Locale.ROOT, "%,d", v);
     }
 
     /** The line shown about once a second while a window runs (the caller prints it to stderr). */

@@ -1,0 +1,514 @@
+package io.fluxperf.engine.protocol.http;
+
+import io.fluxperf.engine.protocol.ProtocolException;
+import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Finds where one HTTP/1.x response ends (RFC 9112 §6.3) and reads its status: a resumable state
+ * machine over a buffer that it does not consume until a whole response is there.
+ *
+ * <h2>Assumptions and guarantees</h2>
+ * <ul>
+ *   <li>Between two calls that returned {@link #NEED_MORE}, nobody consumes from the buffer; its
+ *       reader index may move (Netty's cumulator discards read bytes), so every position kept here
+ *       is relative to the reader index. Bytes once scanned are not scanned again: a response
+ *       that arrives a byte at a time costs O(size), and a large body costs O(1) per call.</li>
+ *   <li>{@link #decode} either returns {@link #NEED_MORE} without consuming anything, or consumes
+ *       exactly one final response (with the 1xx interim responses before it) and returns its
+ *       status code. Partial input never throws; bytes that cannot be a response throw
+ *       {@link ProtocolException} and nothing else (no parse of a number can overflow).</li>
+ *   <li>Framing: 1xx, 204 and 304 have no body; {@code Transfer-Encoding} whose last coding is
+ *       {@code chunked} is read chunk by chunk up to the trailers; another transfer coding, or no
+ *       {@code Content-Length}, means the body ends when the server closes (see
+ *       {@link #decodeAtEnd}); otherwise {@code Content-Length} bytes. We never send HEAD, so a
+ *       response never omits a body it announces.</li>
+ *   <li>Connection end: a response with {@code Connection: close}, an HTTP/1.0 response without
+ *       {@code Connection: keep-alive} and a close-delimited one end the connection:
+ *       {@link #closesConnection()} turns true and any later byte is a protocol error.</li>
+ *   <li>Bounded: a line longer than {@value #MAX_LINE} bytes, a head (or trailer section) longer
+ *       than {@value #MAX_HEAD} bytes, or a response longer than {@link #MAX_RESPONSE} bytes is a
+ *       protocol error, because the whole response is held in memory until it is complete.</li>
+ * </ul>
+ * Lines may end in CRLF or a bare LF (RFC 9112 §2.2). Not thread-safe: one per connection.
+ */
+final class HttpResponseDecoder {
+    static final int NEED_MORE = -1;
+    static final int MAX_LINE = 8192;
+    static final int MAX_HEAD = 64 * 1024;
+    static final int MAX_RESPONSE = 64 << 20;
+
+    private static final int STATUS_LINE = 0;
+    private static final int HEADERS = 1;
+    private static final int FIXED_BODY = 2;
+    private static final int CHUNK_SIZE = 3;
+    private static final int CHUNK_DATA = 4;
+    private static final int TRAILERS = 5;
+    private static final int UNTIL_CLOSE = 6;
+
+    private static final byte[] HTTP_1 = "HTTP/1.".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CONTENT_LENGTH = lower("content-length");
+    private static final byte[] TRANSFER_ENCODING = lower("transfer-encoding");
+    private static final byte[] CONNECTION = lower("connection");
+    private static final byte[] CHUNKED = lower("chunked");
+    private static final byte[] CLOSE = lower("close");
+    private static final byte[] KEEP_ALIVE = lower("keep-alive");
+
+    private int state = STATUS_LINE;
+    /** Start of the next element (line, chunk, body), relative to the reader index. */
+    private int pos;
+    /** How far a line end has been searched for, relative; never below {@link #pos} when used. */
+    private int scanned;
+    /** Readable bytes below which no progress is possible; lets a waiting body cost O(1). */
+    private int wanted;
+    /** Start of the current head or trailer section, relative, for the size bound. */
+    private int sectionStart;
+    /** End of a fixed body or of the current chunk's data, relative. */
+    private int dataEnd;
+
+    private int status;
+    private boolean http10;
+    private long contentLength;
+    private boolean transferEncoding;
+    private boolean chunked;
+    private boolean connectionClose;
+    private boolean keepAlive;
+
+    /** The last response ended the connection: nothing more may come on it. */
+    private boolean closing;
+
+    /**
+     * Decodes one response from the start of {@code in}.
+     *
+     * @return its status code, having consumed it; or {@link #NEED_MORE}, having consumed nothing
+     * @throws ProtocolException when the bytes cannot be an HTTP/1.x response
+     */
+    int decode(ByteBuf in) throws ProtocolException {
+        int avail = in.readableBytes();
+        if (closing) {
+            if (avail > 0) {
+                throw new ProtocolException("the server sent " + avail + " bytes after a response that closed the connection");
+            }
+            return NEED_MORE;
+        }
+        if (avail < wanted) {
+            return NEED_MORE;
+        }
+        int base = in.readerIndex();
+        while (true) {
+            switch (state) {
+                case STATUS_LINE -> {
+                    int lf = lineEnd(in, base, avail);
+                    if (lf < 0) {
+                        return NEED_MORE;
+                    }
+                    statusLine(in, base + pos, base + contentEnd(in, base, lf));
+                    pos = lf + 1;
+                    state = HEADERS;
+                }
+                case HEADERS -> {
+                    int lf = lineEnd(in, base, avail);
+                    if (lf < 0) {
+                        if (avail - sectionStart > MAX_HEAD) {
+                            throw new ProtocolException("HTTP response head longer than " + MAX_HEAD + " bytes");
+                        }
+                        return NEED_MORE;
+                    }
+                    int end = contentEnd(in, base, lf);
+                    int start = pos;
+                    pos = lf + 1;
+                    if (pos - sectionStart > MAX_HEAD) {
+                        throw new ProtocolException("HTTP response head longer than " + MAX_HEAD + " bytes");
+                    }
+                    if (end > start) {
+                        header(in, base + start, base + end);
+                    } else if (endOfHead()) {
+                        return finish(in, base, pos);
+                    }
+                }
+                case FIXED_BODY -> {
+                    if (avail < dataEnd) {
+                        wanted = dataEnd;
+                        return NEED_MORE;
+                    }
+                    return finish(in, base, dataEnd);
+                }
+                case CHUNK_SIZE -> {
+                    int lf = lineEnd(in, base, avail);
+                    if (lf < 0) {
+                        return NEED_MORE;
+                    }
+                    long size = chunkSize(in, base + pos, base + contentEnd(in, base, lf));
+                    pos = lf + 1;
+                    if (size == 0) {
+                        state = TRAILERS;
+                        sectionStart = pos;
+                    } else {
+                        if (pos + size > MAX_RESPONSE) {
+                            throw tooLarge();
+                        }
+                        dataEnd = pos + (int) size;
+                        state = CHUNK_DATA;
+                    }
+                }
+                case CHUNK_DATA -> {
+                    // the data, then CRLF (or a bare LF)
+                    if (avail <= dataEnd) {
+                        wanted = dataEnd + 1;
+                        return NEED_MORE;
+                    }
+                    byte b = in.getByte(base + dataEnd);
+                    if (b == '\r') {
+                        if (avail <= dataEnd + 1) {
+                            wanted = dataEnd + 2;
+                            return NEED_MORE;
+                        }
+                        b = in.getByte(base + dataEnd + 1);
+                        if (b != '\n') {
+                            throw new ProtocolException("HTTP chunk data not followed by CRLF");
+                        }
+                        pos = dataEnd + 2;
+                    } else if (b == '\n') {
+                        pos = dataEnd + 1;
+                    } else {
+                        throw new ProtocolException("HTTP chunk data not followed by CRLF");
+                    }
+                    state = CHUNK_SIZE;
+                }
+                case TRAILERS -> {
+                    int lf = lineEnd(in, base, avail);
+                    if (lf < 0) {
+                        if (avail - sectionStart > MAX_HEAD) {
+                            throw new ProtocolException("HTTP trailer section longer than " + MAX_HEAD + " bytes");
+                        }
+                        return NEED_MORE;
+                    }
+                    int end = contentEnd(in, base, lf);
+                    int start = pos;
+                    pos = lf + 1;
+                    if (pos - sectionStart > MAX_HEAD) {
+                        throw new ProtocolException("HTTP trailer section longer than " + MAX_HEAD + " bytes");
+                    }
+                    if (end == start) {
+                        return finish(in, base, pos);
+                    }
+                    byte first = in.getByte(base + start);
+                    if (first != ' ' && first != '\t' && in.indexOf(base + start, base + end, (byte) ':') < 0) {
+                        throw malformed("trailer field", in, base + start, base + end);
+                    }
+                }
+                case UNTIL_CLOSE -> {
+                    if (avail > MAX_RESPONSE) {
+                        throw tooLarge();
+                    }
+                    wanted = avail + 1;
+                    return NEED_MORE;
+                }
+                default -> throw new IllegalStateException("state " + state);
+            }
+        }
+    }
+
+    /**
+     * The server closed the connection with {@code in} still unread: a response whose body ends
+     * by the close is complete now.
+     *
+     * @return its status, having consumed everything; or {@link #NEED_MORE} when the bytes are a
+     *         response cut short (the request then ended as closed)
+     */
+    int decodeAtEnd(ByteBuf in) throws ProtocolException {
+        int result = decode(in);
+        if (result != NEED_MORE || state != UNTIL_CLOSE) {
+            return result;
+        }
+        return finish(in, in.readerIndex(), in.readableBytes());
+    }
+
+    /** The last decoded response ends the connection (Connection: close, HTTP/1.0, or a body ended by close). */
+    boolean closesConnection() {
+        return closing;
+    }
+
+    /** Whether a response was begun but not finished (for tests). */
+    boolean inResponse() {
+        return state != STATUS_LINE || pos > 0;
+    }
+
+    // ---- lines ----
+
+    /**
+     * The relative index of the '\n' that ends the line at {@link #pos}, or -1 (having noted how
+     * far it searched and how many bytes it wants) when the line is incomplete.
+     */
+    private int lineEnd(ByteBuf in, int base, int avail) throws ProtocolException {
+        int from = Math.max(scanned, pos);
+        int limit = Math.min(avail, pos + MAX_LINE);
+        int lf = from < limit ? in.indexOf(base + from, base + limit, (byte) '\n') : -1;
+        if (lf < 0) {
+            if (avail - pos >= MAX_LINE) {
+                throw new ProtocolException("HTTP response line longer than " + MAX_LINE + " bytes");
+            }
+            scanned = avail;
+            wanted = avail + 1;
+            return -1;
+        }
+        lf -= base;
+        scanned = lf + 1;
+        return lf;
+    }
+
+    /** The relative end of the line's content: before its CR, if any. */
+    private int contentEnd(ByteBuf in, int base, int lf) {
+        return lf > pos && in.getByte(base + lf - 1) == '\r' ? lf - 1 : lf;
+    }
+
+    // ---- head ----
+
+    private void statusLine(ByteBuf in, int start, int end) throws ProtocolException {
+        // HTTP/1.x SP 3DIGIT [SP reason]
+        if (end - start < 12 || !startsWith(in, start, HTTP_1) || in.getByte(start + 8) != ' ') {
+            throw malformed("status line", in, start, end);
+        }
+        byte minor = in.getByte(start + 7);
+        if (minor < '0' || minor > '9') {
+            throw malformed("status line", in, start, end);
+        }
+        int code = 0;
+        for (int i = start + 9; i < start + 12; i++) {
+            int d = in.getByte(i) - '0';
+            if (d < 0 || d > 9) {
+                throw malformed("status line", in, start, end);
+            }
+            code = code * 10 + d;
+        }
+        if (code < 100 || code > 599 || (end > start + 12 && in.getByte(start + 12) != ' ')) {
+            throw malformed("status line", in, start, end);
+        }
+        status = code;
+        http10 = minor == '0';
+        contentLength = -1;
+        transferEncoding = false;
+        chunked = false;
+        connectionClose = false;
+        keepAlive = false;
+    }
+
+    private void header(ByteBuf in, int start, int end) throws ProtocolException {
+        byte first = in.getByte(start);
+        if (first == ' ' || first == '\t') {
+            return; // obsolete line folding: a continuation of a field we do not read (RFC 9112 §5.2)
+        }
+        int colon = in.indexOf(start, end, (byte) ':');
+        if (colon <= start) {
+            throw malformed("header field", in, start, end);
+        }
+        int nameLength = colon - start;
+        int valueStart = skipSpace(in, colon + 1, end);
+        int valueEnd = trimSpace(in, valueStart, end);
+        if (nameLength == CONTENT_LENGTH.length && nameIs(in, start, CONTENT_LENGTH)) {
+            contentLength(in, valueStart, valueEnd);
+        } else if (nameLength == TRANSFER_ENCODING.length && nameIs(in, start, TRANSFER_ENCODING)) {
+            transferEncoding = true;
+            // the last coding decides: chunked there means chunked framing (RFC 9112 §6.3)
+            int comma = valueEnd - 1;
+            while (comma >= valueStart && in.getByte(comma) != ',') {
+                comma--;
+            }
+            int tokenStart = skipSpace(in, comma + 1, valueEnd);
+            chunked = tokenIs(in, tokenStart, valueEnd, CHUNKED);
+        } else if (nameLength == CONNECTION.length && nameIs(in, start, CONNECTION)) {
+            int tokenStart = valueStart;
+            while (tokenStart < valueEnd) {
+                int comma = in.indexOf(tokenStart, valueEnd, (byte) ',');
+                int tokenEnd = comma < 0 ? valueEnd : comma;
+                int s = skipSpace(in, tokenStart, tokenEnd);
+                int e = trimSpace(in, s, tokenEnd);
+                if (tokenIs(in, s, e, CLOSE)) {
+                    connectionClose = true;
+                } else if (tokenIs(in, s, e, KEEP_ALIVE)) {
+                    keepAlive = true;
+                }
+                tokenStart = tokenEnd + 1;
+            }
+        }
+    }
+
+    private void contentLength(ByteBuf in, int start, int end) throws ProtocolException {
+        // "5" or the list form "5, 5" that some intermediaries send; every member must agree
+        long length = -1;
+        int s = start;
+        while (s < end) {
+            int comma = in.indexOf(s, end, (byte) ',');
+            int e = comma < 0 ? end : comma;
+            int ts = skipSpace(in, s, e);
+            long v = parseDecimal(in, ts, trimSpace(in, ts, e));
+            if (v < 0 || (length >= 0 && v != length)) {
+                throw malformed("Content-Length", in, start, end);
+            }
+            length = v;
+            s = e + 1;
+        }
+        if (length < 0 || (contentLength >= 0 && contentLength != length)) {
+            throw malformed("Content-Length", in, start, end);
+        }
+        if (length > MAX_RESPONSE) {
+            throw tooLarge();
+        }
+        contentLength = length;
+    }
+
+    /** The head ended: returns true when the response is complete without a body, else sets up the body. */
+    private boolean endOfHead() throws ProtocolException {
+        if (status < 200) {
+            if (status == 101) {
+                throw new ProtocolException("HTTP 101 Switching Protocols, which fluxperf did not ask for");
+            }
+            // an interim response (100 Continue, 103 Early Hints): the final one follows
+            state = STATUS_LINE;
+            sectionStart = pos;
+            return false;
+        }
+        if (status == 204 || status == 304) {
+            return true;
+        }
+        if (transferEncoding) {
+            state = chunked ? CHUNK_SIZE : UNTIL_CLOSE;
+            return false;
+        }
+        if (contentLength >= 0) {
+            if (pos + contentLength > MAX_RESPONSE) {
+                throw tooLarge();
+            }
+            dataEnd = pos + (int) contentLength;
+            state = FIXED_BODY;
+            return false;
+        }
+        state = UNTIL_CLOSE;
+        return false;
+    }
+
+    private static long chunkSize(ByteBuf in, int start, int end) throws ProtocolException {
+        long size = 0;
+        int i = start;
+        for (; i < end; i++) {
+            int d = hexDigit(in.getByte(i));
+            if (d < 0) {
+                break;
+            }
+            size = size * 16 + d;
+            if (size > MAX_RESPONSE) {
+                throw tooLarge();
+            }
+        }
+        if (i == start) {
+            throw malformed("chunk size", in, start, end);
+        }
+        i = skipSpace(in, i, end);
+        if (i < end && in.getByte(i) != ';') {
+            throw malformed("chunk size", in, start, end);
+        }
+        return size; // chunk extensions after ';' are ignored
+    }
+
+    private int finish(ByteBuf in, int base, int end) {
+        in.readerIndex(base + end);
+        closing = state == UNTIL_CLOSE || connectionClose || (http10 && !keepAlive);
+        int result = status;
+        state = STATUS_LINE;
+        pos = 0;
+        scanned = 0;
+        wanted = 0;
+        sectionStart = 0;
+        dataEnd = 0;
+        return result;
+    }
+
+    // ---- bytes ----
+
+    private static int hexDigit(byte b) {
+        if (b >= '0' && b <= '9') {
+            return b - '0';
+        }
+        int lower = b | 0x20;
+        return lower >= 'a' && lower <= 'f' ? lower - 'a' + 10 : -1;
+    }
+
+    /** A non-negative decimal of at most 18 digits in [start, end), or -1. */
+    private static long parseDecimal(ByteBuf in, int start, int end) {
+        if (start >= end || end - start > 18) {
+            return -1;
+        }
+        long v = 0;
+        for (int i = start; i < end; i++) {
+            int d = in.getByte(i) - '0';
+            if (d < 0 || d > 9) {
+                return -1;
+            }
+            v = v * 10 + d;
+        }
+        return v;
+    }
+
+    private static int skipSpace(ByteBuf in, int from, int end) {
+        while (from < end) {
+            byte b = in.getByte(from);
+            if (b != ' ' && b != '\t') {
+                break;
+            }
+            from++;
+        }
+        return from;
+    }
+
+    private static int trimSpace(ByteBuf in, int start, int end) {
+        while (end > start) {
+            byte b = in.getByte(end - 1);
+            if (b != ' ' && b != '\t') {
+                break;
+            }
+            end--;
+        }
+        return end;
+    }
+
+    private static boolean startsWith(ByteBuf in, int start, byte[] prefix) {
+        for (int i = 0; i < prefix.length; i++) {
+            if (in.getByte(start + i) != prefix[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Case-insensitive match of a field name against {@code lower} (lower-case ASCII). */
+    private static boolean nameIs(ByteBuf in, int start, byte[] lower) {
+        for (int i = 0; i < lower.length; i++) {
+            byte b = in.getByte(start + i);
+            byte l = lower[i];
+            if (b != l && !(l >= 'a' && l <= 'z' && (b | 0x20) == l)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean tokenIs(ByteBuf in, int start, int end, byte[] lower) {
+        return end - start == lower.length && nameIs(in, start, lower);
+    }
+
+    private static byte[] lower(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static ProtocolException tooLarge() {
+        return new ProtocolException("HTTP response larger than " + (MAX_RESPONSE >> 20)
+                + " MiB (fluxperf holds a response in memory until it is complete)");
+    }
+
+    private static ProtocolException malformed(String what, ByteBuf in, int start, int end) {
+        int length = Math.max(0, Math.min(end - start, 80));
+        String text = in.toString(start, length, StandardCharsets.ISO_8859_1)
+                .replace("\r", "\\r").replace("\n", "\\n");
+        return new ProtocolException("malformed HTTP " + what + " '" + text + (end - start > 80 ? "…" : "") + "'");
+    }
+}

@@ -1,0 +1,573 @@
+package io.fluxperf.engine.protocol.resp;
+
+import static io.fluxperf.engine.protocol.resp.RespCommands.bytes;
+
+import io.fluxperf.engine.protocol.Ascii;
+import io.fluxperf.engine.protocol.HandshakeRefused;
+import io.fluxperf.engine.protocol.ProtocolCodec;
+import io.fluxperf.engine.protocol.ProtocolException;
+import io.fluxperf.engine.protocol.ProtocolOptions;
+import io.fluxperf.engine.request.Command;
+import io.fluxperf.engine.request.CommandTemplate;
+import io.fluxperf.engine.request.Outcome;
+import io.fluxperf.engine.request.Request;
+import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Client side of RESP for one connection: every request goes out as a RESP array of bulk
+ * strings, and replies (RESP2 or RESP3) are framed by a {@link RespReplyDecoder} whose sink
+ * looks only at the shape of the top-level reply.
+ *
+ * <h2>What each command sends</h2>
+ * {@code k} is the request's first key, {@code v} its value. Containers hold one member named
+ * after their key, so that a write and the later read, pop or removal of the same key meet:
+ * <pre>
+ * GET k                (GET with several keys: MGET k1 k2 …)
+ * SET k v              SET k v EX ttl when the request has a ttl
+ * DEL k1 k2 …          EXISTS k1 k2 …          MGET k1 k2 …        MSET k1 v k2 v …
+ * EXPIRE k ttl         the request's ttl; 3600 s when it has none (EXPIRE k 0 would delete the key)
+ * INCR k / DECR k      INCRBY k n / DECRBY k n when the request's numeric n is not 1
+ * HSET k k v           HGET k k          HDEL k k           HGETALL k      (the field is the key)
+ * LPUSH k v / RPUSH k v                   LPOP k / RPOP k     LRANGE k 0 9
+ * SADD k k             SREM k k          SMEMBERS k                        (the member is the key)
+ * ZADD k n k           ZREM k k          ZRANGE k 0 9       (member: the key; score: the request's numeric)
+ * PING                 FLUSHALL (FLUSH)
+ * COMMAND              the template's words, __key__ → k, __data__ → v, __counter__ → numeric
+ * </pre>
+ * A request with literal arguments (replay) sends exactly those words instead.
+ *
+ * <h2>Outcomes</h2>
+ * An error reply ({@code -…}, RESP3 {@code !…}) is ERROR. A nil ({@code $-1}, {@code *-1}, RESP3
+ * {@code _}) is MISS. An empty aggregate, or one whose elements are all nil (MGET), is MISS for a
+ * read (and for a template or replayed command whose verb is not one of ours). An integer 0 is
+ * MISS for EXISTS, and for DEL, EXPIRE, HDEL, SREM and ZREM, whose 0 means the key or member was
+ * not there (memcache's NOT_FOUND for delete and touch). Everything else is OK. A template's or
+ * replayed command's verb decides as the command of that name would (EXISTS, GET, …).
+ *
+ * <h2>Handshake</h2>
+ * {@code HELLO 3 [AUTH user password]} for RESP3, else {@code AUTH [user] password} when a
+ * password is set; then {@code SELECT db} when a database is set. They are pipelined, and the
+ * first refusal ends the run with one sentence naming the flag ({@link HandshakeRefused}).
+ *
+ * <p>Encoding allocates nothing: verbs are pre-encoded, lengths and numbers written in place.
+ * Not thread-safe: one per connection, on its event loop.
+ */
+final class RespCodec implements ProtocolCodec {
+    /** The ttl EXPIRE sends when the request has none. */
+    static final int DEFAULT_EXPIRE_SECONDS = 3600;
+
+    private static final short CRLF = ('\r' << 8) | '\n';
+    private static final byte[][] ARRAY_HEADER = new byte[16][];
+    private static final byte[] EMPTY_BULK = bytes("$0\r\n\r\n");
+    private static final byte[] GET_MANY = RespCommands.bulkVerb(Command.MGET);
+    private static final byte[] INCRBY = bytes("$6\r\nINCRBY\r\n");
+    private static final byte[] DECRBY = bytes("$6\r\nDECRBY\r\n");
+    private static final byte[] EX = bytes("$2\r\nEX\r\n");
+    private static final byte[] RANGE_0_9 = bytes("$1\r\n0\r\n$1\r\n9\r\n");
+    private static final byte[] HELLO_3 = bytes("$5\r\nHELLO\r\n$1\r\n3\r\n");
+    private static final byte[] AUTH = bytes("$4\r\nAUTH\r\n");
+    private static final byte[] SELECT = bytes("$6\r\nSELECT\r\n");
+    private static final byte[] DEFAULT_USER = bytes("default");
+    private static final boolean[] ZERO_IS_MISS = new boolean[Command.values().length];
+
+    static {
+        for (int n = 0; n < ARRAY_HEADER.length; n++) {
+            ARRAY_HEADER[n] = bytes("*" + n + "\r\n");
+        }
+        for (Command c : new Command[] {Command.EXISTS, Command.DELETE, Command.EXPIRE, Command.HDEL, Command.SREM,
+                Command.ZREM}) {
+            ZERO_IS_MISS[c.ordinal()] = true;
+        }
+    }
+
+    private static final int STEP_HELLO = 1;
+    private static final int STEP_AUTH = 2;
+    private static final int STEP_SELECT = 3;
+
+    private final ProtocolOptions options;
+    private final RespReplyDecoder decoder = new RespReplyDecoder();
+    private final ReplyShape shape = new ReplyShape();
+    private final HandshakeReply handshakeReply = new HandshakeReply();
+    /** Handshake commands sent, in order, and how many of their replies have been read. */
+    private final int[] steps = new int[2];
+    private int stepCount;
+    private int stepsDone;
+
+    RespCodec(ProtocolOptions options) {
+        this.options = options;
+    }
+
+    // ---- handshake ----
+
+    @Override
+    public boolean writeHandshake(ByteBuf out) {
+        stepCount = 0;
+        stepsDone = 0;
+        String password = options.password();
+        byte[] user = options.user() != null ? options.user().getBytes(StandardCharsets.UTF_8) : null;
+        byte[] pass = password != null ? password.getBytes(StandardCharsets.UTF_8) : null;
+        if (options.respVersion() == 3) {
+            arrayHeader(out, pass != null ? 5 : 2);
+            out.writeBytes(HELLO_3);
+            if (pass != null) {
+                out.writeBytes(AUTH);
+                bulk(out, user != null ? user : DEFAULT_USER);
+                bulk(out, pass);
+            }
+            steps[stepCount++] = STEP_HELLO;
+        } else if (pass != null) {
+            arrayHeader(out, user != null ? 3 : 2);
+            out.writeBytes(AUTH);
+            if (user != null) {
+                bulk(out, user);
+            }
+            bulk(out, pass);
+            steps[stepCount++] = STEP_AUTH;
+        }
+        if (options.database() >= 0) {
+            arrayHeader(out, 2);
+            out.writeBytes(SELECT);
+            bulkLong(out, options.database());
+            steps[stepCount++] = STEP_SELECT;
+        }
+        return stepCount > 0;
+    }
+
+    @Override
+    public int decodeHandshake(ByteBuf in) throws ProtocolException {
+        while (stepsDone < stepCount) {
+            if (!decoder.decode(in, handshakeReply)) {
+                return NEED_MORE;
+            }
+            int step = steps[stepsDone++];
+            String error = handshakeReply.error;
+            handshakeReply.error = null;
+            if (error != null) {
+                throw new HandshakeRefused(refusal(step, error));
+            }
+        }
+        return HANDSHAKE_DONE;
+    }
+
+    /** One sentence that names the flag to fix and quotes the server. */
+    private String refusal(int step, String error) {
+        String said = error.endsWith(".") ? error : error + ".";
+        boolean authProblem = error.startsWith("WRONGPASS") || error.startsWith("NOAUTH") || error.startsWith("NOPERM")
+                || error.contains("AUTH");
+        String passwordFlag = options.user() != null ? "--user/--password" : "--password";
+        if (options.password() == null && error.startsWith("NOAUTH")) {
+            return "--password: redis requires a password (it answered " + verb(step) + " with: " + said + ")";
+        }
+        if (error.contains("without any password configured")) {
+            return passwordFlag + ": redis has no password configured, so it refused AUTH; leave out " + passwordFlag + ".";
+        }
+        return switch (step) {
+            case STEP_AUTH -> passwordFlag + ": redis refused AUTH: " + said;
+            case STEP_HELLO -> authProblem
+                    ? passwordFlag + ": redis refused HELLO 3 AUTH: " + said
+                    : "--resp 3: redis refused HELLO 3 (a server before redis 6 speaks only RESP2): " + said;
+            default -> "--db " + options.database() + ": redis refused SELECT " + options.database() + ": " + said;
+        };
+    }
+
+    private static String verb(int step) {
+        return switch (step) {
+            case STEP_HELLO -> "HELLO";
+            case STEP_AUTH -> "AUTH";
+            default -> "SELECT";
+        };
+    }
+
+    /** Keeps the text of a top-level error reply; ignores everything else. */
+    private static final class HandshakeReply implements RespSink {
+        private int depth;
+        private String error;
+
+        @Override
+        public void scalar(byte type, ByteBuf in, int start, int end) {
+            if (depth == 0 && (type == '-' || type == '!')) {
+                error = in.toString(start, end - start, StandardCharsets.UTF_8).trim();
+            }
+        }
+
+        @Override
+        public void nil(byte type) {
+        }
+
+        @Override
+        public void aggregateStart(byte type, long count) {
+            depth++;
+        }
+
+        @Override
+        public void aggregateEnd(byte type) {
+            depth--;
+        }
+    }
+
+    // ---- requests ----
+
+    @Override
+    public void encode(Request r, ByteBuf out) {
+        if (r.argCount() > 0) {
+            encodeArgs(r, out);
+            return;
+        }
+        Command c = r.command();
+        switch (c) {
+            case GET -> {
+                if (r.keyCount() > 1) {
+                    keysCommand(GET_MANY, r, out);
+                } else {
+                    keyCommand(c, r, out);
+                }
+            }
+            case HGETALL, LPOP, RPOP, SMEMBERS -> keyCommand(c, r, out);
+            case DELETE, EXISTS, MGET -> keysCommand(RespCommands.bulkVerb(c), r, out);
+            case SET -> {
+                boolean ttl = r.ttlSeconds() > 0;
+                arrayHeader(out, ttl ? 5 : 3);
+                out.writeBytes(RespCommands.bulkVerb(c));
+                key(r, 0, out);
+                value(r, out);
+                if (ttl) {
+                    out.writeBytes(EX);
+                    bulkLong(out, r.ttlSeconds());
+                }
+            }
+            case EXPIRE -> {
+                arrayHeader(out, 3);
+                out.writeBytes(RespCommands.bulkVerb(c));
+                key(r, 0, out);
+                bulkLong(out, r.ttlSeconds() > 0 ? r.ttlSeconds() : DEFAULT_EXPIRE_SECONDS);
+            }
+            case INCR, DECR -> {
+                if (r.numeric() == 1) {
+                    keyCommand(c, r, out);
+                } else {
+                    arrayHeader(out, 3);
+                    out.writeBytes(c == Command.INCR ? INCRBY : DECRBY);
+                    key(r, 0, out);
+                    bulkLong(out, r.numeric());
+                }
+            }
+            case MSET -> {
+                int keys = Math.max(1, r.keyCount());
+                arrayHeader(out, 1 + 2 * keys);
+                out.writeBytes(RespCommands.bulkVerb(c));
+                for (int i = 0; i < keys; i++) {
+                    key(r, i, out);
+                    value(r, out);
+                }
+            }
+            case HGET, HDEL, SADD, SREM, ZREM -> {
+                arrayHeader(out, 3);
+                out.writeBytes(RespCommands.bulkVerb(c));
+                key(r, 0, out);
+                key(r, 0, out);
+            }
+            case HSET -> {
+                arrayHeader(out, 4);
+                out.writeBytes(RespCommands.bulkVerb(c));
+                key(r, 0, out);
+                key(r, 0, out);
+                value(r, out);
+            }
+            case LPUSH, RPUSH -> {
+                arrayHeader(out, 3);
+                out.writeBytes(RespCommands.bulkVerb(c));
+                key(r, 0, out);
+                value(r, out);
+            }
+            case LRANGE, ZRANGE -> {
+                arrayHeader(out, 4);
+                out.writeBytes(RespCommands.bulkVerb(c));
+                key(r, 0, out);
+                out.writeBytes(RANGE_0_9);
+            }
+            case ZADD -> {
+                arrayHeader(out, 4);
+                out.writeBytes(RespCommands.bulkVerb(c));
+                key(r, 0, out);
+                bulkLong(out, r.numeric());
+                key(r, 0, out);
+            }
+            case PING, FLUSH -> {
+                arrayHeader(out, 1);
+                out.writeBytes(RespCommands.bulkVerb(c));
+            }
+            case COMMAND -> encodeTemplate(r, out);
+            default -> throw new IllegalArgumentException("redis cannot encode " + c);
+        }
+    }
+
+    private static void keyCommand(Command c, Request r, ByteBuf out) {
+        arrayHeader(out, 2);
+        out.writeBytes(RespCommands.bulkVerb(c));
+        key(r, 0, out);
+    }
+
+    private static void keysCommand(byte[] bulkVerb, Request r, ByteBuf out) {
+        int keys = Math.max(1, r.keyCount());
+        arrayHeader(out, 1 + keys);
+        out.writeBytes(bulkVerb);
+        for (int i = 0; i < keys; i++) {
+            key(r, i, out);
+        }
+    }
+
+    private static void encodeArgs(Request r, ByteBuf out) {
+        int n = r.argCount();
+        arrayHeader(out, n);
+        byte[] b = r.argBytes();
+        for (int i = 0; i < n; i++) {
+            bulk(out, b, r.argOffset(i), r.argLength(i));
+        }
+    }
+
+    /** The template's words with __key__, __data__ and __counter__ expanded in place. */
+    private static void encodeTemplate(Request r, ByteBuf out) {
+        CommandTemplate t = r.template();
+        if (t == null) {
+            throw new IllegalArgumentException("a redis COMMAND request needs a template or arguments");
+        }
+        List<List<CommandTemplate.Part>> words = t.words();
+        int n = words.size();
+        arrayHeader(out, n);
+        int keyLength = r.keyCount() > 0 ? r.keyLength(0) : 0;
+        int valueLength = r.value() != null ? r.valueLength() : 0;
+        for (int w = 0; w < n; w++) {
+            List<CommandTemplate.Part> parts = words.get(w);
+            int size = parts.size();
+            long length = 0;
+            for (int i = 0; i < size; i++) {
+                CommandTemplate.Part p = parts.get(i);
+                if (p instanceof CommandTemplate.Literal l) {
+                    length += l.bytes().length;
+                } else if (p instanceof CommandTemplate.Key) {
+                    length += keyLength;
+                } else if (p instanceof CommandTemplate.Data) {
+                    length += valueLength;
+                } else {
+                    length += decimalLength(r.numeric());
+                }
+            }
+            out.writeByte('$');
+            Ascii.writeLong(out, length);
+            out.writeShort(CRLF);
+            for (int i = 0; i < size; i++) {
+                CommandTemplate.Part p = parts.get(i);
+                if (p instanceof CommandTemplate.Literal l) {
+                    out.writeBytes(l.bytes());
+                } else if (p instanceof CommandTemplate.Key) {
+                    if (keyLength > 0) {
+                        out.writeBytes(r.keyBytes(), r.keyOffset(0), keyLength);
+                    }
+                } else if (p instanceof CommandTemplate.Data) {
+                    if (valueLength > 0) {
+                        out.writeBytes(r.value(), r.valueOffset(), valueLength);
+                    }
+                } else {
+                    Ascii.writeLong(out, r.numeric());
+                }
+            }
+            out.writeShort(CRLF);
+        }
+    }
+
+    private static void arrayHeader(ByteBuf out, int n) {
+        if (n < ARRAY_HEADER.length) {
+            out.writeBytes(ARRAY_HEADER[n]);
+        } else {
+            out.writeByte('*');
+            Ascii.writeLong(out, n);
+            out.writeShort(CRLF);
+        }
+    }
+
+    private static void key(Request r, int i, ByteBuf out) {
+        if (i >= r.keyCount()) {
+            out.writeBytes(EMPTY_BULK);
+        } else {
+            bulk(out, r.keyBytes(), r.keyOffset(i), r.keyLength(i));
+        }
+    }
+
+    private static void value(Request r, ByteBuf out) {
+        if (r.value() == null) {
+            out.writeBytes(EMPTY_BULK);
+        } else {
+            bulk(out, r.value(), r.valueOffset(), r.valueLength());
+        }
+    }
+
+    private static void bulk(ByteBuf out, byte[] b) {
+        bulk(out, b, 0, b.length);
+    }
+
+    private static void bulk(ByteBuf out, byte[] b, int offset, int length) {
+        out.writeByte('$');
+        Ascii.writeLong(out, length);
+        out.writeShort(CRLF);
+        out.writeBytes(b, offset, length);
+        out.writeShort(CRLF);
+    }
+
+    /** A number as a bulk string: {@code $2\r\n42\r\n}. */
+    private static void bulkLong(ByteBuf out, long v) {
+        out.writeByte('$');
+        Ascii.writeLong(out, decimalLength(v));
+        out.writeShort(CRLF);
+        Ascii.writeLong(out, v);
+        out.writeShort(CRLF);
+    }
+
+    static int decimalLength(long v) {
+        if (v == Long.MIN_VALUE) {
+            return 20;
+        }
+        int n = v < 0 ? 2 : 1;
+        for (long x = Math.abs(v); x >= 10; x /= 10) {
+            n++;
+        }
+        return n;
+    }
+
+    // ---- replies ----
+
+    @Override
+    public int decode(ByteBuf in, Request r) throws ProtocolException {
+        if (!decoder.inFrame()) {
+            shape.clear();
+        }
+        boolean complete;
+        try {
+            complete = decoder.decode(in, shape);
+        } catch (ProtocolException e) {
+            decoder.reset();
+            throw new ProtocolException(e.getMessage() + " (reply to " + r + ")");
+        }
+        if (!complete) {
+            return NEED_MORE;
+        }
+        return shape.outcome(effectiveCommand(r)).ordinal();
+    }
+
+    /** The command whose reply rules apply: the request's, or that named by its verb word. Null when unknown. */
+    static Command effectiveCommand(Request r) {
+        if (r.argCount() > 0) {
+            return RespCommands.match(r.argBytes(), r.argOffset(0), r.argLength(0));
+        }
+        Command c = r.command();
+        if (c != Command.COMMAND) {
+            return c;
+        }
+        CommandTemplate t = r.template();
+        if (t == null) {
+            return null;
+        }
+        List<CommandTemplate.Part> first = t.words().get(0);
+        if (first.size() == 1 && first.get(0) instanceof CommandTemplate.Literal l) {
+            return RespCommands.match(l.bytes(), 0, l.bytes().length);
+        }
+        return null;
+    }
+
+    /**
+     * The shape of the top-level reply, built from the decoder's events: its type, whether it is
+     * an error or a nil, and for an aggregate how many direct elements it has and how many of
+     * them are nil. Attributes and top-level pushes are skipped.
+     */
+    private static final class ReplyShape implements RespSink {
+        private int depth;
+        /** Depth at which a skipped section (attribute, push) began; -1 when not skipping. */
+        private int skipFrom;
+        private byte type;
+        private boolean nil;
+        private boolean zero;
+        private long elements;
+        private long nilElements;
+
+        void clear() {
+            depth = 0;
+            skipFrom = -1;
+            type = 0;
+            nil = false;
+            zero = false;
+            elements = 0;
+            nilElements = 0;
+        }
+
+        Outcome outcome(Command c) {
+            if (type == '-' || type == '!') {
+                return Outcome.ERROR;
+            }
+            if (nil) {
+                return Outcome.MISS;
+            }
+            boolean readLike = c == null || c.isRead();
+            if ((type == '*' || type == '~' || type == '%') && readLike && nilElements == elements) {
+                return Outcome.MISS; // empty, or every key missing (MGET)
+            }
+            if (type == ':' && zero && c != null && ZERO_IS_MISS[c.ordinal()]) {
+                return Outcome.MISS;
+            }
+            return Outcome.OK;
+        }
+
+        @Override
+        public void scalar(byte t, ByteBuf in, int start, int end) {
+            if (skipFrom >= 0) {
+                return;
+            }
+            if (depth == 0) {
+                type = t;
+                nil = t == '_';
+                zero = t == ':' && end - start == 1 && in.getByte(start) == '0';
+            } else if (depth == 1) {
+                elements++;
+                if (t == '_') {
+                    nilElements++;
+                }
+            }
+        }
+
+        @Override
+        public void nil(byte t) {
+            if (skipFrom >= 0) {
+                return;
+            }
+            if (depth == 0) {
+                type = t;
+                nil = true;
+            } else if (depth == 1) {
+                elements++;
+                nilElements++;
+            }
+        }
+
+        @Override
+        public void aggregateStart(byte t, long count) {
+            if (skipFrom < 0) {
+                if (t == '|' || (t == '>' && depth == 0)) {
+                    skipFrom = depth;
+                } else if (depth == 0) {
+                    type = t;
+                } else if (depth == 1) {
+                    elements++;
+                }
+            }
+            depth++;
+        }
+
+        @Override
+        public void aggregateEnd(byte t) {
+            depth--;
+            if (skipFrom == depth) {
+                skipFrom = -1;
+            }
+        }
+    }
+}
