@@ -4,6 +4,7 @@ import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.metrics.ConnectionCounts;
 import io.fluxperf.engine.metrics.WorkloadStats;
 import io.fluxperf.engine.protocol.Protocol;
+import io.fluxperf.engine.protocol.ProtocolCodec;
 import io.fluxperf.engine.protocol.ProtocolOptions;
 import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.engine.request.Request;
@@ -11,6 +12,7 @@ import io.fluxperf.engine.request.RequestPool;
 import io.fluxperf.engine.trace.ThreadTracer;
 import io.fluxperf.trace.LatencyHistograms;
 import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoop;
 import java.net.SocketAddress;
 import java.util.ArrayList;
@@ -232,6 +234,27 @@ final class LoadDriver {
                 connect(slot);
             }
         }, delay, TimeUnit.NANOSECONDS);
+    }
+
+    /** A new codec for one of this thread's connections. */
+    ProtocolCodec newCodec() {
+        return protocol.newCodec(protocolOptions);
+    }
+
+    EventLoop loop() {
+        return loop;
+    }
+
+    /** Connection events of slots that manage their own sockets (UDP): counted like TCP's. */
+    void connectionOpened() {
+        connectionCounts.opened();
+        intervalConnections.opened();
+    }
+
+    void connectionFailed(Throwable error) {
+        connectionCounts.failed();
+        intervalConnections.failed();
+        errors.connectFailed(error);
     }
 
     void noteProtocolError(String reason) {
