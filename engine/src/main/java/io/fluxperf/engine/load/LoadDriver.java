@@ -13,7 +13,6 @@ import io.fluxperf.engine.trace.ThreadTracer;
 import io.fluxperf.trace.LatencyHistograms;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
-import io.netty.channel.EventLoop;
 import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
