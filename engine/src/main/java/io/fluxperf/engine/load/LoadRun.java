@@ -199,6 +199,12 @@ public final class LoadRun {
         }
         CompletableFuture<Void> exhausted = CompletableFuture.allOf(phases.toArray(CompletableFuture[]::new));
         loadStartNanos = start;
+        double[] threadSeconds = new double[phases.size()];
+        java.util.Arrays.fill(threadSeconds, Double.NaN);
+        for (int t = 0; t < phases.size(); t++) {
+            int thread = t;
+            phases.get(t).thenRun(() -> threadSeconds[thread] = (System.nanoTime() - start) / 1e9);
+        }
         if (!config.statsInterval().isZero()) {
             lastStatsNanos = start;
             nextStatsNanos = start + config.statsInterval().toNanos();
@@ -248,8 +254,12 @@ public final class LoadRun {
         if (!config.statsInterval().isZero()) {
             statsBlock(drivers, System.nanoTime()); // the last, partial interval
         }
+        List<Double> perThread = new ArrayList<>();
+        for (double seconds : threadSeconds) {
+            perThread.add(seconds);
+        }
         return new RunResult(config, targetDescription, windows, total, stopReason == null ? "completed" : stopReason,
-                preloaded, List.copyOf(intervals));
+                preloaded, List.copyOf(intervals), perThread);
     }
 
     /**

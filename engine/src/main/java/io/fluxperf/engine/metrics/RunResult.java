@@ -11,12 +11,16 @@ import java.util.List;
  * @param stopReason   why the run ended: "completed", "requests" (the --requests limit), "interrupted"
  * @param preloadedKeys keys written before measuring (for --hit), 0 if none
  * @param intervals     the statistics blocks (--stats-interval), in order; empty when off
+ * @param threadSeconds per load thread, seconds from the start of the load until its requests
+ *                      were all sent and answered (mcb's thread info); NaN for a thread still
+ *                      busy when the run was stopped
  */
 public record RunResult(RunConfig config, String target, List<WindowResult> windows, WindowResult total,
-                        String stopReason, long preloadedKeys, List<IntervalSample> intervals) {
+                        String stopReason, long preloadedKeys, List<IntervalSample> intervals,
+                        List<Double> threadSeconds) {
     public RunResult(RunConfig config, String target, List<WindowResult> windows, WindowResult total,
                      String stopReason, long preloadedKeys) {
-        this(config, target, windows, total, stopReason, preloadedKeys, List.of());
+        this(config, target, windows, total, stopReason, preloadedKeys, List.of(), List.of());
     }
 
     public boolean interrupted() {
