@@ -197,14 +197,15 @@ public final class LoadRun {
         for (LoadDriver d : drivers) {
             phases.add(d.start(load, start, true, warmup));
         }
-        CompletableFuture<Void> exhausted = CompletableFuture.allOf(phases.toArray(CompletableFuture[]::new));
-        loadStartNanos = start;
         double[] threadSeconds = new double[phases.size()];
         java.util.Arrays.fill(threadSeconds, Double.NaN);
+        List<CompletableFuture<Void>> timed = new ArrayList<>();
         for (int t = 0; t < phases.size(); t++) {
             int thread = t;
-            phases.get(t).thenRun(() -> threadSeconds[thread] = (System.nanoTime() - start) / 1e9);
+            timed.add(phases.get(t).thenRun(() -> threadSeconds[thread] = (System.nanoTime() - start) / 1e9));
         }
+        CompletableFuture<Void> exhausted = CompletableFuture.allOf(timed.toArray(CompletableFuture[]::new));
+        loadStartNanos = start;
         if (!config.statsInterval().isZero()) {
             lastStatsNanos = start;
             nextStatsNanos = start + config.statsInterval().toNanos();
