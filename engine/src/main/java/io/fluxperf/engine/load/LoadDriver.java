@@ -72,6 +72,8 @@ final class LoadDriver {
     /** Connect start to ready for load (TCP, TLS and protocol handshakes), per connection made. */
     private final Histogram connectLatency = LatencyHistograms.create();
     private final boolean perRequest;
+    /** Connect per request: slots not reconnected because their phase had no more requests. */
+    private final List<ConnectionSlot> idleSlots = new ArrayList<>();
     private final int firstSlotId;
     private final long connectIntervalNanos;
 
@@ -214,7 +216,12 @@ final class LoadDriver {
         connectionCounts.closed();
         intervalConnections.closed();
         if (perRequest) {
-            connect(slot); // by design: a new connection for the next request, at once
+            // by design: a new connection for the next request, at once — if one may come
+            if (!sourceDone && !stopping) {
+                connect(slot);
+            } else {
+                idleSlots.add(slot);
+            }
         } else {
             scheduleReconnect(slot);
         }
@@ -284,6 +291,10 @@ final class LoadDriver {
             stopping = false;
             sourceDone = false;
             subscriber = new SourceSubscriber();
+            for (ConnectionSlot c : idleSlots) {
+                c.open(); // the slots a finished phase left closed (connect per request)
+            }
+            idleSlots.clear();
             source.requests(index, threads, pool, startNanos).subscribe(subscriber);
             pump();
         });

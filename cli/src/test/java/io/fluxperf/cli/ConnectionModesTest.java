@@ -1,0 +1,58 @@
+package io.fluxperf.cli;
+
+import static io.fluxperf.cli.CliRun.field;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fluxperf.testkit.MemcachedProcess;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Connection per request (CPS), held connections, and the per-second statistics block. */
+class ConnectionModesTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void connectPerRequestOpensOneConnectionPerRequest() {
+        try (MemcachedProcess memcached = MemcachedProcess.start()) {
+            long before = memcached.stats().get("total_connections");
+            CliRun run = CliRun.of("run", "-s", memcached.address(), "--connect-per-request", "-c", "4",
+                    "--requests", "2000", "-d", "30", "--no-live");
+            assertEquals(0, run.exitCode(), run.out() + run.err());
+            assertEquals(2000, field(run.line("Requests:"), "Ok:") + field(run.line("Requests:"), "Miss:"));
+            long after = memcached.stats().get("total_connections");
+            // every request on its own connection (+1 for the stats connection itself)
+            assertEquals(2000, after - before - 1, "connections made by the run");
+            String connect = run.line("Connect:");
+            assertTrue(connect.contains("connections/s p50:"), connect);
+            assertTrue(run.out().contains("Connections: attempts 2000 opened 2000 failed 0 closed 2000"), run.out());
+        }
+    }
+
+    @Test
+    void heldConnectionsStayOpenAndEverySecondSaysSo() throws Exception {
+        Path json = dir.resolve("hold.json");
+        CliRun run = CliRun.of("run", "--hold-connections", "5000", "--connect-rate", "20000", "--rate", "500",
+                "-d", "10", "--stats-interval", "1", "--timeout", "5s", "--json", json.toString(), "--no-live");
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        assertTrue(run.line("Config: Server:").contains("embedded memcache"), run.out());
+        List<String> open = run.out().lines().filter(l -> l.startsWith("skOpen")).toList();
+        assertTrue(open.size() >= 9, "a block every second: " + open.size());
+        for (String line : open.subList(0, open.size() - 1)) {
+            assertTrue(line.contains("skCon 5,000"), "all 5000 connections open: " + line);
+        }
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        long responses = 0;
+        for (JsonNode second : root.get("intervals")) {
+            responses += second.get("responses").asLong();
+            assertEquals(0, second.get("connectFailures").asLong());
+        }
+        assertEquals(root.get("total").get("requests").asLong(), responses, "the blocks add up to the run");
+        assertEquals(5000, root.get("windows").get(0).get("connections").get("open").asLong());
+    }
+}
