@@ -25,12 +25,15 @@ class ConnectionModesTest {
                     "--requests", "2000", "-d", "30", "--no-live");
             assertEquals(0, run.exitCode(), run.out() + run.err());
             assertEquals(2000, field(run.line("Requests:"), "Ok:") + field(run.line("Requests:"), "Miss:"));
-            long after = memcached.stats().get("total_connections");
-            // every request on its own connection (+1 for the stats connection itself)
-            assertEquals(2000, after - before - 1, "connections made by the run");
+            long made = memcached.stats().get("total_connections") - before - 1; // -1: the stats connection
+            // every request on its own connection; each of the 4 slots may have reconnected once
+            // more after its last reply, before it knew that no request would follow
+            assertTrue(made >= 2000 && made <= 2004, "connections made by the run: " + made);
             String connect = run.line("Connect:");
             assertTrue(connect.contains("connections/s p50:"), connect);
-            assertTrue(run.out().contains("Connections: attempts 2000 opened 2000 failed 0 closed 2000"), run.out());
+            String connections = run.line("Connections: attempts");
+            assertEquals(made, field(connections, "opened"), connections);
+            assertEquals(2000, field(connections, "closed"), "closed after each reply: " + connections);
         }
     }
 
