@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what fluxperf's build and tests need on Debian 12, skipping what is already there:
 # a JDK 17 and Maven to build; memcached, redis-server and nginx that the tests start on free
-# loopback ports; Chromium for the heatmap page test. Safe to run again.
+# loopback ports; Chromium for the heatmap page test; fonts for the PNG heatmap's labels. Safe to run again.
 set -euo pipefail
 
 need=()
@@ -11,6 +11,7 @@ command -v memcached >/dev/null || need+=(memcached)
 command -v redis-server >/dev/null || need+=(redis-server redis-tools)
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || need+=(nginx)
 command -v chromium >/dev/null || need+=(chromium)
+fc-list 2>/dev/null | grep -qi dejavu || need+=(fontconfig fonts-dejavu-core)   # text in heatmap PNGs
 
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""
