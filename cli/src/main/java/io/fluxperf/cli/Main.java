@@ -55,6 +55,11 @@ public final class Main implements Runnable {
 
     /** Chronicle Queue phones home and prints a banner unless told not to; this must run before it loads. */
     private static void quietChronicle() {
+        // Netty's leak detector records a stack trace for a sample of buffers: a cost on the hot
+        // path that a load generator does not pay in production (tests keep it on)
+        if (System.getProperty("io.netty.leakDetection.level") == null) {
+            System.setProperty("io.netty.leakDetection.level", "disabled");
+        }
         System.setProperty("chronicle.analytics.disable", "true");
         System.setProperty("chronicle.announcer.disable", "true");
         System.setProperty("chronicle.disk.monitor.disable", "true");
