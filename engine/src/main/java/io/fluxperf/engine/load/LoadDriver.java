@@ -85,7 +85,14 @@ final class LoadDriver {
     private boolean pumping;
     private long wakeAtNanos = Long.MAX_VALUE;
     private long timerLeadNanos = TimeUnit.MICROSECONDS.toNanos(50);
-    private int nextConnection;
+    /** Slots that may have room to send, in the order they got it (each at most once: {@code queued}). */
+    private final java.util.ArrayDeque<ConnectionSlot> ready = new java.util.ArrayDeque<>();
+    private final boolean[] queued;
+    /** Slots with encoded requests not yet flushed (each at most once: {@code dirty}). */
+    private final java.util.ArrayList<ConnectionSlot> dirtySlots = new java.util.ArrayList<>();
+    private final boolean[] dirty;
+    /** --stats-interval is on: keep the interval figures too. */
+    private final boolean intervalStats;
     private CompletableFuture<Void> phaseDone = CompletableFuture.completedFuture(null);
     private final AtomicLong completedTotal = new AtomicLong();
 
@@ -110,10 +117,13 @@ final class LoadDriver {
             firstId += slotsOfThread(config, t);
         }
         for (int c = 0; c < slots; c++) {
-            connections.add(new TargetConnection(this, firstId + c, pipeline, perRequest));
+            connections.add(config.connection().udp() ? new UdpSlot(this, firstId + c, pipeline, target, resources) : new TargetConnection(this, firstId + c, pipeline, perRequest));
             backoffNanos[c] = MIN_BACKOFF_NANOS;
         }
         this.firstSlotId = firstId;
+        this.queued = new boolean[slots];
+        this.dirty = new boolean[slots];
+        this.intervalStats = !config.statsInterval().isZero();
         double rate = config.connection().connectRate();
         this.connectIntervalNanos = rate > 0 ? (long) (1e9 * config.threads() / rate) : 0;
         this.transports = new Transports(config, resources, loop, target);
@@ -148,17 +158,31 @@ final class LoadDriver {
         for (int i = 0; i < connections.size(); i++) {
             ConnectionSlot c = connections.get(i);
             if (connectIntervalNanos == 0 || i == 0) {
-                attempts.add(c.open());
+                attempts.add(openSlot(c));
             } else {
                 // --connect-rate: this thread's share of the rate, evenly spaced
                 CompletableFuture<Boolean> later = new CompletableFuture<>();
-                loop.schedule(() -> c.open().whenComplete((ok, e) -> later.complete(ok != null && ok)),
+                loop.schedule(() -> openSlot(c).whenComplete((ok, e) -> later.complete(ok != null && ok)),
                         i * connectIntervalNanos, TimeUnit.NANOSECONDS);
                 attempts.add(later);
             }
         }
         return CompletableFuture.allOf(attempts.toArray(CompletableFuture[]::new))
                 .thenApply(v -> (int) attempts.stream().filter(f -> !f.join()).count());
+    }
+
+    /** Opens a slot; once it is ready it is queued for sending (TCP slots also queue themselves on reconnect). */
+    private CompletableFuture<Boolean> openSlot(ConnectionSlot c) {
+        CompletableFuture<Boolean> opened = c.open();
+        opened.thenAccept(ok -> {
+            if (ok) {
+                onLoop(() -> {
+                    slotReady(c);
+                    pump();
+                });
+            }
+        });
+        return opened;
     }
 
     /** Connects one slot; completes with true once it is ready for load (after any handshake). */
@@ -171,7 +195,11 @@ final class LoadDriver {
         });
         result.thenAccept(ok -> {
             if (ok) {
-                onLoop(() -> LatencyHistograms.record(connectLatency, System.nanoTime() - started));
+                onLoop(() -> {
+                    LatencyHistograms.record(connectLatency, System.nanoTime() - started);
+                    slotReady(slot);
+                    pump();
+                });
             }
         });
         onLoop(() -> transports.connect((channel, error) -> {
@@ -292,7 +320,7 @@ final class LoadDriver {
             sourceDone = false;
             subscriber = new SourceSubscriber();
             for (ConnectionSlot c : idleSlots) {
-                c.open(); // the slots a finished phase left closed (connect per request)
+                openSlot(c); // the slots a finished phase left closed (connect per request)
             }
             idleSlots.clear();
             source.requests(index, threads, pool, startNanos).subscribe(subscriber);
@@ -369,8 +397,18 @@ final class LoadDriver {
                 }
                 pending = null;
                 int bytes = c.send(r, now);
+                int i = c.id() - firstSlotId;
+                if (!dirty[i]) {
+                    dirty[i] = true;
+                    dirtySlots.add(c);
+                }
+                if (c.canSend()) {
+                    slotReady(c); // pipelining: room for more
+                }
                 stats[r.workload()].recordSent(bytes);
-                interval.recordSent(bytes);
+                if (intervalStats) {
+                    interval.recordSent(bytes);
+                }
                 if (r.isScheduled()) {
                     LatencyHistograms.record(sendLag, now - r.intendedNanos());
                 }
@@ -383,8 +421,20 @@ final class LoadDriver {
     }
 
     private void flushAll() {
-        for (ConnectionSlot c : connections) {
+        for (int k = 0; k < dirtySlots.size(); k++) {
+            ConnectionSlot c = dirtySlots.get(k);
+            dirty[c.id() - firstSlotId] = false;
             c.flush();
+        }
+        dirtySlots.clear();
+    }
+
+    /** The slot may have room to send: queue it for {@link #pickConnection()} (once). */
+    void slotReady(ConnectionSlot c) {
+        int i = c.id() - firstSlotId;
+        if (!queued[i]) {
+            queued[i] = true;
+            ready.addLast(c);
         }
     }
 
@@ -433,16 +483,15 @@ final class LoadDriver {
         return c.canSend() ? c : null;
     }
 
+    /**
+     * A slot with room, in the order slots got room (fair, and O(1): a thread may have thousands of
+     * connections). Queued slots that lost their room meanwhile (closed) are dropped here.
+     */
     private ConnectionSlot pickConnection() {
-        int n = connections.size();
-        for (int i = 0; i < n; i++) {
-            int k = nextConnection + i;
-            if (k >= n) {
-                k -= n;
-            }
-            ConnectionSlot c = connections.get(k);
+        ConnectionSlot c;
+        while ((c = ready.pollFirst()) != null) {
+            queued[c.id() - firstSlotId] = false;
             if (c.canSend()) {
-                nextConnection = k + 1 == n ? 0 : k + 1;
                 return c;
             }
         }
@@ -453,7 +502,13 @@ final class LoadDriver {
     void complete(Request r, Outcome outcome, long nowNanos, int responseBytes) {
         WorkloadStats s = stats[r.workload()];
         s.record(outcome, nowNanos - r.latencyOriginNanos(), nowNanos - r.sentNanos(), responseBytes);
-        interval.record(outcome, nowNanos - r.latencyOriginNanos(), nowNanos - r.sentNanos(), responseBytes);
+        if (intervalStats) {
+            interval.record(outcome, nowNanos - r.latencyOriginNanos(), nowNanos - r.sentNanos(), responseBytes);
+        }
+        int slot = r.connectionId() - firstSlotId;
+        if (slot >= 0 && slot < queued.length) {
+            slotReady(connections.get(slot)); // its reply freed room on that slot
+        }
         if (tracing) {
             tracer.record(r, outcome, nowNanos, responseBytes, warmingUp);
         }

@@ -62,6 +62,9 @@ public final class LoadRun {
         if (protocol == null) {
             throw new UserError("--protocol: unknown protocol '" + config.protocol() + "'; expected one of " + Protocols.names());
         }
+        if (config.connection().udp() && !protocol.name().equals("memcache")) {
+            throw new UserError("--udp: only the memcache protocol runs over UDP, not " + protocol.name());
+        }
         for (WorkloadConfig w : config.workloads()) {
             if (!protocol.supports(w.method())) {
                 throw new UserError("--method: " + protocol.name() + " has no command '" + w.method().label() + "'");

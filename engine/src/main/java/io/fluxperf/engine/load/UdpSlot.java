@@ -1,0 +1,472 @@
+package io.fluxperf.engine.load;
+
+import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.protocol.ProtocolCodec;
+import io.fluxperf.engine.protocol.ProtocolException;
+import io.fluxperf.engine.request.Outcome;
+import io.fluxperf.engine.request.Request;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.util.ReferenceCountUtil;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import reactor.netty.resources.LoopResources;
+
+/**
+ * memcache over UDP (memcached's protocol.txt, "UDP protocol"): one connected datagram socket on
+ * the driver's event loop, with up to {@code pipeline} requests in flight. Lives on that loop; not
+ * thread-safe.
+ *
+ * <p>Framing: every datagram starts with an 8-byte header — request id, sequence number, total
+ * number of datagrams, reserved (big-endian 16-bit each). A request is one datagram (sequence 0 of
+ * 1). A request id is {@code generation << bits | entry}: the low bits name the in-flight entry,
+ * the high bits count that entry's uses, so a reply finds its request in O(1) and one for a
+ * request that already ended (late after its timeout, or duplicated) does not match and is
+ * dropped and counted as a protocol error. Replies are matched by id, never by order.
+ *
+ * <p>Reassembly: datagrams of a reply are appended in sequence order; one that arrives ahead of
+ * its turn is held (retained) until the gap fills. When all {@code total} datagrams of a group are
+ * in, the codec decodes the reply; if it is not complete yet, the next group is awaited — memcached
+ * 1.6 sends each VALUE of a multi-key get as its own group numbered from 0 again. A one-datagram
+ * reply is decoded in place, without a copy.
+ *
+ * <p>A lost or incomplete reply ends as TIMEOUT when its request times out ({@link #expire}); the
+ * socket stays, and the other requests are unaffected (unlike TCP, order was never relied on). An
+ * ICMP error (nothing listens on the port) is counted as a connection error; the request still
+ * ends by its timeout. Byte counts include the 8-byte headers: they are what went over UDP.
+ */
+final class UdpSlot implements ConnectionSlot {
+    static final int HEADER = 8;
+    /** Largest UDP payload over IPv4 (65535 - 20 - 8). */
+    static final int MAX_DATAGRAM = 65_507;
+    /** Receive buffer per datagram; memcached sends at most 1400 bytes. A larger datagram is cut here and its reply fails to decode. */
+    static final int RECEIVE_BUFFER = 16 << 10;
+
+    private final LoadDriver driver;
+    private final int id;
+    private final SocketAddress target;
+    private final Bootstrap bootstrap;
+    /** Bits of the request id that name the entry; the other {@code 16 - bits} count generations. */
+    private final int bits;
+    private final int entryMask;
+    private final int generationMask;
+    private final Entry[] entries;
+    /** Indexes of entries with no request, a stack. */
+    private final int[] free;
+    private int freeCount;
+    private int inFlight;
+    private Channel channel;
+    private boolean shuttingDown;
+    private boolean dirty;
+    private long reopenDelayNanos = TimeUnit.MILLISECONDS.toNanos(50);
+    /** An entry whose request was too large for a datagram: it ends as ERROR right after the send batch. */
+    private final Runnable failOversized = this::failOversized;
+    private boolean oversizedPending;
+
+    /** One request in flight and its reply's reassembly state; reused. */
+    private static final class Entry {
+        final int index;
+        Request request;
+        int requestId;
+        int generation;
+        ProtocolCodec codec;
+        /** The codec saw part of a reply: it may hold state that a new request must not inherit. */
+        boolean codecMidReply;
+        boolean oversized;
+        /** The reply so far, when it spans several datagrams; pooled. */
+        ByteBuf assembled;
+        /** Next sequence number expected in the current group, and the group's size (0: no group started). */
+        int nextSeq;
+        int total;
+        /** Datagrams that arrived ahead of their turn, by sequence number; allocated on first need. */
+        ByteBuf[] held;
+        int heldCount;
+        int receivedBytes;
+
+        Entry(int index, ProtocolCodec codec) {
+            this.index = index;
+            this.codec = codec;
+        }
+    }
+
+    /**
+     * @param target the server's UDP address (HOST:PORT)
+     */
+    UdpSlot(LoadDriver driver, int id, int pipeline, SocketAddress target, LoopResources resources) {
+        if (!(target instanceof InetSocketAddress)) {
+            throw new UserError("--udp: UDP needs --server HOST:PORT, not " + target);
+        }
+        this.driver = driver;
+        this.id = id;
+        this.target = target;
+        int size = Integer.highestOneBit(Math.max(1, pipeline - 1)) << (pipeline > 1 ? 1 : 0);
+        this.bits = Integer.numberOfTrailingZeros(size);
+        if (bits > 12) {
+            throw new UserError("--pipeline: at most 4096 requests can be in flight per UDP socket (16-bit request ids)");
+        }
+        this.entryMask = size - 1;
+        this.generationMask = (1 << (16 - bits)) - 1;
+        this.entries = new Entry[pipeline];
+        this.free = new int[pipeline];
+        for (int i = 0; i < pipeline; i++) {
+            entries[i] = new Entry(i, driver.newCodec());
+            free[i] = pipeline - 1 - i;
+        }
+        this.freeCount = pipeline;
+        this.bootstrap = new Bootstrap()
+                .group(driver.loop())
+                .channel(resources.onChannelClass(DatagramChannel.class, driver.loop()))
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(RECEIVE_BUFFER))
+                .handler(new Replies());
+    }
+
+    @Override
+    public int id() {
+        return id;
+    }
+
+    /** Binds an ephemeral local port and connects it to the target (no packet is sent: UDP has no handshake). */
+    @Override
+    public CompletableFuture<Boolean> open() {
+        CompletableFuture<Boolean> ready = new CompletableFuture<>();
+        driver.loop().execute(() -> connect(ready));
+        return ready;
+    }
+
+    private void connect(CompletableFuture<Boolean> ready) {
+        if (shuttingDown) {
+            ready.complete(false);
+            return;
+        }
+        ChannelFuture f = bootstrap.connect(target);
+        f.addListener(done -> {
+            if (!done.isSuccess()) {
+                driver.connectionFailed(done.cause());
+                ready.complete(false);
+                return;
+            }
+            Channel ch = f.channel();
+            if (shuttingDown) {
+                ch.close();
+                ready.complete(false);
+                return;
+            }
+            channel = ch;
+            ch.closeFuture().addListener(closed -> channelClosed(ch));
+            driver.connectionOpened();
+            ready.complete(true);
+            driver.pump();
+        });
+    }
+
+    @Override
+    public boolean isOpen() {
+        return channel != null && channel.isActive();
+    }
+
+    @Override
+    public boolean canSend() {
+        return freeCount > 0 && isOpen();
+    }
+
+    @Override
+    public int inFlightCount() {
+        return inFlight;
+    }
+
+    /** Writes the request as one datagram (sent by {@link #flush()}); returns its size with the header. */
+    @Override
+    public int send(Request r, long nowNanos) {
+        Entry e = entries[free[--freeCount]];
+        e.generation = (e.generation + 1) & generationMask;
+        e.requestId = (e.generation << bits) | e.index;
+        e.request = r;
+        inFlight++;
+        ByteBuf out = channel.alloc().ioBuffer(256);
+        out.writeShort(e.requestId).writeShort(0).writeShort(1).writeShort(0);
+        e.codec.encode(r, out);
+        int bytes = out.readableBytes();
+        r.sentNanos(nowNanos).sentOn(id, bytes);
+        if (bytes > MAX_DATAGRAM) {
+            out.release();
+            e.oversized = true;
+            if (!oversizedPending) {
+                oversizedPending = true;
+                driver.loop().execute(failOversized); // not from inside the driver's send loop
+            }
+            return bytes;
+        }
+        channel.write(out, channel.voidPromise());
+        dirty = true;
+        return bytes;
+    }
+
+    @Override
+    public void flush() {
+        if (dirty) {
+            dirty = false;
+            if (channel != null) {
+                channel.flush();
+            }
+        }
+    }
+
+    private void failOversized() {
+        oversizedPending = false;
+        long now = System.nanoTime();
+        for (Entry e : entries) {
+            if (e.request != null && e.oversized) {
+                driver.noteProtocolError("a request of " + e.request.requestBytes() + " bytes does not fit in one UDP datagram ("
+                        + MAX_DATAGRAM + " bytes); not sent");
+                finish(e, Outcome.ERROR, now, 0);
+            }
+        }
+        driver.pump();
+    }
+
+    /** Requests without a complete reply after the timeout end as TIMEOUT; the socket stays. */
+    @Override
+    public void expire(long nowNanos, long timeoutNanos) {
+        if (inFlight == 0) {
+            return;
+        }
+        boolean expired = false;
+        for (Entry e : entries) {
+            Request r = e.request;
+            if (r != null && nowNanos - r.sentNanos() > timeoutNanos) {
+                finish(e, Outcome.TIMEOUT, nowNanos, 0);
+                expired = true;
+            }
+        }
+        if (expired) {
+            driver.pump();
+        }
+    }
+
+    @Override
+    public void shutdown() {
+        shuttingDown = true;
+        if (channel != null) {
+            channel.close();
+        }
+        for (Entry e : entries) {
+            releaseReassembly(e);
+        }
+    }
+
+    @Override
+    public boolean isShuttingDown() {
+        return shuttingDown;
+    }
+
+    // ---- replies ----
+
+    private void receive(ByteBuf in) {
+        int size = in.readableBytes();
+        if (size < HEADER) {
+            driver.noteProtocolError("a UDP datagram of " + size + " bytes, shorter than the 8-byte frame header; dropped");
+            return;
+        }
+        if (size >= RECEIVE_BUFFER) {
+            driver.noteProtocolError("a UDP datagram larger than " + RECEIVE_BUFFER + " bytes was cut short");
+        }
+        int requestId = in.readUnsignedShort();
+        int seq = in.readUnsignedShort();
+        int total = in.readUnsignedShort();
+        in.skipBytes(2);
+        Entry e = entries.length > (requestId & entryMask) ? entries[requestId & entryMask] : null;
+        if (e == null || e.request == null || e.requestId != requestId) {
+            driver.noteProtocolError("a UDP reply datagram for a request that already ended (late after its timeout,"
+                    + " or duplicated); dropped");
+            return;
+        }
+        if (total == 0 || seq >= total || (e.total != 0 && total != e.total)) {
+            driver.noteProtocolError("a UDP datagram with a bad frame header (sequence " + seq + " of " + total
+                    + (e.total != 0 ? ", expected " + e.total : "") + "); dropped");
+            return;
+        }
+        e.receivedBytes += size;
+        e.total = total;
+        if (seq == e.nextSeq) {
+            if (e.assembled == null && seq == 0 && total == 1) {
+                e.total = 0; // the group is complete
+                decode(e, in, true); // the common case: the whole reply in one datagram, no copy
+                return;
+            }
+            append(e, in);
+            e.nextSeq++;
+            drainHeld(e);
+        } else if (seq > e.nextSeq) {
+            hold(e, seq, in);
+            return;
+        } else {
+            driver.noteProtocolError("a duplicated UDP reply datagram; dropped");
+            return;
+        }
+        if (e.nextSeq == e.total) {
+            e.nextSeq = 0;
+            e.total = 0;
+            decode(e, e.assembled, false);
+        }
+    }
+
+    private void append(Entry e, ByteBuf in) {
+        if (e.assembled == null) {
+            e.assembled = channel.alloc().buffer(Math.max(2048, in.readableBytes()));
+        }
+        e.assembled.writeBytes(in);
+    }
+
+    private void hold(Entry e, int seq, ByteBuf in) {
+        if (e.held == null || e.held.length <= seq) {
+            ByteBuf[] bigger = new ByteBuf[Math.max(seq + 1, e.total)];
+            if (e.held != null) {
+                System.arraycopy(e.held, 0, bigger, 0, e.held.length);
+            }
+            e.held = bigger;
+        }
+        if (e.held[seq] != null) {
+            driver.noteProtocolError("a duplicated UDP reply datagram; dropped");
+            return;
+        }
+        e.held[seq] = in.retainedSlice();
+        e.heldCount++;
+    }
+
+    private void drainHeld(Entry e) {
+        while (e.heldCount > 0 && e.nextSeq < e.held.length && e.held[e.nextSeq] != null) {
+            ByteBuf b = e.held[e.nextSeq];
+            e.held[e.nextSeq] = null;
+            e.heldCount--;
+            append(e, b);
+            b.release();
+            e.nextSeq++;
+        }
+    }
+
+    /**
+     * Decodes the reply of {@code e} from {@code in}: complete, it ends the request; incomplete,
+     * the next group of datagrams is awaited (a copy is kept when {@code in} is the datagram itself).
+     */
+    private void decode(Entry e, ByteBuf in, boolean inPlace) {
+        long now = System.nanoTime();
+        int result;
+        try {
+            result = e.codec.decode(in, e.request);
+        } catch (ProtocolException ex) {
+            e.codecMidReply = true;
+            driver.noteProtocolError(ex.getMessage());
+            finish(e, Outcome.ERROR, now, e.receivedBytes);
+            return;
+        }
+        if (result == ProtocolCodec.NEED_MORE) {
+            e.codecMidReply = true;
+            if (inPlace) {
+                append(e, in);
+            }
+            return;
+        }
+        e.codecMidReply = false;
+        if (in.isReadable()) {
+            driver.noteProtocolError(in.readableBytes() + " bytes after a complete UDP reply; ignored");
+        }
+        finish(e, Outcome.of(result), now, e.receivedBytes);
+    }
+
+    /** Ends the entry's request and makes the entry free again. */
+    private void finish(Entry e, Outcome outcome, long now, int responseBytes) {
+        Request r = e.request;
+        e.request = null;
+        e.oversized = false;
+        releaseReassembly(e);
+        if (e.codecMidReply) {
+            e.codec = driver.newCodec(); // it may wait for bytes of a reply that will never come
+            e.codecMidReply = false;
+        }
+        free[freeCount++] = e.index;
+        inFlight--;
+        driver.complete(r, outcome, now, responseBytes);
+    }
+
+    private static void releaseReassembly(Entry e) {
+        if (e.assembled != null) {
+            e.assembled.release();
+            e.assembled = null;
+        }
+        if (e.heldCount > 0) {
+            for (int i = 0; i < e.held.length; i++) {
+                if (e.held[i] != null) {
+                    e.held[i].release();
+                    e.held[i] = null;
+                }
+            }
+            e.heldCount = 0;
+        }
+        e.nextSeq = 0;
+        e.total = 0;
+        e.receivedBytes = 0;
+    }
+
+    /** A datagram socket closes only when told to; if it does otherwise, its requests end as CLOSED and it reopens. */
+    private void channelClosed(Channel closed) {
+        if (closed != channel) {
+            return;
+        }
+        channel = null;
+        if (shuttingDown) {
+            return;
+        }
+        long now = System.nanoTime();
+        for (Entry e : entries) {
+            if (e.request != null) {
+                finish(e, Outcome.CLOSED, now, 0);
+            }
+        }
+        long delay = reopenDelayNanos;
+        reopenDelayNanos = Math.min(TimeUnit.SECONDS.toNanos(1), delay * 2);
+        driver.loop().schedule(() -> connect(new CompletableFuture<>()), delay, TimeUnit.NANOSECONDS);
+        driver.pump();
+    }
+
+    /** Reads datagrams (a connected channel delivers only the target's) and pumps once per read batch. */
+    private final class Replies extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            try {
+                if (ctx.channel() != channel || shuttingDown) {
+                    return;
+                }
+                if (msg instanceof DatagramPacket p) {
+                    receive(p.content());
+                } else if (msg instanceof ByteBuf b) {
+                    receive(b);
+                }
+            } finally {
+                ReferenceCountUtil.release(msg);
+            }
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            driver.pump();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            // ICMP port unreachable and the like: counted; the requests end by their timeouts
+            if (!shuttingDown) {
+                driver.noteConnectionError(cause);
+            }
+        }
+    }
+}
