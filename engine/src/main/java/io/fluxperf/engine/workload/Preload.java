@@ -13,8 +13,9 @@ import org.apache.commons.rng.simple.RandomSource;
 import reactor.core.publisher.Flux;
 
 /**
- * {@code --hit}: a SET of every key of every workload that asks for hits, before measuring, so
- * that its reads find their keys. Thread t of T sets keys t, t + T, …; key spaces that several
+ * {@code --hit}: a write of every key of every workload that asks for hits, before measuring, so
+ * that its reads find their keys ({@link #writeFor}: SET for strings, HSET, RPUSH, SADD, ZADD for
+ * redis' other types). Thread t of T sets keys t, t + T, …; key spaces that several
  * workloads share are set once. Values are those the load itself would write for the key.
  */
 public final class Preload implements RequestSource {
@@ -32,6 +33,20 @@ public final class Preload implements RequestSource {
                 targets.add(w);
             }
         }
+    }
+
+    /**
+     * The write that makes a read of this kind find its key: a hash field for HGET, a list element
+     * for LPOP/LRANGE, a set member for SMEMBERS, a sorted-set member for ZRANGE, a string otherwise.
+     */
+    static Command writeFor(Command read) {
+        return switch (read) {
+            case HGET, HGETALL -> Command.HSET;
+            case LPOP, RPOP, LRANGE -> Command.RPUSH;
+            case SMEMBERS -> Command.SADD;
+            case ZRANGE -> Command.ZADD;
+            default -> Command.SET;
+        };
     }
 
     /** Keys to be written in all. */
@@ -59,7 +74,7 @@ public final class Preload implements RequestSource {
                 }
                 long key = next[0];
                 next[0] += threads;
-                r.command(Command.SET, index).addKey(key, keyLength)
+                r.command(writeFor(w.method()), index).addKey(key, keyLength)
                         .value(pattern.array(), pattern.offset(key), sizes.next())
                         .ttlSeconds(0);
                 sink.next(r);

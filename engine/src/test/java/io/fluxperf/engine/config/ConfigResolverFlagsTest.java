@@ -197,7 +197,9 @@ class ConfigResolverFlagsTest {
 
     @Test
     void protocol() {
-        assertEquals("--protocol: unknown protocol 'x'; expected memcache", error(s -> s.protocol = "x"));
+        assertEquals("--protocol: unknown protocol 'x'; expected " + io.fluxperf.engine.protocol.Protocols.names(),
+                error(s -> s.protocol = "x"));
+        assertEquals("redis", resolve(s -> s.protocol = "Redis").protocol());
         assertEquals("memcache", resolve(s -> s.protocol = "MEMCACHE").protocol());
     }
 

@@ -81,7 +81,7 @@ class TargetOptionsTest {
                 () -> TargetOptions.builder().stall(Duration.ofMillis(100), Duration.ZERO).build());
         assertThrows(IllegalArgumentException.class,
                 () -> TargetOptions.builder().stall(Duration.ofMillis(100), Duration.ofMillis(100)).build());
-        assertThrows(IllegalArgumentException.class, () -> TargetServers.start("redis", TargetOptions.defaults()));
+        assertThrows(IllegalArgumentException.class, () -> TargetServers.start("gopher", TargetOptions.defaults()));
     }
 
     private static Optional<InetAddress> externalIPv4() throws SocketException {

@@ -1,0 +1,420 @@
+package io.fluxperf.engine.protocol.resp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.fluxperf.engine.protocol.HandshakeRefused;
+import io.fluxperf.engine.protocol.ProtocolCodec;
+import io.fluxperf.engine.protocol.ProtocolException;
+import io.fluxperf.engine.protocol.ProtocolOptions;
+import io.fluxperf.engine.protocol.Protocols;
+import io.fluxperf.engine.request.Command;
+import io.fluxperf.engine.request.CommandTemplate;
+import io.fluxperf.engine.request.Outcome;
+import io.fluxperf.engine.request.Request;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** What each request sends, which outcome each reply gives, the handshake, fuzzed replies, and no allocation. */
+class RespCodecTest {
+    private static final byte[] VALUE = "abcdefghij".getBytes(StandardCharsets.US_ASCII);
+
+    private static RespCodec codec() {
+        return new RespCodec(ProtocolOptions.defaults());
+    }
+
+    private static Request request(Command c, long... keys) {
+        Request r = new Request().command(c, 0);
+        for (long k : keys) {
+            r.addKey(k, 4);
+        }
+        if (c.carriesValue()) {
+            r.value(VALUE, 2, 3); // "cde"
+        }
+        if (c == Command.INCR || c == Command.DECR) {
+            r.numeric(1);
+        }
+        return r;
+    }
+
+    private static String encode(Request r) {
+        ByteBuf out = Unpooled.buffer();
+        codec().encode(r, out);
+        return out.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** Words as a RESP array, the way a client writes them. */
+    private static String resp(String... words) {
+        StringBuilder b = new StringBuilder("*").append(words.length).append("\r\n");
+        for (String w : words) {
+            b.append('$').append(w.length()).append("\r\n").append(w).append("\r\n");
+        }
+        return b.toString();
+    }
+
+    @Test
+    void isRegisteredAsRedis() {
+        assertTrue(Protocols.find("redis") instanceof RespProtocol);
+        assertEquals(6379, Protocols.find("redis").defaultPort());
+        for (Command c : Command.values()) {
+            assertEquals(RespCommands.SUPPORTED.contains(c), Protocols.find("redis").supports(c), c.name());
+        }
+        assertFalse(Protocols.find("redis").supports(Command.GETS));
+    }
+
+    @Test
+    void encodesEveryCommandAsARespArray() {
+        assertEquals(resp("GET", "0007"), encode(request(Command.GET, 7)));
+        assertEquals(resp("MGET", "0001", "0002"), encode(request(Command.GET, 1, 2)));
+        assertEquals(resp("SET", "0007", "cde"), encode(request(Command.SET, 7)));
+        assertEquals(resp("SET", "0007", "cde", "EX", "30"), encode(request(Command.SET, 7).ttlSeconds(30)));
+        assertEquals(resp("DEL", "0001", "0002"), encode(request(Command.DELETE, 1, 2)));
+        assertEquals(resp("EXISTS", "0001"), encode(request(Command.EXISTS, 1)));
+        assertEquals(resp("EXPIRE", "0001", "3600"), encode(request(Command.EXPIRE, 1)));
+        assertEquals(resp("EXPIRE", "0001", "60"), encode(request(Command.EXPIRE, 1).ttlSeconds(60)));
+        assertEquals(resp("INCR", "0001"), encode(request(Command.INCR, 1)));
+        assertEquals(resp("DECR", "0001"), encode(request(Command.DECR, 1)));
+        assertEquals(resp("INCRBY", "0001", "5"), encode(request(Command.INCR, 1).numeric(5)));
+        assertEquals(resp("DECRBY", "0001", "-3"), encode(request(Command.DECR, 1).numeric(-3)));
+        assertEquals(resp("MGET", "0001", "0002", "0003"), encode(request(Command.MGET, 1, 2, 3)));
+        assertEquals(resp("MSET", "0001", "cde"), encode(request(Command.MSET, 1)));
+        assertEquals(resp("MSET", "0001", "cde", "0002", "cde"), encode(request(Command.MSET, 1, 2)));
+        assertEquals(resp("HGET", "0001", "0001"), encode(request(Command.HGET, 1)));
+        assertEquals(resp("HSET", "0001", "0001", "cde"), encode(request(Command.HSET, 1)));
+        assertEquals(resp("HGETALL", "0001"), encode(request(Command.HGETALL, 1)));
+        assertEquals(resp("HDEL", "0001", "0001"), encode(request(Command.HDEL, 1)));
+        assertEquals(resp("LPUSH", "0001", "cde"), encode(request(Command.LPUSH, 1)));
+        assertEquals(resp("RPUSH", "0001", "cde"), encode(request(Command.RPUSH, 1)));
+        assertEquals(resp("LPOP", "0001"), encode(request(Command.LPOP, 1)));
+        assertEquals(resp("RPOP", "0001"), encode(request(Command.RPOP, 1)));
+        assertEquals(resp("LRANGE", "0001", "0", "9"), encode(request(Command.LRANGE, 1)));
+        assertEquals(resp("SADD", "0001", "0001"), encode(request(Command.SADD, 1)));
+        assertEquals(resp("SREM", "0001", "0001"), encode(request(Command.SREM, 1)));
+        assertEquals(resp("SMEMBERS", "0001"), encode(request(Command.SMEMBERS, 1)));
+        assertEquals(resp("ZADD", "0001", "0", "0001"), encode(request(Command.ZADD, 1)));
+        assertEquals(resp("ZADD", "0001", "42", "0001"), encode(request(Command.ZADD, 1).numeric(42)));
+        assertEquals(resp("ZRANGE", "0001", "0", "9"), encode(request(Command.ZRANGE, 1)));
+        assertEquals(resp("ZREM", "0001", "0001"), encode(request(Command.ZREM, 1)));
+        assertEquals(resp("PING"), encode(request(Command.PING, 0)));
+        assertEquals(resp("FLUSHALL"), encode(request(Command.FLUSH, 0)));
+        assertThrows(IllegalArgumentException.class, () -> encode(request(Command.GETS, 1)));
+    }
+
+    @Test
+    void expandsTemplatesWhileEncoding() {
+        CommandTemplate t = CommandTemplate.parse("SET user:__key__ __data__ EX 10");
+        Request r = new Request().command(Command.COMMAND, 0).addKey(42, 4).value(VALUE, 0, 5).template(t);
+        assertEquals(resp("SET", "user:0042", "abcde", "EX", "10"), encode(r));
+
+        CommandTemplate counter = CommandTemplate.parse("HSET h:__counter__ \"a field\" x__key__y__counter__");
+        Request c = new Request().command(Command.COMMAND, 0).addKey(3, 2).numeric(-17).template(counter);
+        assertEquals(resp("HSET", "h:-17", "a field", "x03y-17"), encode(c));
+
+        Request noKey = new Request().command(Command.COMMAND, 0).template(CommandTemplate.parse("GET __key__ __data__"));
+        assertEquals(resp("GET", "", ""), encode(noKey));
+    }
+
+    @Test
+    void literalArgumentsAreSentExactly() {
+        Request r = new Request().command(Command.GET, 0).addKey(1, 4);
+        for (String w : new String[] {"set", "k y", "", "v\r\n"}) {
+            byte[] b = w.getBytes(StandardCharsets.ISO_8859_1);
+            r.addArg(b, 0, b.length);
+        }
+        assertEquals(resp("set", "k y", "", "v\r\n"), encode(r));
+    }
+
+    private static int outcome(Request r, String reply) throws ProtocolException {
+        RespCodec codec = codec();
+        ByteBuf in = RespReplyDecoderTest.buf(reply);
+        int result = codec.decode(in, r);
+        assertEquals(reply.length(), in.readerIndex(), "consumes exactly the reply");
+        return result;
+    }
+
+    private static void assertOutcome(Outcome expected, Request r, String reply) throws ProtocolException {
+        assertEquals(expected, Outcome.of(outcome(r, reply)), () -> r + " answered " + reply.replace("\r\n", "\\r\\n"));
+    }
+
+    @Test
+    void outcomesFollowTheReplies() throws Exception {
+        assertOutcome(Outcome.OK, request(Command.GET, 1), "$3\r\nabc\r\n");
+        assertOutcome(Outcome.MISS, request(Command.GET, 1), "$-1\r\n");
+        assertOutcome(Outcome.MISS, request(Command.GET, 1), "_\r\n");
+        assertOutcome(Outcome.ERROR, request(Command.GET, 1), "-WRONGTYPE Operation against a key holding the wrong kind of value\r\n");
+        assertOutcome(Outcome.ERROR, request(Command.GET, 1), "!9\r\nERR stuff\r\n");
+        assertOutcome(Outcome.OK, request(Command.SET, 1), "+OK\r\n");
+        assertOutcome(Outcome.MISS, request(Command.SET, 1), "$-1\r\n");
+        assertOutcome(Outcome.OK, request(Command.MGET, 1, 2), "*2\r\n$1\r\na\r\n$-1\r\n");
+        assertOutcome(Outcome.MISS, request(Command.MGET, 1, 2), "*2\r\n$-1\r\n$-1\r\n");
+        assertOutcome(Outcome.MISS, request(Command.MGET, 1, 2), "*2\r\n_\r\n_\r\n");
+        assertOutcome(Outcome.OK, request(Command.EXISTS, 1), ":1\r\n");
+        assertOutcome(Outcome.MISS, request(Command.EXISTS, 1), ":0\r\n");
+        for (Command zeroMeansAbsent : List.of(Command.DELETE, Command.EXPIRE, Command.HDEL, Command.SREM, Command.ZREM)) {
+            assertOutcome(Outcome.MISS, request(zeroMeansAbsent, 1), ":0\r\n");
+            assertOutcome(Outcome.OK, request(zeroMeansAbsent, 1), ":1\r\n");
+        }
+        for (Command zeroIsFine : List.of(Command.INCR, Command.DECR, Command.HSET, Command.SADD, Command.ZADD,
+                Command.LPUSH, Command.RPUSH)) {
+            assertOutcome(Outcome.OK, request(zeroIsFine, 1), ":0\r\n");
+        }
+        assertOutcome(Outcome.OK, request(Command.HGET, 1), "$1\r\nv\r\n");
+        assertOutcome(Outcome.MISS, request(Command.HGET, 1), "_\r\n");
+        for (Command aggregateRead : List.of(Command.HGETALL, Command.LRANGE, Command.SMEMBERS, Command.ZRANGE)) {
+            assertOutcome(Outcome.MISS, request(aggregateRead, 1), "*0\r\n");
+            assertOutcome(Outcome.OK, request(aggregateRead, 1), "*2\r\n$1\r\na\r\n$1\r\nb\r\n");
+        }
+        assertOutcome(Outcome.MISS, request(Command.HGETALL, 1), "%0\r\n");
+        assertOutcome(Outcome.OK, request(Command.HGETALL, 1), "%1\r\n$1\r\nf\r\n$1\r\nv\r\n");
+        assertOutcome(Outcome.MISS, request(Command.SMEMBERS, 1), "~0\r\n");
+        assertOutcome(Outcome.OK, request(Command.SMEMBERS, 1), "~1\r\n$1\r\nm\r\n");
+        assertOutcome(Outcome.OK, request(Command.ZRANGE, 1), "*1\r\n*2\r\n$1\r\nm\r\n,1.5\r\n");
+        assertOutcome(Outcome.MISS, request(Command.LPOP, 1), "$-1\r\n");
+        assertOutcome(Outcome.OK, request(Command.LPOP, 1), "$1\r\nx\r\n");
+        assertOutcome(Outcome.OK, request(Command.PING, 0), "+PONG\r\n");
+        assertOutcome(Outcome.OK, request(Command.FLUSH, 0), "+OK\r\n");
+        // an attribute or a push ahead of the reply does not change it
+        assertOutcome(Outcome.MISS, request(Command.GET, 1), "|1\r\n+a\r\n+b\r\n$-1\r\n");
+        assertOutcome(Outcome.OK, request(Command.GET, 1), ">2\r\n+invalidate\r\n*1\r\n$1\r\nk\r\n$1\r\nv\r\n");
+        assertOutcome(Outcome.ERROR, request(Command.GET, 1), ">1\r\n_\r\n-ERR x\r\n");
+    }
+
+    @Test
+    void templatesAndArgumentsAreJudgedByTheirVerb() throws Exception {
+        Request exists = new Request().command(Command.COMMAND, 0).addKey(1, 4)
+                .template(CommandTemplate.parse("exists __key__"));
+        assertOutcome(Outcome.MISS, exists, ":0\r\n");
+        Request incr = new Request().command(Command.COMMAND, 0).addKey(1, 4)
+                .template(CommandTemplate.parse("INCRBY __key__ 0"));
+        assertOutcome(Outcome.OK, incr, ":0\r\n");
+        Request unknown = new Request().command(Command.COMMAND, 0).template(CommandTemplate.parse("KEYS *"));
+        assertOutcome(Outcome.MISS, unknown, "*0\r\n");
+        assertOutcome(Outcome.MISS, unknown, "$-1\r\n");
+        Request replayedDel = new Request().command(Command.GET, 0);
+        for (String w : new String[] {"Del", "k"}) {
+            replayedDel.addArg(w.getBytes(StandardCharsets.US_ASCII), 0, w.length());
+        }
+        assertOutcome(Outcome.MISS, replayedDel, ":0\r\n");
+    }
+
+    @Test
+    void outcomeIsTheSameWhenTheReplyIsSplitAtEveryByte() throws Exception {
+        String reply = "|1\r\n+k\r\n+v\r\n*3\r\n$-1\r\n%1\r\n+a\r\n~1\r\n:1\r\n_\r\n";
+        byte[] bytes = reply.getBytes(StandardCharsets.ISO_8859_1);
+        Request r = request(Command.MGET, 1, 2, 3);
+        for (int split = 1; split < bytes.length; split++) {
+            RespCodec codec = codec();
+            ByteBuf in = Unpooled.buffer();
+            in.writeBytes(bytes, 0, split);
+            assertEquals(ProtocolCodec.NEED_MORE, codec.decode(in, r));
+            assertEquals(0, in.readerIndex());
+            in.writeBytes(bytes, split, bytes.length - split);
+            assertEquals(Outcome.OK.ordinal(), codec.decode(in, r), "split at " + split);
+            assertEquals(bytes.length, in.readerIndex());
+        }
+    }
+
+    // ---- handshake ----
+
+    private static RespCodec codec(String user, String password, int db, int resp) {
+        return new RespCodec(new ProtocolOptions(user, password, db, resp, List.of(), Set.of(2)));
+    }
+
+    private static String handshake(RespCodec codec) {
+        ByteBuf out = Unpooled.buffer();
+        boolean any = codec.writeHandshake(out);
+        assertEquals(any, out.isReadable());
+        return out.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    @Test
+    void handshakeSendsHelloAuthAndSelect() throws Exception {
+        assertEquals("", handshake(codec(null, null, -1, 2)));
+        assertEquals(resp("AUTH", "s3cret"), handshake(codec(null, "s3cret", -1, 2)));
+        assertEquals(resp("AUTH", "bob", "s3cret"), handshake(codec("bob", "s3cret", -1, 2)));
+        assertEquals(resp("SELECT", "3"), handshake(codec(null, null, 3, 2)));
+        assertEquals(resp("HELLO", "3"), handshake(codec(null, null, -1, 3)));
+        assertEquals(resp("HELLO", "3", "AUTH", "default", "pw") + resp("SELECT", "12"), handshake(codec(null, "pw", 12, 3)));
+        assertEquals(resp("HELLO", "3", "AUTH", "bob", "pw"), handshake(codec("bob", "pw", -1, 3)));
+
+        RespCodec c = codec(null, "pw", 3, 3);
+        handshake(c);
+        String hello = "%7\r\n$6\r\nserver\r\n$5\r\nredis\r\n$7\r\nversion\r\n$6\r\n7.0.15\r\n$5\r\nproto\r\n:3\r\n$2\r\nid\r\n:5\r\n"
+                + "$4\r\nmode\r\n$10\r\nstandalone\r\n$4\r\nrole\r\n$6\r\nmaster\r\n$7\r\nmodules\r\n*0\r\n";
+        ByteBuf in = Unpooled.buffer();
+        String all = hello + "+OK\r\n";
+        for (int i = 0; i < all.length() - 1; i++) {
+            in.writeByte(all.charAt(i));
+            assertEquals(ProtocolCodec.NEED_MORE, c.decodeHandshake(in));
+        }
+        in.writeByte(all.charAt(all.length() - 1));
+        assertEquals(ProtocolCodec.HANDSHAKE_DONE, c.decodeHandshake(in));
+        assertFalse(in.isReadable());
+    }
+
+    private static String refusal(RespCodec codec, String replies) {
+        handshake(codec);
+        HandshakeRefused e = assertThrows(HandshakeRefused.class, () -> codec.decodeHandshake(RespReplyDecoderTest.buf(replies)));
+        return e.getMessage();
+    }
+
+    @Test
+    void aRefusedHandshakeIsOneSentenceNamingTheFlag() {
+        assertEquals("--password: redis refused AUTH: WRONGPASS invalid username-password pair or user is disabled.",
+                refusal(codec(null, "bad", 2, 2), "-WRONGPASS invalid username-password pair or user is disabled.\r\n"
+                        + "-NOAUTH Authentication required.\r\n"));
+        assertEquals("--user/--password: redis refused AUTH: WRONGPASS invalid username-password pair or user is disabled.",
+                refusal(codec("bob", "bad", -1, 2), "-WRONGPASS invalid username-password pair or user is disabled.\r\n"));
+        assertEquals("--password: redis has no password configured, so it refused AUTH; leave out --password.",
+                refusal(codec(null, "pw", -1, 2), "-ERR AUTH <password> called without any password configured for "
+                        + "the default user. Are you sure your configuration is correct?\r\n"));
+        assertEquals("--resp 3: redis refused HELLO 3 (a server before redis 6 speaks only RESP2): ERR unknown command 'HELLO'.",
+                refusal(codec(null, null, -1, 3), "-ERR unknown command 'HELLO'\r\n"));
+        assertEquals("--password: redis refused HELLO 3 AUTH: WRONGPASS invalid username-password pair or user is disabled.",
+                refusal(codec(null, "bad", -1, 3), "-WRONGPASS invalid username-password pair or user is disabled.\r\n"));
+        assertEquals("--db 99: redis refused SELECT 99: ERR DB index is out of range.",
+                refusal(codec(null, null, 99, 2), "-ERR DB index is out of range\r\n"));
+        assertEquals("--password: redis requires a password (it answered SELECT with: NOAUTH Authentication required.)",
+                refusal(codec(null, null, 1, 2), "-NOAUTH Authentication required.\r\n"));
+    }
+
+    // ---- robustness ----
+
+    /** Valid frames to mutate. */
+    private static final List<String> SEEDS = List.of("+OK\r\n", "-ERR x\r\n", ":123\r\n", "$5\r\nhello\r\n", "$-1\r\n",
+            "*2\r\n$1\r\na\r\n:1\r\n", "_\r\n", "#t\r\n", ",1.5\r\n", "(123\r\n", "=7\r\ntxt:abc\r\n", "!3\r\nERR\r\n",
+            "~1\r\n+a\r\n", "%1\r\n+k\r\n+v\r\n", "|1\r\n+a\r\n+b\r\n:1\r\n", ">1\r\n+p\r\n+OK\r\n",
+            "*2\r\n%1\r\n+k\r\n~2\r\n:1\r\n_\r\n*1\r\n*0\r\n");
+
+    @Test
+    void fuzzedRepliesEndInAnOutcomeOrAProtocolExceptionNeverAnotherErrorOrAHang() {
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            Random random = new Random(20240601);
+            Request r = request(Command.MGET, 1, 2);
+            int protocolErrors = 0;
+            for (int round = 0; round < 30_000; round++) {
+                byte[] input = round % 3 == 0 ? randomBytes(random) : mutate(random);
+                RespCodec codec = codec();
+                ByteBuf in = Unpooled.buffer();
+                int fed = 0;
+                try {
+                    while (fed < input.length) {
+                        int chunk = 1 + random.nextInt(Math.min(8, input.length - fed));
+                        in.writeBytes(input, fed, chunk);
+                        fed += chunk;
+                        int before = in.readableBytes();
+                        int result;
+                        while (in.isReadable() && (result = codec.decode(in, r)) != ProtocolCodec.NEED_MORE) {
+                            assertTrue(result >= 0 && result < Outcome.count(), "an outcome");
+                            assertTrue(in.readableBytes() < before, "a complete reply consumes bytes");
+                            before = in.readableBytes();
+                        }
+                        if (random.nextInt(4) == 0) {
+                            in.discardReadBytes();
+                        }
+                    }
+                } catch (ProtocolException expected) {
+                    protocolErrors++;
+                } catch (RuntimeException e) {
+                    fail("decoding " + printable(input) + " threw " + e, e);
+                }
+            }
+            assertTrue(protocolErrors > 1000, "the fuzzer produced garbage: " + protocolErrors);
+        });
+    }
+
+    private static final String INSERTS = "0123456789\r\n-*$:";
+
+    private static byte[] randomBytes(Random random) {
+        byte[] alphabet = "+-:$*_#,(=!~%|>\r\n0123456789-?abcXYZ ".getBytes(StandardCharsets.ISO_8859_1);
+        byte[] b = new byte[1 + random.nextInt(40)];
+        for (int i = 0; i < b.length; i++) {
+            b[i] = random.nextInt(5) == 0 ? (byte) random.nextInt(256) : alphabet[random.nextInt(alphabet.length)];
+        }
+        return b;
+    }
+
+    private static byte[] mutate(Random random) {
+        StringBuilder s = new StringBuilder();
+        int frames = 1 + random.nextInt(3);
+        for (int i = 0; i < frames; i++) {
+            s.append(SEEDS.get(random.nextInt(SEEDS.size())));
+        }
+        List<Byte> b = new ArrayList<>();
+        for (byte x : s.toString().getBytes(StandardCharsets.ISO_8859_1)) {
+            b.add(x);
+        }
+        int mutations = 1 + random.nextInt(3);
+        for (int m = 0; m < mutations && !b.isEmpty(); m++) {
+            int at = random.nextInt(b.size());
+            switch (random.nextInt(5)) {
+                case 0 -> b.set(at, (byte) random.nextInt(256));
+                case 1 -> b.remove(at);
+                case 2 -> b.add(at, (byte) INSERTS.charAt(random.nextInt(INSERTS.length())));
+                case 3 -> b.subList(at, b.size()).clear();
+                default -> b.set(at, (byte) (b.get(at) ^ (1 << random.nextInt(8))));
+            }
+        }
+        byte[] out = new byte[b.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = b.get(i);
+        }
+        return out;
+    }
+
+    private static String printable(byte[] b) {
+        return new String(b, StandardCharsets.ISO_8859_1).replace("\r", "\\r").replace("\n", "\\n");
+    }
+
+    @Test
+    void encodingAndDecodingAllocateNothingPerRequest() throws Exception {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        RespCodec codec = codec();
+        Request get = request(Command.GET, 12345);
+        Request set = request(Command.SET, 12345).ttlSeconds(30);
+        Request mget = request(Command.MGET, 1, 2, 3);
+        Request template = new Request().command(Command.COMMAND, 0).addKey(7, 4).value(VALUE, 0, 4).numeric(99)
+                .template(CommandTemplate.parse("SET k:__key__:__counter__ __data__"));
+        byte[] replies = ("$5\r\nhello\r\n+OK\r\n*3\r\n$1\r\na\r\n$-1\r\n_\r\n|1\r\n+a\r\n+b\r\n%1\r\n+k\r\n~1\r\n,1.5\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1);
+        ByteBuf out = Unpooled.buffer(4096);
+        ByteBuf in = Unpooled.buffer(4096);
+        Request[] order = {get, set, mget, template};
+        for (int warm = 0; warm < 200_000; warm++) {
+            roundTrip(codec, order, replies, out, in);
+        }
+        long before = threads.getCurrentThreadAllocatedBytes();
+        int rounds = 100_000;
+        for (int i = 0; i < rounds; i++) {
+            roundTrip(codec, order, replies, out, in);
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertTrue(allocated < 64 * 1024, allocated + " bytes allocated for " + rounds * 4 + " requests and replies");
+    }
+
+    private static void roundTrip(RespCodec codec, Request[] order, byte[] replies, ByteBuf out, ByteBuf in) throws ProtocolException {
+        out.clear();
+        in.clear();
+        for (Request r : order) {
+            codec.encode(r, out);
+        }
+        in.writeBytes(replies);
+        for (Request r : order) {
+            if (codec.decode(in, r) == ProtocolCodec.NEED_MORE) {
+                throw new AssertionError("reply incomplete");
+            }
+        }
+    }
+}
