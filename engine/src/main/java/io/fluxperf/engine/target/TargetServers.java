@@ -2,11 +2,12 @@ package io.fluxperf.engine.target;
 
 import io.fluxperf.engine.target.http.HttpTargetServer;
 import io.fluxperf.engine.target.memcache.MemcacheTargetServer;
+import io.fluxperf.engine.target.resp.RespTargetServer;
 import java.util.List;
 
 /** The one registration point of embedded target protocols: a new protocol is one more case here. */
 public final class TargetServers {
-    private static final List<String> PROTOCOLS = List.of("memcache", "http");
+    private static final List<String> PROTOCOLS = List.of("memcache", "redis", "http");
 
     private TargetServers() {
     }
@@ -25,6 +26,7 @@ public final class TargetServers {
     public static TargetServer start(String protocol, TargetOptions options) {
         return switch (protocol) {
             case "memcache" -> MemcacheTargetServer.start(options);
+            case "redis" -> RespTargetServer.start(options);
             case "http" -> HttpTargetServer.start(options);
             default -> throw new IllegalArgumentException("unknown target protocol '" + protocol + "'; expected one of "
                     + String.join(", ", PROTOCOLS));
