@@ -194,7 +194,9 @@ public final class LoadRun {
     }
 
     private RunResult measure(List<LoadDriver> drivers, RequestSource load, String targetDescription, long preloaded) {
-        long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1);
+        // closed-loop requests leave as soon as a driver starts, before `start`: thread times count from here
+        long launched = System.nanoTime();
+        long start = launched + TimeUnit.MILLISECONDS.toNanos(1);
         List<CompletableFuture<Void>> phases = new ArrayList<>();
         boolean warmup = !config.warmup().isZero();
         for (LoadDriver d : drivers) {
@@ -205,7 +207,7 @@ public final class LoadRun {
         List<CompletableFuture<Void>> timed = new ArrayList<>();
         for (int t = 0; t < phases.size(); t++) {
             int thread = t;
-            timed.add(phases.get(t).thenRun(() -> threadSeconds[thread] = (System.nanoTime() - start) / 1e9));
+            timed.add(phases.get(t).thenRun(() -> threadSeconds[thread] = (System.nanoTime() - launched) / 1e9));
         }
         CompletableFuture<Void> exhausted = CompletableFuture.allOf(timed.toArray(CompletableFuture[]::new));
         loadStartNanos = start;

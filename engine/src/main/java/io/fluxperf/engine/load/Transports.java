@@ -11,7 +11,8 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.unix.DomainSocketAddress;
-import io.netty.channel.unix.DomainSocketChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollDomainSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
@@ -49,7 +50,12 @@ final class Transports {
         int connectMillis = (int) Math.max(1000, Math.min(5000, config.timeout().toMillis() * 2));
         Bootstrap b = new Bootstrap().group(loop).option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectMillis);
         if (target instanceof DomainSocketAddress) {
-            b.channel(resources.onChannelClass(DomainSocketChannel.class, loop));
+            // reactor-netty's loop resources map no Unix-socket channel class: name epoll's
+            if (!Epoll.isAvailable()) {
+                throw new UserError("--server: Unix sockets need Netty's epoll transport, which is not available here: "
+                        + RunErrors.describe(Epoll.unavailabilityCause()));
+            }
+            b.channel(EpollDomainSocketChannel.class);
         } else {
             b.channel(resources.onChannelClass(SocketChannel.class, loop))
                     .option(ChannelOption.TCP_NODELAY, config.tcpNoDelay())

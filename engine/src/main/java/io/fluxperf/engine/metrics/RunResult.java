@@ -11,7 +11,8 @@ import java.util.List;
  * @param stopReason   why the run ended: "completed", "requests" (the --requests limit), "interrupted"
  * @param preloadedKeys keys written before measuring (for --hit), 0 if none
  * @param intervals     the statistics blocks (--stats-interval), in order; empty when off
- * @param threadSeconds per load thread, seconds from the start of the load until its requests
+ * @param threadSeconds per load thread, seconds from the moment the run started its threads (open-loop
+ *                      schedules begin 1 ms later) until its requests
  *                      were all sent and answered (mcb's thread info); NaN for a thread still
  *                      busy when the run was stopped
  */

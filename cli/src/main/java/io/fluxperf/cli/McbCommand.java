@@ -1,0 +1,191 @@
+package io.fluxperf.cli;
+
+import io.fluxperf.cli.mcb.McbReport;
+import io.fluxperf.cli.mcb.McbSettings;
+import io.fluxperf.cli.mcb.McbTransport;
+import io.fluxperf.cli.mcb.ThreadTimes;
+import io.fluxperf.engine.config.ConnectionOptions;
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.load.LoadRun;
+import io.fluxperf.engine.load.RunListener;
+import io.fluxperf.engine.load.ServerAddress;
+import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.report.TextReport;
+import io.fluxperf.engine.target.TargetOptions;
+import io.fluxperf.engine.target.TargetServer;
+import io.fluxperf.engine.target.TargetServers;
+import java.io.PrintStream;
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code fluxperf mcb}: mcb's memcached benchmark (seeds/mcb.txt) with its options and its result
+ * block. Each thread has its own connection and sends exactly {@code -n} commands, one at a time;
+ * {@code -s} makes a new connection for every command.
+ */
+@Command(name = "mcb",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        usageHelpWidth = 100,
+        description = {"mcb's memcached benchmark: THREADS threads, each with its own connection, each sending",
+                "PER_THREAD commands one after the other; prints mcb's condition and result blocks",
+                "(interval, commands per second, and how long the threads took: ave., min, max)."},
+        footer = {"",
+                "Examples:",
+                "  fluxperf mcb -c set -a 192.168.1.100 -p 11211 -t 10 -n 1000 -l 100",
+                "  fluxperf mcb -c get -t 10 -n 1000                  # against 127.0.0.1:11211",
+                "  fluxperf mcb -c set -t 10 -n 1000 -l 100 -T UDP    # memcached -U 11211",
+                "  fluxperf mcb -c set -t 10 -n 1000 -l 100 -T UNIX_SOCKET -f /tmp/memcached",
+                "  fluxperf mcb -c set -t 4 -n 500 -s                 # a new connection per command",
+                "",
+                "-s opens and closes a connection for every command: many sockets end in TIME_WAIT, so",
+                "run it against test servers only. -v adds fluxperf's full report (latency percentiles)."})
+public final class McbCommand implements Callable<Integer>, Streams.Aware {
+    /** Requests of the warm-up against the embedded target; enough for the JIT's first tier. */
+    static final long WARMUP_REQUESTS = 2_000;
+    /** With -s, each warm-up request costs a connection (about 1.5 ms cold): fewer. */
+    static final long WARMUP_REQUESTS_SINGLE = 300;
+
+    private Streams streams = Streams.system();
+    /** Per-thread times for {@code thread info}; replaceable so the report can be tested without the engine's record. */
+    private final ThreadTimes threadTimes;
+
+    public McbCommand() {
+        this(ThreadTimes.recorded());
+    }
+
+    McbCommand(ThreadTimes threadTimes) {
+        this.threadTimes = threadTimes;
+    }
+
+    @Override
+    public void streams(Streams streams) {
+        this.streams = streams;
+    }
+
+    @Option(names = "-c", required = true, paramLabel = "set|add|get", description = "Command to send: set, add or get.")
+    private String command;
+
+    @Option(names = "-a", paramLabel = "ADDRESS", defaultValue = McbSettings.DEFAULT_ADDRESS,
+            description = "memcached's address (default ${DEFAULT-VALUE}).")
+    private String address;
+
+    @Option(names = "-p", paramLabel = "PORT", defaultValue = "" + McbSettings.DEFAULT_PORT,
+            description = "memcached's TCP or UDP port (default ${DEFAULT-VALUE}).")
+    private int port;
+
+    @Option(names = "-T", paramLabel = "TCP|UDP|UNIX_SOCKET", defaultValue = "TCP",
+            description = "Connection type (default ${DEFAULT-VALUE}).")
+    private String transport;
+
+    @Option(names = "-f", paramLabel = "PATH", description = "Unix socket path, with -T UNIX_SOCKET.")
+    private String socketPath;
+
+    @Option(names = "-t", paramLabel = "THREADS", defaultValue = "1", description = "Threads, each with its own connection (default ${DEFAULT-VALUE}).")
+    private int threads;
+
+    @Option(names = "-n", paramLabel = "PER_THREAD", defaultValue = "1", description = "Commands each thread sends (default ${DEFAULT-VALUE}).")
+    private long perThread;
+
+    @Option(names = "-m", paramLabel = "MAX_KEY", defaultValue = "1000", description = "Keys are 0 to MAX_KEY-1, at random (default ${DEFAULT-VALUE}).")
+    private long maxKey;
+
+    @Option(names = "-l", paramLabel = "LENGTH", defaultValue = "10", description = "Data length of set and add, bytes (default ${DEFAULT-VALUE}).")
+    private int length;
+
+    @Option(names = "-s", description = "Single command: a new connection for every command (default: one per thread).")
+    private boolean single;
+
+    @Option(names = "-v", description = "Verbose: fluxperf's full report after mcb's.")
+    private boolean verbose;
+
+    @Option(names = "--no-warmup", description = "Skip the JVM warm-up against an embedded server (about 0.3 s) before the run.")
+    private boolean noWarmup;
+
+    @Override
+    public Integer call() {
+        McbSettings settings = McbSettings.of(command, address, port, transport, socketPath, threads, perThread,
+                maxKey, length, single);
+        RunConfig config = settings.runConfig();
+        PrintStream out = streams.out();
+        String flag = settings.transport() == McbTransport.UNIX_SOCKET ? "-f" : "-a";
+        SocketAddress target = ServerAddress.parse(config.server(), flag);
+        String description = config.server();
+
+        McbReport report = new McbReport(out);
+        report.condition(settings);
+        out.flush();
+        if (!noWarmup) {
+            try {
+                warmUp(config);
+            } catch (RuntimeException e) {
+                streams.err().println("fluxperf: warm-up skipped (" + e.getMessage() + "); the first commands run on a cold JVM");
+            }
+        }
+
+        long[] connections = new long[2];
+        List<WindowResult> windows = new ArrayList<>();
+        LoadRun run = new LoadRun(config, new RunListener() {
+            @Override
+            public void connected(long open, long failures) {
+                connections[0] = open;
+                connections[1] = failures;
+            }
+
+            @Override
+            public void window(WindowResult window) {
+                windows.add(window);
+            }
+        });
+        RunResult result;
+        int interruptExit;
+        try (Interrupts interrupts = Interrupts.install(run::requestStop)) {
+            result = run.execute(target, description);
+            interruptExit = interrupts.exitCode();
+        }
+        report.result(McbReport.Result.of(result, threadTimes), settings.command());
+        if (verbose) {
+            TextReport text = new TextReport(out);
+            text.configEcho(config, description);
+            text.connections(connections[0], connections[1]);
+            for (WindowResult w : windows) {
+                text.window(w, config);
+            }
+            text.summary(result);
+        }
+        if (run.errors().any()) {
+            out.println(run.errors().summary());
+        }
+        out.flush();
+        return result.interrupted() ? (interruptExit != 0 ? interruptExit : RunCommand.EXIT_INTERRUPTED) : 0;
+    }
+
+    /**
+     * Warms this JVM up on the same kind of load against the embedded memcache target on a free
+     * loopback port, so that nothing reaches the server under test (mcb is a C program: its
+     * figures carry no warm-up). A cold JVM takes about 0.25 s before its first request leaves
+     * (class initialisation: commons-rng's random sources alone 0.28 s on first use, Netty's
+     * allocator and pipeline, the codec) and runs interpreted code for a while after; measured on
+     * 2 cores, {@code -t 10 -n 1000 -l 100} against memcached took 1.05 s cold and 0.43 s after
+     * this warm-up, which itself costs about 0.3 s.
+     */
+    static void warmUp(RunConfig config) {
+        WorkloadConfig workload = config.workloads().get(0);
+        RunConfig warm = new RunConfig(null, config.protocol(), Math.min(2, config.threads()), 1, 1,
+                Duration.ofSeconds(2), 1, Duration.ZERO, config.timeout(), config.tcpNoDelay(),
+                config.connection().connectPerRequest() ? WARMUP_REQUESTS_SINGLE : WARMUP_REQUESTS,
+                config.seed(), List.of(workload), config.protocolOptions(),
+                new ConnectionOptions(false, false, null, false, null, config.connection().connectPerRequest(), 0, 0),
+                Duration.ZERO);
+        try (TargetServer target = TargetServers.start(config.protocol(), TargetOptions.defaults())) {
+            new LoadRun(warm, new RunListener() { }).execute(target.address(), target.describe());
+        }
+    }
+}
