@@ -210,10 +210,12 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         PrintStream err = streams.err();
         TextReport report = new TextReport(out);
 
-        // without --server, the embedded target of the protocol, on a free loopback port
+        // without --server, the embedded target of the protocol, on a free loopback port (and UDP for --udp)
+        boolean udp = runConfig.connection().udp();
         try (TargetServer target = runConfig.server() == null
-                ? TargetServers.start(runConfig.protocol(), TargetOptions.defaults()) : null) {
-            SocketAddress address = target != null ? target.address() : ServerAddress.parse(runConfig.server(), "--server");
+                ? TargetServers.start(runConfig.protocol(), udp ? TargetOptions.builder().udpPort(0).build() : TargetOptions.defaults()) : null) {
+            SocketAddress address = target != null ? (udp ? target.udpAddress() : target.address())
+                    : ServerAddress.parse(runConfig.server(), "--server");
             String description = target != null ? target.describe() : runConfig.server();
             report.configEcho(runConfig, description);
             HdrLogWriter hdr = hdrLog != null ? openHdrLog() : null;

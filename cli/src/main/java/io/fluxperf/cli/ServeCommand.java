@@ -7,6 +7,9 @@ import io.fluxperf.engine.target.TargetServer;
 import io.fluxperf.engine.target.TargetServers;
 import io.fluxperf.engine.target.TargetStats;
 import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
@@ -37,11 +40,17 @@ import picocli.CommandLine.Option;
                 "  fluxperf serve --delay 2ms                       # every reply 2 ms after its request",
                 "  fluxperf serve --stall-every 1s --stall-for 100ms   # hold all replies 100 ms each second",
                 "  fluxperf serve --stats-interval 0                # no statistics lines",
+                "  fluxperf serve --udp-port 11211                  # memcache over UDP too (memcached's -U)",
+                "  fluxperf serve --unix /tmp/mc.sock               # and on a Unix socket (memcached's -s)",
+                "  fluxperf serve --tls-cert cert.pem --tls-key key.pem   # TLS on the TCP port",
                 "",
                 "Then point a client at it, e.g.:",
                 "  fluxperf run -s 127.0.0.1:11211 --method get --hit -d 10",
                 "  memtier_benchmark -s 127.0.0.1 -p 11211 -P memcache_text",
                 "  printf 'set k 0 0 1\\r\\nv\\r\\nget k\\r\\n' | nc -q1 127.0.0.1 11211",
+                "  fluxperf run -s 127.0.0.1:11211 --udp            # against --udp-port 11211",
+                "  fluxperf run -s unix:/tmp/mc.sock                # against --unix /tmp/mc.sock",
+                "  fluxperf run -s 127.0.0.1:11211 --tls --tls-ca cert.pem",
                 "",
                 "--delay and --stall-* are test knobs for checking latency measurement: replies keep their",
                 "order and are never early; timers are precise to a few tens of microseconds."})
@@ -83,6 +92,20 @@ public final class ServeCommand implements Callable<Integer>, Streams.Aware {
             description = "Test knob: length of each stall; replies due during it wait for its end.")
     private Duration stallFor;
 
+    @Option(names = "--udp-port", paramLabel = "PORT",
+            description = "Also serve memcache over UDP on this port (memcached's -U; 0 picks a free one). Default: no UDP.")
+    private Integer udpPort;
+
+    @Option(names = "--unix", paramLabel = "PATH",
+            description = "Also listen on a Unix socket at PATH (memcached's -s); a stale socket file there is replaced.")
+    private Path unixPath;
+
+    @Option(names = "--tls-cert", paramLabel = "FILE", description = "PEM certificate (chain): TLS on the TCP port (with --tls-key).")
+    private Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "FILE", description = "PEM private key (PKCS#8) of --tls-cert.")
+    private Path tlsKey;
+
     @Option(names = "--stats-interval", paramLabel = "TIME", defaultValue = "1", converter = DurationConverter.class,
             description = "Print the server's statistics this often: seconds or 500ms (default 1; 0 = never).")
     private Duration statsInterval;
@@ -100,8 +123,9 @@ public final class ServeCommand implements Callable<Integer>, Streams.Aware {
         try {
             server = TargetServers.start(protocol, options);
         } catch (IllegalStateException e) {
-            throw new UserError("--bind/--port: " + e.getMessage(), e);
+            throw new UserError(flagOf(e.getMessage()) + ": " + e.getMessage(), e);
         }
+        checkListeners(server, options);
         long started = System.nanoTime();
         Thread hook = new Thread(() -> {
             close(server);
@@ -110,7 +134,7 @@ public final class ServeCommand implements Callable<Integer>, Streams.Aware {
             out.flush();
         }, "fluxperf-serve-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        out.println("fluxperf serve: " + protocol + " on " + hostPort(server) + knobs(options));
+        out.println("fluxperf serve: " + protocol + " on " + listeners(server) + knobs(options));
         out.flush();
         warnIfHeapIsSmall(options);
         ScheduledExecutorService ticker = statsInterval.isZero() ? null : startStatsLines(server, out);
@@ -180,13 +204,104 @@ public final class ServeCommand implements Callable<Integer>, Streams.Aware {
                         + DurationParser.format(every));
             }
         }
+        if (udpPort != null && (udpPort < 0 || udpPort > 65535)) {
+            throw new UserError("--udp-port: " + udpPort + " is not a UDP port; use 1..65535, or 0 for a free one");
+        }
+        if (udpPort != null && !protocol.equals("memcache")) {
+            throw new UserError("--udp-port: only memcache is served over UDP, not " + protocol);
+        }
+        if (unixPath != null) {
+            checkUnixPath(unixPath);
+        }
+        if ((tlsCert == null) != (tlsKey == null)) {
+            throw new UserError(tlsCert == null ? "--tls-key needs --tls-cert (the certificate of the key)"
+                    : "--tls-cert needs --tls-key (the certificate's private key)");
+        }
+        if (tlsCert != null) {
+            checkReadable(tlsCert, "--tls-cert");
+            checkReadable(tlsKey, "--tls-key");
+            try {
+                io.fluxperf.engine.target.memcache.MemcacheTargetServer.serverTls(tlsCert, tlsKey);
+            } catch (IllegalStateException e) {
+                throw new UserError("--tls-cert/--tls-key: " + e.getMessage(), e);
+            }
+        }
         if (statsInterval.isNegative()) {
             throw new UserError("--stats-interval: " + DurationParser.format(statsInterval) + " is negative; use 0 for no lines");
         }
         return TargetOptions.builder()
                 .bindAddress(bind).port(port).threads(threads).memoryLimitBytes(memoryMiB << 20)
                 .responseDelay(d).stall(every, length)
+                .udpPort(udpPort == null ? -1 : udpPort).unixPath(unixPath).tls(tlsCert, tlsKey)
                 .build();
+    }
+
+    private static void checkReadable(Path file, String flag) {
+        if (!Files.exists(file)) {
+            throw new UserError(flag + ": " + file + ": no such file");
+        }
+        if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+            throw new UserError(flag + ": " + file + ": not a readable file");
+        }
+    }
+
+    private static void checkUnixPath(Path path) {
+        Path dir = path.toAbsolutePath().getParent();
+        if (dir != null && !Files.isDirectory(dir)) {
+            throw new UserError("--unix: " + path + ": the directory " + dir + " does not exist");
+        }
+        if (Files.isDirectory(path) || Files.isRegularFile(path)) {
+            throw new UserError("--unix: " + path + " is a " + (Files.isDirectory(path) ? "directory" : "file")
+                    + ", not a socket; choose another path");
+        }
+        if (path.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 107) {
+            throw new UserError("--unix: " + path + " is longer than the 107 bytes a Unix socket path may have");
+        }
+    }
+
+    /** The flag to name for a listener that could not start, from the server's message. */
+    private static String flagOf(String message) {
+        if (message.contains("cannot listen on UDP")) {
+            return "--udp-port";
+        }
+        if (message.contains("cannot listen on Unix socket")) {
+            return "--unix";
+        }
+        if (message.startsWith("TLS")) {
+            return "--tls-cert/--tls-key";
+        }
+        return "--bind/--port";
+    }
+
+    /** A target that does not (yet) have a listener asked for must not be silently without it. */
+    private void checkListeners(TargetServer server, TargetOptions options) {
+        String missing = null;
+        if (options.unixPath() != null && server.unixPath() == null) {
+            missing = "--unix: the " + protocol + " target has no Unix-socket listener";
+        } else if (options.tls() && !server.tls()) {
+            missing = "--tls-cert: the " + protocol + " target does not serve TLS";
+        } else if (options.udpPort() >= 0 && server.udpAddress() == null) {
+            missing = "--udp-port: the " + protocol + " target has no UDP listener";
+        }
+        if (missing != null) {
+            server.close();
+            throw new UserError(missing);
+        }
+    }
+
+    private static String listeners(TargetServer server) {
+        StringBuilder s = new StringBuilder(hostPort(server));
+        if (server.tls()) {
+            s.append(" (TLS)");
+        }
+        InetSocketAddress udp = server.udpAddress();
+        if (udp != null) {
+            s.append(", UDP ").append(udp.getAddress().getHostAddress()).append(':').append(udp.getPort());
+        }
+        if (server.unixPath() != null) {
+            s.append(", Unix socket ").append(server.unixPath());
+        }
+        return s.toString();
     }
 
     private ScheduledExecutorService startStatsLines(TargetServer server, PrintStream out) {

@@ -3,11 +3,17 @@ package io.fluxperf.testkit;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.Socket;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.Channels;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,9 +21,56 @@ import java.util.Map;
 
 /** A real memcached on a free 127.0.0.1 port, with its own {@code stats} read over a socket. */
 public final class MemcachedProcess extends ExternalServer {
+    /** The Unix socket of a {@link #startUnix} instance, or null for TCP. */
+    private final Path socket;
 
-    private MemcachedProcess(List<String> command, int port) {
+    private MemcachedProcess(List<String> command, int port, Path socket) {
         super("memcached", command, port);
+        this.socket = socket;
+    }
+
+    /**
+     * memcached -s PATH (a Unix socket; memcached then has no TCP or UDP listener), 64 MB, one
+     * worker thread; returns once the socket accepts. {@link #stats()} and {@link #command} use the socket.
+     */
+    public static MemcachedProcess startUnix(Path path) {
+        List<String> command = new ArrayList<>(List.of(executable("memcached"),
+                "-s", path.toString(), "-m", "64", "-t", "1"));
+        if ("root".equals(System.getProperty("user.name"))) {
+            command.addAll(List.of("-u", "root"));
+        }
+        MemcachedProcess server = new MemcachedProcess(command, 0, path);
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (true) {
+            if (Files.exists(path)) {
+                try (SocketChannel probe = SocketChannel.open(UnixDomainSocketAddress.of(path))) {
+                    return server;
+                } catch (IOException notYet) {
+                    // the file is there before memcached listens on it
+                }
+            }
+            if (System.currentTimeMillis() > deadline || !server.isAlive()) {
+                String log = server.logText();
+                server.close();
+                throw new IllegalStateException("memcached did not listen on " + path + ": " + log);
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    /** The Unix socket of a {@link #startUnix} instance, or null. */
+    public Path socket() {
+        return socket;
+    }
+
+    /** {@code --server} for fluxperf: {@code unix:/path} or {@code 127.0.0.1:port}. */
+    public String serverArgument() {
+        return socket != null ? "unix:" + socket : address();
     }
 
     /** memcached -l 127.0.0.1 -p PORT -U 0 (TCP only), 64 MB, one worker thread. */
@@ -35,7 +88,7 @@ public final class MemcachedProcess extends ExternalServer {
             command.addAll(List.of("-u", "root")); // memcached refuses to run as root otherwise
         }
         command.addAll(List.of(extraArgs));
-        MemcachedProcess server = new MemcachedProcess(command, port);
+        MemcachedProcess server = new MemcachedProcess(command, port, null);
         server.awaitTcp(10_000);
         return server;
     }
@@ -58,12 +111,14 @@ public final class MemcachedProcess extends ExternalServer {
 
     /** Sends one text command and returns the reply lines up to END / a one-line reply. */
     public List<String> command(String line) {
-        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port())) {
-            socket.setSoTimeout(5_000);
-            OutputStream out = socket.getOutputStream();
+        try (AutoCloseable connection = connect()) {
+            OutputStream out = connection instanceof Socket s ? s.getOutputStream()
+                    : Channels.newOutputStream((SocketChannel) connection);
+            InputStream input = connection instanceof Socket s ? s.getInputStream()
+                    : Channels.newInputStream((SocketChannel) connection);
             out.write((line + "\r\n").getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.ISO_8859_1));
+            BufferedReader in = new BufferedReader(new InputStreamReader(input, StandardCharsets.ISO_8859_1));
             List<String> reply = new ArrayList<>();
             String l;
             while ((l = in.readLine()) != null) {
@@ -78,8 +133,19 @@ public final class MemcachedProcess extends ExternalServer {
             }
             return reply;
         } catch (IOException e) {
-            throw new UncheckedIOException("memcached on " + address() + " did not answer '" + line + "'", e);
+            throw new UncheckedIOException("memcached on " + serverArgument() + " did not answer '" + line + "'", e);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
+    }
+
+    private AutoCloseable connect() throws IOException {
+        if (socket != null) {
+            return SocketChannel.open(UnixDomainSocketAddress.of(socket)); // blocking; memcached answers at once
+        }
+        Socket s = new Socket(InetAddress.getLoopbackAddress(), port());
+        s.setSoTimeout(5_000);
+        return s;
     }
 
     /** The value stored under key, as bytes (ISO-8859-1 round trip), or null on a miss. */

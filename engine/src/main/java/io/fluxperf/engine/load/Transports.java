@@ -71,6 +71,7 @@ final class Transports {
             protected void initChannel(Channel ch) {
                 if (ssl != null) {
                     ch.pipeline().addLast("tls", tlsHandler(ch));
+                    ch.pipeline().addLast("tls-handshake-errors", HANDSHAKE_ERRORS);
                 }
             }
         });
@@ -95,14 +96,27 @@ final class Transports {
             }
             tls.handshakeFuture().addListener(h -> {
                 if (h.isSuccess()) {
+                    ch.pipeline().remove(HANDSHAKE_ERRORS);
                     done.accept(ch, null);
                 } else {
                     ch.close();
-                    done.accept(null, new SSLException("TLS handshake failed: " + RunErrors.describe(h.cause()), h.cause()));
+                    // no cause: RunErrors.describe reports the innermost cause, and this sentence must stay
+                    done.accept(null, new SSLException("TLS handshake failed: " + RunErrors.describe(h.cause())));
                 }
             });
         });
     }
+
+    /** Until the handshake is done its failure is reported by the handshake future; this keeps Netty from logging it again. */
+    @io.netty.channel.ChannelHandler.Sharable
+    private static final class HandshakeErrors extends io.netty.channel.ChannelInboundHandlerAdapter {
+        @Override
+        public void exceptionCaught(io.netty.channel.ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
+    }
+
+    private static final HandshakeErrors HANDSHAKE_ERRORS = new HandshakeErrors();
 
     private SslHandler tlsHandler(Channel ch) {
         SslHandler handler = target instanceof InetSocketAddress inet && serverName != null

@@ -165,6 +165,7 @@ final class UdpSlot implements ConnectionSlot {
             ch.closeFuture().addListener(closed -> channelClosed(ch));
             driver.connectionOpened();
             ready.complete(true);
+            driver.slotReady(this); // also after a reopen, which the driver does not see
             driver.pump();
         });
     }

@@ -1,5 +1,6 @@
 package io.fluxperf.engine.target;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -19,9 +20,18 @@ import java.util.Objects;
  *                         (zero: at once)
  * @param stallEvery       TEST KNOB: period of the stalls; zero: no stalls
  * @param stallFor         TEST KNOB: length of each stall; replies due during it are held until it ends
+ * @param udpPort          UDP port of a second listener on {@code bindAddress} (memcache over UDP, the
+ *                         8-byte frame header); -1: none, 0: an ephemeral one (read it back from
+ *                         {@link TargetServer#udpAddress()})
+ * @param unixPath         path of a Unix-socket listener; null: none. A stale socket file there is
+ *                         replaced, as memcached does; any other file is an error
+ * @param tlsCert          PEM certificate chain for TLS on the TCP listener; null: plain TCP.
+ *                         Goes with {@code tlsKey}
+ * @param tlsKey           PEM private key (PKCS#8) of {@code tlsCert}; null: plain TCP
  */
 public record TargetOptions(String bindAddress, int port, int threads, long memoryLimitBytes,
-                            Duration responseDelay, Duration stallEvery, Duration stallFor) {
+                            Duration responseDelay, Duration stallEvery, Duration stallFor,
+                            int udpPort, Path unixPath, Path tlsCert, Path tlsKey) {
 
     public static final String DEFAULT_BIND_ADDRESS = "127.0.0.1";
     public static final long DEFAULT_MEMORY_LIMIT_BYTES = 64L << 20;
@@ -58,6 +68,18 @@ public record TargetOptions(String bindAddress, int port, int threads, long memo
         if (!stallEvery.isZero() && stallFor.compareTo(stallEvery) >= 0) {
             throw new IllegalArgumentException("stallFor (" + stallFor + ") must be shorter than stallEvery (" + stallEvery + ")");
         }
+        if (udpPort < -1 || udpPort > 65535) {
+            throw new IllegalArgumentException("UDP port " + udpPort + " is outside -1..65535 (-1: no UDP listener)");
+        }
+        if ((tlsCert == null) != (tlsKey == null)) {
+            throw new IllegalArgumentException("tlsCert and tlsKey go together: set both or neither");
+        }
+    }
+
+    /** The options without the listeners added later (UDP, Unix socket, TLS): TCP only. */
+    public TargetOptions(String bindAddress, int port, int threads, long memoryLimitBytes,
+                         Duration responseDelay, Duration stallEvery, Duration stallFor) {
+        this(bindAddress, port, threads, memoryLimitBytes, responseDelay, stallEvery, stallFor, -1, null, null, null);
     }
 
     /** Loopback, ephemeral port, one thread, 64 MiB, no test knobs. */
@@ -72,7 +94,13 @@ public record TargetOptions(String bindAddress, int port, int threads, long memo
     public Builder toBuilder() {
         return new Builder()
                 .bindAddress(bindAddress).port(port).threads(threads).memoryLimitBytes(memoryLimitBytes)
-                .responseDelay(responseDelay).stall(stallEvery, stallFor);
+                .responseDelay(responseDelay).stall(stallEvery, stallFor)
+                .udpPort(udpPort).unixPath(unixPath).tls(tlsCert, tlsKey);
+    }
+
+    /** Whether the TCP listener speaks TLS. */
+    public boolean tls() {
+        return tlsCert != null;
     }
 
     /** Whether a test knob changes when replies are written (the fast path skips all timing work otherwise). */
@@ -89,6 +117,10 @@ public record TargetOptions(String bindAddress, int port, int threads, long memo
         private Duration responseDelay = Duration.ZERO;
         private Duration stallEvery = Duration.ZERO;
         private Duration stallFor = Duration.ZERO;
+        private int udpPort = -1;
+        private Path unixPath;
+        private Path tlsCert;
+        private Path tlsKey;
 
         private Builder() {
         }
@@ -126,8 +158,28 @@ public record TargetOptions(String bindAddress, int port, int threads, long memo
             return this;
         }
 
+        /** A UDP listener on this port (0: an ephemeral one); -1 (the default): none. */
+        public Builder udpPort(int udpPort) {
+            this.udpPort = udpPort;
+            return this;
+        }
+
+        /** A Unix-socket listener at this path; null (the default): none. */
+        public Builder unixPath(Path unixPath) {
+            this.unixPath = unixPath;
+            return this;
+        }
+
+        /** TLS on the TCP listener with this PEM certificate chain and PKCS#8 PEM key; nulls (the default): none. */
+        public Builder tls(Path certificate, Path key) {
+            this.tlsCert = certificate;
+            this.tlsKey = key;
+            return this;
+        }
+
         public TargetOptions build() {
-            return new TargetOptions(bindAddress, port, threads, memoryLimitBytes, responseDelay, stallEvery, stallFor);
+            return new TargetOptions(bindAddress, port, threads, memoryLimitBytes, responseDelay, stallEvery, stallFor,
+                    udpPort, unixPath, tlsCert, tlsKey);
         }
     }
 }

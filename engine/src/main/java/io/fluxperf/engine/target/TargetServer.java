@@ -12,6 +12,21 @@ public interface TargetServer extends AutoCloseable {
     /** The address it listens on, with the real port when the options asked for port 0. */
     InetSocketAddress address();
 
+    /** The address of its UDP listener (memcache over UDP), or null when it has none. */
+    default InetSocketAddress udpAddress() {
+        return null;
+    }
+
+    /** The path of its Unix-socket listener, or null when it has none. */
+    default java.nio.file.Path unixPath() {
+        return null;
+    }
+
+    /** Whether its TCP listener speaks TLS. */
+    default boolean tls() {
+        return false;
+    }
+
     /** One line for reports and logs, e.g. {@code embedded memcache on 127.0.0.1:41234}. */
     String describe();
 

@@ -1,0 +1,225 @@
+package io.fluxperf.cli;
+
+import static io.fluxperf.cli.CliRun.field;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fluxperf.engine.target.TargetOptions;
+import io.fluxperf.engine.target.TargetServer;
+import io.fluxperf.engine.target.TargetServers;
+import io.fluxperf.testkit.FreePorts;
+import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.SelfSignedCertificate;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code run} over every transport against the servers that speak it — memcached over UDP
+ * ({@code -U}) and over a Unix socket ({@code -s}, a second instance), the embedded target's UDP,
+ * Unix-socket and TLS listeners — with counts checked by the servers' own statistics; and the
+ * mistakes of each transport, one sentence and exit 2.
+ */
+class TransportCommandTest {
+    @TempDir
+    static Path dir;
+
+    private static SelfSignedCertificate cert;
+
+    @BeforeAll
+    static void certificate() {
+        cert = SelfSignedCertificate.create(dir, "server");
+    }
+
+    private static void assertOneSentence(CliRun run, String... mentions) {
+        assertEquals(2, run.exitCode(), run.out() + run.err());
+        String err = run.err().strip();
+        assertEquals(1, err.lines().count(), "one line: " + err);
+        assertTrue(err.startsWith("fluxperf: "), err);
+        for (String m : mentions) {
+            assertTrue(err.contains(m), "'" + m + "' in: " + err);
+        }
+    }
+
+    private static void assertAllOk(CliRun run, long requests) {
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        String line = run.line("Requests:");
+        assertEquals(requests, field(line, "Requests:"), line);
+        assertEquals(requests, field(line, "Ok:"), line);
+    }
+
+    // ---- memcached ----
+
+    @Test
+    void udpAgainstMemcachedAgreesWithItsStats() {
+        int port = FreePorts.tcpAndUdp();
+        try (MemcachedProcess memcached = MemcachedProcess.start(port, "-U", Integer.toString(port))) {
+            String server = "127.0.0.1:" + port;
+            assertAllOk(CliRun.of("run", "-s", server, "--udp", "--method", "set", "--bytes", "100..3000",
+                    "--requests", "1000", "-c", "4", "--pipeline", "2", "-d", "30", "--no-live"), 1000);
+            CliRun gets = CliRun.of("run", "-s", server, "--udp", "--method", "get", "--hit", "--keyspace", "500",
+                    "--keys-per-request", "2", "--requests", "2000", "-c", "4", "-d", "30", "--no-live");
+            assertAllOk(gets, 2000);
+            Map<String, Long> stats = memcached.stats();
+            assertEquals(1000 + 500, stats.get("cmd_set"), "the sets and the preload, all over UDP");
+            assertEquals(4000, stats.get("cmd_get"), "2000 gets of 2 keys");
+            assertEquals(4000, stats.get("get_hits"));
+        }
+    }
+
+    @Test
+    void unixSocketAgainstMemcachedAgreesWithItsStats() {
+        Path socket = dir.resolve("memcached.sock");
+        try (MemcachedProcess memcached = MemcachedProcess.startUnix(socket)) {
+            CliRun run = CliRun.of("run", "-s", memcached.serverArgument(), "--method", "get", "--hit", "--keyspace", "300",
+                    "--requests", "3000", "-c", "4", "-d", "30", "--no-live");
+            assertAllOk(run, 3000);
+            assertTrue(run.line("Config: Server:").contains("unix:" + socket), run.line("Config: Server:"));
+            Map<String, Long> stats = memcached.stats();
+            assertEquals(300, stats.get("cmd_set"));
+            assertEquals(3000, stats.get("cmd_get"));
+            assertEquals(3000, stats.get("get_hits"));
+        }
+    }
+
+    // ---- the embedded target ----
+
+    @Test
+    void udpAndUnixAgainstTheEmbeddedTarget() {
+        Path socket = dir.resolve("embedded.sock");
+        try (TargetServer target = TargetServers.start("memcache",
+                TargetOptions.builder().udpPort(0).unixPath(socket).build())) {
+            assertAllOk(CliRun.of("run", "-s", "127.0.0.1:" + target.udpAddress().getPort(), "--udp", "--method", "get",
+                    "--hit", "--keyspace", "200", "--bytes", "2000", "--requests", "1500", "-c", "3", "--pipeline", "4",
+                    "-d", "30", "--no-live"), 1500);
+            assertAllOk(CliRun.of("run", "-s", "unix:" + socket, "--method", "get", "--keyspace", "200",
+                    "--requests", "1500", "-c", "3", "-d", "30", "--no-live"), 1500);
+            assertEquals(200, target.stats().command("set"), "the preload (UDP); the Unix run needed none: the keys were there");
+            assertEquals(3000, target.stats().command("get"));
+            assertEquals(3000, target.stats().getHits());
+        }
+    }
+
+    @Test
+    void tlsAgainstTheEmbeddedTarget() {
+        SelfSignedCertificate other = SelfSignedCertificate.create(dir, "other");
+        try (TargetServer target = TargetServers.start("memcache",
+                TargetOptions.builder().tls(cert.certificate(), cert.privateKey()).build())) {
+            int port = target.address().getPort();
+            assertAllOk(CliRun.of("run", "-s", "127.0.0.1:" + port, "--tls", "--tls-ca", cert.certificate().toString(),
+                    "--method", "set", "--requests", "500", "-c", "2", "-d", "30", "--no-live"), 500);
+            // by name: the certificate names localhost too (SNI and the host check)
+            assertAllOk(CliRun.of("run", "-s", "localhost:" + port, "--tls", "--tls-ca", cert.certificate().toString(),
+                    "--method", "set", "--requests", "200", "-c", "2", "-d", "30", "--no-live"), 200);
+            assertAllOk(CliRun.of("run", "-s", "127.0.0.1:" + port, "--tls", "--tls-insecure",
+                    "--method", "set", "--requests", "300", "-c", "2", "-d", "30", "--no-live"), 300);
+            assertEquals(1000, target.stats().command("set"));
+
+            CliRun wrongCa = CliRun.of("run", "-s", "127.0.0.1:" + port, "--tls", "--tls-ca", other.certificate().toString(),
+                    "-c", "2", "-d", "1", "--no-live");
+            assertOneSentence(wrongCa, "TLS handshake", "127.0.0.1:" + port);
+        }
+    }
+
+    // ---- mistakes and silence ----
+
+    @Test
+    void aUnixSocketThatDoesNotExistIsNamed() {
+        assertOneSentence(CliRun.of("run", "--server", "unix:/no/such.sock", "-d", "1"), "--server", "/no/such.sock");
+    }
+
+    @Test
+    void udpIsForMemcacheOnly() {
+        assertOneSentence(CliRun.of("run", "-s", "127.0.0.1:6379", "--udp", "--protocol", "redis", "-d", "1"), "--udp", "redis");
+    }
+
+    @Test
+    void udpWhereNothingAnswersEndsOnTimeWithTimeoutsCounted() throws Exception {
+        try (DatagramSocket silent = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            long start = System.nanoTime();
+            CliRun run = CliRun.of("run", "-s", "127.0.0.1:" + silent.getLocalPort(), "--udp", "-c", "2", "--pipeline", "2",
+                    "-d", "1", "--timeout", "200ms", "--no-live");
+            long seconds = Duration.ofNanos(System.nanoTime() - start).toSeconds();
+            assertEquals(0, run.exitCode(), run.out() + run.err());
+            String line = run.line("Requests:");
+            assertEquals(0, field(line, "Ok:"), line);
+            assertTrue(field(line, "Timeout:") >= 8, "2 sockets x 2 in flight, a 200 ms timeout, 1 s: " + line);
+            assertEquals(field(line, "Requests:"), field(line, "Timeout:"), line);
+            assertTrue(seconds < 4, "ends on time: " + seconds + " s");
+        }
+    }
+
+    // ---- serve ----
+
+    @Test
+    void serveListensOnUdpUnixAndTlsAtOnce() throws Exception {
+        Path socket = dir.resolve("serve.sock");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ServeCommand serve = new ServeCommand();
+        serve.streams(new Streams(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)));
+        int[] exit = {-1};
+        Thread thread = new Thread(() -> exit[0] = new CommandLine(serve).execute("--port", "0", "--udp-port", "0",
+                "--unix", socket.toString(), "--tls-cert", cert.certificate().toString(),
+                "--tls-key", cert.privateKey().toString(), "--stats-interval", "0"));
+        thread.start();
+        try {
+            Pattern listening = Pattern.compile(
+                    "fluxperf serve: memcache on 127\\.0\\.0\\.1:(\\d+) \\(TLS\\), UDP 127\\.0\\.0\\.1:(\\d+), Unix socket (\\S+)");
+            Matcher m = listening.matcher("");
+            long deadline = System.currentTimeMillis() + 10_000;
+            while (!(m = listening.matcher(out.toString(StandardCharsets.UTF_8))).find()) {
+                assertTrue(System.currentTimeMillis() < deadline, "serve printed its listeners: " + out);
+                Thread.sleep(20);
+            }
+            assertEquals(socket.toString(), m.group(3));
+            assertAllOk(CliRun.of("run", "-s", "127.0.0.1:" + m.group(2), "--udp", "--method", "set", "--requests", "200",
+                    "-c", "2", "-d", "30", "--no-live"), 200);
+            assertAllOk(CliRun.of("run", "-s", "unix:" + socket, "--method", "set", "--requests", "200",
+                    "-c", "2", "-d", "30", "--no-live"), 200);
+            assertAllOk(CliRun.of("run", "-s", "127.0.0.1:" + m.group(1), "--tls", "--tls-ca", cert.certificate().toString(),
+                    "--method", "set", "--requests", "200", "-c", "2", "-d", "30", "--no-live"), 200);
+        } finally {
+            serve.stop();
+            thread.join(10_000);
+        }
+        assertEquals(0, exit[0]);
+        assertFalse(Files.exists(socket), "the socket file goes with the server");
+    }
+
+    @Test
+    void serveMistakesAreOneSentenceEach() throws Exception {
+        Path missing = dir.resolve("missing.pem");
+        assertOneSentence(CliRun.of("serve", "--port", "0", "--tls-cert", missing.toString(), "--tls-key",
+                cert.privateKey().toString()), "--tls-cert", missing.toString());
+        assertOneSentence(CliRun.of("serve", "--port", "0", "--tls-cert", cert.certificate().toString()), "--tls-key");
+        Path garbage = Files.writeString(dir.resolve("garbage.pem"), "not a key\n");
+        assertOneSentence(CliRun.of("serve", "--port", "0", "--tls-cert", cert.certificate().toString(), "--tls-key",
+                garbage.toString()), "--tls-cert/--tls-key", garbage.toString());
+        assertOneSentence(CliRun.of("serve", "--port", "0", "--unix", "/no/such/dir/mc.sock"), "--unix", "/no/such/dir");
+        try (DatagramSocket busy = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            assertOneSentence(CliRun.of("serve", "--port", "0", "--udp-port", Integer.toString(busy.getLocalPort())),
+                    "--udp-port", Integer.toString(busy.getLocalPort()));
+        }
+        try (ServerSocket busy = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            assertOneSentence(CliRun.of("serve", "--port", Integer.toString(busy.getLocalPort()), "--udp-port", "0"),
+                    "--bind/--port", Integer.toString(busy.getLocalPort()));
+        }
+        assertOneSentence(CliRun.of("serve", "--udp-port", "70000"), "--udp-port", "70000");
+    }
+}
