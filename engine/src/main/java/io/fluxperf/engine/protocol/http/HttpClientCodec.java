@@ -37,7 +37,7 @@ import java.util.Set;
  * the stream (without that hook the request ends as CLOSED).
  *
  * <p>Status classes of all decoded responses are counted ({@link #statusClassCounts()}), and the
- * last one is readable ({@link #lastStatusClass()}) for the engine's per-class report.
+ * last one is readable ({@link #replyClass()}) for the engine's per-class report.
  */
 final class HttpClientCodec implements ProtocolCodec {
     private static final byte[] GET = Ascii.bytes("GET ");
@@ -199,9 +199,12 @@ final class HttpClientCodec implements ProtocolCodec {
         return lastStatus;
     }
 
-    /** The status class (2 for 2xx, …) of the last response decoded, 0 before the first. */
-    public int lastStatusClass() {
-        return lastStatus / 100;
+    /**
+     * The status class (2 for 2xx, …) of the response just decoded, -1 before the first: what the
+     * proposed {@code ProtocolCodec.replyClass()} hook would read after each decode.
+     */
+    public int replyClass() {
+        return lastStatus == 0 ? -1 : lastStatus / 100;
     }
 
     /** Responses decoded on this connection by status class: index c counts cxx (index 0 unused). */

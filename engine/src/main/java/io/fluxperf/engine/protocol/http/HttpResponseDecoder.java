@@ -3,6 +3,7 @@ package io.fluxperf.engine.protocol.http;
 import io.fluxperf.engine.protocol.ProtocolException;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Finds where one HTTP/1.x response ends (RFC 9112 §6.3) and reads its status: a resumable state
@@ -13,7 +14,10 @@ import java.nio.charset.StandardCharsets;
  *   <li>Between two calls that returned {@link #NEED_MORE}, nobody consumes from the buffer; its
  *       reader index may move (Netty's cumulator discards read bytes), so every position kept here
  *       is relative to the reader index. Bytes once scanned are not scanned again: a response
- *       that arrives a byte at a time costs O(size), and a large body costs O(1) per call.</li>
+ *       that arrives a byte at a time costs O(size), and a large body costs O(1) per call. Heads
+ *       are parsed from a per-connection copy (typically one bulk copy per response), not byte by
+ *       byte through the buffer's access checks; the copy stays valid because nothing is
+ *       consumed between calls.</li>
  *   <li>{@link #decode} either returns {@link #NEED_MORE} without consuming anything, or consumes
  *       exactly one final response (with the 1xx interim responses before it) and returns its
  *       status code. Partial input never throws; bytes that cannot be a response throw
@@ -53,6 +57,19 @@ final class HttpResponseDecoder {
     private static final byte[] CHUNKED = lower("chunked");
     private static final byte[] CLOSE = lower("close");
     private static final byte[] KEEP_ALIVE = lower("keep-alive");
+
+    /**
+     * A copy of the buffer's bytes [{@link #windowStart}, {@link #windowEnd}) (relative offsets):
+     * lines are found and parsed in this array, with one bulk copy per response or so, rather
+     * than byte by byte through the buffer's checks. It stays valid between calls because nothing
+     * is consumed between them; it grows up to {@link #MAX_LINE} (connections may be many).
+     */
+    private byte[] window = new byte[512];
+    private int windowStart;
+    private int windowEnd;
+    /** The current line's content (without CR LF) is window[lineStart, lineEnd). */
+    private int lineStart;
+    private int lineEnd;
 
     private int state = STATUS_LINE;
     /** Start of the next element (line, chunk, body), relative to the reader index. */
@@ -98,30 +115,24 @@ final class HttpResponseDecoder {
         while (true) {
             switch (state) {
                 case STATUS_LINE -> {
-                    int lf = lineEnd(in, base, avail);
-                    if (lf < 0) {
+                    if (readLine(in, base, avail) < 0) {
                         return NEED_MORE;
                     }
-                    statusLine(in, base + pos, base + contentEnd(in, base, lf));
-                    pos = lf + 1;
+                    statusLine();
                     state = HEADERS;
                 }
                 case HEADERS -> {
-                    int lf = lineEnd(in, base, avail);
-                    if (lf < 0) {
+                    if (readLine(in, base, avail) < 0) {
                         if (avail - sectionStart > MAX_HEAD) {
                             throw new ProtocolException("HTTP response head longer than " + MAX_HEAD + " bytes");
                         }
                         return NEED_MORE;
                     }
-                    int end = contentEnd(in, base, lf);
-                    int start = pos;
-                    pos = lf + 1;
                     if (pos - sectionStart > MAX_HEAD) {
                         throw new ProtocolException("HTTP response head longer than " + MAX_HEAD + " bytes");
                     }
-                    if (end > start) {
-                        header(in, base + start, base + end);
+                    if (lineEnd > lineStart) {
+                        header();
                     } else if (endOfHead()) {
                         return finish(in, base, pos);
                     }
@@ -134,12 +145,10 @@ final class HttpResponseDecoder {
                     return finish(in, base, dataEnd);
                 }
                 case CHUNK_SIZE -> {
-                    int lf = lineEnd(in, base, avail);
-                    if (lf < 0) {
+                    if (readLine(in, base, avail) < 0) {
                         return NEED_MORE;
                     }
-                    long size = chunkSize(in, base + pos, base + contentEnd(in, base, lf));
-                    pos = lf + 1;
+                    long size = chunkSize();
                     if (size == 0) {
                         state = TRAILERS;
                         sectionStart = pos;
@@ -176,25 +185,21 @@ final class HttpResponseDecoder {
                     state = CHUNK_SIZE;
                 }
                 case TRAILERS -> {
-                    int lf = lineEnd(in, base, avail);
-                    if (lf < 0) {
+                    if (readLine(in, base, avail) < 0) {
                         if (avail - sectionStart > MAX_HEAD) {
                             throw new ProtocolException("HTTP trailer section longer than " + MAX_HEAD + " bytes");
                         }
                         return NEED_MORE;
                     }
-                    int end = contentEnd(in, base, lf);
-                    int start = pos;
-                    pos = lf + 1;
                     if (pos - sectionStart > MAX_HEAD) {
                         throw new ProtocolException("HTTP trailer section longer than " + MAX_HEAD + " bytes");
                     }
-                    if (end == start) {
+                    if (lineEnd == lineStart) {
                         return finish(in, base, pos);
                     }
-                    byte first = in.getByte(base + start);
-                    if (first != ' ' && first != '\t' && in.indexOf(base + start, base + end, (byte) ':') < 0) {
-                        throw malformed("trailer field", in, base + start, base + end);
+                    byte first = window[lineStart];
+                    if (first != ' ' && first != '\t' && indexOf(window, lineStart, lineEnd, (byte) ':') < 0) {
+                        throw malformed("trailer field");
                     }
                 }
                 case UNTIL_CLOSE -> {
@@ -237,54 +242,79 @@ final class HttpResponseDecoder {
     // ---- lines ----
 
     /**
-     * The relative index of the '\n' that ends the line at {@link #pos}, or -1 (having noted how
-     * far it searched and how many bytes it wants) when the line is incomplete.
+     * Finds the line at {@link #pos} in the window (copying more of the buffer into it as needed),
+     * sets {@link #lineStart} and {@link #lineEnd}, moves {@link #pos} past it and returns its
+     * relative LF index. Returns -1, having noted how far it searched and how many bytes it wants,
+     * when the line is incomplete.
      */
-    private int lineEnd(ByteBuf in, int base, int avail) throws ProtocolException {
-        int from = Math.max(scanned, pos);
-        int limit = Math.min(avail, pos + MAX_LINE);
-        int lf = from < limit ? in.indexOf(base + from, base + limit, (byte) '\n') : -1;
-        if (lf < 0) {
-            if (avail - pos >= MAX_LINE) {
+    private int readLine(ByteBuf in, int base, int avail) throws ProtocolException {
+        while (true) {
+            if (pos < windowStart || pos > windowEnd) {
+                windowStart = pos;
+                windowEnd = pos;
+            }
+            int from = Math.max(scanned, pos);
+            int searchEnd = Math.min(windowEnd, pos + MAX_LINE);
+            int lf = indexOf(window, from - windowStart, searchEnd - windowStart, (byte) '\n');
+            if (lf >= 0) {
+                int start = pos - windowStart;
+                int end = lf > start && window[lf - 1] == '\r' ? lf - 1 : lf;
+                lineStart = start;
+                lineEnd = end;
+                lf += windowStart;
+                pos = lf + 1;
+                scanned = pos;
+                return lf;
+            }
+            scanned = Math.max(from, searchEnd);
+            if (searchEnd - pos >= MAX_LINE) {
                 throw new ProtocolException("HTTP response line longer than " + MAX_LINE + " bytes");
             }
-            scanned = avail;
-            wanted = avail + 1;
-            return -1;
+            if (windowEnd >= avail) {
+                wanted = avail + 1;
+                return -1;
+            }
+            refill(in, base, avail);
         }
-        lf -= base;
-        scanned = lf + 1;
-        return lf;
     }
 
-    /** The relative end of the line's content: before its CR, if any. */
-    private int contentEnd(ByteBuf in, int base, int lf) {
-        return lf > pos && in.getByte(base + lf - 1) == '\r' ? lf - 1 : lf;
+    /** Moves the window to start at {@link #pos} and fills it from the buffer, growing it when one line fills it. */
+    private void refill(ByteBuf in, int base, int avail) {
+        int keep = windowEnd - pos;
+        if (keep == window.length) {
+            window = Arrays.copyOf(window, Math.min(MAX_LINE, window.length * 2));
+        } else if (pos > windowStart && keep > 0) {
+            System.arraycopy(window, pos - windowStart, window, 0, keep);
+        }
+        windowStart = pos;
+        int n = Math.min(avail - windowEnd, window.length - keep);
+        in.getBytes(base + windowEnd, window, keep, n);
+        windowEnd += n;
+    }
+
+    private int lineLength() {
+        return lineEnd - lineStart;
     }
 
     // ---- head ----
 
-    private void statusLine(ByteBuf in, int start, int end) throws ProtocolException {
+    private void statusLine() throws ProtocolException {
         // HTTP/1.x SP 3DIGIT [SP reason]
-        if (end - start < 12 || !startsWith(in, start, HTTP_1) || in.getByte(start + 8) != ' ') {
-            throw malformed("status line", in, start, end);
+        byte[] l = window;
+        int s = lineStart;
+        int n = lineEnd - s;
+        if (n < 12 || !startsWith(l, s, HTTP_1) || l[s + 8] != ' ') {
+            throw malformed("status line");
         }
-        byte minor = in.getByte(start + 7);
-        if (minor < '0' || minor > '9') {
-            throw malformed("status line", in, start, end);
+        byte minor = l[s + 7];
+        int d0 = l[s + 9] - '0';
+        int d1 = l[s + 10] - '0';
+        int d2 = l[s + 11] - '0';
+        if (minor < '0' || minor > '9' || d0 < 1 || d0 > 5 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9
+                || (n > 12 && l[s + 12] != ' ')) {
+            throw malformed("status line");
         }
-        int code = 0;
-        for (int i = start + 9; i < start + 12; i++) {
-            int d = in.getByte(i) - '0';
-            if (d < 0 || d > 9) {
-                throw malformed("status line", in, start, end);
-            }
-            code = code * 10 + d;
-        }
-        if (code < 100 || code > 599 || (end > start + 12 && in.getByte(start + 12) != ' ')) {
-            throw malformed("status line", in, start, end);
-        }
-        status = code;
+        status = d0 * 100 + d1 * 10 + d2;
         http10 = minor == '0';
         contentLength = -1;
         transferEncoding = false;
@@ -293,39 +323,49 @@ final class HttpResponseDecoder {
         keepAlive = false;
     }
 
-    private void header(ByteBuf in, int start, int end) throws ProtocolException {
-        byte first = in.getByte(start);
+    private void header() throws ProtocolException {
+        byte[] l = window;
+        int start = lineStart;
+        int end = lineEnd;
+        byte first = l[start];
         if (first == ' ' || first == '\t') {
             return; // obsolete line folding: a continuation of a field we do not read (RFC 9112 §5.2)
         }
-        int colon = in.indexOf(start, end, (byte) ':');
+        int colon = indexOf(l, start, end, (byte) ':');
         if (colon <= start) {
-            throw malformed("header field", in, start, end);
+            throw malformed("header field");
         }
+        // only three names matter; their lengths differ, so the length picks the candidate
         int nameLength = colon - start;
-        int valueStart = skipSpace(in, colon + 1, end);
-        int valueEnd = trimSpace(in, valueStart, end);
-        if (nameLength == CONTENT_LENGTH.length && nameIs(in, start, CONTENT_LENGTH)) {
-            contentLength(in, valueStart, valueEnd);
-        } else if (nameLength == TRANSFER_ENCODING.length && nameIs(in, start, TRANSFER_ENCODING)) {
+        byte[] name = nameLength == CONTENT_LENGTH.length ? CONTENT_LENGTH
+                : nameLength == TRANSFER_ENCODING.length ? TRANSFER_ENCODING
+                : nameLength == CONNECTION.length ? CONNECTION : null;
+        if (name == null || !nameIs(l, start, name)) {
+            return;
+        }
+        int valueStart = skipSpace(l, colon + 1, end);
+        int valueEnd = trimSpace(l, valueStart, end);
+        if (name == CONTENT_LENGTH) {
+            contentLength(valueStart, valueEnd);
+        } else if (name == TRANSFER_ENCODING) {
             transferEncoding = true;
             // the last coding decides: chunked there means chunked framing (RFC 9112 §6.3)
             int comma = valueEnd - 1;
-            while (comma >= valueStart && in.getByte(comma) != ',') {
+            while (comma >= valueStart && l[comma] != ',') {
                 comma--;
             }
-            int tokenStart = skipSpace(in, comma + 1, valueEnd);
-            chunked = tokenIs(in, tokenStart, valueEnd, CHUNKED);
-        } else if (nameLength == CONNECTION.length && nameIs(in, start, CONNECTION)) {
+            int tokenStart = skipSpace(l, comma + 1, valueEnd);
+            chunked = tokenIs(l, tokenStart, valueEnd, CHUNKED);
+        } else {
             int tokenStart = valueStart;
             while (tokenStart < valueEnd) {
-                int comma = in.indexOf(tokenStart, valueEnd, (byte) ',');
+                int comma = indexOf(l, tokenStart, valueEnd, (byte) ',');
                 int tokenEnd = comma < 0 ? valueEnd : comma;
-                int s = skipSpace(in, tokenStart, tokenEnd);
-                int e = trimSpace(in, s, tokenEnd);
-                if (tokenIs(in, s, e, CLOSE)) {
+                int s = skipSpace(l, tokenStart, tokenEnd);
+                int e = trimSpace(l, s, tokenEnd);
+                if (tokenIs(l, s, e, CLOSE)) {
                     connectionClose = true;
-                } else if (tokenIs(in, s, e, KEEP_ALIVE)) {
+                } else if (tokenIs(l, s, e, KEEP_ALIVE)) {
                     keepAlive = true;
                 }
                 tokenStart = tokenEnd + 1;
@@ -333,23 +373,24 @@ final class HttpResponseDecoder {
         }
     }
 
-    private void contentLength(ByteBuf in, int start, int end) throws ProtocolException {
+    private void contentLength(int start, int end) throws ProtocolException {
         // "5" or the list form "5, 5" that some intermediaries send; every member must agree
+        byte[] l = window;
         long length = -1;
         int s = start;
         while (s < end) {
-            int comma = in.indexOf(s, end, (byte) ',');
+            int comma = indexOf(l, s, end, (byte) ',');
             int e = comma < 0 ? end : comma;
-            int ts = skipSpace(in, s, e);
-            long v = parseDecimal(in, ts, trimSpace(in, ts, e));
+            int ts = skipSpace(l, s, e);
+            long v = parseDecimal(l, ts, trimSpace(l, ts, e));
             if (v < 0 || (length >= 0 && v != length)) {
-                throw malformed("Content-Length", in, start, end);
+                throw malformed("Content-Length");
             }
             length = v;
             s = e + 1;
         }
         if (length < 0 || (contentLength >= 0 && contentLength != length)) {
-            throw malformed("Content-Length", in, start, end);
+            throw malformed("Content-Length");
         }
         if (length > MAX_RESPONSE) {
             throw tooLarge();
@@ -387,11 +428,14 @@ final class HttpResponseDecoder {
         return false;
     }
 
-    private static long chunkSize(ByteBuf in, int start, int end) throws ProtocolException {
+    private long chunkSize() throws ProtocolException {
+        byte[] l = window;
+        int start = lineStart;
+        int end = lineEnd;
         long size = 0;
         int i = start;
         for (; i < end; i++) {
-            int d = hexDigit(in.getByte(i));
+            int d = hexDigit(l[i]);
             if (d < 0) {
                 break;
             }
@@ -401,11 +445,11 @@ final class HttpResponseDecoder {
             }
         }
         if (i == start) {
-            throw malformed("chunk size", in, start, end);
+            throw malformed("chunk size");
         }
-        i = skipSpace(in, i, end);
-        if (i < end && in.getByte(i) != ';') {
-            throw malformed("chunk size", in, start, end);
+        i = skipSpace(l, i, end);
+        if (i < end && l[i] != ';') {
+            throw malformed("chunk size");
         }
         return size; // chunk extensions after ';' are ignored
     }
@@ -420,6 +464,13 @@ final class HttpResponseDecoder {
         wanted = 0;
         sectionStart = 0;
         dataEnd = 0;
+        // what the window holds of the next response stays: offsets are now relative to the new reader index
+        windowStart -= end;
+        windowEnd -= end;
+        if (windowEnd <= 0) {
+            windowStart = 0;
+            windowEnd = 0;
+        }
         return result;
     }
 
@@ -434,13 +485,13 @@ final class HttpResponseDecoder {
     }
 
     /** A non-negative decimal of at most 18 digits in [start, end), or -1. */
-    private static long parseDecimal(ByteBuf in, int start, int end) {
+    private static long parseDecimal(byte[] l, int start, int end) {
         if (start >= end || end - start > 18) {
             return -1;
         }
         long v = 0;
         for (int i = start; i < end; i++) {
-            int d = in.getByte(i) - '0';
+            int d = l[i] - '0';
             if (d < 0 || d > 9) {
                 return -1;
             }
@@ -449,31 +500,32 @@ final class HttpResponseDecoder {
         return v;
     }
 
-    private static int skipSpace(ByteBuf in, int from, int end) {
-        while (from < end) {
-            byte b = in.getByte(from);
-            if (b != ' ' && b != '\t') {
-                break;
+    private static int indexOf(byte[] l, int from, int end, byte b) {
+        for (int i = from; i < end; i++) {
+            if (l[i] == b) {
+                return i;
             }
+        }
+        return -1;
+    }
+
+    private static int skipSpace(byte[] l, int from, int end) {
+        while (from < end && (l[from] == ' ' || l[from] == '\t')) {
             from++;
         }
         return from;
     }
 
-    private static int trimSpace(ByteBuf in, int start, int end) {
-        while (end > start) {
-            byte b = in.getByte(end - 1);
-            if (b != ' ' && b != '\t') {
-                break;
-            }
+    private static int trimSpace(byte[] l, int start, int end) {
+        while (end > start && (l[end - 1] == ' ' || l[end - 1] == '\t')) {
             end--;
         }
         return end;
     }
 
-    private static boolean startsWith(ByteBuf in, int start, byte[] prefix) {
+    private static boolean startsWith(byte[] l, int start, byte[] prefix) {
         for (int i = 0; i < prefix.length; i++) {
-            if (in.getByte(start + i) != prefix[i]) {
+            if (l[start + i] != prefix[i]) {
                 return false;
             }
         }
@@ -481,19 +533,19 @@ final class HttpResponseDecoder {
     }
 
     /** Case-insensitive match of a field name against {@code lower} (lower-case ASCII). */
-    private static boolean nameIs(ByteBuf in, int start, byte[] lower) {
+    private static boolean nameIs(byte[] l, int start, byte[] lower) {
         for (int i = 0; i < lower.length; i++) {
-            byte b = in.getByte(start + i);
-            byte l = lower[i];
-            if (b != l && !(l >= 'a' && l <= 'z' && (b | 0x20) == l)) {
+            byte b = l[start + i];
+            byte c = lower[i];
+            if (b != c && !(c >= 'a' && c <= 'z' && (b | 0x20) == c)) {
                 return false;
             }
         }
         return true;
     }
 
-    private static boolean tokenIs(ByteBuf in, int start, int end, byte[] lower) {
-        return end - start == lower.length && nameIs(in, start, lower);
+    private static boolean tokenIs(byte[] l, int start, int end, byte[] lower) {
+        return end - start == lower.length && nameIs(l, start, lower);
     }
 
     private static byte[] lower(String s) {
@@ -505,10 +557,9 @@ final class HttpResponseDecoder {
                 + " MiB (fluxperf holds a response in memory until it is complete)");
     }
 
-    private static ProtocolException malformed(String what, ByteBuf in, int start, int end) {
-        int length = Math.max(0, Math.min(end - start, 80));
-        String text = in.toString(start, length, StandardCharsets.ISO_8859_1)
-                .replace("\r", "\\r").replace("\n", "\\n");
-        return new ProtocolException("malformed HTTP " + what + " '" + text + (end - start > 80 ? "…" : "") + "'");
+    private ProtocolException malformed(String what) {
+        int length = Math.min(lineLength(), 80);
+        String text = new String(window, lineStart, length, StandardCharsets.ISO_8859_1).replace("\r", "\\r").replace("\n", "\\n");
+        return new ProtocolException("malformed HTTP " + what + " '" + text + (lineLength() > 80 ? "…" : "") + "'");
     }
 }

@@ -161,6 +161,7 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         }
         if (HttpUtil.is100ContinueExpected(request)) {
             ByteBuf cont = ctx.alloc().ioBuffer(HttpReplies.CONTINUE.length).writeBytes(HttpReplies.CONTINUE);
+            cell.status(100);
             flushBatch(false);
             writeOut(cont, true);
         }

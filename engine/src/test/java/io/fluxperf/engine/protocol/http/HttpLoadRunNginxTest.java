@@ -1,0 +1,144 @@
+package io.fluxperf.engine.protocol.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fluxperf.engine.config.ConnectionOptions;
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.ValueSize;
+import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.load.LoadRun;
+import io.fluxperf.engine.load.RunListener;
+import io.fluxperf.engine.metrics.OutcomeCounts;
+import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.protocol.ProtocolOptions;
+import io.fluxperf.engine.request.Command;
+import io.fluxperf.engine.request.CommandTemplate;
+import io.fluxperf.testkit.NginxProcess;
+import io.fluxperf.testkit.NginxProcess.Access;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The HTTP codec through {@link LoadRun} against a real nginx 1.22, with nginx's access log as
+ * the witness: every request fluxperf counts is a line there, with the status fluxperf saw, on
+ * the connection fluxperf used. Each test uses its own query string, so one nginx serves all.
+ */
+class HttpLoadRunNginxTest {
+    private static NginxProcess nginx;
+
+    @BeforeAll
+    static void start() {
+        nginx = NginxProcess.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        nginx.close();
+    }
+
+    private static RunResult run(int connections, int pipeline, long requests, WorkloadConfig workload,
+                                 Set<Integer> okClasses, boolean perRequest) {
+        ProtocolOptions options = new ProtocolOptions(null, null, -1, 2, List.of(), okClasses);
+        ConnectionOptions connection = new ConnectionOptions(false, false, null, false, null, perRequest, 0, 0);
+        RunConfig config = new RunConfig(null, "http", 1, connections, pipeline, Duration.ofSeconds(20), 1, Duration.ZERO,
+                Duration.ofSeconds(2), true, requests, 7, List.of(workload), options, connection, Duration.ZERO);
+        return new LoadRun(config, new RunListener() { }).execute(
+                new InetSocketAddress("127.0.0.1", nginx.port()), nginx.address());
+    }
+
+    private static WorkloadConfig workload(Command method, String path) {
+        return WorkloadConfig.of(method).withTemplate(CommandTemplate.word(path));
+    }
+
+    private static OutcomeCounts outcomes(RunResult result) {
+        WindowResult w = result.total();
+        OutcomeCounts o = w.total().outcomes();
+        assertEquals(o.requests(), o.ok() + o.miss() + o.error() + o.timeout() + o.closed(), "outcomes add up");
+        assertEquals(o.requests(), w.total().latency().getTotalCount(), "every request is timed");
+        return o;
+    }
+
+    private static Set<Long> connectionsOf(List<Access> log) {
+        return log.stream().map(Access::connection).collect(Collectors.toSet());
+    }
+
+    @Test
+    void keepAliveGetsAreAllInNginxsLogOnTheirConnections() {
+        String path = "/small.txt?run=keepalive";
+        long before = nginx.stubStatus().get("requests");
+        RunResult result = run(4, 1, 3000, workload(Command.GET, path), Set.of(2), false);
+        OutcomeCounts o = outcomes(result);
+        assertEquals(3000, o.requests());
+        assertEquals(3000, o.ok());
+        List<Access> log = nginx.awaitAccessLog(path, 3000, 5000);
+        assertEquals(3000, log.size(), "nginx logged every request, and no more");
+        assertTrue(log.stream().allMatch(a -> a.status() == 200 && a.method().equals("GET")));
+        assertEquals(4, connectionsOf(log).size(), "keep-alive: four connections carried them all");
+        assertTrue(log.stream().mapToLong(Access::connectionRequest).max().orElse(0) >= 3000 / 4);
+        long after = nginx.stubStatus().get("requests");
+        assertEquals(3000 + 1, after - before, "stub_status counted them (and the read after)");
+        assertTrue(result.total().total().bytesReceived() >= 3000L * (NginxProcess.SMALL_BYTES + 150),
+                "the 100-byte body and nginx's head, every time: " + result.total().total().bytesReceived());
+    }
+
+    @Test
+    void pipelinedGetsComeBackInOrder() {
+        String path = "/small.txt?run=pipelined";
+        RunResult result = run(2, 16, 8000, workload(Command.GET, path), Set.of(2), false);
+        OutcomeCounts o = outcomes(result);
+        assertEquals(8000, o.ok());
+        List<Access> log = nginx.awaitAccessLog(path, 8000, 5000);
+        assertEquals(8000, log.size());
+        assertEquals(2, connectionsOf(log).size());
+    }
+
+    @Test
+    void connectPerRequestPutsEveryRequestOnItsOwnConnection() {
+        String path = "/small.txt?run=cps";
+        RunResult result = run(4, 1, 300, workload(Command.GET, path), Set.of(2), true);
+        OutcomeCounts o = outcomes(result);
+        assertEquals(300, o.ok());
+        List<Access> log = nginx.awaitAccessLog(path, 300, 5000);
+        assertEquals(300, log.size());
+        assertEquals(300, connectionsOf(log).size(), "one nginx connection per request");
+        assertTrue(log.stream().allMatch(a -> a.connectionRequest() == 1), "each the first and only on its connection");
+    }
+
+    @Test
+    void notFoundIsAnErrorUnlessFourXxIsOk() {
+        RunResult strict = run(4, 1, 500, workload(Command.GET, "/missing/strict/__key__"), Set.of(2), false);
+        OutcomeCounts o = outcomes(strict);
+        assertEquals(500, o.error());
+        assertEquals(0, o.ok() + o.closed() + o.timeout(), "a 404 keeps the connection and the order");
+
+        RunResult lenient = run(4, 1, 500, workload(Command.GET, "/missing/lenient/__key__"), Set.of(2, 4), false);
+        assertEquals(500, outcomes(lenient).ok(), "--http-ok 2xx,4xx");
+
+        List<Access> log = nginx.settledAccessLog("/missing/");
+        assertEquals(1000, log.size());
+        assertTrue(log.stream().allMatch(a -> a.status() == 404));
+    }
+
+    @Test
+    void postToAStaticFileIsAnErrorFromNginx() {
+        String path = "/small.txt?run=post";
+        WorkloadConfig post = workload(Command.POST, path).withBytes(ValueSize.fixed(64));
+        RunResult result = run(4, 1, 400, post, Set.of(2), false);
+        OutcomeCounts o = outcomes(result);
+        assertEquals(400, o.error(), "405 Not Allowed");
+        assertEquals(0, o.closed() + o.timeout());
+        List<Access> log = nginx.awaitAccessLog(path, 400, 5000);
+        assertEquals(400, log.size());
+        assertTrue(log.stream().allMatch(a -> a.status() == 405 && a.method().equals("POST")));
+        assertEquals(400L * (64 + 100), result.total().total().bytesSent(), 400L * 100,
+                "each request carried its 64-byte body");
+    }
+}
