@@ -61,6 +61,9 @@ public final class Main implements Runnable {
         // path that a load generator does not pay in production (tests keep it on)
         if (System.getProperty("io.netty.leakDetection.level") == null) {
             System.setProperty("io.netty.leakDetection.level", "disabled");
+            // and its per-access buffer checks, about half of a reply's decode time (codecs check bounds themselves)
+            System.setProperty("io.netty.buffer.checkAccessible", "false");
+            System.setProperty("io.netty.buffer.checkBounds", "false");
         }
         System.setProperty("chronicle.analytics.disable", "true");
         System.setProperty("chronicle.announcer.disable", "true");

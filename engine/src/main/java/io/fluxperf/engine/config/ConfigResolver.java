@@ -132,7 +132,10 @@ public final class ConfigResolver {
         List<WorkloadConfig> workloads = fileWorkloads
                 ? fromFile(file, wf, protocol)
                 : List.of(fromFlags(flags, wf, protocol));
-        ProtocolOptions protocolOptions = protocolOptions(flags, f);
+        ProtocolOptions protocolOptions = protocolOptions(flags, f, protocol, server);
+        if (workloads.stream().anyMatch(WorkloadConfig::flush) && !protocol.supports(Command.FLUSH)) {
+            throw new UserError("--flush: " + protocol.name() + " has no command to flush the server");
+        }
         ConnectionOptions connection = connectionOptions(flags, f);
         Duration statsInterval = flags.statsInterval != null ? flag("stats-interval", () -> notNegative(flags.statsInterval))
                 : or(f.statsInterval, Duration.ZERO);
@@ -144,7 +147,7 @@ public final class ConfigResolver {
         }
     }
 
-    private static ProtocolOptions protocolOptions(RunSettings flags, ConfigFile f) {
+    private static ProtocolOptions protocolOptions(RunSettings flags, ConfigFile f, Protocol protocol, String server) {
         String user = flags.user != null ? flags.user : f.user;
         String password = flags.password != null ? flags.password : f.password;
         if (user != null && password == null) {
@@ -157,6 +160,10 @@ public final class ConfigResolver {
             for (String h : flags.headers) {
                 headers.add(flag("header", () -> Checks.header(h)));
             }
+        }
+        boolean hasHost = headers.stream().anyMatch(h -> h.regionMatches(true, 0, "host:", 0, 5));
+        if (protocol.name().equals("http") && !hasHost && server != null && !server.startsWith("unix:")) {
+            headers.add("Host: " + server); // what a browser would send for this address
         }
         Set<Integer> ok = flags.httpOk != null ? flag("http-ok", () -> Checks.statusClasses(flags.httpOk))
                 : f.httpOk != null ? Checks.statusClasses(f.httpOk) : Set.of(2);

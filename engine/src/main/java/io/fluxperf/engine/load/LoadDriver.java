@@ -237,13 +237,13 @@ final class LoadDriver {
     }
 
     /** A channel closed: its requests are accounted for; reconnect unless the run is ending. */
-    void connectionLost(TargetConnection slot) {
+    void connectionLost(TargetConnection slot, boolean announced) {
         if (slot.isShuttingDown() || closing || refused) {
             return;
         }
         connectionCounts.closed();
         intervalConnections.closed();
-        if (perRequest) {
+        if (perRequest || announced) {
             // by design: a new connection for the next request, at once — if one may come
             if (!sourceDone && !stopping) {
                 connect(slot);
@@ -496,6 +496,11 @@ final class LoadDriver {
             }
         }
         return null;
+    }
+
+    /** A reply of this class (HTTP status class) ended {@code r}; call before {@link #complete}. */
+    void replyClass(Request r, int c) {
+        stats[r.workload()].recordReplyClass(c);
     }
 
     /** Records how a request ended and returns it to the pool. Called on the loop by connections. */

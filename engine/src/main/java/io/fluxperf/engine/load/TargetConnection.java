@@ -95,7 +95,8 @@ final class TargetConnection implements ConnectionSlot {
 
     @Override
     public boolean canSend() {
-        return !handshaking && !inFlight.isFull() && isOpen() && !(oneRequestPerChannel && usedOnce);
+        return !handshaking && !inFlight.isFull() && isOpen() && !(oneRequestPerChannel && usedOnce)
+                && !codec.closesConnection();
     }
 
     @Override
@@ -221,7 +222,18 @@ final class TargetConnection implements ConnectionSlot {
                 return;
             }
             inFlight.poll();
+            int replyClass = codec.replyClass();
+            if (replyClass > 0) {
+                driver.replyClass(head, replyClass);
+            }
             driver.complete(head, Outcome.of(result), now, in.readerIndex() - start);
+            if (codec.closesConnection()) {
+                // the server closes after this reply: what was pipelined behind it ends as CLOSED
+                failInFlight(Outcome.CLOSED);
+                in.skipBytes(in.readableBytes());
+                channel.close();
+                return;
+            }
             if (oneRequestPerChannel && inFlight.isEmpty()) {
                 channel.close(); // its one request is answered; the driver connects anew
                 return;
@@ -251,15 +263,39 @@ final class TargetConnection implements ConnectionSlot {
         }
     }
 
+    /** The stream ended: a reply that the end completes (an HTTP body ended by the close) is decoded. */
+    private void decodeAtEnd(ByteBuf in) {
+        Request head = inFlight.peek();
+        if (head == null || abandoned || handshaking || !in.isReadable()) {
+            return;
+        }
+        int start = in.readerIndex();
+        try {
+            int result = codec.decodeAtEnd(in, head);
+            if (result != ProtocolCodec.NEED_MORE) {
+                inFlight.poll();
+                int replyClass = codec.replyClass();
+                if (replyClass > 0) {
+                    driver.replyClass(head, replyClass);
+                }
+                driver.complete(head, Outcome.of(result), System.nanoTime(), in.readerIndex() - start);
+            }
+        } catch (ProtocolException e) {
+            driver.noteProtocolError(e.getMessage());
+        }
+        in.skipBytes(in.readableBytes());
+    }
+
     private void channelClosed(Channel closed) {
         if (closed != channel) {
             return;
         }
+        boolean announced = codec != null && codec.closesConnection();
         handshaking = false;
         becomeReady(false);
         failInFlight(Outcome.CLOSED);
         channel = null;
-        driver.connectionLost(this);
+        driver.connectionLost(this, announced);
     }
 
     /** One per channel (a decoder keeps per-channel state); events of an abandoned channel are dropped. */
@@ -277,6 +313,16 @@ final class TargetConnection implements ConnectionSlot {
                 return;
             }
             decodeReplies(in);
+        }
+
+        @Override
+        protected void decodeLast(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+            if (owner != channel || abandoned) {
+                in.skipBytes(in.readableBytes());
+                return;
+            }
+            decodeReplies(in);
+            decodeAtEnd(in);
         }
 
         @Override

@@ -17,6 +17,8 @@ public final class WorkloadStats {
     private final Histogram service = LatencyHistograms.create();
     private long bytesSent;
     private long sent;
+    /** Replies by class (HTTP: index 2 counts 2xx, …); index 0 unused. */
+    private final long[] replyClasses = new long[6];
     private long bytesReceived;
 
     /**
@@ -41,6 +43,9 @@ public final class WorkloadStats {
         service.add(other.service);
         bytesSent += other.bytesSent;
         sent += other.sent;
+        for (int i = 0; i < replyClasses.length; i++) {
+            replyClasses[i] += other.replyClasses[i];
+        }
         bytesReceived += other.bytesReceived;
     }
 
@@ -50,6 +55,7 @@ public final class WorkloadStats {
         service.reset();
         bytesSent = 0;
         sent = 0;
+        java.util.Arrays.fill(replyClasses, 0);
         bytesReceived = 0;
     }
 
@@ -69,6 +75,27 @@ public final class WorkloadStats {
 
     public Histogram service() {
         return service;
+    }
+
+    /** Counts a reply of class {@code c} (1..5); other values are ignored. */
+    public void recordReplyClass(int c) {
+        if (c > 0 && c < replyClasses.length) {
+            replyClasses[c]++;
+        }
+    }
+
+    /** Replies of class {@code c} (HTTP: 2 → 2xx). */
+    public long replyClass(int c) {
+        return replyClasses[c];
+    }
+
+    public boolean hasReplyClasses() {
+        for (long n : replyClasses) {
+            if (n > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Requests written in the interval (they may end in a later one). */

@@ -46,4 +46,29 @@ public interface ProtocolCodec {
      *                           is then out of step and must be closed
      */
     int decode(ByteBuf in, Request request) throws ProtocolException;
+
+    /**
+     * The class of the reply {@link #decode} just consumed, for the report's per-class counts
+     * (HTTP: 2 for 2xx, …); -1 for protocols without classes.
+     */
+    default int replyClass() {
+        return -1;
+    }
+
+    /**
+     * The connection ended while {@code request}'s reply was incomplete: decode what came, for a
+     * reply that the end of the stream completes (an HTTP body delimited by the close). Returns
+     * {@link #NEED_MORE} when the bytes are not a whole reply even so (the request ends as CLOSED).
+     */
+    default int decodeAtEnd(ByteBuf in, Request request) throws ProtocolException {
+        return NEED_MORE;
+    }
+
+    /**
+     * The server said that it closes the connection after the reply just decoded (HTTP's
+     * {@code Connection: close}): nothing more may be sent on it, and the engine reconnects at once.
+     */
+    default boolean closesConnection() {
+        return false;
+    }
 }

@@ -46,7 +46,7 @@ final class JsonResultModel {
                   long timeout, long closed, double rate, Double successPercent, Double hitratePercent,
                   LatencySummary latency, LatencySummary service, LatencySummary sendLag, Connections connections,
                   long bytesSent, long bytesReceived, Long cpuNanos, Double cpuNanosPerRequest,
-                  double connectRate, LatencySummary connectLatency,
+                  double connectRate, LatencySummary connectLatency, java.util.Map<String, Long> statusClasses,
                   List<Workload> workloads) {
     }
 
@@ -122,7 +122,19 @@ final class JsonResultModel {
                 t.bytesSent(), t.bytesReceived(), w.cpuNanos() < 0 ? null : w.cpuNanos(),
                 w.cpuNanosPerRequest() < 0 ? null : w.cpuNanosPerRequest(),
                 w.connectLatency() != null ? w.connectRate() : 0,
-                w.connectLatency() != null ? LatencySummary.of(w.connectLatency()) : null, workloads);
+                w.connectLatency() != null ? LatencySummary.of(w.connectLatency()) : null, statusClasses(t), workloads);
+    }
+
+    /** Replies by status class ("2xx" → n), or null for protocols without classes. */
+    private static java.util.Map<String, Long> statusClasses(WorkloadStats s) {
+        if (!s.hasReplyClasses()) {
+            return null;
+        }
+        java.util.Map<String, Long> m = new java.util.LinkedHashMap<>();
+        for (int c = 1; c <= 5; c++) {
+            m.put(c + "xx", s.replyClass(c));
+        }
+        return m;
     }
 
     private static Workload workload(int index, WorkloadConfig config, WorkloadStats s, double rate) {

@@ -157,6 +157,13 @@ public final class TextReport {
                 + " ns stddev: " + l.stddev() + " ns");
         out.println("Percentiles: p50: " + l.p50() + " ns p90: " + l.p90() + " ns p99: " + l.p99()
                 + " ns p999: " + l.p999() + " ns p9999: " + l.p9999() + " ns");
+        if (w.total().hasReplyClasses()) {
+            StringBuilder b = new StringBuilder("Status:");
+            for (int c = 1; c <= 5; c++) {
+                b.append(' ').append(c).append("xx: ").append(w.total().replyClass(c));
+            }
+            out.println(b);
+        }
         if (w.cpuNanosPerRequest() >= 0) {
             out.printf(java.util.Locale.ROOT, "CPU: %.0f ns/request, %.2f cores (this process%s)%n", w.cpuNanosPerRequest(),
                     w.cpuNanos() / 1e9 / w.seconds(), config.server() == null ? ", with the embedded target" : "");

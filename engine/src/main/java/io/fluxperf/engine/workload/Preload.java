@@ -74,7 +74,7 @@ public final class Preload implements RequestSource {
                 }
                 long key = next[0];
                 next[0] += threads;
-                r.command(writeFor(w.method()), index).addKey(key, keyLength)
+                r.command(writeFor(w.method()), index).template(w.template()).addKey(key, keyLength)
                         .value(pattern.array(), pattern.offset(key), sizes.next())
                         .ttlSeconds(0);
                 sink.next(r);
