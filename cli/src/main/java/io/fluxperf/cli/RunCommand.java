@@ -200,6 +200,10 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
             description = "Write one record per request to a new trace directory (for trace stats, dump, heatmap, replay).")
     private Path trace;
 
+    @Option(names = "--trace-required",
+            description = "Stop the run when the trace cannot be written (a full disk); without it the run goes on and reports the records lost.")
+    private boolean traceRequired;
+
     @Option(names = "--no-live", description = "Do not print the live line every second (on stderr).")
     private boolean noLive;
 
@@ -267,7 +271,9 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
                 }
             });
             if (runTrace != null) {
-                run.trace(runTrace);
+                run.trace(runTrace, traceRequired);
+            } else if (traceRequired) {
+                throw new UserError("--trace-required: needs --trace DIR");
             }
             RunResult result;
             int interruptExit;
@@ -297,6 +303,9 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
                 }
             }
             out.flush();
+            if ("trace failed".equals(result.stopReason())) {
+                return 1; // the report says what was lost; the run did not do what was asked
+            }
             return result.interrupted() ? (interruptExit != 0 ? interruptExit : EXIT_INTERRUPTED) : 0;
         }
     }

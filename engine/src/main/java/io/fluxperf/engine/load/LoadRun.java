@@ -48,6 +48,8 @@ public final class LoadRun {
     private final CountDownLatch stopSignal = new CountDownLatch(1);
     private volatile boolean stopRequested;
     private RunTrace trace;
+    /** --trace-required: a run whose trace fails stops, rather than going on untraced. */
+    private boolean traceRequired;
     /** --stats-interval: when the next block is due (System.nanoTime), and what was printed. */
     private long nextStatsNanos = Long.MAX_VALUE;
     private long lastStatsNanos;
@@ -81,7 +83,13 @@ public final class LoadRun {
 
     /** Writes one trace record per request of the measured run (and of the warm-up, flagged as such). */
     public LoadRun trace(RunTrace runTrace) {
+        return trace(runTrace, false);
+    }
+
+    /** @param required stop the run when writing the trace fails (a full disk) */
+    public LoadRun trace(RunTrace runTrace, boolean required) {
         this.trace = runTrace;
+        this.traceRequired = required;
         return this;
     }
 
@@ -279,6 +287,9 @@ public final class LoadRun {
         while (true) {
             if (stopRequested) {
                 return "interrupted";
+            }
+            if (traceRequired && trace.failed()) {
+                return "trace failed";
             }
             if (exhausted.isDone()) {
                 return "requests";

@@ -159,8 +159,8 @@ public final class TextReport {
                 + " ns p999: " + l.p999() + " ns p9999: " + l.p9999() + " ns");
         if (w.total().hasReplyClasses()) {
             StringBuilder b = new StringBuilder("Status:");
-            for (int c = 1; c <= 5; c++) {
-                b.append(' ').append(c).append("xx: ").append(w.total().replyClass(c));
+            for (int k = 1; k <= 5; k++) {
+                b.append(' ').append(k).append("xx: ").append(w.total().replyClass(k));
             }
             out.println(b);
         }
@@ -217,7 +217,9 @@ public final class TextReport {
         }
         return switch (reason) {
             case "interrupted" -> "Stopped: interrupted (Ctrl-C); the report covers what ran";
-            case "requests" -> "Stopped: request limit of " + r.config().requests() + " reached";
+            case "requests" -> r.config().requests() > 0 ? "Stopped: request limit of " + r.config().requests() + " reached"
+                    : "Stopped: the requests ran out (the end of the log)";
+            case "trace failed" -> "Stopped: the trace could not be written (--trace-required); the Trace line says how many records were lost";
             default -> "Stopped: " + reason;
         };
     }

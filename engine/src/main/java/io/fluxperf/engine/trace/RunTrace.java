@@ -62,6 +62,11 @@ public final class RunTrace implements AutoCloseable {
         return writer.recordsLost();
     }
 
+    /** Tracing stopped after a write failed (a full disk); later records are counted as lost. */
+    public boolean failed() {
+        return writer.failed();
+    }
+
     /** "Trace: N records in DIR", or a loud line saying how many records were lost and why. */
     public String statusLine() {
         return writer.statusLine();

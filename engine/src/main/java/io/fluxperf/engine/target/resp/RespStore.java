@@ -54,7 +54,7 @@ final class RespStore {
         return segments[0].budget();
     }
 
-    RespSegment segment(RespKey key) {
+    RespSegment segment(ByteKey key) {
         return segments[key.spreadHash() & mask];
     }
 
