@@ -37,7 +37,7 @@ final class MemcacheCommandProcessor implements MemcacheRequestDecoder.Sink {
     private final Consumer<ByteBuf> earlyWriter;
     private final SocketAddress localAddress;
 
-    private final ByteKey probe = ByteKey.probe();
+    private final Key probe = Key.probe();
     private final AsciiNumbers numbers = new AsciiNumbers();
     private ByteBuf out;
     private long now;
@@ -45,7 +45,7 @@ final class MemcacheCommandProcessor implements MemcacheRequestDecoder.Sink {
 
     // a storage command waiting for its data block
     private int pendingMode;
-    private ByteKey pendingKey;
+    private Key pendingKey;
     private int pendingFlags;
     private long pendingExpiry;
     private long pendingCas;
@@ -178,7 +178,7 @@ final class MemcacheCommandProcessor implements MemcacheRequestDecoder.Sink {
     @Override
     public void onData(byte[] value, boolean endsWithCrlf) {
         noreply = pendingNoreply;
-        ByteKey key = pendingKey;
+        Key key = pendingKey;
         pendingKey = null;
         counters.increment(Stat.CMD_SET); // memcached counts the set before checking the data block
         if (!endsWithCrlf) {
@@ -352,7 +352,7 @@ final class MemcacheCommandProcessor implements MemcacheRequestDecoder.Sink {
             return;
         }
         pendingMode = mode;
-        pendingKey = ByteKey.copyOf(b, line.start(1), keyLength);
+        pendingKey = Key.copyOf(b, line.start(1), keyLength);
         pendingFlags = flags;
         pendingExpiry = expiryMillis(exptime);
         pendingCas = cas;

@@ -102,32 +102,32 @@ final class MemcacheStore {
         return keyLength + valueLength + ITEM_OVERHEAD <= segments[0].budget();
     }
 
-    Item get(ByteKey key, long now) {
+    Item get(Key key, long now) {
         runDueFlush(now);
         return segment(key).get(key, now);
     }
 
-    Item getAndTouch(ByteKey key, long expiresAtMillis, long now) {
+    Item getAndTouch(Key key, long expiresAtMillis, long now) {
         runDueFlush(now);
         return segment(key).getAndTouch(key, expiresAtMillis, now);
     }
 
-    int store(int mode, ByteKey key, int flags, long expiresAtMillis, byte[] value, long casUnique, long now) {
+    int store(int mode, Key key, int flags, long expiresAtMillis, byte[] value, long casUnique, long now) {
         runDueFlush(now);
         return segment(key).store(mode, key, flags, expiresAtMillis, value, casUnique, now);
     }
 
-    boolean delete(ByteKey key, long now) {
+    boolean delete(Key key, long now) {
         runDueFlush(now);
         return segment(key).delete(key, now);
     }
 
-    int incrDecr(ByteKey key, boolean incr, long delta, long now, AsciiNumbers numbers) {
+    int incrDecr(Key key, boolean incr, long delta, long now, AsciiNumbers numbers) {
         runDueFlush(now);
         return segment(key).incrDecr(key, incr, delta, now, numbers);
     }
 
-    boolean touch(ByteKey key, long expiresAtMillis, long now) {
+    boolean touch(Key key, long expiresAtMillis, long now) {
         return getAndTouch(key, expiresAtMillis, now) != null;
     }
 
@@ -171,7 +171,7 @@ final class MemcacheStore {
         }
     }
 
-    private StoreSegment segment(ByteKey key) {
+    private StoreSegment segment(Key key) {
         return segments[key.spreadHash() & mask];
     }
 

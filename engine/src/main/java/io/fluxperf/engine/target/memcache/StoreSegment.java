@@ -15,7 +15,7 @@ import java.util.Map;
  * Expired items are otherwise removed lazily, when a command finds them.
  */
 final class StoreSegment {
-    private final LinkedHashMap<ByteKey, Item> items = new LinkedHashMap<>(256, 0.75f, true);
+    private final LinkedHashMap<Key, Item> items = new LinkedHashMap<>(256, 0.75f, true);
     private final long budget;
     private final int index;
     private final int indexBits;
@@ -38,7 +38,7 @@ final class StoreSegment {
     }
 
     /** The live item under {@code key} (now the most recently used), or null. */
-    synchronized Item get(ByteKey key, long now) {
+    synchronized Item get(Key key, long now) {
         Item it = items.get(key);
         if (it != null && it.isExpired(now)) {
             unlink(key, it);
@@ -50,7 +50,7 @@ final class StoreSegment {
     }
 
     /** Like {@link #get}, and gives the live item a new expiry time (touch, gat). */
-    synchronized Item getAndTouch(ByteKey key, long expiresAtMillis, long now) {
+    synchronized Item getAndTouch(Key key, long expiresAtMillis, long now) {
         Item it = get(key, now);
         if (it != null) {
             it.expiresAtMillis = expiresAtMillis;
@@ -64,7 +64,7 @@ final class StoreSegment {
      * @param key owned key (stored if the item is new)
      * @return one of {@link MemcacheStore#STORED}, {@code NOT_STORED}, {@code EXISTS}, {@code NOT_FOUND}
      */
-    synchronized int store(int mode, ByteKey key, int flags, long expiresAtMillis, byte[] value, long casUnique, long now) {
+    synchronized int store(int mode, Key key, int flags, long expiresAtMillis, byte[] value, long casUnique, long now) {
         Item old = items.get(key);
         if (old != null && old.isExpired(now)) {
             unlink(key, old);
@@ -124,7 +124,7 @@ final class StoreSegment {
     }
 
     /** Removes a live item; false if there was none (or only an expired one). */
-    synchronized boolean delete(ByteKey key, long now) {
+    synchronized boolean delete(Key key, long now) {
         Item it = items.remove(key);
         if (it == null) {
             return false;
@@ -142,7 +142,7 @@ final class StoreSegment {
      * wraps at 2^64, decr stops at 0, a shorter result is padded with spaces to the old length.
      * On {@link MemcacheStore#OK} the new value is in {@code numbers.value}.
      */
-    synchronized int incrDecr(ByteKey key, boolean incr, long delta, long now, AsciiNumbers numbers) {
+    synchronized int incrDecr(Key key, boolean incr, long delta, long now, AsciiNumbers numbers) {
         Item old = get(key, now);
         if (old == null) {
             return MemcacheStore.NOT_FOUND;
@@ -183,9 +183,9 @@ final class StoreSegment {
         if (bytes <= budget) {
             return;
         }
-        Iterator<Map.Entry<ByteKey, Item>> lru = items.entrySet().iterator();
+        Iterator<Map.Entry<Key, Item>> lru = items.entrySet().iterator();
         while (bytes > budget && lru.hasNext()) {
-            Map.Entry<ByteKey, Item> eldest = lru.next();
+            Map.Entry<Key, Item> eldest = lru.next();
             lru.remove();
             bytes -= size(eldest.getKey(), eldest.getValue());
             if (eldest.getValue().isExpired(now)) {
@@ -196,7 +196,7 @@ final class StoreSegment {
         }
     }
 
-    private void unlink(ByteKey key, Item it) {
+    private void unlink(Key key, Item it) {
         items.remove(key);
         bytes -= size(key, it);
     }
@@ -205,11 +205,11 @@ final class StoreSegment {
         return (++casCounter << indexBits) | index;
     }
 
-    private static long size(ByteKey key, Item it) {
+    private static long size(Key key, Item it) {
         return size(key, it.value);
     }
 
-    private static long size(ByteKey key, byte[] value) {
+    private static long size(Key key, byte[] value) {
         return (long) key.length() + value.length + MemcacheStore.ITEM_OVERHEAD;
     }
 

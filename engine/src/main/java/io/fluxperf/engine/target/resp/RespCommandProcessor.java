@@ -66,8 +66,8 @@ final class RespCommandProcessor implements RespRequestDecoder.Sink {
     private final byte[] requirePass;
     private final long clientId;
 
-    private final ByteKey probe = ByteKey.probe();
-    private final ByteKey member = ByteKey.probe();
+    private final RespKey probe = RespKey.probe();
+    private final RespKey member = RespKey.probe();
     private ByteBuf out;
     private long now;
     private boolean resp3;
@@ -230,12 +230,12 @@ final class RespCommandProcessor implements RespRequestDecoder.Sink {
         return store.segment(probe);
     }
 
-    private ByteKey member(RespArgs a, int i) {
+    private RespKey member(RespArgs a, int i) {
         return member.view(0, a.bytes, a.start(i), a.length(i));
     }
 
-    private static ByteKey copy(RespArgs a, int i) {
-        return ByteKey.copyOf(0, a.bytes, a.start(i), a.length(i));
+    private static RespKey copy(RespArgs a, int i) {
+        return RespKey.copyOf(0, a.bytes, a.start(i), a.length(i));
     }
 
     private static byte[] value(RespArgs a, int i) {
@@ -598,9 +598,9 @@ final class RespCommandProcessor implements RespRequestDecoder.Sink {
                 return;
             }
             if (e == null) {
-                e = seg.create(probe, true, RespEntry.HASH, new HashMap<ByteKey, byte[]>(4), 0);
+                e = seg.create(probe, true, RespEntry.HASH, new HashMap<RespKey, byte[]>(4), 0);
             }
-            HashMap<ByteKey, byte[]> hash = e.hash();
+            HashMap<RespKey, byte[]> hash = e.hash();
             long added = 0;
             long delta = 0;
             for (int i = 2; i < a.count(); i += 2) {
@@ -652,7 +652,7 @@ final class RespCommandProcessor implements RespRequestDecoder.Sink {
                 error(WRONGTYPE);
                 return;
             }
-            HashMap<ByteKey, byte[]> hash = e.hash();
+            HashMap<RespKey, byte[]> hash = e.hash();
             long removed = 0;
             long delta = 0;
             for (int i = 2; i < a.count(); i++) {
@@ -812,9 +812,9 @@ final class RespCommandProcessor implements RespRequestDecoder.Sink {
                 return;
             }
             if (e == null) {
-                e = seg.create(probe, true, RespEntry.SET, new HashSet<ByteKey>(4), 0);
+                e = seg.create(probe, true, RespEntry.SET, new HashSet<RespKey>(4), 0);
             }
-            HashSet<ByteKey> set = e.set();
+            HashSet<RespKey> set = e.set();
             long added = 0;
             long delta = 0;
             for (int i = 2; i < a.count(); i++) {
@@ -842,7 +842,7 @@ final class RespCommandProcessor implements RespRequestDecoder.Sink {
                 error(WRONGTYPE);
                 return;
             }
-            HashSet<ByteKey> set = e.set();
+            HashSet<RespKey> set = e.set();
             long removed = 0;
             long delta = 0;
             for (int i = 2; i < a.count(); i++) {
@@ -870,7 +870,7 @@ final class RespCommandProcessor implements RespRequestDecoder.Sink {
             } else {
                 ByteBuf o = out();
                 RespReplies.set(o, e.set().size(), resp3);
-                for (ByteKey m : e.set()) {
+                for (RespKey m : e.set()) {
                     RespReplies.bulk(o, m);
                 }
             }
@@ -973,14 +973,14 @@ final class RespCommandProcessor implements RespRequestDecoder.Sink {
                     }
                     result = score;
                     if (score != old) {
-                        ByteKey stored = z.order.ceiling(new RespEntry.ZSet.Node(old, member)).member();
+                        RespKey stored = z.order.ceiling(new RespEntry.ZSet.Node(old, member)).member();
                         z.order.remove(new RespEntry.ZSet.Node(old, stored));
                         z.order.add(new RespEntry.ZSet.Node(score, stored));
                         z.scores.put(stored, score);
                         changed++;
                     }
                 } else if (!xx) {
-                    ByteKey stored = copy(a, m);
+                    RespKey stored = copy(a, m);
                     z.scores.put(stored, score);
                     z.order.add(new RespEntry.ZSet.Node(score, stored));
                     delta += a.length(m) + RespEntry.ZSET_MEMBER_OVERHEAD;
@@ -1112,7 +1112,7 @@ final class RespCommandProcessor implements RespRequestDecoder.Sink {
             for (int i = 2; i < a.count(); i++) {
                 Double score = z.scores.get(member(a, i));
                 if (score != null) {
-                    ByteKey stored = z.order.ceiling(new RespEntry.ZSet.Node(score, member)).member();
+                    RespKey stored = z.order.ceiling(new RespEntry.ZSet.Node(score, member)).member();
                     z.order.remove(new RespEntry.ZSet.Node(score, stored));
                     z.scores.remove(stored);
                     removed++;

@@ -46,8 +46,8 @@ final class RespEntry {
     }
 
     @SuppressWarnings("unchecked")
-    HashMap<ByteKey, byte[]> hash() {
-        return (HashMap<ByteKey, byte[]>) value;
+    HashMap<RespKey, byte[]> hash() {
+        return (HashMap<RespKey, byte[]>) value;
     }
 
     @SuppressWarnings("unchecked")
@@ -56,8 +56,8 @@ final class RespEntry {
     }
 
     @SuppressWarnings("unchecked")
-    HashSet<ByteKey> set() {
-        return (HashSet<ByteKey>) value;
+    HashSet<RespKey> set() {
+        return (HashSet<RespKey>) value;
     }
 
     ZSet zset() {
@@ -76,14 +76,14 @@ final class RespEntry {
 
     /** A sorted set: scores by member, and members ordered by (score, member) as redis orders them. */
     static final class ZSet {
-        final HashMap<ByteKey, Double> scores = new HashMap<>();
+        final HashMap<RespKey, Double> scores = new HashMap<>();
         final TreeSet<Node> order = new TreeSet<>();
 
         int size() {
             return scores.size();
         }
 
-        record Node(double score, ByteKey member) implements Comparable<Node> {
+        record Node(double score, RespKey member) implements Comparable<Node> {
             @Override
             public int compareTo(Node o) {
                 int c = Double.compare(score, o.score);

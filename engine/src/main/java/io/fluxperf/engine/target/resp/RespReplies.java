@@ -66,7 +66,7 @@ final class RespReplies {
         out.writeShort(CRLF);
     }
 
-    static void bulk(ByteBuf out, ByteKey k) {
+    static void bulk(ByteBuf out, RespKey k) {
         out.writeByte('$');
         Ascii.writeLong(out, k.length());
         out.writeShort(CRLF);

@@ -16,7 +16,7 @@ import java.util.Map;
  * are otherwise removed lazily, when a command finds them, as redis does without its active cycle.
  */
 final class RespSegment {
-    private final LinkedHashMap<ByteKey, RespEntry> items = new LinkedHashMap<>(256, 0.75f, true);
+    private final LinkedHashMap<RespKey, RespEntry> items = new LinkedHashMap<>(256, 0.75f, true);
     private final long budget;
     private final int[] keysPerDb = new int[RespStore.DATABASES];
 
@@ -33,7 +33,7 @@ final class RespSegment {
     }
 
     /** The live entry under {@code key} (now the most recently used), or null; an expired one is removed. */
-    RespEntry lookup(ByteKey key, long now) {
+    RespEntry lookup(RespKey key, long now) {
         RespEntry e = items.get(key);
         if (e != null && e.isExpired(now)) {
             unlink(key, e);
@@ -50,7 +50,7 @@ final class RespSegment {
      * @param isProbe whether {@code key} is a connection's probe
      * @param size    bytes of the value (the key's own bytes and overhead are added here)
      */
-    RespEntry create(ByteKey key, boolean isProbe, byte type, Object value, long size) {
+    RespEntry create(RespKey key, boolean isProbe, byte type, Object value, long size) {
         RespEntry old = items.get(key);
         if (old != null) {
             unlink(key, old);
@@ -64,7 +64,7 @@ final class RespSegment {
     }
 
     /** Removes the entry found under {@code key}. */
-    void remove(ByteKey key, RespEntry e) {
+    void remove(RespKey key, RespEntry e) {
         unlink(key, e);
     }
 
@@ -79,9 +79,9 @@ final class RespSegment {
         if (bytes <= budget) {
             return;
         }
-        Iterator<Map.Entry<ByteKey, RespEntry>> lru = items.entrySet().iterator();
+        Iterator<Map.Entry<RespKey, RespEntry>> lru = items.entrySet().iterator();
         while (bytes > budget && lru.hasNext()) {
-            Map.Entry<ByteKey, RespEntry> eldest = lru.next();
+            Map.Entry<RespKey, RespEntry> eldest = lru.next();
             lru.remove();
             RespEntry e = eldest.getValue();
             bytes -= e.size;
@@ -107,9 +107,9 @@ final class RespSegment {
             java.util.Arrays.fill(keysPerDb, 0);
             return;
         }
-        Iterator<Map.Entry<ByteKey, RespEntry>> it = items.entrySet().iterator();
+        Iterator<Map.Entry<RespKey, RespEntry>> it = items.entrySet().iterator();
         while (it.hasNext()) {
-            Map.Entry<ByteKey, RespEntry> entry = it.next();
+            Map.Entry<RespKey, RespEntry> entry = it.next();
             if (entry.getKey().db() == db) {
                 it.remove();
                 bytes -= entry.getValue().size;
@@ -127,7 +127,7 @@ final class RespSegment {
 
     /** Adds keys and keys with an expiry per database to {@code keys} and {@code expires}. */
     synchronized void addKeyspace(long[] keys, long[] expires) {
-        for (Map.Entry<ByteKey, RespEntry> entry : items.entrySet()) {
+        for (Map.Entry<RespKey, RespEntry> entry : items.entrySet()) {
             int db = entry.getKey().db();
             keys[db]++;
             if (entry.getValue().expiresAtMillis != RespEntry.NEVER) {
@@ -136,7 +136,7 @@ final class RespSegment {
         }
     }
 
-    private void unlink(ByteKey key, RespEntry e) {
+    private void unlink(RespKey key, RespEntry e) {
         items.remove(key);
         bytes -= e.size;
         keysPerDb[key.db()]--;

@@ -54,7 +54,7 @@ final class RespStore {
         return segments[0].budget();
     }
 
-    RespSegment segment(ByteKey key) {
+    RespSegment segment(RespKey key) {
         return segments[key.spreadHash() & mask];
     }
 
