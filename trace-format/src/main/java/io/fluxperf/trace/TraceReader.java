@@ -129,6 +129,18 @@ public final class TraceReader implements AutoCloseable {
         if (atEnd) {
             return false;
         }
+        try {
+            return readNext(into);
+        } catch (InternalError e) {
+            // the JVM's report of a fault reading the memory-mapped file: the bytes are not on disk
+            // (a write that failed on a full disk). What came before is whole; stop here.
+            unreadableAt = recordsRead + 1;
+            atEnd = true;
+            return false;
+        }
+    }
+
+    private boolean readNext(TraceRecord into) {
         try (DocumentContext dc = tailer.readingDocument()) {
             if (!dc.isPresent()) {
                 atEnd = true;
@@ -148,6 +160,9 @@ public final class TraceReader implements AutoCloseable {
         }
     }
 
+    /** 1-based number of a record whose bytes could not be read (a failed write), or 0. */
+    private long unreadableAt;
+
     /** Records returned by {@link #next(TraceRecord)} so far. */
     public long recordsRead() {
         return recordsRead;
@@ -164,6 +179,12 @@ public final class TraceReader implements AutoCloseable {
      * the trace is complete. Before the end it describes only what the end marker says.
      */
     public Optional<String> warning() {
+        if (unreadableAt > 0) {
+            return Optional.of("Trace " + directory + " is truncated: record " + unreadableAt + " could not be read"
+                    + " (its write failed, e.g. on a full disk); read " + recordsRead + " whole records before it"
+                    + footer.map(f -> f.recordsLost() > 0 ? ", and its writer LOST " + f.recordsLost() + " records" : "")
+                            .orElse("") + ".");
+        }
         if (footer.isEmpty()) {
             return Optional.of("Trace " + directory + " is truncated: it was not closed cleanly (its writer was"
                     + " killed or is still running); read " + recordsRead + " whole records.");
