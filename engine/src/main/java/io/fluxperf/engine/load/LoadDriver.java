@@ -224,10 +224,16 @@ final class LoadDriver {
         }
         connectionCounts.opened();
         intervalConnections.opened();
-        backoffNanos[slot.id() - firstSlotId] = MIN_BACKOFF_NANOS;
+        // the backoff is reset by the first reply (replied), not here: a target that accepts and closes
+        // at once (a proxy whose back end is down) is backed off from like one that refuses
         channel.pipeline().addLast("fluxperf-replies", slot.attach(channel, protocol.newCodec(protocolOptions), ready));
         slot.startHandshake();
         pump();
+    }
+
+    /** The slot's channel decoded its first reply: the target works, so a later loss reconnects quickly again. */
+    void replied(TargetConnection slot) {
+        backoffNanos[slot.id() - firstSlotId] = MIN_BACKOFF_NANOS;
     }
 
     /** The server refused a handshake (wrong password): a settings mistake, so no reconnect. */

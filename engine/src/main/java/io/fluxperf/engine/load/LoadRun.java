@@ -59,11 +59,20 @@ public final class LoadRun {
     private final List<IntervalSample> intervals = new ArrayList<>();
 
     public LoadRun(RunConfig config, RunListener listener) {
+        this(config, listener, java.util.function.UnaryOperator.identity());
+    }
+
+    /**
+     * @param protocolWrapper wraps the run's protocol (a test watches what its codecs decode); the
+     *                        identity in real runs
+     */
+    public LoadRun(RunConfig config, RunListener listener, java.util.function.UnaryOperator<Protocol> protocolWrapper) {
         this.config = config;
-        this.protocol = Protocols.find(config.protocol());
-        if (protocol == null) {
+        Protocol found = Protocols.find(config.protocol());
+        if (found == null) {
             throw new UserError("--protocol: unknown protocol '" + config.protocol() + "'; expected one of " + Protocols.names());
         }
+        this.protocol = protocolWrapper.apply(found);
         if (config.connection().udp() && !protocol.name().equals("memcache")) {
             throw new UserError("--udp: only the memcache protocol runs over UDP, not " + protocol.name());
         }

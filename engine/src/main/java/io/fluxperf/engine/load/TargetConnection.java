@@ -35,6 +35,8 @@ final class TargetConnection implements ConnectionSlot {
     /** Connect per request (mcb's -s, dperf's CPS): one request per channel, closed after its reply. */
     private final boolean oneRequestPerChannel;
     private boolean usedOnce;
+    /** This channel has decoded a reply (the first resets the driver's reconnect backoff). */
+    private boolean replied;
     /** Handshake replies (AUTH, SELECT, HELLO) are still awaited: no load yet. */
     private boolean handshaking;
     /** Completes when the channel is ready for load (true), or failed before that (false). */
@@ -64,6 +66,7 @@ final class TargetConnection implements ConnectionSlot {
         this.codec = newCodec;
         this.abandoned = false;
         this.usedOnce = false;
+        this.replied = false;
         this.ready = whenReady;
         return new ReplyHandler(newChannel);
     }
@@ -227,6 +230,10 @@ final class TargetConnection implements ConnectionSlot {
                 driver.replyClass(head, replyClass);
             }
             driver.complete(head, Outcome.of(result), now, in.readerIndex() - start);
+            if (!replied) {
+                replied = true;
+                driver.replied(this);
+            }
             if (codec.closesConnection()) {
                 // the server closes after this reply: what was pipelined behind it ends as CLOSED
                 failInFlight(Outcome.CLOSED);

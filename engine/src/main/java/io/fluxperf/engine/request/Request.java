@@ -36,6 +36,7 @@ public final class Request {
     private int[] argEnds = new int[0];
     private int argCount;
     private int affinity = -1;
+    private ValueCheck valueCheck;
 
     /** Clears everything for reuse. */
     public Request reset() {
@@ -55,6 +56,7 @@ public final class Request {
         template = null;
         argCount = 0;
         affinity = -1;
+        valueCheck = null;
         return this;
     }
 
@@ -209,6 +211,16 @@ public final class Request {
 
     public int affinity() {
         return affinity;
+    }
+
+    /** Checks the values a read gets back against what the run wrote (reads of --hit workloads); null: none. */
+    public Request valueCheck(ValueCheck check) {
+        this.valueCheck = check;
+        return this;
+    }
+
+    public ValueCheck valueCheck() {
+        return valueCheck;
     }
 
     /** Where and how big it went out: set by the connection that sent it. */

@@ -26,6 +26,8 @@ public final class GeneratedLoad implements RequestSource {
     private final long seed;
     private final long requestLimit;
     private final ValuePattern pattern;
+    /** Per workload: its reads check the values they get (the values the preload wrote, see {@link #checksValues}). */
+    private final boolean[] checkValues;
 
     public GeneratedLoad(RunConfig config) {
         this.workloads = config.workloads();
@@ -33,9 +35,27 @@ public final class GeneratedLoad implements RequestSource {
         this.seed = config.seed();
         this.requestLimit = config.requests();
         this.pattern = patternFor(config);
+        this.checkValues = new boolean[workloads.size()];
+        for (int w = 0; w < workloads.size(); w++) {
+            checkValues[w] = checksValues(workloads, workloads.get(w));
+        }
         if (!openLoop && workloads.stream().mapToInt(WorkloadConfig::weight).sum() == 0) {
             throw new IllegalArgumentException("at least one workload needs a weight above 0");
         }
+    }
+
+    /**
+     * Reads of a --hit workload check every value against its key: the preload wrote each key's
+     * value, and every write of the run writes a slice of the same pattern, so a value that differs
+     * is corrupted or belongs to another request. Not when a workload of the run changes values
+     * in other ways (append, prepend, incr, decr, command templates).
+     */
+    static boolean checksValues(List<WorkloadConfig> workloads, WorkloadConfig w) {
+        boolean valuesIntact = workloads.stream().noneMatch(o -> o.template() != null || switch (o.method()) {
+            case APPEND, PREPEND, INCR, DECR, COMMAND -> true;
+            default -> false;
+        });
+        return valuesIntact && w.hit() && w.method().isRead();
     }
 
     /** The value pattern of a run: the same seed gives the same values. */
@@ -125,6 +145,9 @@ public final class GeneratedLoad implements RequestSource {
                 r.value(pattern.array(), pattern.offset(first), sizes[w].next());
             }
             r.template(config.template());
+            if (checkValues[w]) {
+                r.valueCheck(pattern);
+            }
             switch (command) {
                 case COMMAND -> r.numeric(sequence[w] * threads + thread);
                 case INCR, DECR -> r.numeric(1);

@@ -9,6 +9,7 @@ import io.fluxperf.engine.protocol.ProtocolException;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.engine.request.Request;
+import io.fluxperf.engine.request.ValueCheck;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 
@@ -172,14 +173,21 @@ final class MemcacheTextCodec implements ProtocolCodec {
                 if (dataLength < 0 || dataLength > Integer.MAX_VALUE - 64) {
                     throw malformed(in, pos, lineEnd, r);
                 }
-                int dataEnd = lf + 1 + (int) dataLength;
-                if (dataEnd + 2 > limit) {
-                    needed = dataEnd + 2 - start;
+                long blockEnd = lf + 1L + dataLength + 2; // long: a huge length after a long line overflows an int
+                if (blockEnd > limit) {
+                    needed = (int) Math.min(Integer.MAX_VALUE, blockEnd - start);
                     return NEED_MORE;
                 }
+                int dataEnd = (int) blockEnd - 2;
                 if (in.getShort(dataEnd) != CRLF) {
                     throw new ProtocolException("memcache reply data block of " + dataLength + " bytes for "
                             + r + " does not end in \\r\\n");
+                }
+                ValueCheck check = r.valueCheck();
+                if (check != null && !check.matches(r.keyBytes(), r.keyOffset(nextKey), r.keyLength(nextKey),
+                        in, lf + 1, (int) dataLength)) {
+                    throw new ProtocolException("memcache reply value for key '" + text(in, keyStart, keyEnd)
+                            + "' is not the value written for it (corrupted, or another key's)");
                 }
                 hits++;
                 nextKey++;
