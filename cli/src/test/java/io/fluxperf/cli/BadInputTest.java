@@ -29,6 +29,11 @@ class BadInputTest {
         Path malformed = file("malformed.toml", "[general]\nthreads = 1\n\n[[workload]\nmethod = \"get\"\n");
         Path workloads = file("workloads.toml", "[[workload]]\nmethod = \"get\"\nrate = 100\n");
         int closedPort = FreePorts.tcp();
+        Path emptyDir = Files.createDirectories(dir.resolve("empty-trace"));
+        Path notATrace = Files.createDirectories(dir.resolve("not-a-trace"));
+        Files.writeString(notATrace.resolve("notes.txt"), "hello");
+        Path badVersion = Files.createDirectories(dir.resolve("future-trace"));
+        Files.writeString(badVersion.resolve("fluxperf-trace.json"), "{\"formatVersion\": 99}");
         return Stream.of(
                 Arguments.of(new String[] {"run", "--method", "frob"}, "--method"),
                 Arguments.of(new String[] {"run", "--config", malformed.toString()}, "malformed.toml:4"),
@@ -43,7 +48,18 @@ class BadInputTest {
                 Arguments.of(new String[] {"run", "-s", "no-port"}, "--server"),
                 Arguments.of(new String[] {"run", "--protocol", "gopher"}, "--protocol"),
                 Arguments.of(new String[] {"run", "--bogus"}, "--bogus"),
-                Arguments.of(new String[] {"frobnicate"}, "frobnicate"));
+                Arguments.of(new String[] {"frobnicate"}, "frobnicate"),
+                Arguments.of(new String[] {"run", "-s", "unix:/no/such/socket"}, "/no/such/socket"),
+                Arguments.of(new String[] {"run", "--protocol", "redis", "--method", "gets"}, "gets"),
+                Arguments.of(new String[] {"run", "--tls-ca", dir.resolve("nope.pem").toString(), "--tls"}, "nope.pem"),
+                Arguments.of(new String[] {"run", "--trace-required"}, "--trace-required"),
+                Arguments.of(new String[] {"trace", "stats", dir.resolve("nowhere").toString()}, "nowhere"),
+                Arguments.of(new String[] {"trace", "stats", emptyDir.toString()}, "empty-trace"),
+                Arguments.of(new String[] {"trace", "stats", notATrace.toString()}, "not-a-trace"),
+                Arguments.of(new String[] {"trace", "dump", badVersion.toString()}, "future-trace"),
+                Arguments.of(new String[] {"heatmap", notATrace.toString(), "--out", dir.resolve("h.png").toString()}, "not-a-trace"),
+                Arguments.of(new String[] {"mcb", "-c", "frob"}, "-c"),
+                Arguments.of(new String[] {"serve", "--port", "70000"}, "--port"));
     }
 
     @ParameterizedTest
