@@ -1,5 +1,6 @@
 package io.fluxperf.engine.target.http;
 
+import io.fluxperf.engine.target.ConnectionHandlerBase;
 import io.fluxperf.engine.target.ReplyPacer;
 import io.fluxperf.engine.target.ReplyWriter;
 import io.fluxperf.engine.target.http.HttpCounters.Stat;
@@ -15,9 +16,6 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
-import io.netty.util.internal.logging.InternalLogger;
-import io.netty.util.internal.logging.InternalLoggerFactory;
-import java.io.IOException;
 
 /**
  * One HTTP client connection, after Netty's {@code HttpRequestDecoder}: answers each request into
@@ -44,27 +42,19 @@ import java.io.IOException;
  * response says {@code Connection: close}, requests pipelined behind it are dropped, and the
  * connection closes once the response is written.
  */
-final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
-    private static final InternalLogger LOG = InternalLoggerFactory.getInstance(HttpConnectionHandler.class);
+final class HttpConnectionHandler extends ConnectionHandlerBase {
     /** A reply batch larger than this is written before the read batch ends. */
     private static final int EARLY_WRITE_BYTES = 256 * 1024;
     static final int MAX_GENERATED_BYTES = 64 << 20;
 
     private final HttpStore store;
     private final HttpCounters counters;
-    private final ReplyPacer pacer;
     private final int defaultBodyBytes;
     private final int maxBodyBytes;
 
     private final HttpReplies.Response response = new HttpReplies.Response();
-    private ChannelHandlerContext ctx;
     private HttpCounters.Cell cell;
-    private ReplyWriter writer;
     private ByteBuf batch;
-    private boolean inBatch;
-    private long batchArrivalNanos;
-    private boolean readsPaused;
-    private boolean closing;
     private boolean closeRequested;
 
     /** The request whose body is being read, or null between requests. */
@@ -73,19 +63,17 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
     private boolean bodyTooLarge;
 
     HttpConnectionHandler(HttpStore store, HttpCounters counters, ReplyPacer pacer, int defaultBodyBytes, int maxBodyBytes) {
+        super("HTTP", pacer);
         this.store = store;
         this.counters = counters;
-        this.pacer = pacer;
         this.defaultBodyBytes = defaultBodyBytes;
         this.maxBodyBytes = maxBodyBytes;
     }
 
     @Override
-    public void handlerAdded(ChannelHandlerContext ctx) {
-        this.ctx = ctx;
+    protected void opened(ChannelHandlerContext ctx) {
         HttpCounters.Cell c = counters.cellFor(ctx.channel().eventLoop());
         this.cell = c;
-        this.writer = new ReplyWriter(ctx, pacer, this::resumeReads);
         c.increment(Stat.CURR_CONNECTIONS);
         c.increment(Stat.TOTAL_CONNECTIONS);
         ctx.channel().closeFuture().addListener(f -> c.add(Stat.CURR_CONNECTIONS, -1));
@@ -121,10 +109,7 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         try {
-            if (!inBatch) {
-                inBatch = true;
-                batchArrivalNanos = pacer != null ? System.nanoTime() : 0L;
-            }
+            startBatch();
             if (closing) {
                 return; // after a response that closes: what the client pipelined is not answered
             }
@@ -313,62 +298,28 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void writeOut(ByteBuf b, boolean flush) {
-        cell.add(Stat.BYTES_WRITTEN, b.readableBytes());
-        writer.write(b, batchArrivalNanos, flush);
+    @Override
+    protected void countBytesWritten(int bytes) {
+        cell.add(Stat.BYTES_WRITTEN, bytes);
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        inBatch = false;
+        endBatch();
         flushBatch(true);
         if (closing) {
             if (!closeRequested) {
                 closeRequested = true;
                 ctx.channel().config().setAutoRead(false);
-                writer.closeWhenWritten();
+                closeWhenWritten();
             }
-        } else if (!ctx.channel().isWritable() || writer.backlogged()) {
-            readsPaused = true;
-            ctx.channel().config().setAutoRead(false);
+        } else {
+            pauseReadsIfBacklogged();
         }
     }
 
     @Override
-    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (ctx.channel().isWritable()) {
-            resumeReads();
-        }
-        ctx.fireChannelWritabilityChanged();
-    }
-
-    private void resumeReads() {
-        if (readsPaused && !closing && ctx.channel().isWritable() && !writer.backlogged()) {
-            readsPaused = false;
-            ctx.channel().config().setAutoRead(true);
-        }
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
-        releaseAll();
-        ctx.fireChannelInactive();
-    }
-
-    @Override
-    public void handlerRemoved(ChannelHandlerContext ctx) {
-        releaseAll();
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (!(cause instanceof IOException)) {
-            LOG.warn("closing HTTP connection {} after an unexpected error", ctx.channel(), cause);
-        }
-        ctx.close();
-    }
-
-    private void releaseAll() {
+    protected void releaseBuffers() {
         if (batch != null) {
             batch.release();
             batch = null;
@@ -376,9 +327,6 @@ final class HttpConnectionHandler extends ChannelInboundHandlerAdapter {
         if (body != null) {
             body.release();
             body = null;
-        }
-        if (writer != null) {
-            writer.discard();
         }
         closing = true;
     }

@@ -1,21 +1,13 @@
 package io.fluxperf.engine.target.http;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import io.fluxperf.engine.target.LoopCounters;
 import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The HTTP target's counters, kept per event loop so that counting costs a plain store: each
- * {@link Cell} is written by one thread only (the loop whose connections use it) and read by any
- * thread with opaque reads; a snapshot sums the cells.
- *
- * <p>Assumptions and guarantees: a connection uses the cell of its own event loop for its whole
- * life, from that loop's thread. Each counter read is a value the counter really had; a snapshot
- * of several counters is not atomic.
+ * The HTTP target's counters: requests by method, then the stats below, in one
+ * {@link LoopCounters} index space (see there for the threading guarantees).
  */
-final class HttpCounters {
+final class HttpCounters extends LoopCounters<HttpCounters.Cell> {
 
     /** Requests by method, for {@link io.fluxperf.engine.target.TargetStats#commands()}. */
     enum Verb {
@@ -38,27 +30,10 @@ final class HttpCounters {
     }
 
     private static final int VERBS = Verb.values().length;
-    private static final int STATS = Stat.values().length;
-    /** Longs of padding on each side of a cell's counters, so that two loops' cells never share a cache line. */
-    private static final int PAD = 8;
-    private static final int SIZE = PAD + VERBS + STATS + PAD;
-    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final int SIZE = VERBS + Stat.values().length;
 
-    private final Map<Object, Cell> cells = new ConcurrentHashMap<>();
-
-    Cell cellFor(Object eventLoop) {
-        return cells.computeIfAbsent(eventLoop, k -> new Cell());
-    }
-
-    /** Sums over all cells: verbs first, then stats, indexed by {@link #verbIndex} and {@link #statIndex}. */
-    long[] snapshot() {
-        long[] sum = new long[VERBS + STATS];
-        for (Cell c : cells.values()) {
-            for (int i = 0; i < sum.length; i++) {
-                sum[i] += (long) SLOT.getOpaque(c.slots, PAD + i);
-            }
-        }
-        return sum;
+    HttpCounters() {
+        super(SIZE, Cell::new);
     }
 
     static int verbIndex(Verb v) {
@@ -70,34 +45,29 @@ final class HttpCounters {
     }
 
     /** One event loop's counters; written only by that loop's thread. */
-    static final class Cell {
-        private final long[] slots = new long[SIZE];
-
+    static final class Cell extends LoopCounters.Cell {
         private Cell() {
+            super(SIZE);
         }
 
         void count(Verb v) {
-            add(PAD + v.ordinal(), 1);
+            add(v.ordinal(), 1);
         }
 
         void add(Stat s, long delta) {
-            add(PAD + VERBS + s.ordinal(), delta);
+            add(VERBS + s.ordinal(), delta);
         }
 
         void increment(Stat s) {
-            add(PAD + VERBS + s.ordinal(), 1);
+            add(VERBS + s.ordinal(), 1);
         }
 
         /** Counts a response of this status code in its class. */
         void status(int code) {
             int c = code / 100;
             if (c >= 1 && c <= 5) {
-                add(PAD + VERBS + Stat.STATUS_1XX.ordinal() + c - 1, 1);
+                add(VERBS + Stat.STATUS_1XX.ordinal() + c - 1, 1);
             }
-        }
-
-        private void add(int slot, long delta) {
-            SLOT.setOpaque(slots, slot, (long) SLOT.getOpaque(slots, slot) + delta);
         }
     }
 }

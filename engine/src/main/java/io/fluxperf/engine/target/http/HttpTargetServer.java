@@ -1,26 +1,16 @@
 package io.fluxperf.engine.target.http;
 
+import io.fluxperf.engine.target.Listeners;
 import io.fluxperf.engine.target.ReplyPacer;
 import io.fluxperf.engine.target.TargetOptions;
-import io.fluxperf.engine.target.TargetServer;
+import io.fluxperf.engine.target.TargetServerBase;
 import io.fluxperf.engine.target.TargetStats;
-import io.fluxperf.engine.target.TimerSlack;
 import io.fluxperf.engine.target.http.HttpCounters.Stat;
 import io.fluxperf.engine.target.http.HttpCounters.Verb;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpRequestDecoder;
-import io.netty.util.concurrent.GlobalEventExecutor;
-import java.net.InetSocketAddress;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
-import reactor.core.publisher.Mono;
-import reactor.netty.DisposableServer;
-import reactor.netty.resources.LoopResources;
 import reactor.netty.tcp.TcpServer;
 
 /**
@@ -37,34 +27,22 @@ import reactor.netty.tcp.TcpServer;
  * misses, bytes in and out, items and bytes stored; {@link #statusCounts()} has the responses by
  * status class.
  */
-public final class HttpTargetServer implements TargetServer {
+public final class HttpTargetServer extends TargetServerBase {
     /** The generated body's size when nothing is stored: the 100 bytes of the peers' small.txt. */
     public static final int DEFAULT_BODY_BYTES = 100;
     /** Bound on one request body (PUT/POST); larger ones get 413. */
     public static final int MAX_REQUEST_BODY_BYTES = 64 << 20;
-    private static final Duration BIND_TIMEOUT = Duration.ofSeconds(10);
-    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
-    private final TargetOptions options;
     private final int bodyBytes;
-    private final LoopResources loops;
-    private final DisposableServer server;
-    private final ChannelGroup connections;
     private final HttpCounters counters;
     private final HttpStore store;
-    private final InetSocketAddress address;
-    private final AtomicBoolean closed = new AtomicBoolean();
 
-    private HttpTargetServer(TargetOptions options, int bodyBytes, LoopResources loops, DisposableServer server,
-                             ChannelGroup connections, HttpCounters counters, HttpStore store) {
-        this.options = options;
+    private HttpTargetServer(TargetOptions options, int bodyBytes, Listeners listeners, HttpCounters counters,
+                             HttpStore store) {
+        super("http", options, listeners);
         this.bodyBytes = bodyBytes;
-        this.loops = loops;
-        this.server = server;
-        this.connections = connections;
         this.counters = counters;
         this.store = store;
-        this.address = (InetSocketAddress) server.address();
     }
 
     /** Starts with generated bodies of {@link #DEFAULT_BODY_BYTES}. */
@@ -87,63 +65,27 @@ public final class HttpTargetServer implements TargetServer {
         HttpCounters counters = new HttpCounters();
         ReplyPacer pacer = ReplyPacer.of(options, System.nanoTime());
         int maxBody = (int) Math.min(MAX_REQUEST_BODY_BYTES, options.memoryLimitBytes());
-        ChannelGroup connections = new DefaultChannelGroup("fluxperf-http-target", GlobalEventExecutor.INSTANCE);
-        LoopResources loops = LoopResources.create("fluxperf-target", options.threads(), true);
+        Listeners listeners = new Listeners("fluxperf-target", "fluxperf-http-target", options.threads());
         try {
-            DisposableServer server = TcpServer.create()
-                    .host(options.bindAddress())
-                    .port(options.port())
-                    .runOn(loops)
-                    .option(ChannelOption.SO_REUSEADDR, true)
-                    .childOption(ChannelOption.TCP_NODELAY, true)
-                    .doOnConnection(connection -> {
-                        connections.add(connection.channel());
-                        connection.addHandlerLast("fluxperf-http-bytes", new HttpConnectionHandler.ByteCounter(counters));
-                        connection.addHandlerLast("fluxperf-http-decoder", new HttpRequestDecoder(new HttpDecoderConfig()
-                                .setMaxInitialLineLength(8192).setMaxHeaderSize(16384).setMaxChunkSize(65536)));
-                        connection.addHandlerLast("fluxperf-http",
-                                new HttpConnectionHandler(store, counters, pacer, bodyBytes, maxBody));
-                        connection.channel().config().setAutoRead(true);
-                    })
-                    .handle((in, out) -> Mono.never()) // the connection lives until the client or close() ends it
-                    .bindNow(BIND_TIMEOUT);
+            listeners.bindTcp(listeners.tcpServer(connection -> {
+                connection.addHandlerLast("fluxperf-http-bytes", new HttpConnectionHandler.ByteCounter(counters));
+                connection.addHandlerLast("fluxperf-http-decoder", new HttpRequestDecoder(new HttpDecoderConfig()
+                        .setMaxInitialLineLength(8192).setMaxHeaderSize(16384).setMaxChunkSize(65536)));
+                connection.addHandlerLast("fluxperf-http",
+                        new HttpConnectionHandler(store, counters, pacer, bodyBytes, maxBody));
+            }), options.bindAddress(), options.port(), null);
             if (pacer != null) {
-                TimerSlack.minimize(loops.onServer(true));
+                listeners.minimizeTimerSlack();
             }
-            return new HttpTargetServer(options, bodyBytes, loops, server, connections, counters, store);
+            return new HttpTargetServer(options, bodyBytes, listeners, counters, store);
         } catch (RuntimeException e) {
-            loops.disposeLater(Duration.ZERO, CLOSE_TIMEOUT).block(CLOSE_TIMEOUT);
-            throw new IllegalStateException("cannot listen on " + options.bindAddress() + ":" + options.port()
-                    + ": " + rootMessage(e), e);
+            throw listeners.failed(e);
         }
-    }
-
-    public TargetOptions options() {
-        return options;
     }
 
     /** The generated body's size. */
     public int bodyBytes() {
         return bodyBytes;
-    }
-
-    @Override
-    public InetSocketAddress address() {
-        return address;
-    }
-
-    @Override
-    public String describe() {
-        StringBuilder s = new StringBuilder("embedded http on ")
-                .append(address.getAddress().getHostAddress()).append(':').append(address.getPort());
-        if (!options.responseDelay().isZero()) {
-            s.append(", reply delay ").append(options.responseDelay().toNanos() / 1000).append(" us");
-        }
-        if (!options.stallEvery().isZero()) {
-            s.append(", stalls of ").append(options.stallFor().toMillis()).append(" ms every ")
-                    .append(options.stallEvery().toMillis()).append(" ms");
-        }
-        return s.toString();
     }
 
     @Override
@@ -171,31 +113,5 @@ public final class HttpTargetServer implements TargetServer {
 
     private static long stat(long[] c, Stat s) {
         return c[HttpCounters.statIndex(s)];
-    }
-
-    @Override
-    public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
-        try {
-            server.disposeNow(CLOSE_TIMEOUT);
-        } catch (RuntimeException e) {
-            // connections that did not close in time are closed below with their loops
-        }
-        connections.close().awaitUninterruptibly(CLOSE_TIMEOUT.toMillis());
-        loops.disposeLater(Duration.ZERO, CLOSE_TIMEOUT).block(CLOSE_TIMEOUT);
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        if (t instanceof java.nio.channels.UnresolvedAddressException) {
-            return "unknown host";
-        }
-        String message = t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
-        return message.replaceFirst("^bind\\(\\.\\.\\) failed with error\\(-?\\d+\\): ", "");
     }
 }

@@ -2,6 +2,8 @@ package io.fluxperf.engine.target.memcache;
 
 import static io.fluxperf.engine.target.memcache.MemcacheReplies.*;
 
+import io.fluxperf.engine.target.ByteKey;
+import io.fluxperf.engine.target.CommandProcessorBase;
 import io.fluxperf.engine.target.memcache.MemcacheCounters.Stat;
 import io.fluxperf.engine.target.memcache.MemcacheCounters.Verb;
 import io.netty.buffer.ByteBuf;
@@ -19,9 +21,7 @@ import java.util.function.Consumer;
  * <p>Meta commands (mg, ms, …) and administrative commands (lru_crawler, slabs, watch, …) are not
  * implemented and get ERROR. Confined to the connection's event loop.
  */
-final class MemcacheCommandProcessor implements MemcacheRequestDecoder.Sink {
-    /** A reply batch that grows past this is written before the read batch ends, to bound memory. */
-    static final int EARLY_WRITE_BYTES = 256 << 10;
+final class MemcacheCommandProcessor extends CommandProcessorBase implements MemcacheRequestDecoder.Sink {
     private static final int THIRTY_DAYS_SECONDS = 60 * 60 * 24 * 30;
 
     private static final byte[] RESET_WORD = "reset".getBytes(StandardCharsets.US_ASCII);
@@ -33,19 +33,15 @@ final class MemcacheCommandProcessor implements MemcacheRequestDecoder.Sink {
     private final MemcacheStore store;
     private final MemcacheCounters.Cell counters;
     private final MemcacheServerStats stats;
-    private final ByteBufAllocator alloc;
-    private final Consumer<ByteBuf> earlyWriter;
     private final SocketAddress localAddress;
 
-    private final Key probe = Key.probe();
+    private final ByteKey probe = ByteKey.probe();
     private final AsciiNumbers numbers = new AsciiNumbers();
-    private ByteBuf out;
-    private long now;
     private boolean noreply;
 
     // a storage command waiting for its data block
     private int pendingMode;
-    private Key pendingKey;
+    private ByteKey pendingKey;
     private int pendingFlags;
     private long pendingExpiry;
     private long pendingCas;
@@ -57,36 +53,16 @@ final class MemcacheCommandProcessor implements MemcacheRequestDecoder.Sink {
      */
     MemcacheCommandProcessor(MemcacheStore store, MemcacheCounters.Cell counters, MemcacheServerStats stats,
                              ByteBufAllocator alloc, Consumer<ByteBuf> earlyWriter, SocketAddress localAddress) {
+        super(alloc, 512, earlyWriter);
         this.store = store;
         this.counters = counters;
         this.stats = stats;
-        this.alloc = alloc;
-        this.earlyWriter = earlyWriter;
         this.localAddress = localAddress;
     }
 
-    /** The clock for the commands of the next read (wall-clock ms; expiry times are wall-clock). */
-    void now(long nowMillis) {
-        this.now = nowMillis;
-    }
-
-    /** The replies collected since the last call, or null if none; the caller owns the buffer. */
-    ByteBuf takeReplies() {
-        ByteBuf b = out;
-        out = null;
-        if (b != null && !b.isReadable()) {
-            b.release();
-            return null;
-        }
-        return b;
-    }
-
-    /** Releases buffers of a connection that closed. */
-    void release() {
-        if (out != null) {
-            out.release();
-            out = null;
-        }
+    @Override
+    public void release() {
+        super.release();
         pendingKey = null;
     }
 
@@ -178,7 +154,7 @@ final class MemcacheCommandProcessor implements MemcacheRequestDecoder.Sink {
     @Override
     public void onData(byte[] value, boolean endsWithCrlf) {
         noreply = pendingNoreply;
-        Key key = pendingKey;
+        ByteKey key = pendingKey;
         pendingKey = null;
         counters.increment(Stat.CMD_SET); // memcached counts the set before checking the data block
         if (!endsWithCrlf) {
@@ -352,7 +328,7 @@ final class MemcacheCommandProcessor implements MemcacheRequestDecoder.Sink {
             return;
         }
         pendingMode = mode;
-        pendingKey = Key.copyOf(b, line.start(1), keyLength);
+        pendingKey = ByteKey.copyOf(b, line.start(1), keyLength);
         pendingFlags = flags;
         pendingExpiry = expiryMillis(exptime);
         pendingCas = cas;
@@ -403,8 +379,9 @@ final class MemcacheCommandProcessor implements MemcacheRequestDecoder.Sink {
             case MemcacheStore.OK -> {
                 counters.increment(incr ? Stat.INCR_HITS : Stat.DECR_HITS);
                 if (!noreply) {
-                    numbers.writeUnsigned(out(), numbers.value);
-                    out.writeBytes(CRLF);
+                    ByteBuf o = out();
+                    numbers.writeUnsigned(o, numbers.value);
+                    o.writeBytes(CRLF);
                 }
             }
             case MemcacheStore.NON_NUMERIC -> reply(NON_NUMERIC);
@@ -506,21 +483,6 @@ final class MemcacheCommandProcessor implements MemcacheRequestDecoder.Sink {
     private void reply(byte[] reply) {
         if (!noreply) {
             out().writeBytes(reply);
-        }
-    }
-
-    private ByteBuf out() {
-        if (out == null) {
-            out = alloc.ioBuffer(512);
-        }
-        return out;
-    }
-
-    private void writeEarlyIfLarge() {
-        if (out != null && out.readableBytes() >= EARLY_WRITE_BYTES) {
-            ByteBuf b = out;
-            out = null;
-            earlyWriter.accept(b);
         }
     }
 

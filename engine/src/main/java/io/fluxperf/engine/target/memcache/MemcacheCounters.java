@@ -1,21 +1,13 @@
 package io.fluxperf.engine.target.memcache;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import io.fluxperf.engine.target.LoopCounters;
 import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The server's counters, kept per event loop so that counting costs a plain store: each
- * {@link Cell} is written by one thread only (the loop whose connections use it) and read by any
- * thread with opaque reads; a snapshot sums the cells.
- *
- * <p>Assumptions and guarantees: a connection uses the cell of its own event loop for its whole
- * life, from that loop's thread (Netty runs a channel's handlers and timers on its loop). Each
- * counter read is a value the counter really had; a snapshot of several counters is not atomic.
+ * The memcache server's counters: commands by verb, then memcached's stats, in one
+ * {@link LoopCounters} index space (see there for the threading guarantees).
  */
-final class MemcacheCounters {
+final class MemcacheCounters extends LoopCounters<MemcacheCounters.Cell> {
 
     /** Commands by verb, for {@link io.fluxperf.engine.target.TargetStats#commands()}. */
     enum Verb {
@@ -41,27 +33,10 @@ final class MemcacheCounters {
     }
 
     private static final int VERBS = Verb.values().length;
-    /** Longs of padding on each side of a cell's counters, so that two loops' cells never share a cache line. */
-    private static final int PAD = 8;
-    private static final int SIZE = PAD + VERBS + Stat.values().length + PAD;
-    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final int SIZE = VERBS + Stat.values().length;
 
-    private final Map<Object, Cell> cells = new ConcurrentHashMap<>();
-
-    /** The cell for one event loop (any object that identifies it). */
-    Cell cellFor(Object eventLoop) {
-        return cells.computeIfAbsent(eventLoop, k -> new Cell());
-    }
-
-    /** Sums over all cells: verb counts first, then stats, indexed by {@link #verbIndex} and {@link #statIndex}. */
-    long[] snapshot() {
-        long[] sum = new long[VERBS + Stat.values().length];
-        for (Cell c : cells.values()) {
-            for (int i = 0; i < sum.length; i++) {
-                sum[i] += (long) SLOT.getOpaque(c.slots, PAD + i);
-            }
-        }
-        return sum;
+    MemcacheCounters() {
+        super(SIZE, Cell::new);
     }
 
     static int verbIndex(Verb v) {
@@ -73,26 +48,21 @@ final class MemcacheCounters {
     }
 
     /** One event loop's counters; written only by that loop's thread. */
-    static final class Cell {
-        private final long[] slots = new long[SIZE];
-
+    static final class Cell extends LoopCounters.Cell {
         private Cell() {
+            super(SIZE);
         }
 
         void count(Verb v) {
-            add(PAD + v.ordinal(), 1);
+            add(v.ordinal(), 1);
         }
 
         void add(Stat s, long delta) {
-            add(PAD + VERBS + s.ordinal(), delta);
+            add(VERBS + s.ordinal(), delta);
         }
 
         void increment(Stat s) {
-            add(PAD + VERBS + s.ordinal(), 1);
-        }
-
-        private void add(int slot, long delta) {
-            SLOT.setOpaque(slots, slot, (long) SLOT.getOpaque(slots, slot) + delta);
+            add(VERBS + s.ordinal(), 1);
         }
     }
 }

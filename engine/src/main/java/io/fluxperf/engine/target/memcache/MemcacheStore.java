@@ -1,20 +1,21 @@
 package io.fluxperf.engine.target.memcache;
 
+import io.fluxperf.engine.target.ByteKey;
+import io.fluxperf.engine.target.StripedStore;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * The items of an embedded memcache server: a memory-bounded LRU cache, safe for several event
- * loops. Keys are spread over lock-striped {@link StoreSegment}s, each with an equal share of the
- * bound, so eviction order is exact LRU within a segment and approximately LRU overall (one
- * segment, hence exact LRU, when the server runs one event loop).
+ * The items of an embedded memcache server: a {@link StripedStore} of {@link StoreSegment}s (a
+ * memory-bounded LRU cache, safe for several event loops) with memcached's commands and a delayed
+ * flush_all.
  *
  * <p>An item counts key + value + {@link #ITEM_OVERHEAD} bytes against the bound; the largest
  * item is one segment's share, larger ones are refused as memcached refuses items over its item
  * size limit. Times are wall-clock milliseconds, passed in by the caller (one clock read per read
  * batch rather than per command).
  */
-final class MemcacheStore {
+final class MemcacheStore extends StripedStore<StoreSegment> {
     /**
      * Bytes an item counts beyond its key and value: about memcached's item header with cas, so
      * that a memory limit holds about as many items as memcached's {@code -m} would. (The JVM's
@@ -40,10 +41,6 @@ final class MemcacheStore {
     static final int OK = 4;
     static final int NON_NUMERIC = 5;
 
-    /** Segments are made no smaller than this when the limit allows, so that multi-megabyte values fit. */
-    private static final long MIN_SEGMENT_BYTES = 4L << 20;
-    private static final int MAX_SEGMENTS = 64;
-
     private static final VarHandle FLUSH_AT;
 
     static {
@@ -54,80 +51,50 @@ final class MemcacheStore {
         }
     }
 
-    private final StoreSegment[] segments;
-    private final int mask;
-    private final long limitBytes;
     /** A delayed flush_all's deadline (wall-clock ms), 0 if none is pending. */
     private volatile long flushAtMillis;
 
+    /** @param segmentCount a power of two; {@link #segmentsFor} picks one */
     MemcacheStore(long limitBytes, int segmentCount) {
-        if (Integer.bitCount(segmentCount) != 1) {
-            throw new IllegalArgumentException("segment count must be a power of two: " + segmentCount);
-        }
-        this.limitBytes = limitBytes;
-        this.segments = new StoreSegment[segmentCount];
-        this.mask = segmentCount - 1;
-        int bits = Integer.numberOfTrailingZeros(segmentCount);
-        for (int i = 0; i < segmentCount; i++) {
-            segments[i] = new StoreSegment(limitBytes / segmentCount, i, bits);
-        }
-    }
-
-    /**
-     * Segments for a server with {@code threads} event loops: one when there is one loop (nothing
-     * to contend with, and exact LRU), else about four per loop, but none below 4 MiB if the limit
-     * allows.
-     */
-    static int segmentsFor(long limitBytes, int threads) {
-        if (threads <= 1) {
-            return 1;
-        }
-        int wanted = Integer.highestOneBit(Math.min(MAX_SEGMENTS, threads * 4 - 1)) << 1;
-        long bySize = Math.max(1, limitBytes / MIN_SEGMENT_BYTES);
-        int allowed = Integer.highestOneBit((int) Math.min(MAX_SEGMENTS, bySize));
-        return Math.max(1, Math.min(Math.min(wanted, MAX_SEGMENTS), allowed));
-    }
-
-    long limitBytes() {
-        return limitBytes;
+        super(limitBytes, segmentCount, StoreSegment[]::new, StoreSegment::new);
     }
 
     /** The largest item (key + value + overhead) that can be stored: one segment's share of the limit. */
     long maxItemBytes() {
-        return segments[0].budget();
+        return segmentBudget();
     }
 
     /** Whether an item with this key and value length can be stored at all. */
     boolean fits(int keyLength, long valueLength) {
-        return keyLength + valueLength + ITEM_OVERHEAD <= segments[0].budget();
+        return keyLength + valueLength + ITEM_OVERHEAD <= segmentBudget();
     }
 
-    Item get(Key key, long now) {
+    Item get(ByteKey key, long now) {
         runDueFlush(now);
         return segment(key).get(key, now);
     }
 
-    Item getAndTouch(Key key, long expiresAtMillis, long now) {
+    Item getAndTouch(ByteKey key, long expiresAtMillis, long now) {
         runDueFlush(now);
         return segment(key).getAndTouch(key, expiresAtMillis, now);
     }
 
-    int store(int mode, Key key, int flags, long expiresAtMillis, byte[] value, long casUnique, long now) {
+    int store(int mode, ByteKey key, int flags, long expiresAtMillis, byte[] value, long casUnique, long now) {
         runDueFlush(now);
         return segment(key).store(mode, key, flags, expiresAtMillis, value, casUnique, now);
     }
 
-    boolean delete(Key key, long now) {
+    boolean delete(ByteKey key, long now) {
         runDueFlush(now);
         return segment(key).delete(key, now);
     }
 
-    int incrDecr(Key key, boolean incr, long delta, long now, AsciiNumbers numbers) {
+    int incrDecr(ByteKey key, boolean incr, long delta, long now, AsciiNumbers numbers) {
         runDueFlush(now);
         return segment(key).incrDecr(key, incr, delta, now, numbers);
     }
 
-    boolean touch(Key key, long expiresAtMillis, long now) {
+    boolean touch(ByteKey key, long expiresAtMillis, long now) {
         return getAndTouch(key, expiresAtMillis, now) != null;
     }
 
@@ -169,10 +136,6 @@ final class MemcacheStore {
         for (StoreSegment s : segments) {
             s.clear();
         }
-    }
-
-    private StoreSegment segment(Key key) {
-        return segments[key.spreadHash() & mask];
     }
 
     /** Store-wide figures for stats. */

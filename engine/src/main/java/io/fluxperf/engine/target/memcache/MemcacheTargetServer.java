@@ -1,44 +1,26 @@
 package io.fluxperf.engine.target.memcache;
 
+import io.fluxperf.engine.target.Listeners;
 import io.fluxperf.engine.target.ReplyPacer;
 import io.fluxperf.engine.target.TargetOptions;
-import io.fluxperf.engine.target.TargetServer;
+import io.fluxperf.engine.target.TargetServerBase;
 import io.fluxperf.engine.target.TargetStats;
-import io.fluxperf.engine.target.TimerSlack;
 import io.fluxperf.engine.target.memcache.MemcacheCounters.Stat;
-import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.FixedRecvByteBufAllocator;
-import io.netty.channel.epoll.EpollChannelOption;
-import io.netty.channel.epoll.EpollDatagramChannel;
-import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
-import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.util.concurrent.GlobalEventExecutor;
+import io.netty.util.ReferenceCountUtil;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import reactor.core.publisher.Mono;
-import reactor.netty.DisposableServer;
-import reactor.netty.resources.LoopResources;
 import reactor.netty.tcp.TcpServer;
 
 /**
@@ -47,9 +29,8 @@ import reactor.netty.tcp.TcpServer;
  * epoll when available). Items live in a memory-bounded LRU {@link MemcacheStore}.
  *
  * <p>The protocol work is done by plain Netty handlers added per connection (one
- * {@link MemcacheConnectionHandler} each); reactor-netty provides the listening socket, the loops
- * and the lifecycle. Since nothing subscribes to reactor-netty's inbound flux, auto-read is turned
- * on for each connection here.
+ * {@link MemcacheConnectionHandler} each); {@link Listeners} provides the listening sockets, the
+ * loops and the lifecycle.
  *
  * <p>Besides TCP (with TLS when the options give a certificate and key) it can listen on a Unix
  * socket (the same handlers) and on UDP. Over UDP it speaks memcached's UDP protocol: every
@@ -62,38 +43,18 @@ import reactor.netty.tcp.TcpServer;
  * shares the port (SO_REUSEPORT). The reply-pacing test knobs apply to UDP replies too, by timers
  * without the TCP writer's spin.
  */
-public final class MemcacheTargetServer implements TargetServer {
-    private static final Duration BIND_TIMEOUT = Duration.ofSeconds(10);
-    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
+public final class MemcacheTargetServer extends TargetServerBase {
     /** memcached's UDP_MAX_PAYLOAD_SIZE: a reply datagram, frame header included. */
     static final int UDP_MAX_DATAGRAM = 1400;
     static final int UDP_HEADER = 8;
     /** Largest UDP payload over IPv4: requests up to this size are accepted whole. */
     private static final int UDP_MAX_REQUEST = 65_507;
 
-    private final TargetOptions options;
-    private final LoopResources loops;
-    private final DisposableServer server;
-    private final DisposableServer unixServer;
-    private final List<Channel> udpChannels;
-    private final ChannelGroup connections;
     private final MemcacheServerStats stats;
-    private final InetSocketAddress address;
-    private final InetSocketAddress udpAddress;
-    private final AtomicBoolean closed = new AtomicBoolean();
 
-    private MemcacheTargetServer(TargetOptions options, LoopResources loops, DisposableServer server,
-                                 DisposableServer unixServer, List<Channel> udpChannels,
-                                 ChannelGroup connections, MemcacheServerStats stats) {
-        this.options = options;
-        this.loops = loops;
-        this.server = server;
-        this.unixServer = unixServer;
-        this.udpChannels = udpChannels;
-        this.connections = connections;
+    private MemcacheTargetServer(TargetOptions options, Listeners listeners, MemcacheServerStats stats) {
+        super("memcache", options, listeners);
         this.stats = stats;
-        this.address = (InetSocketAddress) server.address();
-        this.udpAddress = udpChannels.isEmpty() ? null : (InetSocketAddress) udpChannels.get(0).localAddress();
     }
 
     /**
@@ -110,234 +71,35 @@ public final class MemcacheTargetServer implements TargetServer {
         MemcacheCounters counters = new MemcacheCounters();
         MemcacheServerStats stats = new MemcacheServerStats(counters, store, options.threads());
         ReplyPacer pacer = ReplyPacer.of(options, System.nanoTime());
-        ChannelGroup connections = new DefaultChannelGroup("fluxperf-target", GlobalEventExecutor.INSTANCE);
-        LoopResources loops = LoopResources.create("fluxperf-target", options.threads(), true);
-        DisposableServer server = null;
-        DisposableServer unixServer = null;
-        List<Channel> udp = new ArrayList<>();
-        String listener = options.bindAddress() + ":" + options.port();
+        Listeners listeners = new Listeners("fluxperf-target", "fluxperf-target", options.threads());
         try {
-            TcpServer base = TcpServer.create()
-                    .runOn(loops)
-                    .doOnConnection(connection -> {
-                        connections.add(connection.channel());
-                        connection.addHandlerLast("fluxperf-memcache",
-                                new MemcacheConnectionHandler(store, counters, stats, pacer));
-                        connection.channel().config().setAutoRead(true);
-                    })
-                    .handle((in, out) -> Mono.never()); // the connection lives until the client or close() ends it
-            TcpServer tcp = base
-                    .host(options.bindAddress())
-                    .port(options.port())
-                    .option(ChannelOption.SO_REUSEADDR, true)
-                    .childOption(ChannelOption.TCP_NODELAY, true);
-            if (ssl != null) {
-                tcp = tcp.secure(spec -> spec.sslContext(ssl));
-            }
-            server = tcp.bindNow(BIND_TIMEOUT);
+            TcpServer tcp = listeners.tcpServer(connection -> connection.addHandlerLast("fluxperf-memcache",
+                    new MemcacheConnectionHandler(store, counters, stats, pacer)));
+            listeners.bindTcp(tcp, options.bindAddress(), options.port(), ssl);
             if (options.unixPath() != null) {
-                listener = "Unix socket " + options.unixPath();
-                Path path = options.unixPath();
-                clearStaleSocket(path);
-                unixServer = base.bindAddress(() -> new DomainSocketAddress(path.toString())).bindNow(BIND_TIMEOUT);
+                listeners.bindUnix(tcp, options.unixPath());
             }
             if (options.udpPort() >= 0) {
-                listener = "UDP " + options.bindAddress() + ":" + options.udpPort();
-                udp = bindUdp(options, loops, store, counters, stats, pacer);
+                listeners.bindUdp(options.bindAddress(), options.udpPort(), UDP_MAX_REQUEST + UDP_HEADER + 1,
+                        "fluxperf-memcache-udp", () -> new UdpHandler(store, counters, stats, pacer));
             }
             if (pacer != null) {
-                TimerSlack.minimize(loops.onServer(true)); // the loops that serve connections (see runOn)
+                listeners.minimizeTimerSlack();
             }
-            return new MemcacheTargetServer(options, loops, server, unixServer, udp, connections, stats);
+            return new MemcacheTargetServer(options, listeners, stats);
         } catch (RuntimeException e) {
-            for (Channel c : udp) {
-                c.close().awaitUninterruptibly(CLOSE_TIMEOUT.toMillis());
-            }
-            for (DisposableServer s : new DisposableServer[] {server, unixServer}) {
-                if (s != null) {
-                    s.disposeNow(CLOSE_TIMEOUT);
-                }
-            }
-            loops.disposeLater(Duration.ZERO, CLOSE_TIMEOUT).block(CLOSE_TIMEOUT);
-            throw new IllegalStateException("cannot listen on " + listener + ": " + rootMessage(e), e);
+            throw listeners.failed(e);
         }
     }
 
     /** Checks the certificate and key and makes the server's TLS context from them. */
     public static SslContext serverTls(Path certificate, Path key) {
-        for (Path p : new Path[] {certificate, key}) {
-            if (!Files.isReadable(p)) {
-                throw new IllegalStateException("TLS " + (p == certificate ? "certificate " : "key ") + p
-                        + (Files.exists(p) ? " cannot be read" : " does not exist"));
-            }
-        }
-        try {
-            return SslContextBuilder.forServer(certificate.toFile(), key.toFile()).build();
-        } catch (Exception e) { // SSLException, IllegalArgumentException for a PEM file without a certificate or key
-            throw new IllegalStateException("TLS certificate " + certificate + " and key " + key + " cannot be used: "
-                    + rootMessage(e), e);
-        }
-    }
-
-    /** memcached removes a socket file left by an earlier server; anything else in the way is a mistake. */
-    private static void clearStaleSocket(Path path) {
-        if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
-            if (path.toAbsolutePath().getParent() != null && !Files.isDirectory(path.toAbsolutePath().getParent())) {
-                throw new IllegalStateException("the directory " + path.toAbsolutePath().getParent() + " does not exist");
-            }
-            return;
-        }
-        if (!isSocket(path)) {
-            throw new IllegalStateException(path + " exists and is not a socket");
-        }
-        try {
-            Files.delete(path);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot remove the old socket file: " + e.getMessage(), e);
-        }
-    }
-
-    private static boolean isSocket(Path path) {
-        try {
-            int mode = (Integer) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS);
-            return (mode & 0170000) == 0140000;
-        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
-            return false;
-        }
-    }
-
-    /** One UDP socket, or with several threads on epoll one per thread on the same port (SO_REUSEPORT). */
-    private static List<Channel> bindUdp(TargetOptions options, LoopResources loops, MemcacheStore store,
-                                         MemcacheCounters counters, MemcacheServerStats stats, ReplyPacer pacer) {
-        EventLoopGroup group = loops.onServer(true);
-        Class<? extends DatagramChannel> type = loops.onChannelClass(DatagramChannel.class, group);
-        boolean reusePort = options.threads() > 1 && EpollDatagramChannel.class.isAssignableFrom(type);
-        Bootstrap b = new Bootstrap().group(group).channel(type)
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(UDP_MAX_REQUEST + UDP_HEADER + 1))
-                .option(ChannelOption.SO_RCVBUF, 4 << 20)
-                .handler(new io.netty.channel.ChannelInitializer<DatagramChannel>() {
-                    @Override
-                    protected void initChannel(DatagramChannel ch) {
-                        ch.pipeline().addLast("fluxperf-memcache-udp", new UdpHandler(store, counters, stats, pacer));
-                    }
-                });
-        if (reusePort) {
-            b.option(EpollChannelOption.SO_REUSEPORT, true);
-        }
-        List<Channel> channels = new ArrayList<>();
-        int port = options.udpPort();
-        int sockets = reusePort ? options.threads() : 1;
-        try {
-            for (int i = 0; i < sockets; i++) {
-                io.netty.channel.ChannelFuture bound = b.bind(options.bindAddress(), port).awaitUninterruptibly();
-                if (!bound.isSuccess()) {
-                    throw new IllegalStateException(bound.cause());
-                }
-                Channel ch = bound.channel();
-                channels.add(ch);
-                port = ((InetSocketAddress) ch.localAddress()).getPort(); // the others share the first one's port
-            }
-            return channels;
-        } catch (RuntimeException e) {
-            for (Channel c : channels) {
-                c.close().awaitUninterruptibly(CLOSE_TIMEOUT.toMillis());
-            }
-            throw e;
-        }
-    }
-
-    public TargetOptions options() {
-        return options;
-    }
-
-    @Override
-    public InetSocketAddress address() {
-        return address;
-    }
-
-    @Override
-    public InetSocketAddress udpAddress() {
-        return udpAddress;
-    }
-
-    @Override
-    public Path unixPath() {
-        return unixServer == null ? null : options.unixPath();
-    }
-
-    @Override
-    public boolean tls() {
-        return options.tls();
-    }
-
-    @Override
-    public String describe() {
-        StringBuilder s = new StringBuilder("embedded memcache on ")
-                .append(address.getAddress().getHostAddress()).append(':').append(address.getPort());
-        if (options.tls()) {
-            s.append(" (TLS)");
-        }
-        if (udpAddress != null) {
-            s.append(", UDP ").append(udpAddress.getAddress().getHostAddress()).append(':').append(udpAddress.getPort());
-        }
-        if (unixServer != null) {
-            s.append(", Unix socket ").append(options.unixPath());
-        }
-        if (!options.responseDelay().isZero()) {
-            s.append(", reply delay ").append(options.responseDelay().toNanos() / 1000).append(" us");
-        }
-        if (!options.stallEvery().isZero()) {
-            s.append(", stalls of ").append(options.stallFor().toMillis()).append(" ms every ")
-                    .append(options.stallEvery().toMillis()).append(" ms");
-        }
-        return s.toString();
+        return Listeners.serverTls(certificate, key);
     }
 
     @Override
     public TargetStats stats() {
         return stats.targetStats();
-    }
-
-    @Override
-    public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
-        for (DisposableServer s : new DisposableServer[] {server, unixServer}) {
-            if (s == null) {
-                continue;
-            }
-            try {
-                s.disposeNow(CLOSE_TIMEOUT);
-            } catch (RuntimeException e) {
-                // connections that did not close in time are closed below with their loops
-            }
-        }
-        for (Channel c : udpChannels) {
-            c.close().awaitUninterruptibly(CLOSE_TIMEOUT.toMillis());
-        }
-        connections.close().awaitUninterruptibly(CLOSE_TIMEOUT.toMillis());
-        loops.disposeLater(Duration.ZERO, CLOSE_TIMEOUT).block(CLOSE_TIMEOUT);
-        if (unixServer != null) {
-            try {
-                Files.deleteIfExists(options.unixPath());
-            } catch (IOException ignored) {
-                // a leftover socket file is replaced by the next server
-            }
-        }
-    }
-
-    /** The innermost cause in plain words: "Address already in use", "unknown host". */
-    private static String rootMessage(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        if (t instanceof java.nio.channels.UnresolvedAddressException) {
-            return "unknown host";
-        }
-        String message = t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
-        return message.replaceFirst("^\\w+\\(\\.\\.\\) failed with error\\(-?\\d+\\): ", ""); // Netty's native prefix
     }
 
     /**
@@ -383,7 +145,7 @@ public final class MemcacheTargetServer implements TargetServer {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             if (!(msg instanceof DatagramPacket packet)) {
-                io.netty.util.ReferenceCountUtil.release(msg);
+                ReferenceCountUtil.release(msg);
                 return;
             }
             long arrival = pacer != null ? System.nanoTime() : 0L;
@@ -427,7 +189,7 @@ public final class MemcacheTargetServer implements TargetServer {
             if (total > 0xFFFF) {
                 replies.release();
                 replies = ctx.alloc().ioBuffer(64).writeBytes(
-                        "SERVER_ERROR reply too large for UDP\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                        "SERVER_ERROR reply too large for UDP\r\n".getBytes(StandardCharsets.US_ASCII));
                 total = 1;
             }
             cell.add(Stat.BYTES_WRITTEN, replies.readableBytes() + (long) total * UDP_HEADER);

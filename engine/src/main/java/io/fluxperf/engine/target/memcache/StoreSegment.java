@@ -1,56 +1,37 @@
 package io.fluxperf.engine.target.memcache;
 
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import io.fluxperf.engine.target.ByteKey;
+import io.fluxperf.engine.target.LruSegment;
 
 /**
- * One lock stripe of the {@link MemcacheStore}: an access-ordered map (least recently used first)
- * with its share of the memory bound. Every method holds the segment's monitor, so the event loops
- * that share the store only contend when their keys fall in the same segment.
+ * One lock stripe of the {@link MemcacheStore}: an {@link LruSegment} of items with memcached's
+ * storage rules. Every method holds the segment's monitor, so the event loops that share the
+ * store only contend when their keys fall in the same segment.
  *
- * <p>Invariant: {@link #bytes} ≤ {@link #budget} after every method, where an item counts
- * key length + value length + {@link MemcacheStore#ITEM_OVERHEAD}. Room is made by dropping the
- * least recently used items; a live one counts as an eviction, an expired one as reclaimed.
- * Expired items are otherwise removed lazily, when a command finds them.
+ * <p>An item counts key length + value length + {@link MemcacheStore#ITEM_OVERHEAD} against the
+ * budget. Removed expired items count as memcached's {@code reclaimed} ({@link #expired}), those
+ * a get found also in {@code expiredOnGet}.
  */
-final class StoreSegment {
-    private final LinkedHashMap<Key, Item> items = new LinkedHashMap<>(256, 0.75f, true);
-    private final long budget;
+final class StoreSegment extends LruSegment<Item> {
     private final int index;
     private final int indexBits;
 
-    private long bytes;
     private long casCounter;
-    private long evictions;
-    private long reclaimed;
-    private long expiredOnGet;
     private long totalItems;
 
     StoreSegment(long budget, int index, int indexBits) {
-        this.budget = budget;
+        super(budget);
         this.index = index;
         this.indexBits = indexBits;
     }
 
-    long budget() {
-        return budget;
-    }
-
     /** The live item under {@code key} (now the most recently used), or null. */
-    synchronized Item get(Key key, long now) {
-        Item it = items.get(key);
-        if (it != null && it.isExpired(now)) {
-            unlink(key, it);
-            reclaimed++;
-            expiredOnGet++;
-            return null;
-        }
-        return it;
+    synchronized Item get(ByteKey key, long now) {
+        return lookup(key, now);
     }
 
     /** Like {@link #get}, and gives the live item a new expiry time (touch, gat). */
-    synchronized Item getAndTouch(Key key, long expiresAtMillis, long now) {
+    synchronized Item getAndTouch(ByteKey key, long expiresAtMillis, long now) {
         Item it = get(key, now);
         if (it != null) {
             it.expiresAtMillis = expiresAtMillis;
@@ -64,11 +45,11 @@ final class StoreSegment {
      * @param key owned key (stored if the item is new)
      * @return one of {@link MemcacheStore#STORED}, {@code NOT_STORED}, {@code EXISTS}, {@code NOT_FOUND}
      */
-    synchronized int store(int mode, Key key, int flags, long expiresAtMillis, byte[] value, long casUnique, long now) {
+    synchronized int store(int mode, ByteKey key, int flags, long expiresAtMillis, byte[] value, long casUnique, long now) {
         Item old = items.get(key);
         if (old != null && old.isExpired(now)) {
             unlink(key, old);
-            reclaimed++;
+            expired++;
             old = null;
         }
         switch (mode) {
@@ -89,7 +70,7 @@ final class StoreSegment {
                 value = mode == MemcacheStore.APPEND ? concat(old.value, value) : concat(value, old.value);
                 flags = old.flags; // append and prepend ignore the command's flags and exptime
                 expiresAtMillis = old.expiresAtMillis;
-                if (size(key, value) > budget) {
+                if (size(key, value) > budget()) {
                     return MemcacheStore.NOT_STORED;
                 }
             }
@@ -115,23 +96,23 @@ final class StoreSegment {
         }
         Item fresh = new Item(value, flags, nextCas(), expiresAtMillis);
         if (old != null) {
-            bytes -= size(key, old);
+            bytes -= sizeOf(key, old);
         }
         items.put(key, fresh);
-        bytes += size(key, fresh);
+        bytes += sizeOf(key, fresh);
         makeRoom(now);
         return MemcacheStore.STORED;
     }
 
     /** Removes a live item; false if there was none (or only an expired one). */
-    synchronized boolean delete(Key key, long now) {
+    synchronized boolean delete(ByteKey key, long now) {
         Item it = items.remove(key);
         if (it == null) {
             return false;
         }
-        bytes -= size(key, it);
+        bytes -= sizeOf(key, it);
         if (it.isExpired(now)) {
-            reclaimed++;
+            expired++;
             return false;
         }
         return true;
@@ -142,7 +123,7 @@ final class StoreSegment {
      * wraps at 2^64, decr stops at 0, a shorter result is padded with spaces to the old length.
      * On {@link MemcacheStore#OK} the new value is in {@code numbers.value}.
      */
-    synchronized int incrDecr(Key key, boolean incr, long delta, long now, AsciiNumbers numbers) {
+    synchronized int incrDecr(ByteKey key, boolean incr, long delta, long now, AsciiNumbers numbers) {
         Item old = get(key, now);
         if (old == null) {
             return MemcacheStore.NOT_FOUND;
@@ -165,8 +146,7 @@ final class StoreSegment {
     }
 
     synchronized void clear() {
-        items.clear();
-        bytes = 0;
+        clearAll();
     }
 
     /** Adds this segment's gauges and counters to {@code into}. */
@@ -174,42 +154,21 @@ final class StoreSegment {
         into.items += items.size();
         into.bytes += bytes;
         into.evictions += evictions;
-        into.reclaimed += reclaimed;
-        into.expiredOnGet += expiredOnGet;
+        into.reclaimed += expired;
+        into.expiredOnGet += expiredOnLookup;
         into.totalItems += totalItems;
-    }
-
-    private void makeRoom(long now) {
-        if (bytes <= budget) {
-            return;
-        }
-        Iterator<Map.Entry<Key, Item>> lru = items.entrySet().iterator();
-        while (bytes > budget && lru.hasNext()) {
-            Map.Entry<Key, Item> eldest = lru.next();
-            lru.remove();
-            bytes -= size(eldest.getKey(), eldest.getValue());
-            if (eldest.getValue().isExpired(now)) {
-                reclaimed++;
-            } else {
-                evictions++;
-            }
-        }
-    }
-
-    private void unlink(Key key, Item it) {
-        items.remove(key);
-        bytes -= size(key, it);
     }
 
     private long nextCas() {
         return (++casCounter << indexBits) | index;
     }
 
-    private static long size(Key key, Item it) {
+    @Override
+    protected long sizeOf(ByteKey key, Item it) {
         return size(key, it.value);
     }
 
-    private static long size(Key key, byte[] value) {
+    private static long size(ByteKey key, byte[] value) {
         return (long) key.length() + value.length + MemcacheStore.ITEM_OVERHEAD;
     }
 

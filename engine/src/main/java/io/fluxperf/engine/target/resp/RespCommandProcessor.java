@@ -9,6 +9,8 @@ import static io.fluxperf.engine.target.resp.RespReplies.WRONGPASS;
 import static io.fluxperf.engine.target.resp.RespReplies.WRONGTYPE;
 import static io.fluxperf.engine.target.resp.RespReplies.bytes;
 
+import io.fluxperf.engine.target.ByteKey;
+import io.fluxperf.engine.target.CommandProcessorBase;
 import io.fluxperf.engine.target.resp.RespCounters.Stat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -30,9 +32,7 @@ import java.util.function.Consumer;
  * <p>Not implemented, answered with an error: the rest of redis' command set, ZRANGE's BYSCORE,
  * BYLEX and LIMIT, users other than {@code default}. Confined to the connection's event loop.
  */
-final class RespCommandProcessor implements RespRequestDecoder.Sink {
-    /** A reply batch that grows past this is written before the read batch ends, to bound memory. */
-    static final int EARLY_WRITE_BYTES = 256 << 10;
+final class RespCommandProcessor extends CommandProcessorBase implements RespRequestDecoder.Sink {
 
     private static final byte[] NX = bytes("NX");
     private static final byte[] XX = bytes("XX");
@@ -61,20 +61,19 @@ final class RespCommandProcessor implements RespRequestDecoder.Sink {
     private final RespStore store;
     private final RespCounters.Cell counters;
     private final RespServerStats stats;
-    private final ByteBufAllocator alloc;
-    private final Consumer<ByteBuf> earlyWriter;
     private final byte[] requirePass;
     private final long clientId;
 
-    private final RespKey probe = RespKey.probe();
-    private final RespKey member = RespKey.probe();
-    private ByteBuf out;
-    private long now;
+    private final ByteKey probe = ByteKey.probe();
+    private final ByteKey member = ByteKey.probe();
     private boolean resp3;
     private int db;
     private boolean authenticated;
     /** An error reply was written for the command running now. */
     private boolean failed;
+    /** LRANGE's and ZRANGE's start and stop, from {@link #parseStartStop}. */
+    private long rangeStart;
+    private long rangeStop;
 
     /**
      * @param requirePass the password of the default user, or null for none (every client is authenticated)
@@ -82,44 +81,13 @@ final class RespCommandProcessor implements RespRequestDecoder.Sink {
      */
     RespCommandProcessor(RespStore store, RespCounters.Cell counters, RespServerStats stats, ByteBufAllocator alloc,
                          Consumer<ByteBuf> earlyWriter, String requirePass, long clientId) {
+        super(alloc, 256, earlyWriter);
         this.store = store;
         this.counters = counters;
         this.stats = stats;
-        this.alloc = alloc;
-        this.earlyWriter = earlyWriter;
         this.requirePass = requirePass != null ? requirePass.getBytes(StandardCharsets.UTF_8) : null;
         this.authenticated = requirePass == null;
         this.clientId = clientId;
-    }
-
-    /** The clock for the commands of the next read (wall-clock ms; expiry times are wall-clock). */
-    void now(long nowMillis) {
-        this.now = nowMillis;
-    }
-
-    /** The replies collected since the last call, or null if none; the caller owns the buffer. */
-    ByteBuf takeReplies() {
-        ByteBuf b = out;
-        out = null;
-        if (b != null && !b.isReadable()) {
-            b.release();
-            return null;
-        }
-        return b;
-    }
-
-    void release() {
-        if (out != null) {
-            out.release();
-            out = null;
-        }
-    }
-
-    private ByteBuf out() {
-        if (out == null) {
-            out = alloc.ioBuffer(256);
-        }
-        return out;
     }
 
     @Override
@@ -154,9 +122,7 @@ final class RespCommandProcessor implements RespRequestDecoder.Sink {
                 counters.failed(v);
             }
         }
-        if (out != null && out.readableBytes() >= EARLY_WRITE_BYTES) {
-            earlyWriter.accept(takeReplies());
-        }
+        writeEarlyIfLarge();
     }
 
     private static String unknownCommand(RespArgs a) {
@@ -230,12 +196,12 @@ final class RespCommandProcessor implements RespRequestDecoder.Sink {
         return store.segment(probe);
     }
 
-    private RespKey member(RespArgs a, int i) {
+    private ByteKey member(RespArgs a, int i) {
         return member.view(0, a.bytes, a.start(i), a.length(i));
     }
 
-    private static RespKey copy(RespArgs a, int i) {
-        return RespKey.copyOf(0, a.bytes, a.start(i), a.length(i));
+    private static ByteKey copy(RespArgs a, int i) {
+        return ByteKey.copyOf(0, a.bytes, a.start(i), a.length(i));
     }
 
     private static byte[] value(RespArgs a, int i) {
@@ -246,6 +212,41 @@ final class RespCommandProcessor implements RespRequestDecoder.Sink {
     private RespEntry readLookup(RespSegment seg) {
         RespEntry e = seg.lookup(probe, now);
         counters.increment(e == null ? Stat.KEYSPACE_MISSES : Stat.KEYSPACE_HITS);
+        return e;
+    }
+
+    /**
+     * Parses LRANGE's and ZRANGE's start and stop (words 2 and 3) into {@link #rangeStart} and
+     * {@link #rangeStop}; false after an error reply.
+     */
+    private boolean parseStartStop(RespArgs a) {
+        if (!a.parseLong(2)) {
+            error(NOT_INTEGER);
+            return false;
+        }
+        rangeStart = a.longValue;
+        if (!a.parseLong(3)) {
+            error(NOT_INTEGER);
+            return false;
+        }
+        rangeStop = a.longValue;
+        return true;
+    }
+
+    /**
+     * LRANGE's and ZRANGE's read look-up of the probe key: its entry if it has {@code type}, else
+     * null after the reply (an empty array for a missing key, WRONGTYPE). Caller holds the segment.
+     */
+    private RespEntry rangeLookup(RespSegment seg, byte type) {
+        RespEntry e = readLookup(seg);
+        if (e == null) {
+            RespReplies.array(out(), 0);
+            return null;
+        }
+        if (e.type != type) {
+            error(WRONGTYPE);
+            return null;
+        }
         return e;
     }
 
@@ -598,9 +599,9 @@ final class RespCommandProcessor implements RespRequestDecoder.Sink {
                 return;
             }
             if (e == null) {
-                e = seg.create(probe, true, RespEntry.HASH, new HashMap<RespKey, byte[]>(4), 0);
+                e = seg.create(probe, true, RespEntry.HASH, new HashMap<ByteKey, byte[]>(4), 0);
             }
-            HashMap<RespKey, byte[]> hash = e.hash();
+            HashMap<ByteKey, byte[]> hash = e.hash();
             long added = 0;
             long delta = 0;
             for (int i = 2; i < a.count(); i += 2) {
@@ -652,7 +653,7 @@ final class RespCommandProcessor implements RespRequestDecoder.Sink {
                 error(WRONGTYPE);
                 return;
             }
-            HashMap<RespKey, byte[]> hash = e.hash();
+            HashMap<ByteKey, byte[]> hash = e.hash();
             long removed = 0;
             long delta = 0;
             for (int i = 2; i < a.count(); i++) {
@@ -749,29 +750,17 @@ final class RespCommandProcessor implements RespRequestDecoder.Sink {
     }
 
     private void lrange(RespArgs a) {
-        if (!a.parseLong(2)) {
-            error(NOT_INTEGER);
+        if (!parseStartStop(a)) {
             return;
         }
-        long start = a.longValue;
-        if (!a.parseLong(3)) {
-            error(NOT_INTEGER);
-            return;
-        }
-        long stop = a.longValue;
         RespSegment seg = key(a, 1);
         synchronized (seg) {
-            RespEntry e = readLookup(seg);
+            RespEntry e = rangeLookup(seg, RespEntry.LIST);
             if (e == null) {
-                RespReplies.array(out(), 0);
-                return;
-            }
-            if (e.type != RespEntry.LIST) {
-                error(WRONGTYPE);
                 return;
             }
             ArrayDeque<byte[]> list = e.list();
-            long[] range = range(start, stop, list.size());
+            long[] range = range(rangeStart, rangeStop, list.size());
             ByteBuf o = out();
             RespReplies.array(o, range[1] - range[0]);
             Iterator<byte[]> it = list.iterator();
@@ -812,9 +801,9 @@ final class RespCommandProcessor implements RespRequestDecoder.Sink {
                 return;
             }
             if (e == null) {
-                e = seg.create(probe, true, RespEntry.SET, new HashSet<RespKey>(4), 0);
+                e = seg.create(probe, true, RespEntry.SET, new HashSet<ByteKey>(4), 0);
             }
-            HashSet<RespKey> set = e.set();
+            HashSet<ByteKey> set = e.set();
             long added = 0;
             long delta = 0;
             for (int i = 2; i < a.count(); i++) {
@@ -842,7 +831,7 @@ final class RespCommandProcessor implements RespRequestDecoder.Sink {
                 error(WRONGTYPE);
                 return;
             }
-            HashSet<RespKey> set = e.set();
+            HashSet<ByteKey> set = e.set();
             long removed = 0;
             long delta = 0;
             for (int i = 2; i < a.count(); i++) {
@@ -870,7 +859,7 @@ final class RespCommandProcessor implements RespRequestDecoder.Sink {
             } else {
                 ByteBuf o = out();
                 RespReplies.set(o, e.set().size(), resp3);
-                for (RespKey m : e.set()) {
+                for (ByteKey m : e.set()) {
                     RespReplies.bulk(o, m);
                 }
             }
@@ -973,14 +962,14 @@ final class RespCommandProcessor implements RespRequestDecoder.Sink {
                     }
                     result = score;
                     if (score != old) {
-                        RespKey stored = z.order.ceiling(new RespEntry.ZSet.Node(old, member)).member();
+                        ByteKey stored = z.order.ceiling(new RespEntry.ZSet.Node(old, member)).member();
                         z.order.remove(new RespEntry.ZSet.Node(old, stored));
                         z.order.add(new RespEntry.ZSet.Node(score, stored));
                         z.scores.put(stored, score);
                         changed++;
                     }
                 } else if (!xx) {
-                    RespKey stored = copy(a, m);
+                    ByteKey stored = copy(a, m);
                     z.scores.put(stored, score);
                     z.order.add(new RespEntry.ZSet.Node(score, stored));
                     delta += a.length(m) + RespEntry.ZSET_MEMBER_OVERHEAD;
@@ -1051,29 +1040,17 @@ final class RespCommandProcessor implements RespRequestDecoder.Sink {
                 return;
             }
         }
-        if (!a.parseLong(2)) {
-            error(NOT_INTEGER);
+        if (!parseStartStop(a)) {
             return;
         }
-        long start = a.longValue;
-        if (!a.parseLong(3)) {
-            error(NOT_INTEGER);
-            return;
-        }
-        long stop = a.longValue;
         RespSegment seg = key(a, 1);
         synchronized (seg) {
-            RespEntry e = readLookup(seg);
+            RespEntry e = rangeLookup(seg, RespEntry.ZSET);
             if (e == null) {
-                RespReplies.array(out(), 0);
-                return;
-            }
-            if (e.type != RespEntry.ZSET) {
-                error(WRONGTYPE);
                 return;
             }
             RespEntry.ZSet z = e.zset();
-            long[] range = range(start, stop, z.size());
+            long[] range = range(rangeStart, rangeStop, z.size());
             long n = range[1] - range[0];
             ByteBuf o = out();
             RespReplies.array(o, withScores && !resp3 ? n * 2 : n);
@@ -1112,7 +1089,7 @@ final class RespCommandProcessor implements RespRequestDecoder.Sink {
             for (int i = 2; i < a.count(); i++) {
                 Double score = z.scores.get(member(a, i));
                 if (score != null) {
-                    RespKey stored = z.order.ceiling(new RespEntry.ZSet.Node(score, member)).member();
+                    ByteKey stored = z.order.ceiling(new RespEntry.ZSet.Node(score, member)).member();
                     z.order.remove(new RespEntry.ZSet.Node(score, stored));
                     z.scores.remove(stored);
                     removed++;

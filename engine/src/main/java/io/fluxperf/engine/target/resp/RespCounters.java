@@ -1,20 +1,13 @@
 package io.fluxperf.engine.target.resp;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import io.fluxperf.engine.target.LoopCounters;
 
 /**
- * The embedded redis server's counters, kept per event loop so that counting costs a plain store:
- * each {@link Cell} is written by one thread only (the loop whose connections use it) and read by
- * any thread with opaque reads; a snapshot sums the cells.
- *
- * <p>Assumptions and guarantees: a connection uses the cell of its own event loop for its whole
- * life, from that loop's thread. Each counter read is a value the counter really had; a snapshot
- * of several counters is not atomic.
+ * The embedded redis server's counters: calls, failed calls and rejected calls by verb, then the
+ * server-wide stats, in one {@link LoopCounters} index space (see there for the threading
+ * guarantees).
  */
-final class RespCounters {
+final class RespCounters extends LoopCounters<RespCounters.Cell> {
     /** Server-wide counters, named as in redis' INFO where redis has them. */
     enum Stat {
         CONNECTED_CLIENTS, TOTAL_CONNECTIONS_RECEIVED, TOTAL_COMMANDS_PROCESSED,
@@ -28,26 +21,14 @@ final class RespCounters {
     private static final int REJECTED = 2 * VERBS;
     private static final int STATS = 3 * VERBS;
     private static final int COUNTERS = STATS + Stat.values().length;
-    /** Longs of padding on each side, so that two loops' cells never share a cache line. */
-    private static final int PAD = 8;
-    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
 
-    private final Map<Object, Cell> cells = new ConcurrentHashMap<>();
-
-    /** The cell for one event loop (any object that identifies it). */
-    Cell cellFor(Object eventLoop) {
-        return cells.computeIfAbsent(eventLoop, k -> new Cell());
+    RespCounters() {
+        super(COUNTERS, Cell::new);
     }
 
     /** Sums over all cells. */
-    Snapshot snapshot() {
-        long[] sum = new long[COUNTERS];
-        for (Cell c : cells.values()) {
-            for (int i = 0; i < COUNTERS; i++) {
-                sum[i] += (long) SLOT.getOpaque(c.slots, PAD + i);
-            }
-        }
-        return new Snapshot(sum);
+    Snapshot sum() {
+        return new Snapshot(snapshot());
     }
 
     /** Summed counters at one moment. */
@@ -79,10 +60,9 @@ final class RespCounters {
     }
 
     /** One event loop's counters; written only by that loop's thread. */
-    static final class Cell {
-        private final long[] slots = new long[PAD + COUNTERS + PAD];
-
+    static final class Cell extends LoopCounters.Cell {
         private Cell() {
+            super(COUNTERS);
         }
 
         void call(RespVerb v) {
@@ -103,11 +83,6 @@ final class RespCounters {
 
         void add(Stat s, long delta) {
             add(STATS + s.ordinal(), delta);
-        }
-
-        private void add(int i, long delta) {
-            int slot = PAD + i;
-            SLOT.setOpaque(slots, slot, (long) SLOT.getOpaque(slots, slot) + delta);
         }
     }
 }

@@ -1,5 +1,8 @@
 package io.fluxperf.engine.target.resp;
 
+import io.fluxperf.engine.target.ByteKey;
+import io.fluxperf.engine.target.LruEntry;
+
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -10,10 +13,7 @@ import java.util.TreeSet;
  * counts against the memory bound. Guarded by its {@link RespSegment}'s monitor (containers are
  * mutated in place, and replies are written from them under that monitor).
  */
-final class RespEntry {
-    /** {@link #expiresAtMillis} of a key without expiry. */
-    static final long NEVER = 0;
-
+final class RespEntry extends LruEntry {
     static final byte STRING = 0;
     static final byte HASH = 1;
     static final byte LIST = 2;
@@ -31,23 +31,18 @@ final class RespEntry {
     final byte type;
     /** byte[] for a string, {@link HashMap} for a hash, {@link ArrayDeque} for a list, {@link HashSet} for a set, {@link ZSet}. */
     Object value;
-    /** Wall-clock milliseconds at which it expires, {@link #NEVER} for never. */
-    long expiresAtMillis;
     /** Bytes it counts against the memory bound, key included. */
     long size;
 
     RespEntry(byte type, Object value) {
+        super(NEVER);
         this.type = type;
         this.value = value;
     }
 
-    boolean isExpired(long nowMillis) {
-        return expiresAtMillis != NEVER && nowMillis >= expiresAtMillis;
-    }
-
     @SuppressWarnings("unchecked")
-    HashMap<RespKey, byte[]> hash() {
-        return (HashMap<RespKey, byte[]>) value;
+    HashMap<ByteKey, byte[]> hash() {
+        return (HashMap<ByteKey, byte[]>) value;
     }
 
     @SuppressWarnings("unchecked")
@@ -56,8 +51,8 @@ final class RespEntry {
     }
 
     @SuppressWarnings("unchecked")
-    HashSet<RespKey> set() {
-        return (HashSet<RespKey>) value;
+    HashSet<ByteKey> set() {
+        return (HashSet<ByteKey>) value;
     }
 
     ZSet zset() {
@@ -76,14 +71,14 @@ final class RespEntry {
 
     /** A sorted set: scores by member, and members ordered by (score, member) as redis orders them. */
     static final class ZSet {
-        final HashMap<RespKey, Double> scores = new HashMap<>();
+        final HashMap<ByteKey, Double> scores = new HashMap<>();
         final TreeSet<Node> order = new TreeSet<>();
 
         int size() {
             return scores.size();
         }
 
-        record Node(double score, RespKey member) implements Comparable<Node> {
+        record Node(double score, ByteKey member) implements Comparable<Node> {
             @Override
             public int compareTo(Node o) {
                 int c = Double.compare(score, o.score);

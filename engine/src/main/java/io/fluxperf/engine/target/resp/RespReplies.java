@@ -1,6 +1,7 @@
 package io.fluxperf.engine.target.resp;
 
 import io.fluxperf.engine.protocol.Ascii;
+import io.fluxperf.engine.target.ByteKey;
 import io.netty.buffer.ByteBuf;
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -66,7 +67,7 @@ final class RespReplies {
         out.writeShort(CRLF);
     }
 
-    static void bulk(ByteBuf out, RespKey k) {
+    static void bulk(ByteBuf out, ByteKey k) {
         out.writeByte('$');
         Ascii.writeLong(out, k.length());
         out.writeShort(CRLF);

@@ -32,7 +32,7 @@ final class RespServerStats {
     RespServerStats(RespCounters counters, RespStore store) {
         this.counters = counters;
         this.store = store;
-        this.baseline = counters.snapshot();
+        this.baseline = counters.sum();
     }
 
     void port(int listeningPort) {
@@ -40,7 +40,7 @@ final class RespServerStats {
     }
 
     TargetStats targetStats() {
-        Snapshot c = counters.snapshot();
+        Snapshot c = counters.sum();
         RespStore.Totals t = store.totals();
         Map<String, Long> commands = new LinkedHashMap<>();
         for (RespVerb v : RespVerb.VALUES) {
@@ -54,7 +54,7 @@ final class RespServerStats {
 
     /** CONFIG RESETSTAT: counters restart from zero; gauges (clients, keys, memory) stay. */
     void reset() {
-        baseline = counters.snapshot();
+        baseline = counters.sum();
         storeBaseline = store.totals();
     }
 
@@ -63,7 +63,7 @@ final class RespServerStats {
      * "all" or "everything" every section; unknown names give nothing, as in redis.
      */
     String info(String[] sections) {
-        Snapshot now = counters.snapshot();
+        Snapshot now = counters.sum();
         Snapshot c = now.minus(baseline);
         RespStore.Totals t = store.totals();
         RespStore.Totals tb = storeBaseline;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fluxperf.engine.target.ByteKey;
 import io.fluxperf.engine.target.TargetOptions;
 import io.fluxperf.engine.target.TargetStats;
 import java.nio.charset.StandardCharsets;
@@ -81,10 +82,10 @@ class MemcacheEvictionTest {
         MemcacheStore store = new MemcacheStore(LIMIT, 8);
         byte[] value = new byte[VALUE_LENGTH];
         long now = System.currentTimeMillis();
-        Map<Integer, Key> keys = new HashMap<>();
+        Map<Integer, ByteKey> keys = new HashMap<>();
         for (int i = 0; i < 5000; i++) {
             byte[] k = key(i).getBytes(StandardCharsets.US_ASCII);
-            Key key = Key.copyOf(k, 0, k.length);
+            ByteKey key = ByteKey.copyOf(k, 0, k.length);
             keys.put(i, key);
             assertEquals(MemcacheStore.STORED, store.store(MemcacheStore.SET, key, 0, Item.NEVER, value, 0, now));
             if (i >= 100 && i % 50 == 0) {
