@@ -85,6 +85,8 @@ final class LoadDriver {
     private boolean pumping;
     private long wakeAtNanos = Long.MAX_VALUE;
     private long timerLeadNanos = TimeUnit.MICROSECONDS.toNanos(50);
+    /** The pacing timer's task, made once (a capturing lambda per timer was 24 B per paced request). */
+    private final Runnable wakeUp = this::wakeUp;
     /** Slots that may have room to send, in the order they got it (each at most once: {@code queued}). */
     private final java.util.ArrayDeque<ConnectionSlot> ready = new java.util.ArrayDeque<>();
     private final boolean[] queued;
@@ -426,6 +428,21 @@ final class LoadDriver {
         }
     }
 
+    /**
+     * A pacing timer fired. Timers fire in deadline order, so the one due at {@code wakeAtNanos} is
+     * the one that finds it passed; a superseded timer finds it reset or still ahead, and only pumps.
+     */
+    private void wakeUp() {
+        long now = System.nanoTime();
+        long wakeAt = wakeAtNanos;
+        if (wakeAt != Long.MAX_VALUE && now >= wakeAt) {
+            // learn how late timers fire: a slow moving average, bounded
+            timerLeadNanos = Math.max(0, Math.min(MAX_TIMER_LEAD_NANOS, timerLeadNanos + (now - wakeAt - timerLeadNanos) / 8));
+            wakeAtNanos = Long.MAX_VALUE;
+        }
+        pump();
+    }
+
     private void flushAll() {
         for (int k = 0; k < dirtySlots.size(); k++) {
             ConnectionSlot c = dirtySlots.get(k);
@@ -470,15 +487,7 @@ final class LoadDriver {
         long wakeAt = early - timerLeadNanos >= MIN_TIMER_NANOS ? sendAt - timerLeadNanos : sendAt;
         if (wakeAt < wakeAtNanos) {
             wakeAtNanos = wakeAt;
-            loop.schedule(() -> {
-                long lateBy = System.nanoTime() - wakeAt;
-                // learn how late timers fire: a slow moving average, bounded
-                timerLeadNanos = Math.max(0, Math.min(MAX_TIMER_LEAD_NANOS, timerLeadNanos + (lateBy - timerLeadNanos) / 8));
-                if (wakeAtNanos == wakeAt) {
-                    wakeAtNanos = Long.MAX_VALUE;
-                }
-                pump();
-            }, wakeAt - now, TimeUnit.NANOSECONDS);
+            loop.schedule(wakeUp, wakeAt - now, TimeUnit.NANOSECONDS);
         }
         return now;
     }

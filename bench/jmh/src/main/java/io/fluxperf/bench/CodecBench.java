@@ -1,0 +1,147 @@
+package io.fluxperf.bench;
+
+import io.fluxperf.engine.protocol.Protocol;
+import io.fluxperf.engine.protocol.ProtocolCodec;
+import io.fluxperf.engine.protocol.ProtocolException;
+import io.fluxperf.engine.protocol.ProtocolOptions;
+import io.fluxperf.engine.protocol.Protocols;
+import io.fluxperf.engine.request.Command;
+import io.fluxperf.engine.request.Outcome;
+import io.fluxperf.engine.request.Request;
+import io.fluxperf.engine.workload.ValuePattern;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * Each protocol codec's per-request work: {@code encode} writes one request into a reused buffer
+ * (cleared each time, as a connection's batch buffer starts empty), {@code decode} reads one
+ * reply (the reader index is put back each time). Codecs come from the registry
+ * ({@code Protocols.find(name).newCodec(ProtocolOptions.defaults())}), as a connection gets them.
+ *
+ * <p>Requests: a 16-byte key; {@code set} carries a {@code valueBytes} value (HTTP sends it as PUT
+ * with a body). Replies: memcache {@code VALUE … END} / {@code STORED}; redis a bulk string /
+ * {@code +OK}; HTTP nginx's 200 head with the body / a 204. {@code pooled-direct} is what an
+ * epoll channel hands the codec, {@code unpooled-heap} a plain array.
+ *
+ * <p>Run: {@code java -jar bench/jmh/target/benchmarks.jar CodecBench -prof gc}
+ * (one protocol: {@code … CodecBench -p protocol=redis -prof gc}). {@code gc.alloc.rate.norm}
+ * must read ≈0 B/op: a codec allocates nothing per request.
+ */
+@State(Scope.Thread)
+public class CodecBench extends HotPathBenchmark {
+    @Param({"memcache", "redis", "http"})
+    public String protocol;
+
+    @Param({"get", "set"})
+    public String command;
+
+    @Param({"pooled-direct", "unpooled-heap"})
+    public String buffer;
+
+    @Param({"64"})
+    public int valueBytes;
+
+    private ProtocolCodec codec;
+    private Request request;
+    private ByteBuf out;
+    private ByteBuf reply;
+
+    @Setup
+    public void setup() throws ProtocolException {
+        Protocol p = Protocols.find(protocol);
+        if (p == null) {
+            throw new IllegalArgumentException("no protocol " + protocol + "; there are " + Protocols.names());
+        }
+        codec = p.newCodec(ProtocolOptions.defaults());
+        Command c = Command.parse(command);
+        long keyIndex = 4242;
+        ValuePattern pattern = new ValuePattern(42, valueBytes);
+        request = new Request().command(c, 0).addKey(keyIndex, 16);
+        if (c.carriesValue()) {
+            request.value(pattern.array(), pattern.offset(keyIndex), valueBytes);
+        }
+        byte[] replyBytes = reply(protocol, c, request.keyString(0), pattern.expected(keyIndex, valueBytes));
+        boolean pooled = buffer.equals("pooled-direct");
+        out = pooled ? PooledByteBufAllocator.DEFAULT.directBuffer(4096) : Unpooled.buffer(4096);
+        reply = pooled ? PooledByteBufAllocator.DEFAULT.directBuffer(replyBytes.length) : Unpooled.buffer(replyBytes.length);
+        reply.writeBytes(replyBytes);
+        int outcome = decode();
+        if (outcome != Outcome.OK.ordinal() || reply.isReadable()) {
+            throw new IllegalStateException(protocol + " " + command + ": the reply decoded as " + outcome
+                    + " with " + reply.readableBytes() + " bytes left");
+        }
+    }
+
+    @TearDown
+    public void tearDown() {
+        out.release();
+        reply.release();
+    }
+
+    @Benchmark
+    public int encode() {
+        out.clear();
+        codec.encode(request, out);
+        return out.writerIndex();
+    }
+
+    @Benchmark
+    public int decode() throws ProtocolException {
+        reply.readerIndex(0);
+        return codec.decode(reply, request);
+    }
+
+    /** The server's reply to the request: a hit for get, a success for set. */
+    static byte[] reply(String protocol, Command c, String key, byte[] value) {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        boolean get = c == Command.GET;
+        switch (protocol) {
+            case "memcache" -> {
+                if (get) {
+                    b.writeBytes(ascii("VALUE " + key + " 0 " + value.length + "\r\n"));
+                    b.writeBytes(value);
+                    b.writeBytes(ascii("\r\nEND\r\n"));
+                } else {
+                    b.writeBytes(ascii("STORED\r\n"));
+                }
+            }
+            case "redis" -> {
+                if (get) {
+                    b.writeBytes(ascii("$" + value.length + "\r\n"));
+                    b.writeBytes(value);
+                    b.writeBytes(ascii("\r\n"));
+                } else {
+                    b.writeBytes(ascii("+OK\r\n"));
+                }
+            }
+            case "http" -> {
+                // nginx 1.22's head for a static file; for PUT, a WebDAV-style 204
+                if (get) {
+                    b.writeBytes(ascii("HTTP/1.1 200 OK\r\nServer: nginx/1.22.1\r\nDate: Sun, 29 Nov 2026 20:00:00 GMT\r\n"
+                            + "Content-Type: application/octet-stream\r\nContent-Length: " + value.length + "\r\n"
+                            + "Last-Modified: Sun, 29 Nov 2026 19:00:00 GMT\r\nConnection: keep-alive\r\n"
+                            + "ETag: \"6929e1b0-40\"\r\nAccept-Ranges: bytes\r\n\r\n"));
+                    b.writeBytes(value);
+                } else {
+                    b.writeBytes(ascii("HTTP/1.1 204 No Content\r\nServer: nginx/1.22.1\r\n"
+                            + "Date: Sun, 29 Nov 2026 20:00:00 GMT\r\nConnection: keep-alive\r\n\r\n"));
+                }
+            }
+            default -> throw new IllegalArgumentException("no reply fixture for " + protocol);
+        }
+        return b.toByteArray();
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.ISO_8859_1);
+    }
+}
