@@ -2,13 +2,14 @@ package io.fluxperf.engine.protocol;
 
 import io.fluxperf.engine.protocol.http.HttpProtocol;
 import io.fluxperf.engine.protocol.memcache.MemcacheProtocol;
+import io.fluxperf.engine.protocol.memcachebinary.MemcacheBinaryProtocol;
 import io.fluxperf.engine.protocol.resp.RespProtocol;
 import java.util.List;
 import java.util.stream.Collectors;
 
 /** The registry: a new protocol is one new package plus one line here. */
 public final class Protocols {
-    private static final List<Protocol> ALL = List.of(new MemcacheProtocol(), new RespProtocol(), new HttpProtocol());
+    private static final List<Protocol> ALL = List.of(new MemcacheProtocol(), new MemcacheBinaryProtocol(), new RespProtocol(), new HttpProtocol());
 
     private Protocols() {
     }

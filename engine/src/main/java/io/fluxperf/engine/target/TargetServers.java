@@ -7,7 +7,7 @@ import java.util.List;
 
 /** The one registration point of embedded target protocols: a new protocol is one more case here. */
 public final class TargetServers {
-    private static final List<String> PROTOCOLS = List.of("memcache", "redis", "http");
+    private static final List<String> PROTOCOLS = List.of("memcache", "memcache-binary", "redis", "http");
 
     private TargetServers() {
     }
@@ -25,7 +25,7 @@ public final class TargetServers {
      */
     public static TargetServer start(String protocol, TargetOptions options) {
         return switch (protocol) {
-            case "memcache" -> MemcacheTargetServer.start(options);
+            case "memcache", "memcache-binary" -> MemcacheTargetServer.start(options); // it tells them apart per connection
             case "redis" -> RespTargetServer.start(options);
             case "http" -> HttpTargetServer.start(options);
             default -> throw new IllegalArgumentException("unknown target protocol '" + protocol + "'; expected one of "

@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
 import reactor.netty.tcp.TcpServer;
 
 /**
- * An in-process memcache server speaking the text protocol as memcached 1.6 does, over
+ * An in-process memcache server speaking the text protocol as memcached 1.6 does (and, on a TCP or
+ * Unix-socket connection whose first byte is 0x80, the binary protocol: {@link MemcacheBinaryProcessor}), over
  * reactor-netty's {@link TcpServer} on its own event loops ({@code fluxperf-target-*} threads,
  * epoll when available). Items live in a memory-bounded LRU {@link MemcacheStore}.
  *
@@ -73,8 +74,10 @@ public final class MemcacheTargetServer extends TargetServerBase {
         ReplyPacer pacer = ReplyPacer.of(options, System.nanoTime());
         Listeners listeners = new Listeners("fluxperf-target", "fluxperf-target", options.threads());
         try {
-            TcpServer tcp = listeners.tcpServer(connection -> connection.addHandlerLast("fluxperf-memcache",
-                    new MemcacheConnectionHandler(store, counters, stats, pacer)));
+            TcpServer tcp = listeners.tcpServer(connection -> connection
+                    .addHandlerLast("fluxperf-memcache-sniff",
+                            new MemcacheBinaryConnectionHandler.Sniffer("fluxperf-memcache", store, counters, pacer))
+                    .addHandlerLast("fluxperf-memcache", new MemcacheConnectionHandler(store, counters, stats, pacer)));
             listeners.bindTcp(tcp, options.bindAddress(), options.port(), ssl);
             if (options.unixPath() != null) {
                 listeners.bindUnix(tcp, options.unixPath());
