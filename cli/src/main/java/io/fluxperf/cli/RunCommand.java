@@ -237,8 +237,9 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
                 }
 
                 @Override
-                public void preloaded(long keys, double seconds) {
-                    out.printf("Preloaded: %d keys in %.1f s%n", keys, seconds);
+                public void preloaded(long keys, long failed, double seconds) {
+                    out.printf(java.util.Locale.ROOT, "Preloaded: %d keys in %.1f s%s%n", keys, seconds,
+                            failed > 0 ? " (" + failed + " writes failed: reads of those keys will miss)" : "");
                 }
 
                 @Override

@@ -203,10 +203,13 @@ public final class LoadRun {
                 failed += w.outcomes().requests() - w.outcomes().ok();
             }
         }
-        if (failed > 0 && !stopRequested) {
-            throw new UserError("--hit: " + failed + " of " + preload.keys() + " preload sets failed; the reads could not all hit");
+        if (failed == preload.keys() && failed > 0 && !stopRequested) {
+            // not one write took: the server refuses them (full, read-only, another protocol)
+            throw new UserError("--hit: " + errors.summaryOrNone() + "; the server accepted none of the "
+                    + preload.keys() + " preload writes");
         }
-        listener.preloaded(preload.keys(), (System.nanoTime() - started) / 1e9);
+        // some failed (a stall, a reset): say so, and the reads of those keys will miss
+        listener.preloaded(preload.keys(), failed, (System.nanoTime() - started) / 1e9);
         return preload.keys();
     }
 

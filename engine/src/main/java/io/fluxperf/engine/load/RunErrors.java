@@ -89,6 +89,11 @@ public final class RunErrors {
         return connectionErrors.get() + protocolErrors.get() > 0;
     }
 
+    /** The first error message seen, or "no error reply" when there was none. */
+    public synchronized String summaryOrNone() {
+        return samples.isEmpty() ? "no error reply" : samples.keySet().iterator().next();
+    }
+
     /** One line for the report: counts, then the distinct messages with how often each came. */
     public synchronized String summary() {
         String messages = samples.entrySet().stream()

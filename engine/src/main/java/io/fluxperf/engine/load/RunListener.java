@@ -12,7 +12,8 @@ public interface RunListener {
     default void flushed() {
     }
 
-    default void preloaded(long keys, double seconds) {
+    /** @param failed preload writes that did not succeed (their keys will miss) */
+    default void preloaded(long keys, long failed, double seconds) {
     }
 
     default void warmupComplete() {

@@ -52,7 +52,7 @@ final class FaultRun {
             }
 
             @Override
-            public void preloaded(long keys, double seconds) {
+            public void preloaded(long keys, long failed, double seconds) {
                 onPreloaded.run();
             }
 
