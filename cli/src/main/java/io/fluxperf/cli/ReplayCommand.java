@@ -1,0 +1,195 @@
+package io.fluxperf.cli;
+
+import io.fluxperf.engine.UserError;
+import io.fluxperf.replay.LogFormat;
+import io.fluxperf.replay.Replay;
+import io.fluxperf.replay.ReplayOptions;
+import io.fluxperf.replay.ReplayResult;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code fluxperf replay}: a recorded command log sent to a server with its original timing, measured like {@code run}. */
+@Command(name = "replay",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {"Replays a command log against a server with the log's own timing (or faster) and",
+                "reports it as 'run' does (outcomes, latency from the scheduled send time, one",
+                "workload per command) plus its fidelity: send lag, original and replay duration,",
+                "commands per type, lines skipped. Logs: redis-cli monitor output, memcached",
+                "'watch' output, a raw memcache text stream, twemcache klog, a fluxperf trace;",
+                "the format is told from the content, gzip is read as it is."},
+        footer = {"",
+                "Examples:",
+                "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log        # redis MONITOR, 1x",
+                "  fluxperf replay -s 127.0.0.1:11211 -l watch.log.gz --speed 2",
+                "  fluxperf replay -s 127.0.0.1:11211 -l klog.txt --speed max -c 50",
+                "  fluxperf replay -s 127.0.0.1:11211 -l stream.txt --times t.csv --loop 3",
+                "  fluxperf replay -s 127.0.0.1:11211 -l run-trace/        # 'run --trace' dir",
+                "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log --only get,set --max-wait 1s",
+                "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --key-prefix r: --json r.json",
+                "",
+                "Capturing: redis-cli -p 6379 monitor > monitor.log",
+                "           printf 'watch fetchers mutations\\r\\n' | nc HOST 11211 > watch.log",
+                "Each original client (MONITOR's address, watch's cfd, klog's peer, a trace's",
+                "connection) keeps its order on a connection of its own. Lines that cannot be",
+                "parsed are counted and the first five shown; --strict stops at the first one",
+                "(exit 2).",
+                "Ctrl-C stops sending, waits for the replies in flight and prints the report of",
+                "what ran (exit code 130)."})
+public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
+    private Streams streams = Streams.system();
+
+    @Override
+    public void streams(Streams streams) {
+        this.streams = streams;
+    }
+
+    @Option(names = {"-s", "--server"}, paramLabel = "HOST:PORT",
+            description = "Target server; [::1]:PORT for IPv6. Default: an embedded server of the log's protocol.")
+    private String server;
+
+    @Option(names = {"-l", "--log"}, paramLabel = "FILE", required = true,
+            description = "The command log (plain or gzip), or a trace directory.")
+    private Path log;
+
+    @Option(names = "--format", paramLabel = "NAME",
+            description = "redis-monitor, memcache-watch, memcache-ascii, klog or trace (default: told from the content).")
+    private String format;
+
+    @Option(names = "--speed", paramLabel = "X|max",
+            description = "Replay speed: 1 (as recorded, default), 2.5 (2.5 times faster), max (as fast as the connections allow).")
+    private String speed = "1";
+
+    @Option(names = "--max-wait", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "Cut idle gaps longer than this (replay time) to it. Default: as recorded.")
+    private Duration maxWait;
+
+    @Option(names = "--loop", paramLabel = "N", description = "Play the log N times, one after the other (default 1).")
+    private int loops = 1;
+
+    @Option(names = "--only", paramLabel = "CMD,CMD",
+            description = "Replay only these commands, e.g. get,set (del matches delete).")
+    private List<String> only;
+
+    @Option(names = "--key-prefix", paramLabel = "P", description = "Prepend P to every key.")
+    private String keyPrefix;
+
+    @Option(names = "--rate-cap", paramLabel = "N", description = "At most N commands per second in total.")
+    private Double rateCap;
+
+    @Option(names = "--times", paramLabel = "FILE",
+            description = "Send times of a raw memcache stream: CSV rows of seconds[,client], one per command (default: LOG.times.csv when present).")
+    private Path times;
+
+    @Option(names = "--protocol", paramLabel = "NAME", description = "memcache or redis (default: the log's).")
+    private String protocol;
+
+    @Option(names = {"-t", "--threads"}, paramLabel = "N", description = "Event-loop threads (default 1).")
+    private int threads = 1;
+
+    @Option(names = {"-c", "--connections"}, paramLabel = "N", description = "Connections per thread (default 25).")
+    private int connections = 25;
+
+    @Option(names = "--pipeline", paramLabel = "N", description = "Requests in flight per connection (default 1).")
+    private int pipeline = 1;
+
+    @Option(names = "--timeout", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "Per-request timeout (default 1s).")
+    private Duration timeout = Duration.ofSeconds(1);
+
+    @Option(names = "--tcp-nodelay", arity = "0..1", paramLabel = "true|false",
+            description = "TCP_NODELAY on the connections (default true).")
+    private boolean tcpNoDelay = true;
+
+    @Option(names = "--any-connection",
+            description = "Send each command on any free connection, ignoring which client sent it (faster at --speed max; per-client order is lost).")
+    private boolean anyConnection;
+
+    @Option(names = "--allow-flush", description = "Replay flush_all / FLUSHALL / FLUSHDB (skipped otherwise).")
+    private boolean allowFlush;
+
+    @Option(names = "--strict", description = "Stop at the first line that cannot be parsed (exit 2); otherwise such lines are counted.")
+    private boolean strict;
+
+    @Option(names = "--read-ahead", paramLabel = "N",
+            description = "Commands read ahead and sorted by time, the window for out-of-order lines (default 16384).")
+    private int readAhead = ReplayOptions.DEFAULT_READ_AHEAD;
+
+    @Option(names = "--window", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "Report a window every TIME (default: one window for the whole replay).")
+    private Duration window;
+
+    @Option(names = "--warmup", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "Replay the log's first TIME as warm-up, as 'run --warmup' does: sent, but not in the report.")
+    private Duration warmup;
+
+    @Option(names = "--user", paramLabel = "NAME", description = "redis ACL user for AUTH.")
+    private String user;
+
+    @Option(names = "--password", paramLabel = "SECRET", description = "redis AUTH password (MONITOR logs hide AUTH's).")
+    private String password;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Write the result as JSON, with a \"replay\" object for the fidelity.")
+    private Path json;
+
+    @Option(names = "--trace", paramLabel = "DIR", description = "Write one record per request to a new trace directory.")
+    private Path trace;
+
+    @Option(names = "--no-live", description = "Do not print the progress line every second (on stderr).")
+    private boolean noLive;
+
+    @Override
+    public Integer call() {
+        LogFormat logFormat = null;
+        if (format != null) {
+            logFormat = LogFormat.parse(format);
+            if (logFormat == null) {
+                throw new UserError("--format: unknown format '" + format + "'; expected one of " + LogFormat.labels());
+            }
+        }
+        if (rateCap != null && !(rateCap > 0)) {
+            throw new UserError("--rate-cap: must be a number above 0, not " + rateCap);
+        }
+        ReplayOptions options = ReplayOptions.builder(log)
+                .format(logFormat)
+                .server(server)
+                .protocol(protocol)
+                .speed(ReplayOptions.parseSpeed(speed))
+                .maxWait(maxWait)
+                .loops(loops)
+                .only(only == null ? List.of() : only.stream().flatMap(s -> Arrays.stream(s.split(","))).toList())
+                .keyPrefix(keyPrefix)
+                .rateCap(rateCap == null ? 0 : rateCap)
+                .threads(threads)
+                .connections(connections)
+                .pipeline(pipeline)
+                .timeout(timeout)
+                .tcpNoDelay(tcpNoDelay)
+                .times(times)
+                .anyConnection(anyConnection)
+                .allowFlush(allowFlush)
+                .strict(strict)
+                .readAhead(readAhead)
+                .window(window)
+                .warmup(warmup)
+                .user(user)
+                .password(password)
+                .json(json)
+                .trace(trace)
+                .live(!noLive)
+                .build();
+        Replay replay = new Replay(options);
+        ReplayResult result;
+        int interruptExit;
+        try (Interrupts interrupts = Interrupts.install(replay::requestStop)) {
+            result = replay.run(streams.out(), streams.err());
+            interruptExit = interrupts.exitCode();
+        }
+        return result.run().interrupted() ? (interruptExit != 0 ? interruptExit : RunCommand.EXIT_INTERRUPTED) : 0;
+    }
+}

@@ -1,0 +1,256 @@
+package io.fluxperf.replay;
+
+import io.fluxperf.engine.request.Command;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Set;
+
+/**
+ * Reads a raw memcached text-protocol stream, as a client sent it (e.g. captured with
+ * {@code tcpflow}): {@code get}/{@code gets} with one or more keys, the storage commands with
+ * their data blocks (the logged bytes are sent, byte for byte), {@code cas}, {@code delete},
+ * {@code incr}/{@code decr}, {@code touch}. {@code noreply} is dropped, since every command's
+ * reply is timed. Admin commands ({@code version}, {@code stats}, {@code verbosity}, {@code quit}, …)
+ * are skipped, {@code flush_all} too unless {@code --allow-flush}.
+ *
+ * <p>Send times come from a sidecar CSV ({@link SendTimes}), row {@code i} for command {@code i};
+ * without one the stream has no timing and replays as fast as allowed.
+ */
+final class MemcacheAsciiReader implements LogReader {
+    private static final int MAX_TOKENS = 256;
+    private static final Set<String> ADMIN = Set.of("version", "stats", "verbosity", "quit", "watch", "lru_crawler",
+            "slabs", "lru", "shutdown", "cache_memlimit", "misbehave", "debugtime", "mn", "me");
+
+    private final LogInput input;
+    private final LineReader lines;
+    private final ReaderContext ctx;
+    private final SendTimes times;
+    private final int[] tokenFrom = new int[MAX_TOKENS];
+    private final int[] tokenTo = new int[MAX_TOKENS];
+    private long sequence;
+    private boolean timesEnded;
+
+    MemcacheAsciiReader(LogInput input, ReaderContext ctx, Path timesCsv) {
+        this.input = input;
+        this.ctx = ctx;
+        this.lines = new LineReader(input.stream(), 1 << 20);
+        this.times = timesCsv == null ? null : new SendTimes(timesCsv, ctx);
+    }
+
+    @Override
+    public boolean next(LogEntry e) throws IOException {
+        while (lines.next()) {
+            long n = lines.lineNumber();
+            if (lines.tooLong()) {
+                ctx.bad.add(ctx.place(n), "line longer than " + lines.maxLine() + " bytes");
+                continue;
+            }
+            byte[] b = lines.buffer();
+            int tokens = tokenize(b, lines.start(), lines.end());
+            if (tokens == 0) {
+                continue;
+            }
+            e.reset();
+            e.line = n;
+            sequence++;
+            if (times != null && !timesEnded) {
+                if (times.next()) {
+                    e.timeNanos = times.timeNanos();
+                    e.client = times.client();
+                } else {
+                    timesEnded = true;
+                    ctx.bad.add(ctx.place(n), "the send times end after " + times.rows()
+                            + " rows; this and later commands are sent without a time of their own");
+                }
+            }
+            e.sortKey = e.timeNanos != LogEntry.NO_TIME ? e.timeNanos : sequence;
+            String error = command(b, tokens, e);
+            e.position = input.filePosition();
+            if (error == null) {
+                return true;
+            }
+            if (!error.isEmpty()) {
+                ctx.bad.add(ctx.place(n), error);
+            }
+        }
+        input.reportEnd(ctx);
+        return false;
+    }
+
+    /**
+     * Fills {@code e} from the tokens of the command line (reading the data block of a store).
+     * Returns null for a command to send, "" for a line skipped (counted), else what is wrong.
+     */
+    private String command(byte[] b, int tokens, LogEntry e) throws IOException {
+        int verbId = ctx.verbs.id(b, tokenFrom[0], tokenTo[0]);
+        String verb = ctx.verbs.name(verbId);
+        int last = tokens;
+        if (last > 1 && is(b, last - 1, "noreply")) {
+            last--;
+            ctx.stats.adjust("noreply dropped (every reply is timed)");
+        }
+        Command c = switch (verb) {
+            case "get" -> Command.GET;
+            case "gets" -> Command.GETS;
+            case "set" -> Command.SET;
+            case "add" -> Command.ADD;
+            case "replace" -> Command.REPLACE;
+            case "append" -> Command.APPEND;
+            case "prepend" -> Command.PREPEND;
+            case "cas" -> Command.CAS;
+            case "delete" -> Command.DELETE;
+            case "incr" -> Command.INCR;
+            case "decr" -> Command.DECR;
+            case "touch" -> Command.TOUCH;
+            case "flush_all" -> Command.FLUSH;
+            default -> null;
+        };
+        if (c == null) {
+            if (ADMIN.contains(verb)) {
+                ctx.stats.skip("admin command (" + verb + ")");
+                return "";
+            }
+            return "unknown command '" + printable(verb) + "'";
+        }
+        e.command = c;
+        e.verb = verbId;
+        switch (c) {
+            case GET, GETS -> {
+                if (last < 2) {
+                    return "truncated line (" + verb + " without a key)";
+                }
+                for (int i = 1; i < last; i++) {
+                    e.addKey(ctx.keyPrefix, b, tokenFrom[i], tokenTo[i] - tokenFrom[i]);
+                }
+            }
+            case SET, ADD, REPLACE, APPEND, PREPEND, CAS -> {
+                int needed = c == Command.CAS ? 6 : 5;
+                if (last != needed) {
+                    return last < needed ? "truncated line (" + verb + " needs " + (needed - 1) + " arguments)"
+                            : verb + " has " + (last - 1) + " arguments, not " + (needed - 1);
+                }
+                long exptime = number(b, 3);
+                long bytes = number(b, 4);
+                if (bytes < 0 || bytes > (1 << 30) || exptime == Long.MIN_VALUE) {
+                    return "bad exptime or byte count in " + verb;
+                }
+                if (c == Command.CAS) {
+                    long unique = number(b, 5);
+                    if (unique == Long.MIN_VALUE) {
+                        return "bad cas unique";
+                    }
+                    e.numeric = unique;
+                }
+                e.addKey(ctx.keyPrefix, b, tokenFrom[1], tokenTo[1] - tokenFrom[1]);
+                e.ttlSeconds = (int) Math.max(0, Math.min(Integer.MAX_VALUE, exptime));
+                int at = lines.block((int) bytes + 2);
+                if (at < 0) {
+                    return "truncated data block (" + bytes + " bytes announced)";
+                }
+                byte[] data = lines.buffer();
+                if (data[at + (int) bytes] != '\r' || data[at + (int) bytes + 1] != '\n') {
+                    return "data block of " + bytes + " bytes does not end in \\r\\n";
+                }
+                System.arraycopy(data, at, e.valueBuffer((int) bytes), 0, (int) bytes);
+            }
+            case DELETE -> {
+                if (last < 2) {
+                    return "truncated line (delete without a key)";
+                }
+                e.addKey(ctx.keyPrefix, b, tokenFrom[1], tokenTo[1] - tokenFrom[1]);
+            }
+            case INCR, DECR -> {
+                if (last != 3 || number(b, 2) < 0) {
+                    return last < 3 ? "truncated line (" + verb + " needs a key and a delta)" : "bad delta in " + verb;
+                }
+                e.addKey(ctx.keyPrefix, b, tokenFrom[1], tokenTo[1] - tokenFrom[1]);
+                e.numeric = number(b, 2);
+            }
+            case TOUCH -> {
+                if (last != 3 || number(b, 2) == Long.MIN_VALUE) {
+                    return last < 3 ? "truncated line (touch needs a key and an exptime)" : "bad exptime in touch";
+                }
+                e.addKey(ctx.keyPrefix, b, tokenFrom[1], tokenTo[1] - tokenFrom[1]);
+                e.ttlSeconds = (int) Math.max(0, Math.min(Integer.MAX_VALUE, number(b, 2)));
+            }
+            case FLUSH -> {
+                if (!ctx.allowFlush) {
+                    ctx.stats.skip("flush (replayed only with --allow-flush)");
+                    return "";
+                }
+            }
+            default -> throw new IllegalStateException(c.toString());
+        }
+        return null;
+    }
+
+    private int tokenize(byte[] b, int from, int to) {
+        int n = 0;
+        int p = from;
+        while (p < to && n < MAX_TOKENS) {
+            while (p < to && b[p] == ' ') {
+                p++;
+            }
+            if (p == to) {
+                break;
+            }
+            int s = p;
+            while (p < to && b[p] != ' ') {
+                p++;
+            }
+            tokenFrom[n] = s;
+            tokenTo[n] = p;
+            n++;
+        }
+        return n;
+    }
+
+    private boolean is(byte[] b, int i, String text) {
+        int len = tokenTo[i] - tokenFrom[i];
+        if (len != text.length()) {
+            return false;
+        }
+        for (int k = 0; k < len; k++) {
+            if (b[tokenFrom[i] + k] != text.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private long number(byte[] b, int i) {
+        return MemcacheWatchReader.number(b, tokenFrom[i], tokenTo[i]);
+    }
+
+    static String printable(String s) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < s.length() && i < 40; i++) {
+            char c = s.charAt(i);
+            out.append(c >= 0x20 && c < 0x7f ? String.valueOf(c) : String.format("\\x%02x", (int) c));
+        }
+        return out.toString();
+    }
+
+    @Override
+    public long position() {
+        return input.filePosition();
+    }
+
+    @Override
+    public long size() {
+        return input.fileSize();
+    }
+
+    @Override
+    public long lines() {
+        return lines.lineNumber();
+    }
+
+    @Override
+    public void close() {
+        input.close();
+        if (times != null) {
+            times.close();
+        }
+    }
+}

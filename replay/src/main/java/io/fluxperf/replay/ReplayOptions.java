@@ -1,0 +1,291 @@
+package io.fluxperf.replay;
+
+import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.config.RunConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Everything that shapes a replay, checked where it enters (each mistake a {@link UserError}
+ * naming its flag). Immutable; build with {@link #builder(Path)}.
+ *
+ * @param log           the command log: a file (plain or gzip) or a trace directory
+ * @param format        null: told from the content
+ * @param server        HOST:PORT; null: the embedded target of the log's protocol
+ * @param protocol      null: the log's (redis for MONITOR, memcache for the others, a trace's own)
+ * @param speed         log time / replay time; 0 = as fast as the connections allow ({@code max})
+ * @param maxWait       longest idle gap in replay time; null = as logged
+ * @param loops         passes over the log
+ * @param only          verbs to replay (empty: all)
+ * @param keyPrefix     prepended to every key; null = none
+ * @param rateCap       most commands per second in total; 0 = no cap
+ * @param times         send times of a raw memcache stream; null = {@code LOG.times.csv} when it exists
+ * @param anyConnection ignore the original clients: any free connection (faster at max, order per client lost)
+ * @param allowFlush    replay flush_all/FLUSHALL/FLUSHDB (skipped otherwise)
+ * @param strict        the first bad line ends the replay with an error
+ * @param window        report a window every this long; null = one window for the whole replay
+ * @param readAhead     commands read ahead and sorted by time (the reordering window)
+ * @param trace         write a trace directory; null = none
+ * @param json          write the JSON result; null = none
+ * @param live          print the progress line on stderr once a second
+ * @param warmup        the replay's first stretch, sent as logged but left out of the report (as
+ *                      {@code run --warmup}): it warms up this JVM; null = none
+ */
+public record ReplayOptions(Path log, LogFormat format, String server, String protocol, double speed,
+                            Duration maxWait, int loops, List<String> only, String keyPrefix, double rateCap,
+                            int threads, int connections, int pipeline, Duration timeout, boolean tcpNoDelay,
+                            Path times, boolean anyConnection, boolean allowFlush, boolean strict, Duration window,
+                            int readAhead, Path trace, Path json, boolean live, String user, String password,
+                            Duration warmup) {
+    public static final int DEFAULT_READ_AHEAD = 16_384;
+
+    public ReplayOptions {
+        if (log == null) {
+            throw new UserError("--log: a command log is required (--log FILE)");
+        }
+        if (!(speed >= 0) || Double.isInfinite(speed)) {
+            throw new UserError("--speed: must be a number above 0 or max, not " + speed);
+        }
+        if (loops < 1) {
+            throw new UserError("--loop: must be at least 1, not " + loops);
+        }
+        if (!(rateCap >= 0) || Double.isInfinite(rateCap)) {
+            throw new UserError("--rate-cap: must be a number above 0, not " + rateCap);
+        }
+        if (threads < 1 || threads > 1024) {
+            throw new UserError("--threads: must be between 1 and 1024, not " + threads);
+        }
+        if (connections < 1 || connections > 100_000) {
+            throw new UserError("--connections: must be between 1 and 100000, not " + connections);
+        }
+        if (pipeline < 1 || pipeline > 1024) {
+            throw new UserError("--pipeline: must be between 1 and 1024, not " + pipeline);
+        }
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new UserError("--timeout: must be above 0");
+        }
+        if (maxWait != null && (maxWait.isNegative() || maxWait.isZero())) {
+            throw new UserError("--max-wait: must be above 0");
+        }
+        if (window != null && (window.isNegative() || window.isZero())) {
+            throw new UserError("--window: must be above 0");
+        }
+        if (warmup != null && (warmup.isNegative() || warmup.isZero())) {
+            warmup = null;
+        }
+        if (readAhead < 1 || readAhead > 10_000_000) {
+            throw new UserError("--read-ahead: must be between 1 and 10000000 commands, not " + readAhead);
+        }
+        if (keyPrefix != null && keyPrefix.isEmpty()) {
+            keyPrefix = null;
+        }
+        only = only == null ? List.of() : only.stream().map(s -> s.trim().toLowerCase(Locale.ROOT))
+                .filter(s -> !s.isEmpty()).toList();
+    }
+
+    public static Builder builder(Path log) {
+        return new Builder(log);
+    }
+
+    /** {@code 1}, {@code 2.5}, {@code 2x} or {@code max} (0). */
+    public static double parseSpeed(String text) {
+        String t = text.trim().toLowerCase(Locale.ROOT);
+        if (t.equals("max")) {
+            return 0;
+        }
+        if (t.endsWith("x")) {
+            t = t.substring(0, t.length() - 1);
+        }
+        try {
+            double v = Double.parseDouble(t);
+            if (v > 0 && !Double.isInfinite(v)) {
+                return v;
+            }
+        } catch (NumberFormatException notANumber) {
+            // below
+        }
+        throw new UserError("--speed: '" + text + "' is neither a number above 0 (1, 2.5) nor max");
+    }
+
+    /** As the report shows the speed: "1x", "2.5x", "max". */
+    public String speedText() {
+        if (speed == 0) {
+            return "max";
+        }
+        return (speed == Math.rint(speed) ? Long.toString((long) speed) : Double.toString(speed)) + "x";
+    }
+
+    /** Mutable builder with the defaults of {@code fluxperf replay}. */
+    public static final class Builder {
+        private final Path log;
+        private LogFormat format;
+        private String server;
+        private String protocol;
+        private double speed = 1.0;
+        private Duration maxWait;
+        private int loops = 1;
+        private List<String> only = List.of();
+        private String keyPrefix;
+        private double rateCap;
+        private int threads = RunConfig.DEFAULT_THREADS;
+        private int connections = RunConfig.DEFAULT_CONNECTIONS;
+        private int pipeline = RunConfig.DEFAULT_PIPELINE;
+        private Duration timeout = RunConfig.DEFAULT_TIMEOUT;
+        private boolean tcpNoDelay = RunConfig.DEFAULT_TCP_NODELAY;
+        private Path times;
+        private boolean anyConnection;
+        private boolean allowFlush;
+        private boolean strict;
+        private Duration window;
+        private int readAhead = DEFAULT_READ_AHEAD;
+        private Path trace;
+        private Path json;
+        private boolean live = true;
+        private String user;
+        private String password;
+        private Duration warmup;
+
+        private Builder(Path log) {
+            this.log = log;
+        }
+
+        public Builder format(LogFormat v) {
+            format = v;
+            return this;
+        }
+
+        public Builder server(String v) {
+            server = v;
+            return this;
+        }
+
+        public Builder protocol(String v) {
+            protocol = v;
+            return this;
+        }
+
+        /** 0 = max. */
+        public Builder speed(double v) {
+            speed = v;
+            return this;
+        }
+
+        public Builder maxWait(Duration v) {
+            maxWait = v;
+            return this;
+        }
+
+        public Builder loops(int v) {
+            loops = v;
+            return this;
+        }
+
+        public Builder only(List<String> v) {
+            only = v;
+            return this;
+        }
+
+        public Builder keyPrefix(String v) {
+            keyPrefix = v;
+            return this;
+        }
+
+        public Builder rateCap(double v) {
+            rateCap = v;
+            return this;
+        }
+
+        public Builder threads(int v) {
+            threads = v;
+            return this;
+        }
+
+        public Builder connections(int v) {
+            connections = v;
+            return this;
+        }
+
+        public Builder pipeline(int v) {
+            pipeline = v;
+            return this;
+        }
+
+        public Builder timeout(Duration v) {
+            timeout = v;
+            return this;
+        }
+
+        public Builder tcpNoDelay(boolean v) {
+            tcpNoDelay = v;
+            return this;
+        }
+
+        public Builder times(Path v) {
+            times = v;
+            return this;
+        }
+
+        public Builder anyConnection(boolean v) {
+            anyConnection = v;
+            return this;
+        }
+
+        public Builder allowFlush(boolean v) {
+            allowFlush = v;
+            return this;
+        }
+
+        public Builder strict(boolean v) {
+            strict = v;
+            return this;
+        }
+
+        public Builder window(Duration v) {
+            window = v;
+            return this;
+        }
+
+        public Builder readAhead(int v) {
+            readAhead = v;
+            return this;
+        }
+
+        public Builder trace(Path v) {
+            trace = v;
+            return this;
+        }
+
+        public Builder json(Path v) {
+            json = v;
+            return this;
+        }
+
+        public Builder live(boolean v) {
+            live = v;
+            return this;
+        }
+
+        public Builder user(String v) {
+            user = v;
+            return this;
+        }
+
+        public Builder password(String v) {
+            password = v;
+            return this;
+        }
+
+        public Builder warmup(Duration v) {
+            warmup = v;
+            return this;
+        }
+
+        public ReplayOptions build() {
+            return new ReplayOptions(log, format, server, protocol, speed, maxWait, loops, only, keyPrefix, rateCap,
+                    threads, connections, pipeline, timeout, tcpNoDelay, times, anyConnection, allowFlush, strict,
+                    window, readAhead, trace, json, live, user, password, warmup);
+        }
+    }
+}

@@ -1,0 +1,241 @@
+package io.fluxperf.replay;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.metrics.LiveSample;
+import io.fluxperf.engine.report.JsonReport;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The replay's own lines around {@code run}'s report (which {@link io.fluxperf.engine.report.TextReport}
+ * prints): the config echo with what is replayed and how, the progress line, and the fidelity
+ * block; and the {@code replay} object added to the JSON result.
+ */
+final class ReplayReport {
+    private static final String RULE = "-----";
+
+    private final PrintStream out;
+
+    ReplayReport(PrintStream out) {
+        this.out = out;
+    }
+
+    void configEcho(RunConfig config, String target, ReplayPlan plan) {
+        ReplayOptions o = plan.options;
+        out.println(RULE);
+        out.println("Config:");
+        out.println("Config: Server: " + target + " Protocol: " + config.protocol());
+        out.println("Config: TCP_NODELAY: " + config.tcpNoDelay() + " Timeout: " + config.timeout().toMillis()
+                + " ms Pipeline: " + config.pipeline());
+        out.println("Config: Threads: " + config.threads() + " Connections: " + config.connections());
+        out.println("Config: Window: " + (o.window() == null ? "the whole replay" : nanosAsSeconds(o.window().toNanos()) + " s"));
+        out.println(RULE);
+        out.println("Replay:");
+        out.println("Replay: Log: " + plan.name + " Format: " + plan.format.label()
+                + (plan.format != LogFormat.TRACE && isGzip(plan) ? " (gzip)" : ""));
+        out.println("Replay: Speed: " + o.speedText() + " Max wait: " + (o.maxWait() == null ? "none" : nanosAsSeconds(o.maxWait().toNanos()) + " s")
+                + " Loop: " + o.loops() + " Rate cap: " + (o.rateCap() > 0 ? number(o.rateCap()) + "/s" : "none")
+                + " Warmup: " + (o.warmup() == null ? "none" : nanosAsSeconds(o.warmup().toNanos()) + " s"));
+        out.println("Replay: Only: " + (plan.only == null ? "all" : plan.only) + " Key prefix: "
+                + (o.keyPrefix() == null ? "none" : o.keyPrefix()) + " Read-ahead: " + o.readAhead() + " commands"
+                + " Strict: " + o.strict());
+        out.println("Replay: Clients: " + (o.anyConnection() ? "any free connection (--any-connection)"
+                : "each original client on one connection"));
+        for (String note : plan.notes) {
+            out.println("Replay: Note: " + note);
+        }
+        out.println(RULE);
+        out.println("Workload:");
+        List<WorkloadConfig> w = config.workloads();
+        for (int i = 0; i < w.size(); i++) {
+            out.println("Workload " + i + ": Name: " + w.get(i).name() + " Method: " + w.get(i).method().label());
+        }
+        out.println(RULE);
+    }
+
+    private static boolean isGzip(ReplayPlan plan) {
+        try (LogInput in = LogInput.open(plan.options.log())) {
+            return in.gzip();
+        }
+    }
+
+    /**
+     * After a window's block (and the total's): the lines {@code run} prints in open loop, for the
+     * requests that had a send time — service time from the write, and send lag (the total's send lag
+     * is in the fidelity block).
+     */
+    void scheduleLines(io.fluxperf.engine.metrics.WindowResult w, boolean withLag) {
+        if (w.sendLag().getTotalCount() == 0) {
+            return;
+        }
+        io.fluxperf.engine.report.LatencySummary service = io.fluxperf.engine.report.LatencySummary.of(w.total().service());
+        io.fluxperf.engine.report.LatencySummary lag = io.fluxperf.engine.report.LatencySummary.of(w.sendLag());
+        out.println("Service: p50: " + service.p50() + " ns p99: " + service.p99() + " ns p999: " + service.p999()
+                + " ns (from the actual write)");
+        if (withLag) {
+            out.println("Send lag: p50: " + lag.p50() + " ns p99: " + lag.p99() + " ns max: " + lag.max() + " ns");
+        }
+    }
+
+    /** The progress line, stderr. */
+    static String progressLine(LiveSample sample, long elapsedNanos, long[] progress, long size, int loops, boolean trace) {
+        long loop = Math.max(1, progress[0]);
+        StringBuilder b = new StringBuilder();
+        b.append("[replay ").append(Math.round(elapsedNanos / 1e9)).append("s] ")
+                .append(trace ? "record " : "line ").append(progress[2]);
+        double fraction = -1;
+        if (size > 0) {
+            fraction = ((loop - 1) + Math.min(1.0, (double) progress[1] / size)) / loops;
+            b.append(String.format(Locale.ROOT, " (%.1f %%)", 100 * fraction));
+        }
+        if (loops > 1) {
+            b.append(" loop ").append(loop).append('/').append(loops);
+        }
+        b.append(", ").append(Math.round(sample.rate())).append(" rps, errors ").append(sample.errors());
+        if (fraction > 0.001) {
+            b.append(", ETA ").append(Math.round(elapsedNanos / 1e9 * (1 - fraction) / fraction)).append('s');
+        }
+        return b.toString();
+    }
+
+    /** @param printed notes the config echo showed already */
+    void fidelity(ReplayResult r, List<String> printed) {
+        out.println(RULE);
+        out.println("Fidelity:");
+        if (r.sendLagNanos() != null) {
+            out.println("Send lag: p50: " + r.sendLagNanos()[0] + " ns p99: " + r.sendLagNanos()[1] + " ns max: "
+                    + r.sendLagNanos()[2] + " ns (actual minus scheduled send time)");
+        } else {
+            out.println("Send lag: n/a (--speed max sends as fast as the connections allow; latency from the write)");
+        }
+        out.println("Duration: original " + seconds(r.originalSeconds()) + " s replay " + seconds(r.replaySeconds())
+                + " s expected " + seconds(r.expectedSeconds()) + " s (speed " + r.speed()
+                + (r.loops() > 1 ? ", " + r.loops() + " loops" : "") + ")");
+        out.println("Commands: " + (r.commands().isEmpty() ? "none" : r.commands().entrySet().stream()
+                .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(" ")))
+                + (r.warmup() ? " (the warm-up's included)" : ""));
+        out.println("Lines: read " + r.lines() + " commands " + r.commandsRead() + " replayed " + r.replayed()
+                + " skipped " + r.linesSkipped() + " (bad " + r.badLines() + ", --only " + r.filtered()
+                + ", not replayable " + sum(r.skipped()) + ") late " + r.late());
+        for (Map.Entry<String, Long> s : r.skipped().entrySet()) {
+            out.println("Skipped: " + s.getValue() + " " + s.getKey());
+        }
+        for (Map.Entry<String, Long> a : r.adjusted().entrySet()) {
+            out.println("Adjusted: " + a.getValue() + " " + a.getKey());
+        }
+        if (r.badLines() > 0) {
+            out.println("Bad lines: " + r.badLines() + (r.badLines() > r.firstBadLines().size() ? ", the first "
+                    + r.firstBadLines().size() + ":" : ":"));
+            for (String b : r.firstBadLines()) {
+                out.println("Bad line: " + b);
+            }
+        }
+        for (String note : r.notes()) {
+            if (!printed.contains(note)) {
+                out.println("Note: " + note);
+            }
+        }
+        if (r.late() > 0) {
+            out.println("Late: " + r.late() + " commands came later than the read-ahead of --read-ahead commands could"
+                    + " sort; they were sent at once");
+        }
+    }
+
+    /** The run's JSON with a "replay" object added. */
+    static void writeJson(ReplayResult r, Path file) throws IOException {
+        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        ObjectNode root = (ObjectNode) mapper.readTree(new JsonReport().toJson(r.run()));
+        ObjectNode replay = root.putObject("replay");
+        replay.put("log", r.log());
+        replay.put("format", r.format().label());
+        replay.put("protocol", r.protocol());
+        replay.put("speed", r.speed());
+        replay.put("loops", r.loops());
+        if (r.sendLagNanos() != null) {
+            ObjectNode lag = replay.putObject("sendLagNanos");
+            lag.put("p50", r.sendLagNanos()[0]);
+            lag.put("p99", r.sendLagNanos()[1]);
+            lag.put("max", r.sendLagNanos()[2]);
+        } else {
+            replay.putNull("sendLagNanos");
+        }
+        ArrayNode windows = replay.putArray("windowSendLagNanos");
+        for (io.fluxperf.engine.metrics.WindowResult w : r.run().windows()) {
+            ObjectNode n = windows.addObject();
+            n.put("window", w.number());
+            if (w.sendLag().getTotalCount() > 0) {
+                io.fluxperf.engine.report.LatencySummary l = io.fluxperf.engine.report.LatencySummary.of(w.sendLag());
+                n.put("p50", l.p50());
+                n.put("p99", l.p99());
+                n.put("max", l.max());
+            }
+        }
+        putSeconds(replay, "originalSeconds", r.originalSeconds());
+        putSeconds(replay, "replaySeconds", r.replaySeconds());
+        putSeconds(replay, "expectedSeconds", r.expectedSeconds());
+        ObjectNode commands = replay.putObject("commands");
+        r.commands().forEach(commands::put);
+        ObjectNode lines = replay.putObject("lines");
+        lines.put("read", r.lines());
+        lines.put("commands", r.commandsRead());
+        lines.put("replayed", r.replayed());
+        lines.put("skipped", r.linesSkipped());
+        lines.put("bad", r.badLines());
+        lines.put("filtered", r.filtered());
+        lines.put("late", r.late());
+        ObjectNode skipped = replay.putObject("skipped");
+        r.skipped().forEach(skipped::put);
+        ObjectNode adjusted = replay.putObject("adjusted");
+        r.adjusted().forEach(adjusted::put);
+        ArrayNode bad = replay.putArray("firstBadLines");
+        r.firstBadLines().forEach(bad::add);
+        ArrayNode notes = replay.putArray("notes");
+        r.notes().forEach(notes::add);
+        if (r.failure() != null) {
+            replay.put("failure", r.failure());
+        }
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        mapper.writeValue(file.toFile(), root);
+    }
+
+    private static void putSeconds(ObjectNode node, String name, double v) {
+        if (Double.isNaN(v)) {
+            node.putNull(name);
+        } else {
+            node.put(name, Math.round(v * 1e6) / 1e6);
+        }
+    }
+
+    private static long sum(Map<String, Long> m) {
+        return m.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    static String seconds(double s) {
+        return Double.isNaN(s) ? "n/a" : String.format(Locale.ROOT, "%.3f", s);
+    }
+
+    static String nanosAsSeconds(long nanos) {
+        return number(nanos / 1e9);
+    }
+
+    static String number(double v) {
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+            return Long.toString((long) v);
+        }
+        return java.math.BigDecimal.valueOf(v).setScale(3, java.math.RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
+    }
+}

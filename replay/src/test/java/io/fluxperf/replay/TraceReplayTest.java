@@ -1,0 +1,69 @@
+package io.fluxperf.replay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fluxperf.engine.config.KeyspaceConfig;
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.load.LoadRun;
+import io.fluxperf.engine.load.RunListener;
+import io.fluxperf.engine.load.ServerAddress;
+import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.report.JsonReport;
+import io.fluxperf.engine.request.Command;
+import io.fluxperf.engine.trace.RunTrace;
+import io.fluxperf.testkit.MemcachedProcess;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The trace of a run replays into the same per-command counts, by the replay's report and by memcached's stats. */
+class TraceReplayTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void traceOfARunReplaysIntoTheSameCommandCounts() {
+        Path trace = dir.resolve("run-trace");
+        KeyspaceConfig keys = new KeyspaceConfig(500, 12, io.fluxperf.engine.config.KeyDistribution.UNIFORM, 0.99);
+        List<WorkloadConfig> workloads = List.of(
+                WorkloadConfig.of(Command.SET).withRate(800).withKeyspace(keys),
+                WorkloadConfig.of(Command.GET).withRate(2000).withKeyspace(keys),
+                WorkloadConfig.of(Command.GET).withName("multiget").withRate(300).withKeysPerRequest(3).withKeyspace(keys),
+                WorkloadConfig.of(Command.DELETE).withRate(200).withKeyspace(keys));
+        Map<String, Long> runCounts = new LinkedHashMap<>();
+        Map<String, Long> original;
+        try (MemcachedProcess source = MemcachedProcess.start()) {
+            RunConfig config = new RunConfig(source.address(), "memcache", 1, 4, 1, Duration.ofMillis(1500), 1,
+                    Duration.ZERO, Duration.ofSeconds(1), true, 0, 42, workloads);
+            RunResult result;
+            try (RunTrace runTrace = RunTrace.open(trace, config, new JsonReport().configJson(config))) {
+                result = new LoadRun(config, new RunListener() { }).trace(runTrace)
+                        .execute(ServerAddress.parse(source.address(), "--server"), source.address());
+            }
+            for (int i = 0; i < workloads.size(); i++) {
+                runCounts.merge(workloads.get(i).method().label(),
+                        result.total().workloads().get(i).outcomes().requests(), Long::sum);
+            }
+            original = source.stats();
+        }
+        try (MemcachedProcess target = MemcachedProcess.start()) {
+            Replays.Run run = Replays.run(ReplayOptions.builder(trace).server(target.address()).live(false).build());
+            assertEquals(LogFormat.TRACE, run.result().format());
+            assertEquals(runCounts, run.result().commands(), run.out());
+            Map<String, Long> replayed = target.stats();
+            assertEquals(original.get("cmd_get"), replayed.get("cmd_get"), "a multi-get counts each key");
+            assertEquals(original.get("cmd_set"), replayed.get("cmd_set"));
+            assertEquals(original.get("delete_hits") + original.get("delete_misses"),
+                    replayed.get("delete_hits") + replayed.get("delete_misses"));
+            assertEquals(runCounts.values().stream().mapToLong(Long::longValue).sum(),
+                    run.result().run().total().total().outcomes().requests());
+            assertTrue(run.result().sendLagNanos() != null, "a trace's intended times are replayed");
+        }
+    }
+}
