@@ -51,6 +51,8 @@ class LatencyTruthTest {
         assertTrue(p99 > 50_000_000, "open-loop p99 shows the 100 ms stalls: " + p99 + " ns");
         assertTrue(serviceP99 < 25_000_000, "service p99 does not: " + serviceP99 + " ns");
         assertTrue(total.latency().getMaxValue() > 80_000_000, "max shows a whole stall: " + total.latency().getMaxValue());
-        assertEquals(5000, result.windows().get(0).rate(), 5000 * 0.02, "the rate is held across stalls");
+        // requests still waiting behind the last stall when the window ends are never sent: at most one
+        // stall's worth (100 ms of 3 s, 3.3 %) below the rate
+        assertEquals(5000, result.windows().get(0).rate(), 5000 * 0.04, "the rate is held across stalls");
     }
 }
