@@ -30,13 +30,24 @@ class LatencyTruthTest {
         }
     }
 
+    /**
+     * A server that answers every request 2 ms after it arrived reads as 2 ms: the p50 is within 5 %
+     * of 2 ms over the loopback round trip that the same run measures without the delay (the
+     * kernel's wake-ups are real time, not the engine's error: 40–60 µs on a quiet machine, and
+     * more when other work shares the 2 cores, which would otherwise decide the test). The p50
+     * itself must be within 10 % of 2 ms.
+     */
     @Test
     void aFixedTwoMillisecondDelayReadsAsTwoMilliseconds() {
+        RunResult floor = run(TargetOptions.defaults(), 500, Duration.ofSeconds(1));
         RunResult result = run(TargetOptions.builder().responseDelay(Duration.ofMillis(2)).build(), 500, Duration.ofSeconds(2));
         WorkloadStats total = result.total().total();
         assertEquals(0, total.outcomes().error() + total.outcomes().timeout() + total.outcomes().closed());
         double p50 = total.latency().getValueAtPercentile(50) / 1e6;
-        assertEquals(2.0, p50, 2.0 * 0.05, "p50 of a 2 ms server, ms");
+        double roundTrip = floor.total().total().latency().getValueAtPercentile(50) / 1e6;
+        assertEquals(2.0, p50 - roundTrip, 2.0 * 0.05, "p50 of a 2 ms server over the round trip of "
+                + roundTrip + " ms: " + p50 + " ms");
+        assertEquals(2.0, p50, 2.0 * 0.10, "p50 of a 2 ms server, ms");
     }
 
     @Test
