@@ -21,7 +21,7 @@ import java.util.Set;
  * evenly across it (a second with n commands sends them at k/n s, k = 0 … n-1, in log order). That
  * needs the count of each second, taken by a first pass over the log ({@link #countSeconds}).
  */
-final class KlogReader implements LogReader {
+final class KlogReader extends LineLogReader {
     static final String SPREAD_NOTE = "klog timestamps have one-second resolution: each second's commands are"
             + " spread evenly across it";
     private static final Set<String> ADMIN = Set.of("version", "stats", "verbosity", "quit", "shutdown");
@@ -29,8 +29,6 @@ final class KlogReader implements LogReader {
     private static final String[] MONTHS = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
             "Nov", "Dec"};
 
-    private final LogInput input;
-    private final LineReader lines;
     private final ReaderContext ctx;
     private final Map<Long, int[]> perSecond;
     private final Map<Long, int[]> seen = new HashMap<>();
@@ -43,10 +41,9 @@ final class KlogReader implements LogReader {
 
     /** @param perSecond commands per second from {@link #countSeconds}; null: no spreading (the scan) */
     KlogReader(LogInput input, ReaderContext ctx, Map<Long, int[]> perSecond) {
-        this.input = input;
+        super(input, 1 << 16);
         this.ctx = ctx;
         this.perSecond = perSecond;
-        this.lines = new LineReader(input.stream(), 1 << 16);
     }
 
     /** Counts the lines of each second (epoch seconds → {count}) in one pass; unparsable lines are ignored here. */
@@ -325,25 +322,5 @@ final class KlogReader implements LogReader {
             n++;
         }
         return n;
-    }
-
-    @Override
-    public long position() {
-        return input.filePosition();
-    }
-
-    @Override
-    public long size() {
-        return input.fileSize();
-    }
-
-    @Override
-    public long lines() {
-        return lines.lineNumber();
-    }
-
-    @Override
-    public void close() {
-        input.close();
     }
 }

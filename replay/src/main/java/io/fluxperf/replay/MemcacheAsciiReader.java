@@ -16,13 +16,11 @@ import java.util.Set;
  * <p>Send times come from a sidecar CSV ({@link SendTimes}), row {@code i} for command {@code i};
  * without one the stream has no timing and replays as fast as allowed.
  */
-final class MemcacheAsciiReader implements LogReader {
+final class MemcacheAsciiReader extends LineLogReader {
     private static final int MAX_TOKENS = 256;
     private static final Set<String> ADMIN = Set.of("version", "stats", "verbosity", "quit", "watch", "lru_crawler",
             "slabs", "lru", "shutdown", "cache_memlimit", "misbehave", "debugtime", "mn", "me");
 
-    private final LogInput input;
-    private final LineReader lines;
     private final ReaderContext ctx;
     private final SendTimes times;
     private final int[] tokenFrom = new int[MAX_TOKENS];
@@ -31,9 +29,8 @@ final class MemcacheAsciiReader implements LogReader {
     private boolean timesEnded;
 
     MemcacheAsciiReader(LogInput input, ReaderContext ctx, Path timesCsv) {
-        this.input = input;
+        super(input, 1 << 20);
         this.ctx = ctx;
-        this.lines = new LineReader(input.stream(), 1 << 20);
         this.times = timesCsv == null ? null : new SendTimes(timesCsv, ctx);
     }
 
@@ -232,23 +229,8 @@ final class MemcacheAsciiReader implements LogReader {
     }
 
     @Override
-    public long position() {
-        return input.filePosition();
-    }
-
-    @Override
-    public long size() {
-        return input.fileSize();
-    }
-
-    @Override
-    public long lines() {
-        return lines.lineNumber();
-    }
-
-    @Override
     public void close() {
-        input.close();
+        super.close();
         if (times != null) {
             times.close();
         }

@@ -27,11 +27,9 @@ import java.util.Arrays;
  *     client, so each client keeps its order on one connection.</li>
  * </ul>
  */
-final class MemcacheWatchReader implements LogReader {
+final class MemcacheWatchReader extends LineLogReader {
     static final String INTERNAL_FETCH = "the fetch inside a store (memcached logs it as item_get)";
 
-    private final LogInput input;
-    private final LineReader lines;
     private final ReaderContext ctx;
     private final ClientTable clients = new ClientTable();
     private final int getVerb;
@@ -61,9 +59,8 @@ final class MemcacheWatchReader implements LogReader {
     private int sizeTo;
 
     MemcacheWatchReader(LogInput input, ReaderContext ctx) {
-        this.input = input;
+        super(input, 1 << 20);
         this.ctx = ctx;
-        this.lines = new LineReader(input.stream(), 1 << 20);
         this.getVerb = verb(ctx, "get");
         for (int i = 0; i < STORES.length; i++) {
             storeVerbs[i] = verb(ctx, STORES[i].label());
@@ -335,25 +332,5 @@ final class MemcacheWatchReader implements LogReader {
             n = n * 10 + (c - '0');
         }
         return negative ? -n : n;
-    }
-
-    @Override
-    public long position() {
-        return input.filePosition();
-    }
-
-    @Override
-    public long size() {
-        return input.fileSize();
-    }
-
-    @Override
-    public long lines() {
-        return lines.lineNumber();
-    }
-
-    @Override
-    public void close() {
-        input.close();
     }
 }

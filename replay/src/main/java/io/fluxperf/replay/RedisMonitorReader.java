@@ -17,7 +17,7 @@ import java.util.Set;
  * RESET, replication), SHUTDOWN, and FLUSHALL/FLUSHDB unless {@code --allow-flush}. redis-cli's
  * leading {@code OK} line is ignored.
  */
-final class RedisMonitorReader implements LogReader {
+final class RedisMonitorReader extends LineLogReader {
     static final String SCRIPT = "run inside a script (its EVAL or FCALL runs it again)";
     private static final Set<String> CONNECTION_STATE = Set.of("auth", "hello", "monitor", "subscribe", "psubscribe",
             "ssubscribe", "unsubscribe", "punsubscribe", "sunsubscribe", "quit", "reset", "sync", "psync", "replconf",
@@ -25,17 +25,14 @@ final class RedisMonitorReader implements LogReader {
     private static final Set<String> FLUSH = Set.of("flushall", "flushdb");
     private static final byte[] LUA = {'l', 'u', 'a'};
 
-    private final LogInput input;
-    private final LineReader lines;
     private final ReaderContext ctx;
     private final ClientTable clients = new ClientTable();
     private final int[] client = new int[2];
     private final Prefixer prefixer;
 
     RedisMonitorReader(LogInput input, ReaderContext ctx) {
-        this.input = input;
+        super(input, 512 << 20);
         this.ctx = ctx;
-        this.lines = new LineReader(input.stream(), 512 << 20);
         this.prefixer = ctx.keyPrefix == null ? null : new Prefixer(ctx.keyPrefix);
     }
 
@@ -236,26 +233,6 @@ final class RedisMonitorReader implements LogReader {
             return c - 'A' + 10;
         }
         return -1;
-    }
-
-    @Override
-    public long position() {
-        return input.filePosition();
-    }
-
-    @Override
-    public long size() {
-        return input.fileSize();
-    }
-
-    @Override
-    public long lines() {
-        return lines.lineNumber();
-    }
-
-    @Override
-    public void close() {
-        input.close();
     }
 
     /** Rewrites the key words of an entry's arguments with the prefix in front (--key-prefix). */
