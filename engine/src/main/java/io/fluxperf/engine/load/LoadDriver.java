@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 import org.reactivestreams.Subscription;
 import reactor.core.publisher.BaseSubscriber;
@@ -96,7 +95,6 @@ final class LoadDriver {
     /** --stats-interval is on: keep the interval figures too. */
     private final boolean intervalStats;
     private CompletableFuture<Void> phaseDone = CompletableFuture.completedFuture(null);
-    private final AtomicLong completedTotal = new AtomicLong();
 
     LoadDriver(int index, RunConfig config, Protocol protocol, LoopResources resources, SocketAddress target,
                RunErrors errors, ThreadTracer tracer) {
@@ -532,7 +530,6 @@ final class LoadDriver {
         if (tracing) {
             tracer.record(r, outcome, nowNanos, responseBytes, warmingUp);
         }
-        completedTotal.lazySet(completedTotal.get() + 1);
         pool.release(r);
     }
 
@@ -606,11 +603,6 @@ final class LoadDriver {
             result.complete(new ThreadSnapshot(new WorkloadStats[] {copy}, conns, null, null));
         });
         return result;
-    }
-
-    /** Requests ended since the start, readable from any thread. */
-    long completedTotal() {
-        return completedTotal.get();
     }
 
     private void onLoop(Runnable task) {
