@@ -33,7 +33,7 @@ import picocli.CommandLine.Option;
 @Command(name = "run",
         mixinStandardHelpOptions = true,
         sortOptions = false,
-        description = {"Sends a load of memcache requests and reports throughput, outcomes and latency percentiles.",
+        description = {"Sends memcache, redis or HTTP requests and reports throughput, outcomes and latency percentiles.",
                 "Without --server it starts an embedded memcache server on a free loopback port and loads that."},
         footer = {"",
                 "Examples:",
@@ -61,14 +61,14 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     private Path config;
 
     @Option(names = {"-s", "--server"}, paramLabel = "HOST:PORT",
-            description = "Target server; [::1]:PORT for IPv6. Default: an embedded memcache server.")
+            description = "Target server; [::1]:PORT for IPv6, unix:/path for a Unix socket. Default: an embedded server of the protocol.")
     private String server;
 
-    @Option(names = "--protocol", paramLabel = "NAME", description = "Protocol: memcache (default).")
+    @Option(names = "--protocol", paramLabel = "NAME", description = "memcache (default), memcache-binary, redis or http.")
     private String protocol;
 
     @Option(names = "--method", paramLabel = "CMD",
-            description = "get, gets, set, add, replace, append, prepend, cas, delete, incr, decr or touch (default get).")
+            description = "memcache: get, gets, set, add, replace, append, prepend, cas, delete, incr, decr, touch; redis: also del, exists, expire, mget, mset, hget, hset, hgetall, hdel, lpush, rpush, lpop, rpop, lrange, sadd, srem, smembers, zadd, zrange, zrem, ping; http: get, post, put, delete (default get).")
     private String method;
 
     @Option(names = "--keys-per-request", paramLabel = "N", description = "Keys per get (multi-key get), default 1.")
