@@ -21,6 +21,9 @@
 #   rps_ratio        fluxperf rps / this peer's rps             (>1: fluxperf faster)
 #   cpu_ratio        fluxperf cpu_us/req / this peer's          (<1: fluxperf cheaper)
 #   whole_ratio      fluxperf whole_us/req / this peer's cpu_us/req
+#   srv_us/op        server CPU / operations it served (memcached cmd_get+cmd_set,
+#                    redis total_commands_processed, nginx stub_status requests)
+#   segs/op          TCP segments received machine-wide (/proc/net/snmp) / server ops
 #   spread           (max-min)/median of rps over the repeats, %
 #   others           CPUs used by other processes during the run (>0.1: not clean)
 #   runs             kept repeats / attempts
@@ -122,7 +125,7 @@ echo "# $HEADER"; echo "# $HEADER2"
 { echo "Measured $HEADER."; echo; echo "$HEADER2."; echo; } > "$SUMMARY"
 {
     echo "# $HEADER"; echo "# $HEADER2"
-    printf 'workload\ttool\tround\ttry\tkept\trequests\trps\tp50_us\tp99_us\tp999_us\tcpu_us_per_req\twhole_us_per_req\tuser_s\tsys_s\twall_s\trc\tsrv_cpu_s\tsrv_ops\tsrv_us_per_op\tcli_util\tsrv_util\tothers_cpus\tloadavg1\textra\tcmd\n'
+    printf 'workload\ttool\tround\ttry\tkept\trequests\trps\tp50_us\tp99_us\tp999_us\tcpu_us_per_req\twhole_us_per_req\tuser_s\tsys_s\twall_s\trc\tsrv_cpu_s\tsrv_ops\tsrv_us_per_op\tsegs_per_op\tcli_util\tsrv_util\tothers_cpus\tloadavg1\textra\tcmd\n'
 } > "$RAW"
 
 # ---------- servers (started on first use, stopped on exit) ----------
@@ -166,7 +169,12 @@ use_redis() {
     SERVER_PIDS=$REDIS_PID; SRV_OPS_FN=redis_ops
 }
 
-no_ops() { echo NA; }
+# nginx's request counter (stub_status; it counts these status requests too)
+nginx_ops() {
+    ( exec 3<>"/dev/tcp/$HOST/$HTTP_PORT" || exit 1
+      printf 'GET /nginx_status HTTP/1.0\r\nHost: localhost\r\n\r\n' >&3; timeout 2 cat <&3 ) 2>/dev/null | tr -d '\r' | \
+        awk '/^ *[0-9]+ +[0-9]+ +[0-9]+ *$/ { print $3; found=1; exit } END { if (!found) print "NA" }'
+}
 use_nginx() {
     if [ -z "$NGX_PID" ]; then
         local ngx nd ngx_user=""
@@ -196,6 +204,7 @@ http {
     listen $HOST:$HTTP_PORT backlog=4096;
     root $nd/html;
     location / { }
+    location = /nginx_status { stub_status; }
   }
 }
 EOF
@@ -204,7 +213,7 @@ EOF
         start_pinned_server nginx "$HTTP_PORT" "$ngx" -e "$nd/logs/error.log" -p "$nd/" -c "$nd/nginx.conf" || return 1
         NGX_PID=$SPID
     fi
-    SERVER_PIDS=$NGX_PID; SRV_OPS_FN=no_ops
+    SERVER_PIDS=$NGX_PID; SRV_OPS_FN=nginx_ops
 }
 
 # ---------- one-run runners: each sets RES="requests rps p50 p99 p999", CPU_WIN, EXTRA ----------
@@ -284,16 +293,19 @@ fluxperf_lacks() {
     skip_workload "$1"; return 1
 }
 
+# TCP segments received machine-wide (loopback: every segment sent is also received)
+tcp_insegs() { awk '/^Tcp:/ { if (!h) { for (i=1;i<=NF;i++) if ($i=="InSegs") c=i; h=1 } else { print $c; exit } }' /proc/net/snmp; }
+
 run_once() {  # <tool index> <round>
     local i=$1 round=$2 tool=${TOOLS[$1]} tries=0 keep req rps p50 p99 p999 cpu whole cli_util
-    local o0 o1 ops srv_op srv_util best="" best_oth="" best_try=""
+    local o0 o1 g0 g1 segs ops srv_op srv_util best="" best_oth="" best_try=""
     while :; do
         wait_quiet
         tries=$((tries + 1))
         RES="0 NA NA NA NA"; CPU_WIN=NA; EXTRA=""
-        o0=$($SRV_OPS_FN)
+        o0=$($SRV_OPS_FN); g0=$(tcp_insegs)
         eval "${RUNNERS[$i]}"
-        o1=$($SRV_OPS_FN)
+        g1=$(tcp_insegs); o1=$($SRV_OPS_FN)
         read -r req rps p50 p99 p999 <<< "$RES"
         whole=$(awk -v u="$CLI_USER" -v s="$CLI_SYS" -v n="$req" 'BEGIN{ if (u!="NA" && n>0) printf "%.3f", (u+s)/n*1e6; else print "NA" }')
         if [ "$tool" = fluxperf ]; then
@@ -304,6 +316,8 @@ run_once() {  # <tool index> <round>
             cli_util=$(awk -v u="$CLI_USER" -v s="$CLI_SYS" -v w="$CLI_WALL" 'BEGIN{ if (u=="NA"||w<=0) print "NA"; else printf "%.2f", (u+s)/w }')
         fi
         ops=$(awk -v a="$o0" -v b="$o1" 'BEGIN{ if (a=="NA"||b=="NA"||a==""||b=="") print "NA"; else print b-a }')
+        # TCP segments per server operation (machine-wide counter: clean only when others ~0)
+        segs=$(awk -v a="$g0" -v b="$g1" -v n="$ops" 'BEGIN{ if (n=="NA"||n<=0||a==""||b=="") print "NA"; else printf "%.2f", (b-a)/n }')
         # server util during the measurement = server CPU per op x client rps
         # (fluxperf's process also preloads and warms up; per-op cost covers that)
         srv_op=$(awk -v c="$SRV_CPU" -v n="$ops" 'BEGIN{ if (n=="NA"||n<=0) print "NA"; else printf "%.3f", c/n*1e6 }')
@@ -320,11 +334,11 @@ run_once() {  # <tool index> <round>
         fi
         keep=0; [ "$clean" = 1 ] && [ "$ok" = 1 ] && keep=1
         printf '%s\t' "$CUR_WL" "$tool" "$round" "$tries" "$keep" "$req" "$rps" "$p50" "$p99" "$p999" "$cpu" "$whole" \
-            "$CLI_USER" "$CLI_SYS" "$CLI_WALL" "$CLI_RC" "$SRV_CPU" "$ops" "$srv_op" "$cli_util" "$srv_util" "$OTHERS" "$LOAD1" "$EXTRA" >> "$RAW"
+            "$CLI_USER" "$CLI_SYS" "$CLI_WALL" "$CLI_RC" "$SRV_CPU" "$ops" "$srv_op" "$segs" "$cli_util" "$srv_util" "$OTHERS" "$LOAD1" "$EXTRA" >> "$RAW"
         printf '%s\n' "$CLI_CMD" >> "$RAW"
         log "$CUR_WL $tool round=$round try=$tries kept=$keep rps=$rps p50=$p50 p99=$p99 p999=$p999 cpu_us/req=$cpu whole=$whole" \
-            "util=$cli_util/$srv_util others=$OTHERS rc=$CLI_RC ${EXTRA}"
-        local this="$rps|$p50|$p99|$p999|$cpu|$whole|$cli_util|$srv_util|$OTHERS|$EXTRA"
+            "util=$cli_util/$srv_util srv_us/op=$srv_op segs/op=$segs others=$OTHERS rc=$CLI_RC ${EXTRA}"
+        local this="$rps|$p50|$p99|$p999|$cpu|$whole|$cli_util|$srv_util|$srv_op|$segs|$OTHERS|$EXTRA"
         [ "$keep" = 1 ] && break
         # remember the least disturbed attempt that produced figures
         if [ "$ok" = 1 ] && { [ -z "$best" ] || awk -v o="$OTHERS" -v b="$best_oth" 'BEGIN{exit !(o != "NA" && (b == "NA" || o < b))}'; }; then
@@ -341,15 +355,20 @@ run_once() {  # <tool index> <round>
             break
         fi
     done
-    IFS='|' read -r rps p50 p99 p999 cpu whole cli_util srv_util OTHERS EXTRA <<< "$this"
+    IFS='|' read -r rps p50 p99 p999 cpu whole cli_util srv_util srv_op segs OTHERS EXTRA <<< "$this"
     V[$i,rps]+="$rps "; V[$i,p50]+="$p50 "; V[$i,p99]+="$p99 "; V[$i,p999]+="$p999 "
     V[$i,cpu]+="$cpu "; V[$i,whole]+="$whole "; V[$i,cu]+="$cli_util "; V[$i,su]+="$srv_util "
+    V[$i,sop]+="$srv_op "; V[$i,seg]+="$segs "
     V[$i,oth]+="$OTHERS "; V[$i,kept]=$(( ${V[$i,kept]:-0} + 1 )); V[$i,tries]=$(( ${V[$i,tries]:-0} + tries ))
     [ -n "$EXTRA" ] && V[$i,extra]+="$EXTRA"$'\n'
     return 0
 }
 
-med() { local w; read -ra w <<< "${V[$1,$2]:-}"; col_median "${w[@]}"; }
+# med <tool index> <column> [decimals]: median of the kept repeats, rounded
+med() {
+    local w m; read -ra w <<< "${V[$1,$2]:-}"; m=$(col_median "${w[@]}")
+    awk -v x="$m" -v d="${3:-}" 'BEGIN{ if (x=="NA"||x==""||d=="") print x; else printf "%.*f\n", d, x }'
+}
 
 compare_run() {
     local n=${#TOOLS[@]} round k i
@@ -367,34 +386,34 @@ compare_report() {
     for i in $(seq 0 $((n - 1))); do [ "${TOOLS[$i]}" = fluxperf ] && fp=$i; done
     echo; echo "== $CUR_WL: $CUR_TITLE =="
     [ -n "$FP_SKIP" ] && echo "fluxperf skipped: $FP_SKIP"
-    printf '%-17s %9s %7s %7s %7s %10s %12s %9s %9s %9s %11s %7s %6s %5s\n' tool rps p50 p99 p99.9 \
-        cpu_us/req whole_us/req cli/srv rps_ratio cpu_ratio whole_ratio spread% others runs
+    printf '%-17s %9s %7s %7s %7s %10s %12s %9s %9s %9s %11s %10s %8s %7s %6s %5s\n' tool rps p50 p99 p99.9 \
+        cpu_us/req whole_us/req cli/srv rps_ratio cpu_ratio whole_ratio srv_us/op segs/op spread% others runs
     {
         echo "### $CUR_WL: $CUR_TITLE"; echo
         [ -n "$FP_SKIP" ] && { echo "fluxperf skipped: $FP_SKIP"; echo; }
-        echo "| tool | rps | p50 µs | p99 µs | p99.9 µs | client CPU µs/req | fluxperf whole-process µs/req | util cli/srv | rps fluxperf/peer | CPU fluxperf/peer | whole-process CPU fluxperf/peer | rps spread | others | runs |"
-        echo "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|"
+        echo "| tool | rps | p50 µs | p99 µs | p99.9 µs | client CPU µs/req | fluxperf whole-process µs/req | util cli/srv | rps fluxperf/peer | CPU fluxperf/peer | whole-process CPU fluxperf/peer | server µs/op | TCP segs/op | rps spread | others | runs |"
+        echo "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|"
     } >> "$SUMMARY"
     for i in $(seq 0 $((n - 1))); do
         lt=""; case "${V[$i,p50]}" in '<='*) lt="<=";; esac
-        p50=$lt$(med "$i" p50); p99=$lt$(med "$i" p99); p999=$lt$(med "$i" p999)
+        p50=$lt$(med "$i" p50 0); p99=$lt$(med "$i" p99 0); p999=$lt$(med "$i" p999 0)
         read -ra w <<< "${V[$i,rps]}"; spread=$(col_spread "${w[@]}")
         local m_rps m_cpu m_whole
-        m_rps=$(med "$i" rps); m_cpu=$(med "$i" cpu); m_whole=$(med "$i" whole)
+        m_rps=$(med "$i" rps 0); m_cpu=$(med "$i" cpu 2); m_whole=$(med "$i" whole 2)
         r_rps="-" r_cpu="-" r_whole="-"
         if [ -n "$fp" ] && [ "$i" != "$fp" ]; then
-            r_rps=$(ratio "$(med "$fp" rps)" "$m_rps")
-            r_cpu=$(ratio "$(med "$fp" cpu)" "$m_cpu")
-            r_whole=$(ratio "$(med "$fp" whole)" "$m_cpu")
+            r_rps=$(ratio "$(med "$fp" rps)" "$(med "$i" rps)")
+            r_cpu=$(ratio "$(med "$fp" cpu)" "$(med "$i" cpu)")
+            r_whole=$(ratio "$(med "$fp" whole)" "$(med "$i" cpu)")
         fi
         [ "$i" = "$fp" ] || m_whole="-"
-        local util="$(med "$i" cu)/$(med "$i" su)" runs="${V[$i,kept]}/${V[$i,tries]}"
-        m_rps=$(awk -v x="$m_rps" 'BEGIN{ if (x=="NA"||x=="") print "NA"; else printf "%.0f", x }')
-        printf '%-17s %9s %7s %7s %7s %10s %12s %9s %9s %9s %11s %7s %6s %5s\n' "${TOOLS[$i]}" "$m_rps" \
-            "$p50" "$p99" "$p999" "$m_cpu" "$m_whole" "$util" "$r_rps" "$r_cpu" "$r_whole" "$spread" "$(med "$i" oth)" "$runs"
-        printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%% | %s | %s |\n' "${TOOLS[$i]}" \
+        local util="$(med "$i" cu 2)/$(med "$i" su 2)" runs="${V[$i,kept]}/${V[$i,tries]}"
+        local sop seg; sop=$(med "$i" sop 2); seg=$(med "$i" seg 2)
+        printf '%-17s %9s %7s %7s %7s %10s %12s %9s %9s %9s %11s %10s %8s %7s %6s %5s\n' "${TOOLS[$i]}" "$m_rps" \
+            "$p50" "$p99" "$p999" "$m_cpu" "$m_whole" "$util" "$r_rps" "$r_cpu" "$r_whole" "$sop" "$seg" "$spread" "$(med "$i" oth 2)" "$runs"
+        printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%% | %s | %s |\n' "${TOOLS[$i]}" \
             "$m_rps" "$p50" "$p99" "$p999" "$m_cpu" "$m_whole" "$util" \
-            "$r_rps" "$r_cpu" "$r_whole" "$spread" "$(med "$i" oth)" "$runs" >> "$SUMMARY"
+            "$r_rps" "$r_cpu" "$r_whole" "$sop" "$seg" "$spread" "$(med "$i" oth 2)" "$runs" >> "$SUMMARY"
     done
     echo >> "$SUMMARY"
     if [ -n "$fp" ] && [ -n "${V[$fp,extra]:-}" ]; then
@@ -458,8 +477,8 @@ mc_rate() {  # <rate>
 wl_mc_rate20k() { mc_rate 20000; }
 wl_mc_rate50k() { mc_rate 50000; }
 
-# redis and HTTP: the peers are ready; fluxperf joins when `run --help` lists
-# the protocol (check its flags then: the fluxperf lines below are a guess).
+# redis and HTTP: skipped (or peers only, PEERS_ANYWAY=1) while the fluxperf
+# jar's `run --help` does not list the protocol under --protocol.
 redis_wl() {  # <get|set> <pipeline>
     compare_begin "redis_$1_p$2" "redis $1, 64 B values, pipeline $2"
     if ! fluxperf_speaks redis; then fluxperf_lacks "fluxperf has no redis yet" || return 0; fi
@@ -467,7 +486,9 @@ redis_wl() {  # <get|set> <pipeline>
     local hit=(); [ "$1" = get ] && hit=(--hit)
     add_tool fluxperf one_fluxperf -s "$HOST:$REDIS_PORT" --protocol redis --method "$1" "${hit[@]}" --bytes 64 --pipeline "$2"
     if have redis-benchmark; then
-        [ "$1" = get ] && redis-benchmark -h "$HOST" -p "$REDIS_PORT" -t set -n "$KEYSPACE" -r "$KEYSPACE" -d 64 -q > /dev/null 2>&1
+        # its keys are key:<random below -r>: 5 x KEYSPACE random SETs leave <1% of its GETs missing
+        [ "$1" = get ] && taskset -c "$CLIENT_CPU" redis-benchmark -h "$HOST" -p "$REDIS_PORT" -t set \
+            -n $((5 * KEYSPACE)) -r "$KEYSPACE" -P 16 -d 64 -q > /dev/null 2>&1
         local n=$((90000 * DURATION)); [ "$2" -gt 1 ] && n=$((1200000 * DURATION))
         add_tool redis-benchmark one_redis_benchmark "$1" "$2" "$n"
     fi
@@ -489,7 +510,10 @@ http_wl() {  # <keepalive|close>
     if ! fluxperf_speaks http; then fluxperf_lacks "fluxperf has no http yet" || return 0; fi
     use_nginx || { skip_workload "nginx could not be started"; return; }
     local url="http://$HOST:$HTTP_PORT/small.txt"
-    add_tool fluxperf one_fluxperf -s "$HOST:$HTTP_PORT" --protocol http --method get
+    local fp=(-s "$HOST:$HTTP_PORT" --protocol http --method get --path /small.txt)
+    # like wrk's Connection: close run: one request per connection, the server closes it
+    [ "$1" = close ] && fp+=(--connect-per-request --header 'Connection: close')
+    add_tool fluxperf one_fluxperf "${fp[@]}"
     have wrk && add_tool wrk one_wrk "$1" "$url"
     compare_run
 }

@@ -104,7 +104,7 @@ run_client() {
     RUN_SEQ=$((RUN_SEQ + 1))
     CLI_OUT="$OUTDIR/$(printf '%03d' $RUN_SEQ)-$tag.out"
     local tf="$CLI_OUT.time" b0 b1 s0 s1
-    CLI_CMD="$*"
+    CLI_CMD=$(printf '%q ' "$@"); CLI_CMD=${CLI_CMD% }
     echo "$CLI_CMD" > "$CLI_OUT.cmd"
     LOAD1=$(cut -d' ' -f1 /proc/loadavg)
     b0=$(machine_ticks); s0=$(server_ticks)
