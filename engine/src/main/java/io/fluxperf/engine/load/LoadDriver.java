@@ -1,5 +1,6 @@
 package io.fluxperf.engine.load;
 
+import io.fluxperf.engine.TimerSlack;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.metrics.ConnectionCounts;
 import io.fluxperf.engine.metrics.WorkloadStats;
@@ -33,12 +34,18 @@ import reactor.netty.resources.LoopResources;
  * room on a connection (pipeline depth × connections bounds what is in flight, invariant 4).
  * While it waits, the source is not asked for more, so a slow server builds up lateness (which
  * the open-loop latency shows) and never memory. Sends of one batch are flushed together.
+ *
+ * <p>Open loop: a request may leave up to {@link #EARLY_NANOS} before its intended time when the
+ * loop is awake anyway (a timer fired for an earlier one, or a reply came in); its latency is then
+ * measured from the actual write ({@link Request#latencyOriginNanos()}), never from the later
+ * intended time. Requests closer together than that share one wake-up, one flush and one wake-up
+ * of the server, where a timer each would cost a context switch each on both sides.
  */
 final class LoadDriver {
     private static final long MIN_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(1);
-    /** Longest busy wait for a send time; longer waits use a timer. */
-    private static final long MAX_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(Long.getLong("fluxperf.pacing.spinMicros", 25));
+    /** How long before its intended time a request may leave with others (see the class comment). */
+    static final long EARLY_NANOS = TimeUnit.MICROSECONDS.toNanos(Long.getLong("fluxperf.pacing.earlyMicros", 50));
     private static final long MAX_TIMER_LEAD_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
     /** A timer set for less than this ahead fires at about the same time as one set for zero. */
     private static final long MIN_TIMER_NANOS = TimeUnit.MICROSECONDS.toNanos(10);
@@ -65,6 +72,8 @@ final class LoadDriver {
     private WorkloadStats[] stats;
     private ConnectionCounts connectionCounts = new ConnectionCounts();
     private Histogram sendLag = LatencyHistograms.create();
+    /** Filled by {@link #liveSnapshot()} (reused: a copy per second was most of a paced run's garbage). */
+    private final Histogram liveLatency = LatencyHistograms.create();
     /** All workloads together since the last statistics block (dperf's per-second lines). */
     private final WorkloadStats interval = new WorkloadStats();
     private final ConnectionCounts intervalConnections = new ConnectionCounts();
@@ -83,7 +92,7 @@ final class LoadDriver {
     private boolean closing;
     private boolean pumping;
     private long wakeAtNanos = Long.MAX_VALUE;
-    private long timerLeadNanos = TimeUnit.MICROSECONDS.toNanos(50);
+    private long timerLeadNanos = TimeUnit.MICROSECONDS.toNanos(20);
     /** The pacing timer's task, made once (a capturing lambda per timer was 24 B per paced request). */
     private final Runnable wakeUp = this::wakeUp;
     /** Slots that may have room to send, in the order they got it (each at most once: {@code queued}). */
@@ -129,6 +138,7 @@ final class LoadDriver {
         this.transports = new Transports(config, resources, loop, target);
         long period = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(TimeUnit.MILLISECONDS.toNanos(50), timeoutNanos / 10));
         loop.scheduleAtFixedRate(this::checkTimeouts, period, period, TimeUnit.NANOSECONDS);
+        loop.execute(TimerSlack::minimizeForCurrentThread); // timers for sends come on time
     }
 
     /**
@@ -391,9 +401,10 @@ final class LoadDriver {
                     }
                 }
                 Request r = pending;
-                if (r.isScheduled() && r.intendedNanos() > now) {
-                    now = waitForSendTime(r.intendedNanos());
-                    if (now < r.intendedNanos()) {
+                if (r.isScheduled() && r.intendedNanos() - EARLY_NANOS > now) {
+                    now = System.nanoTime();
+                    if (r.intendedNanos() - EARLY_NANOS > now) {
+                        waitForSendTime(r.intendedNanos(), now);
                         break; // a timer will pump again
                     }
                 }
@@ -416,7 +427,7 @@ final class LoadDriver {
                     interval.recordSent(bytes);
                 }
                 if (r.isScheduled()) {
-                    LatencyHistograms.record(sendLag, now - r.intendedNanos());
+                    LatencyHistograms.record(sendLag, Math.max(0, now - r.intendedNanos()));
                 }
             }
         } finally {
@@ -460,34 +471,17 @@ final class LoadDriver {
     }
 
     /**
-     * Open-loop pacing. A timer wakes the loop {@code timerLeadNanos} before the send time (the
-     * lead is learnt: how late this machine's timers fire, typically 50–150 µs), and the last
-     * stretch of at most {@link #MAX_SPIN_NANOS} is spun, so requests leave at their intended time
-     * rather than a timer's slack later. When the next send is closer than the lead, no early
-     * wake-up is possible: the timer is set for the send time itself, the request leaves a timer's
-     * lateness late (counted as send lag, and in the latency), and requests due by then leave
-     * together. Spinning longer would cost a core at high rates. Returns the time now; below
-     * {@code sendAt} when a timer was set.
+     * Open-loop pacing: sets a timer that wakes the loop {@code timerLeadNanos} (at most
+     * {@link #EARLY_NANOS}) before {@code sendAt}. The lead is learnt: how late this machine's timers fire (a few µs once
+     * {@link TimerSlack} has minimized the thread's slack, 50 µs and more otherwise). Whatever is
+     * due by then, and within {@link #EARLY_NANOS} after it, leaves on that wake-up.
      */
-    private long waitForSendTime(long sendAt) {
-        long now = System.nanoTime();
-        long early = sendAt - now;
-        if (early <= 0) {
-            return now;
-        }
-        if (early <= MAX_SPIN_NANOS) {
-            flushAll(); // what is encoded goes now, not after the wait
-            while ((now = System.nanoTime()) < sendAt) {
-                Thread.onSpinWait();
-            }
-            return now;
-        }
-        long wakeAt = early - timerLeadNanos >= MIN_TIMER_NANOS ? sendAt - timerLeadNanos : sendAt;
+    private void waitForSendTime(long sendAt, long now) {
+        long wakeAt = Math.max(now + MIN_TIMER_NANOS, sendAt - Math.min(timerLeadNanos, EARLY_NANOS));
         if (wakeAt < wakeAtNanos) {
             wakeAtNanos = wakeAt;
             loop.schedule(wakeUp, wakeAt - now, TimeUnit.NANOSECONDS);
         }
-        return now;
     }
 
     /** The connection a request with affinity must use, or null while it has no room (order is kept). */
@@ -589,6 +583,31 @@ final class LoadDriver {
             result.complete(new ThreadSnapshot(copy, conns, lag, connect));
         });
         return result;
+    }
+
+    /**
+     * This thread's figures of the window so far, for the live line, without copying histograms:
+     * the latency comes in a histogram this driver reuses, so the caller must have read the
+     * previous one before asking again (the run asks once a second and reads at once).
+     */
+    CompletableFuture<LiveCounts> liveSnapshot() {
+        CompletableFuture<LiveCounts> result = new CompletableFuture<>();
+        onLoop(() -> {
+            long requests = 0;
+            long failed = 0;
+            liveLatency.reset();
+            for (WorkloadStats w : stats) {
+                requests += w.outcomes().requests();
+                failed += w.outcomes().error() + w.outcomes().timeout() + w.outcomes().closed();
+                liveLatency.add(w.latency());
+            }
+            result.complete(new LiveCounts(requests, failed, liveLatency));
+        });
+        return result;
+    }
+
+    /** One thread's part of a live sample: requests and failures so far, and their latency. */
+    record LiveCounts(long requests, long failed, Histogram latency) {
     }
 
     /** The statistics block's figures since the last call, which starts them again from zero. */

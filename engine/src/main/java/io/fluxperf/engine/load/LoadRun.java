@@ -40,6 +40,8 @@ import reactor.netty.resources.LoopResources;
  */
 public final class LoadRun {
     private static final long LIVE_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** The live line's latency, all threads together (reused every second). */
+    private final Histogram liveLatency = LatencyHistograms.create();
 
     private final RunConfig config;
     private final Protocol protocol;
@@ -315,8 +317,7 @@ public final class LoadRun {
                 nextStatsNanos += config.statsInterval().toNanos();
             }
             if (window > 0 && now >= nextLive) {
-                List<ThreadSnapshot> live = snapshotAll(drivers, false);
-                LiveSample sample = liveSample(window, windowStart, live, lastRequests, lastSample);
+                LiveSample sample = liveSample(window, windowStart, drivers, lastRequests, lastSample);
                 lastRequests = sample.requests();
                 lastSample = System.nanoTime();
                 listener.live(sample);
@@ -367,21 +368,21 @@ public final class LoadRun {
         return snapshots;
     }
 
-    private LiveSample liveSample(int window, long windowStart, List<ThreadSnapshot> snapshots, long lastRequests, long lastSample) {
+    private LiveSample liveSample(int window, long windowStart, List<LoadDriver> drivers, long lastRequests, long lastSample) {
+        List<CompletableFuture<LoadDriver.LiveCounts>> futures = drivers.stream().map(LoadDriver::liveSnapshot).toList();
         long requests = 0;
-        long errorsSoFar = 0;
-        Histogram latency = LatencyHistograms.create();
-        for (ThreadSnapshot s : snapshots) {
-            for (WorkloadStats w : s.workloads()) {
-                requests += w.outcomes().requests();
-                errorsSoFar += w.outcomes().error() + w.outcomes().timeout() + w.outcomes().closed();
-                latency.add(w.latency());
-            }
+        long failed = 0;
+        liveLatency.reset();
+        for (CompletableFuture<LoadDriver.LiveCounts> f : futures) {
+            LoadDriver.LiveCounts c = await(f, Duration.ofSeconds(10));
+            requests += c.requests();
+            failed += c.failed();
+            liveLatency.add(c.latency());
         }
         long now = System.nanoTime();
         double rate = (requests - lastRequests) / Math.max(1e-9, (now - lastSample) / 1e9);
-        long p99 = latency.getTotalCount() == 0 ? 0 : latency.getValueAtPercentile(99.0);
-        return new LiveSample(window, now - windowStart, requests, errorsSoFar, p99, rate);
+        long p99 = liveLatency.getTotalCount() == 0 ? 0 : liveLatency.getValueAtPercentile(99.0);
+        return new LiveSample(window, now - windowStart, requests, failed, p99, rate);
     }
 
     private WindowResult assemble(int number, long start, long end, long cpuNanos, List<ThreadSnapshot> snapshots) {

@@ -300,9 +300,12 @@ public final class Request {
         return sentNanos;
     }
 
-    /** Where latency is measured from: the intended time in open loop, the write in closed loop. */
+    /**
+     * Where latency is measured from: the intended time in open loop (or the write, for a request
+     * that left before its intended time), the write in closed loop.
+     */
     public long latencyOriginNanos() {
-        return intendedNanos == UNSCHEDULED ? sentNanos : intendedNanos;
+        return intendedNanos == UNSCHEDULED ? sentNanos : Math.min(intendedNanos, sentNanos);
     }
 
     /** The first key as text, for messages and tests (allocates). */

@@ -1,5 +1,7 @@
 package io.fluxperf.engine.target;
 
+import io.fluxperf.engine.TimerSlack;
+
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;

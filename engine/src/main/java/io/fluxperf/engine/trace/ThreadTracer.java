@@ -23,7 +23,7 @@ public final class ThreadTracer {
     public void record(Request r, Outcome outcome, long completionNanos, int responseBytes, boolean warmup) {
         long sent = r.sentNanos() - originNanos;
         record.clear()
-                .intendedSendNanos(r.isScheduled() ? r.intendedNanos() - originNanos : sent)
+                .intendedSendNanos(r.latencyOriginNanos() - originNanos) // latency's origin (never after the write)
                 .actualSendNanos(sent)
                 .completionNanos(completionNanos - originNanos)
                 .workload(r.workload())

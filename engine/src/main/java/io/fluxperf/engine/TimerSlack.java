@@ -1,4 +1,4 @@
-package io.fluxperf.engine.target;
+package io.fluxperf.engine;
 
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.EventExecutorGroup;
@@ -9,9 +9,10 @@ import java.nio.file.Path;
 /**
  * Linux lets a thread's timed waits end up to its "timer slack" late (50 µs by default), so that
  * the kernel can batch wake-ups. Netty's epoll loop waits for its next timer with
- * {@code epoll_pwait2}, which honours that slack, so every paced reply would come about 50 µs late.
- * The test knobs promise tens of microseconds, so the event loops that pace replies set their own
- * slack to 1 ns through {@code /proc/<tid>/timerslack_ns} (a thread may always change its own).
+ * {@code epoll_pwait2}, which honours that slack, so every paced send or reply would leave about
+ * 50 µs late. The load drivers' loops (open-loop pacing) and the embedded targets' loops (the
+ * delay knobs promise tens of microseconds) set their own slack to 1 ns through
+ * {@code /proc/<tid>/timerslack_ns} (a thread may always change its own).
  *
  * <p>Best effort: elsewhere than Linux, or if /proc is not writable, nothing changes.
  */

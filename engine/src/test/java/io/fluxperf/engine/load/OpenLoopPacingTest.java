@@ -1,0 +1,90 @@
+package io.fluxperf.engine.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fluxperf.engine.config.KeyspaceConfig;
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.request.Command;
+import io.fluxperf.engine.request.Request;
+import io.fluxperf.engine.trace.RunTrace;
+import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.trace.TraceReader;
+import io.fluxperf.trace.TraceRecord;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Open-loop pacing against a real memcached: requests due within {@link LoadDriver#EARLY_NANOS}
+ * of each other leave on one wake-up, none leaves earlier than that before its schedule, and a
+ * request that left early is timed from its write, never from its later intended time.
+ */
+class OpenLoopPacingTest {
+    private static final int RATE = 20_000;
+    private static final long SPACING_NANOS = 1_000_000_000L / RATE;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void requestsDueTogetherLeaveTogetherAndNoneIsTimedFromAfterItsWrite() {
+        WorkloadConfig get = WorkloadConfig.of(Command.GET).withRate(RATE)
+                .withKeyspace(KeyspaceConfig.defaults().withCount(1000));
+        RunConfig config = new RunConfig(null, "memcache", 1, 8, 1, Duration.ofSeconds(2), 1, Duration.ZERO,
+                Duration.ofSeconds(1), false, 0, 7, List.of(get));
+        Path traceDir = dir.resolve("trace");
+        RunResult result;
+        try (MemcachedProcess memcached = MemcachedProcess.start();
+             RunTrace trace = RunTrace.open(traceDir, config, "{}")) {
+            LoadRun run = new LoadRun(config, new RunListener() { });
+            run.trace(trace);
+            result = run.execute(new InetSocketAddress("127.0.0.1", memcached.port()), memcached.address());
+        }
+        long requests = result.total().total().outcomes().requests();
+        assertEquals(RATE * 2, requests, RATE * 2 * 0.02, "the rate holds");
+
+        long[] sent = new long[(int) requests];
+        long origin = Long.MAX_VALUE;
+        int n = 0;
+        try (TraceReader reader = TraceReader.open(traceDir)) {
+            TraceRecord r = new TraceRecord();
+            while (reader.next(r)) {
+                assertTrue(r.actualSendNanos() >= r.intendedSendNanos(), "latency is never measured from after the write: " + r);
+                assertTrue(r.completionNanos() - r.intendedSendNanos() >= r.completionNanos() - r.actualSendNanos(), r.toString());
+                origin = Math.min(origin, r.intendedSendNanos());
+                sent[n++] = r.actualSendNanos();
+            }
+        }
+        assertEquals(requests, n, "one record per request");
+        Arrays.sort(sent); // the k-th send is the k-th request of the schedule: origin + k × spacing
+        int early = 0;
+        for (int k = 0; k < n; k++) {
+            long scheduled = origin + k * SPACING_NANOS;
+            assertTrue(sent[k] >= scheduled - LoadDriver.EARLY_NANOS,
+                    "request " + k + " left " + (scheduled - sent[k]) + " ns before its time");
+            if (sent[k] < scheduled) {
+                early++;
+            }
+        }
+        // 50 µs apart with a 50 µs window: a wake-up for one request takes the next one along
+        assertTrue(early > n / 20, "requests that left with an earlier one: " + early + " of " + n);
+    }
+
+    @Test
+    void aRequestIsTimedFromTheEarlierOfItsScheduleAndItsWrite() {
+        Request r = new Request();
+        r.intendedNanos(1_000).sentNanos(900);
+        assertEquals(900, r.latencyOriginNanos(), "left early: from the write");
+        r.intendedNanos(1_000).sentNanos(1_300);
+        assertEquals(1_000, r.latencyOriginNanos(), "left late: from the schedule (no coordinated omission)");
+        r.intendedNanos(Request.UNSCHEDULED).sentNanos(1_300);
+        assertEquals(1_300, r.latencyOriginNanos(), "closed loop: from the write");
+    }
+}
