@@ -35,6 +35,7 @@
 #   ONLY             workloads to run [all]: mc_get_p1 mc_get_p16 mc_set_1k
 #                    mc_rate20k mc_rate50k redis_get_p1 redis_get_p16
 #                    redis_set_p1 redis_set_p16 http_keepalive http_close
+#                    trace_cost (fluxperf against itself with --trace)
 #   MEMTIER          memtier_benchmark binary (its rows are skipped when unset)
 #   FLUXPERF_JAR     jar to measure [the repo's cli/target/fluxperf.jar, built
 #                    by ./fluxperf if stale]; copied into OUTDIR first, so a
@@ -63,7 +64,7 @@ ROOT=$(dirname "$HERE")
 DURATION=${DURATION:-10}
 WARMUP=${WARMUP:-2}
 REPEATS=${REPEATS:-3}
-ALL_WORKLOADS="mc_get_p1 mc_get_p16 mc_set_1k mc_rate20k mc_rate50k redis_get_p1 redis_get_p16 redis_set_p1 redis_set_p16 http_keepalive http_close"
+ALL_WORKLOADS="mc_get_p1 mc_get_p16 mc_set_1k mc_rate20k mc_rate50k redis_get_p1 redis_get_p16 redis_set_p1 redis_set_p16 http_keepalive http_close trace_cost"
 ONLY=${ONLY:-$ALL_WORKLOADS}
 MEMTIER=${MEMTIER:-}
 FLUXPERF_JAR=${FLUXPERF_JAR:-}
@@ -230,6 +231,13 @@ one_fluxperf() {  # fluxperf run arguments beyond the common ones
     RES="$req $rps $p50 $p99 $p999"; CPU_WIN=$cpuw; EXTRA=$line2
 }
 
+one_fluxperf_trace() {  # one_fluxperf with --trace into the run directory (removed afterwards)
+    local trace
+    trace="$OUTDIR/$(printf '%03d' $((RUN_SEQ + 1)))-trace"
+    one_fluxperf --trace "$trace" "$@"
+    rm -rf "$trace"
+}
+
 MT_POPULATED=" "   # "port:size" pairs memtier has written its whole key range with
 memtier_populate() {  # <port> <protocol> <value size>
     case "$MT_POPULATED" in *" $1:$3 "*) return 0;; esac
@@ -308,7 +316,7 @@ run_once() {  # <tool index> <round>
         g1=$(tcp_insegs); o1=$($SRV_OPS_FN)
         read -r req rps p50 p99 p999 <<< "$RES"
         whole=$(awk -v u="$CLI_USER" -v s="$CLI_SYS" -v n="$req" 'BEGIN{ if (u!="NA" && n>0) printf "%.3f", (u+s)/n*1e6; else print "NA" }')
-        if [ "$tool" = fluxperf ]; then
+        if [ "$tool" = fluxperf ] || [ "$tool" = fluxperf_trace ]; then
             cpu=$CPU_WIN
             cli_util=$(sed -n 's/.*win_cores=\([^ ]*\).*/\1/p' <<< "$EXTRA"); cli_util=${cli_util:-NA}
         else
@@ -440,6 +448,14 @@ wl_mc_get_p1() {
         memtier_populate "$MC_PORT" memcache_text 64
         add_tool memtier_benchmark one_memtier "$MC_PORT" memcache_text --ratio=0:1 -d 64 --pipeline=1
     fi
+    compare_run
+}
+# the cost of --trace: fluxperf against itself, the "peer" being the traced run
+wl_trace_cost() {
+    compare_begin trace_cost "memcache get hit, 64 B values, pipeline 1: fluxperf without and with --trace"
+    use_memcached || { skip_workload "memcached could not be started"; return; }
+    add_tool fluxperf one_fluxperf -s "$HOST:$MC_PORT" --method get --hit --bytes 64 --pipeline 1
+    add_tool fluxperf_trace one_fluxperf_trace -s "$HOST:$MC_PORT" --method get --hit --bytes 64 --pipeline 1
     compare_run
 }
 wl_mc_get_p16() {

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Heap of a large run (issue 7's target: 1,000 connections at 100,000 requests/s in under 256 MB).
+#
+#   bench/heap.sh                                  # 1,000 connections, 100,000/s, 20 s, -Xmx256m
+#   CONNECTIONS=2000 RATE=50000 bench/heap.sh
+#
+# Runs `fluxperf run` against a real memcached (-c 4096) with the heap capped at HEAP (the run
+# fails with an OutOfMemoryError if it needs more) and the GC log on, then prints the achieved rate
+# of every window, the errors, the heap in use before and after each collection (the largest of
+# each) and the process's peak resident memory (/usr/bin/time %M, heap + direct buffers + JVM).
+# Settings: CONNECTIONS [1000], RATE [100000], THREADS [2], DURATION (s) [20], HEAP [256m].
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+CONNECTIONS=${CONNECTIONS:-1000}
+RATE=${RATE:-100000}
+THREADS=${THREADS:-2}
+DURATION=${DURATION:-20}
+HEAP=${HEAP:-256m}
+out=$(mktemp -d /tmp/fluxperf-heap.XXXXXX)
+mcpid=""
+trap '[ -n "$mcpid" ] && kill "$mcpid" 2>/dev/null; true' EXIT
+
+./fluxperf --help >/dev/null    # builds the jar when needed
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+memcached -p "$port" -l 127.0.0.1 -U 0 -t 1 -c 4096 -m 1024 -u "$(id -un)" >"$out/memcached.log" 2>&1 & mcpid=$!
+for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+
+/usr/bin/time -f '%M' -o "$out/rss" java "-Xmx$HEAP" "-Xlog:gc:file=$out/gc.log" -jar cli/target/fluxperf.jar run \
+    -s "127.0.0.1:$port" -t "$THREADS" -c $((CONNECTIONS / THREADS)) --rate "$RATE" -d "$DURATION" -w 1 \
+    --warmup 3 --method get --hit --keyspace 100000 --no-live --json "$out/run.json" >"$out/run.txt" 2>&1 \
+    || { cat "$out/run.txt" >&2; echo "heap: the run failed (output above; GC log in $out)" >&2; exit 1; }
+
+python3 - "$out" "$CONNECTIONS" "$RATE" "$HEAP" <<'PY'
+import json, re, sys
+out, conns, rate, heap = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+r = json.load(open(out + "/run.json"))
+t = r["total"]
+before, after, pauses = [], [], []
+for line in open(out + "/gc.log"):
+    m = re.search(r"Pause .* (\d+)M->(\d+)M\((\d+)M\) ([\d.]+)ms", line)
+    if m:
+        before.append(int(m.group(1))); after.append(int(m.group(2))); pauses.append(float(m.group(4)))
+rss = int(open(out + "/rss").read().split()[-1]) // 1024
+print(f"{conns} connections, target {rate}/s, heap capped at {heap}")
+for w in r["windows"]:
+    print(f"  window {w['number']}: {w['rate']:.0f} requests/s")
+print(f"requests {t['requests']}, ok {t['ok']}, errors {t['error']}, timeouts {t['timeout']}, closed {t['closed']}")
+if before:
+    print(f"collections: {len(before)}; heap in use before a collection at most {max(before)} MB, "
+          f"after at most {max(after)} MB; longest pause {max(pauses):.1f} ms")
+else:
+    print("collections: none during the whole run")
+print(f"peak resident memory of the process: {rss} MB")
+PY
