@@ -182,7 +182,7 @@ public final class McbCommand implements Callable<Integer>, Streams.Aware {
                 Duration.ofSeconds(2), 1, Duration.ZERO, config.timeout(), config.tcpNoDelay(),
                 config.connection().connectPerRequest() ? WARMUP_REQUESTS_SINGLE : WARMUP_REQUESTS,
                 config.seed(), List.of(workload), config.protocolOptions(),
-                new ConnectionOptions(false, false, null, false, null, config.connection().connectPerRequest(), 0, 0),
+                new ConnectionOptions(false, false, null, false, null, config.connection().connectPerRequest(), 0, 0, false),
                 Duration.ZERO);
         try (TargetServer target = TargetServers.start(config.protocol(), TargetOptions.defaults())) {
             new LoadRun(warm, new RunListener() { }).execute(target.address(), target.describe());

@@ -186,6 +186,10 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     @Option(names = "--connect-rate", paramLabel = "N", description = "New connections per second while opening (default: as fast as possible).")
     private Double connectRate;
 
+    @Option(names = "--io-uring",
+            description = "Use Netty's io_uring transport for the load connections (TCP, UDP, Unix sockets) instead of epoll.")
+    private Boolean ioUring;
+
     @Option(names = "--stats-interval", paramLabel = "TIME", converter = DurationConverter.class,
             description = "Print a statistics block every TIME while running (dperf), e.g. 1 (default 0: off).")
     private Duration statsInterval;
@@ -369,6 +373,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         s.connectPerRequest = connectPerRequest;
         s.holdConnections = holdConnections;
         s.connectRate = connectRate;
+        s.ioUring = ioUring;
         s.statsInterval = statsInterval;
         return s;
     }

@@ -1,5 +1,6 @@
 package io.fluxperf.testkit;
 
+import io.fluxperf.engine.netty.EpollLoopResources;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -76,7 +77,7 @@ public final class FaultProxy implements AutoCloseable {
     private ByteBuf swapHeld;
 
     private FaultProxy(SocketAddress target) {
-        loops = LoopResources.create("fluxperf-fault-proxy", 1, 1, true);
+        loops = new EpollLoopResources("fluxperf-fault-proxy", 1);
         loop = loops.onServer(LoopResources.hasNativeSupport()).next();
         client = TcpClient.newConnection()
                 .runOn(loops)

@@ -124,7 +124,7 @@ public record McbSettings(Command command, String address, int port, McbTranspor
         WorkloadConfig workload = new WorkloadConfig(command.label(), command, 0, 1, ValueSize.fixed(length),
                 keyspace(), false, false, 1, 0);
         ConnectionOptions connection = new ConnectionOptions(transport == McbTransport.UDP, false, null, false, null,
-                single, 0, 0);
+                single, 0, 0, false);
         return new RunConfig(server(), RunConfig.DEFAULT_PROTOCOL, threads, 1, 1, WINDOW, 1, Duration.ZERO, TIMEOUT,
                 RunConfig.DEFAULT_TCP_NODELAY, totalCommands(), SEED, List.of(workload), ProtocolOptions.defaults(),
                 connection, Duration.ZERO);

@@ -21,7 +21,7 @@ final class ConfigFile {
             "duration", "windows", "warmup", "timeout", "tcp-nodelay", "requests", "seed",
             "user", "password", "db", "resp", "headers", "http-ok",
             "udp", "tls", "tls-ca", "tls-insecure", "sni", "connect-per-request", "hold-connections", "connect-rate",
-            "stats-interval");
+            "io-uring", "stats-interval");
     static final List<String> WORKLOAD_KEYS = List.of("name", "method", "rate", "weight", "bytes", "hit", "flush",
             "keys-per-request", "ttl", "keyspace", "key-length", "distribution", "exponent", "command", "path");
 
@@ -52,6 +52,7 @@ final class ConfigFile {
     Boolean connectPerRequest;
     Integer holdConnections;
     Double connectRate;
+    Boolean ioUring;
     Duration statsInterval;
     final List<Workload> workloads = new ArrayList<>();
 
@@ -166,6 +167,7 @@ final class ConfigFile {
         connectPerRequest = g.bool("connect-per-request");
         holdConnections = toInt(g.integer("hold-connections", 0, ConfigResolver.MAX_HELD_CONNECTIONS));
         connectRate = checked(g, "connect-rate", g.number("connect-rate"), Checks::rate);
+        ioUring = g.bool("io-uring");
         statsInterval = checked(g, "stats-interval", g.duration("stats-interval"), ConfigResolver::notNegative);
     }
 

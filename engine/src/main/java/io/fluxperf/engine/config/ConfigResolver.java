@@ -39,6 +39,7 @@ import java.util.function.Supplier;
  * tcp-nodelay = true          # false lets Nagle's algorithm coalesce small writes
  * requests = 0                 # stop after this many requests in total; 0 = no limit
  * seed = 42
+ * io-uring = false             # Netty's io_uring transport for the load connections (default epoll)
  *
  * [[workload]]                 # one table per workload; workload[0] is the first
  * name = "get"                 # for the report; default: the method (made unique with -INDEX)
@@ -196,7 +197,8 @@ public final class ConfigResolver {
         if (perRequest && hold > 0) {
             throw new UserError("--hold-connections: held connections stay open, so they go without --connect-per-request");
         }
-        return new ConnectionOptions(udp, tls, ca, insecure, sni, perRequest, hold, connectRate);
+        boolean ioUring = flags.ioUring != null ? flags.ioUring : or(f.ioUring, false);
+        return new ConnectionOptions(udp, tls, ca, insecure, sni, perRequest, hold, connectRate, ioUring);
     }
 
     /** rpc-perf's rule: these flags describe a workload, and the file already has its own. */

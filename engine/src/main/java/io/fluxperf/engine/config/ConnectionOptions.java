@@ -14,9 +14,11 @@ import java.nio.file.Path;
  * @param holdConnections   open this many connections and keep them (dperf's concurrent
  *                          connections); 0: the usual threads × connections
  * @param connectRate       new connections per second while opening (0: as fast as possible)
+ * @param ioUring           Netty's io_uring transport instead of epoll (TCP, UDP and Unix sockets)
  */
 public record ConnectionOptions(boolean udp, boolean tls, Path tlsCa, boolean tlsInsecure, String sni,
-                                boolean connectPerRequest, int holdConnections, double connectRate) {
+                                boolean connectPerRequest, int holdConnections, double connectRate,
+                                boolean ioUring) {
     public ConnectionOptions {
         if (holdConnections < 0) {
             throw new IllegalArgumentException("held connections must be >= 0, not " + holdConnections);
@@ -30,6 +32,6 @@ public record ConnectionOptions(boolean udp, boolean tls, Path tlsCa, boolean tl
     }
 
     public static ConnectionOptions defaults() {
-        return new ConnectionOptions(false, false, null, false, null, false, 0, 0);
+        return new ConnectionOptions(false, false, null, false, null, false, 0, 0, false);
     }
 }

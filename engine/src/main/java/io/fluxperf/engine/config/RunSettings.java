@@ -56,5 +56,7 @@ public final class RunSettings {
     public Boolean connectPerRequest;
     public Integer holdConnections;
     public Double connectRate;
+    /** --io-uring: Netty's io_uring transport for the load connections. */
+    public Boolean ioUring;
     public Duration statsInterval;
 }

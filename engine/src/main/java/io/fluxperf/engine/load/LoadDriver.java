@@ -22,7 +22,6 @@ import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 import org.reactivestreams.Subscription;
 import reactor.core.publisher.BaseSubscriber;
-import reactor.netty.resources.LoopResources;
 
 /**
  * One load thread: an event loop, its connections, a request source and its metrics. Everything
@@ -105,12 +104,12 @@ final class LoadDriver {
     private final boolean intervalStats;
     private CompletableFuture<Void> phaseDone = CompletableFuture.completedFuture(null);
 
-    LoadDriver(int index, RunConfig config, Protocol protocol, LoopResources resources, SocketAddress target,
+    LoadDriver(int index, RunConfig config, Protocol protocol, ClientLoop clientLoop, SocketAddress target,
                RunErrors errors, ThreadTracer tracer) {
         this.tracer = tracer;
         this.index = index;
         this.threads = config.threads();
-        this.loop = resources.onClient(true).next();
+        this.loop = clientLoop.loop();
         this.protocol = protocol;
         this.errors = errors;
         this.timeoutNanos = config.timeout().toNanos();
@@ -126,7 +125,7 @@ final class LoadDriver {
             firstId += slotsOfThread(config, t);
         }
         for (int c = 0; c < slots; c++) {
-            connections.add(config.connection().udp() ? new UdpSlot(this, firstId + c, pipeline, target, resources) : new TargetConnection(this, firstId + c, pipeline, perRequest));
+            connections.add(config.connection().udp() ? new UdpSlot(this, firstId + c, pipeline, target, clientLoop) : new TargetConnection(this, firstId + c, pipeline, perRequest));
             backoffNanos[c] = MIN_BACKOFF_NANOS;
         }
         this.firstSlotId = firstId;
@@ -135,7 +134,7 @@ final class LoadDriver {
         this.intervalStats = !config.statsInterval().isZero();
         double rate = config.connection().connectRate();
         this.connectIntervalNanos = rate > 0 ? (long) (1e9 * config.threads() / rate) : 0;
-        this.transports = new Transports(config, resources, loop, target);
+        this.transports = new Transports(config, clientLoop, target);
         long period = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(TimeUnit.MILLISECONDS.toNanos(50), timeoutNanos / 10));
         loop.scheduleAtFixedRate(this::checkTimeouts, period, period, TimeUnit.NANOSECONDS);
         loop.execute(TimerSlack::minimizeForCurrentThread); // timers for sends come on time

@@ -30,7 +30,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.HdrHistogram.Histogram;
 import reactor.core.publisher.Flux;
-import reactor.netty.resources.LoopResources;
 
 /**
  * Runs a load test from the run's own thread: connect, flush and preload when asked, warm up,
@@ -83,6 +82,9 @@ public final class LoadRun {
                 throw new UserError("--method: " + protocol.name() + " has no command '" + w.method().label() + "'");
             }
         }
+        if (config.connection().ioUring()) {
+            IoUringClientLoop.ensureAvailable(); // one sentence now, not a stack trace from the first loop
+        }
         this.listener = listener;
     }
 
@@ -124,13 +126,13 @@ public final class LoadRun {
      * @param source null: the config's generated workloads
      */
     public RunResult execute(SocketAddress target, String targetDescription, RequestSource source) {
-        List<LoopResources> loops = new ArrayList<>();
+        List<ClientLoop> loops = new ArrayList<>();
         List<LoadDriver> drivers = new ArrayList<>();
         try {
             for (int t = 0; t < config.threads(); t++) {
-                LoopResources resources = LoopResources.create("fluxperf-load-" + t, 1, true);
-                loops.add(resources);
-                drivers.add(new LoadDriver(t, config, protocol, resources, target, errors,
+                ClientLoop loop = ClientLoop.create("fluxperf-load-" + t, config.connection().ioUring());
+                loops.add(loop);
+                drivers.add(new LoadDriver(t, config, protocol, loop, target, errors,
                         trace != null ? trace.forThread() : null));
             }
             connect(drivers, targetDescription);
@@ -147,8 +149,8 @@ public final class LoadRun {
             for (LoadDriver d : drivers) {
                 await(d.close(), Duration.ofSeconds(5));
             }
-            for (LoopResources r : loops) {
-                r.disposeLater(Duration.ZERO, Duration.ofSeconds(2)).block(Duration.ofSeconds(5));
+            for (ClientLoop l : loops) {
+                l.dispose(Duration.ofSeconds(2));
             }
         }
     }

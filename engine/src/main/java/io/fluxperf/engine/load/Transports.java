@@ -8,11 +8,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoop;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.unix.DomainSocketAddress;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollDomainSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
@@ -25,11 +21,10 @@ import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
-import reactor.netty.resources.LoopResources;
 
 /**
  * Opens the channels of one load thread: TCP over IPv4/IPv6 or a Unix socket, with TLS when
- * asked, on the thread's event loop (reactor-netty's loop resources, epoll on Linux).
+ * asked, on the thread's event loop (epoll on Linux, or io_uring with {@code --io-uring}).
  *
  * <p>Why a Netty {@link Bootstrap} rather than reactor-netty's {@code TcpClient}: each connect
  * through {@code TcpClient} builds a reactive connection (observers, operations, a Mono chain) that
@@ -45,19 +40,14 @@ final class Transports {
     private final String serverName;
     private final boolean verifyHost;
 
-    Transports(RunConfig config, LoopResources resources, EventLoop loop, SocketAddress target) {
+    Transports(RunConfig config, ClientLoop clientLoop, SocketAddress target) {
         this.target = target;
         int connectMillis = (int) Math.max(1000, Math.min(5000, config.timeout().toMillis() * 2));
-        Bootstrap b = new Bootstrap().group(loop).option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectMillis);
+        Bootstrap b = new Bootstrap().group(clientLoop.loop()).option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectMillis);
         if (target instanceof DomainSocketAddress) {
-            // reactor-netty's loop resources map no Unix-socket channel class: name epoll's
-            if (!Epoll.isAvailable()) {
-                throw new UserError("--server: Unix sockets need Netty's epoll transport, which is not available here: "
-                        + RunErrors.describe(Epoll.unavailabilityCause()));
-            }
-            b.channel(EpollDomainSocketChannel.class);
+            b.channel(clientLoop.domainSocketChannel());
         } else {
-            b.channel(resources.onChannelClass(SocketChannel.class, loop))
+            b.channel(clientLoop.socketChannel())
                     .option(ChannelOption.TCP_NODELAY, config.tcpNoDelay())
                     .option(ChannelOption.SO_KEEPALIVE, true);
         }

@@ -13,14 +13,12 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.FixedRecvByteBufAllocator;
-import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.util.ReferenceCountUtil;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import reactor.netty.resources.LoopResources;
 
 /**
  * memcache over UDP (memcached's protocol.txt, "UDP protocol"): one connected datagram socket on
@@ -102,7 +100,7 @@ final class UdpSlot implements ConnectionSlot {
     /**
      * @param target the server's UDP address (HOST:PORT)
      */
-    UdpSlot(LoadDriver driver, int id, int pipeline, SocketAddress target, LoopResources resources) {
+    UdpSlot(LoadDriver driver, int id, int pipeline, SocketAddress target, ClientLoop clientLoop) {
         if (!(target instanceof InetSocketAddress)) {
             throw new UserError("--udp: UDP needs --server HOST:PORT, not " + target);
         }
@@ -125,7 +123,7 @@ final class UdpSlot implements ConnectionSlot {
         this.freeCount = pipeline;
         this.bootstrap = new Bootstrap()
                 .group(driver.loop())
-                .channel(resources.onChannelClass(DatagramChannel.class, driver.loop()))
+                .channel(clientLoop.datagramChannel())
                 .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(RECEIVE_BUFFER))
                 .handler(new Replies());
     }

@@ -1,7 +1,7 @@
 package io.fluxperf.engine.target;
 
 import io.fluxperf.engine.TimerSlack;
-
+import io.fluxperf.engine.netty.EpollLoopResources;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -38,8 +38,8 @@ import reactor.netty.resources.LoopResources;
 import reactor.netty.tcp.TcpServer;
 
 /**
- * The listening side of an embedded target: its own event loops (reactor-netty
- * {@link LoopResources}, epoll when available), a TCP listener over reactor-netty's
+ * The listening side of an embedded target: its own event loops ({@link EpollLoopResources}:
+ * epoll when available, never io_uring), a TCP listener over reactor-netty's
  * {@link TcpServer} (with TLS when given a context), and optionally a Unix-socket listener with the
  * same handlers and UDP sockets; every accepted connection is tracked so that {@link #close()}
  * can close it.
@@ -75,7 +75,7 @@ public final class Listeners implements AutoCloseable {
      * @param threads     event loops
      */
     public Listeners(String loopPrefix, String groupName, int threads) {
-        this.loops = LoopResources.create(loopPrefix, threads, true);
+        this.loops = new EpollLoopResources(loopPrefix, threads);
         this.connections = new DefaultChannelGroup(groupName, GlobalEventExecutor.INSTANCE);
         this.threads = threads;
     }

@@ -107,6 +107,14 @@ class ConfigResolverFileTest {
     }
 
     @Test
+    void ioUringFromTheFileAndTheFlag() {
+        String toml = "[general]\nio-uring = true\n[[workload]]\nmethod = \"get\"\n";
+        assertTrue(resolve(toml).connection().ioUring());
+        assertFalse(resolve(toml, s -> s.ioUring = false).connection().ioUring(), "the flag wins");
+        assertFalse(sample("default.toml", s -> { }).connection().ioUring(), "epoll by default");
+    }
+
+    @Test
     void flagsOverrideTheSample() {
         RunConfig c = sample("default.toml", s -> {
             s.duration = Duration.ofSeconds(10);
@@ -438,7 +446,7 @@ class ConfigResolverFileTest {
         "server = \"h:99999\"        | general.server (line 2): port must be between 1 and 65535, not '99999'",
         "thread = 4                  | general.thread (line 2): unknown key; did you mean threads?",
         "tcp_nodelay = true          | general.tcp_nodelay (line 2): unknown key; did you mean tcp-nodelay?",
-        "colour = \"blue\"           | general.colour (line 2): unknown key; expected one of server, protocol, threads, connections, pipeline, duration, windows, warmup, timeout, tcp-nodelay, requests, seed, user, password, db, resp, headers, http-ok, udp, tls, tls-ca, tls-insecure, sni, connect-per-request, hold-connections, connect-rate, stats-interval",
+        "colour = \"blue\"           | general.colour (line 2): unknown key; expected one of server, protocol, threads, connections, pipeline, duration, windows, warmup, timeout, tcp-nodelay, requests, seed, user, password, db, resp, headers, http-ok, udp, tls, tls-ca, tls-insecure, sni, connect-per-request, hold-connections, connect-rate, io-uring, stats-interval",
     })
     void badGeneralValues(String line, String message) {
         assertEquals(f + ": " + message, error("[general]\n" + line + "\n"));

@@ -47,7 +47,7 @@ class HttpLoadRunNginxTest {
     private static RunResult run(int connections, int pipeline, long requests, WorkloadConfig workload,
                                  Set<Integer> okClasses, boolean perRequest) {
         ProtocolOptions options = new ProtocolOptions(null, null, -1, 2, List.of(), okClasses);
-        ConnectionOptions connection = new ConnectionOptions(false, false, null, false, null, perRequest, 0, 0);
+        ConnectionOptions connection = new ConnectionOptions(false, false, null, false, null, perRequest, 0, 0, false);
         RunConfig config = new RunConfig(null, "http", 1, connections, pipeline, Duration.ofSeconds(20), 1, Duration.ZERO,
                 Duration.ofSeconds(2), true, requests, 7, List.of(workload), options, connection, Duration.ZERO);
         return new LoadRun(config, new RunListener() { }).execute(

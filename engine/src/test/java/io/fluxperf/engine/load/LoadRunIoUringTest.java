@@ -1,0 +1,150 @@
+package io.fluxperf.engine.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.config.ConnectionOptions;
+import io.fluxperf.engine.config.KeyDistribution;
+import io.fluxperf.engine.config.KeyspaceConfig;
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.ValueSize;
+import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.metrics.OutcomeCounts;
+import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.netty.EpollLoopResources;
+import io.fluxperf.engine.protocol.ProtocolOptions;
+import io.fluxperf.engine.request.Command;
+import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.RedisProcess;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringDatagramChannel;
+import io.netty.channel.uring.IoUringDomainSocketChannel;
+import io.netty.channel.uring.IoUringSocketChannel;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code --io-uring}: the load engine on Netty's io_uring transport against a real memcached and a
+ * real redis, counts reconciled with the servers' own; and epoll stays the default although the
+ * io_uring classes are on the class path (reactor-netty would otherwise prefer them).
+ */
+class LoadRunIoUringTest {
+    private static final ConnectionOptions IO_URING = new ConnectionOptions(false, false, null, false, null, false, 0, 0, true);
+
+    @BeforeAll
+    static void ioUringAvailable() {
+        Assumptions.assumeTrue(IoUring.isAvailable(), () -> "io_uring is not available: " + IoUring.unavailabilityCause());
+    }
+
+    private static RunConfig config(String protocol, int pipeline, Duration duration, long requests, WorkloadConfig w) {
+        return new RunConfig(null, protocol, 1, 4, pipeline, duration, 1, Duration.ZERO, Duration.ofSeconds(1), true,
+                requests, 7, List.of(w), ProtocolOptions.defaults(), IO_URING, Duration.ZERO);
+    }
+
+    private static OutcomeCounts assertReconciles(WindowResult w) {
+        OutcomeCounts o = w.total().outcomes();
+        assertEquals(o.requests(), o.ok() + o.miss() + o.error() + o.timeout() + o.closed());
+        assertEquals(o.requests(), w.total().latency().getTotalCount(), "every request is timed");
+        return o;
+    }
+
+    @Test
+    void closedLoopGetsHitEveryTime() {
+        try (MemcachedProcess memcached = MemcachedProcess.start()) {
+            WorkloadConfig get = WorkloadConfig.of(Command.GET).withHit(true)
+                    .withKeyspace(KeyspaceConfig.defaults().withCount(2000));
+            RunResult result = new LoadRun(config("memcache", 4, Duration.ofSeconds(1), 0, get), new RunListener() { })
+                    .execute(new InetSocketAddress("127.0.0.1", memcached.port()), memcached.address());
+            OutcomeCounts o = assertReconciles(result.total());
+            assertTrue(o.requests() > 1000, "requests: " + o.requests());
+            assertEquals(o.requests(), o.ok(), "every get hits");
+            Map<String, Long> stats = memcached.stats();
+            assertEquals(2000, stats.get("cmd_set"), "the preload");
+            assertEquals(o.requests(), stats.get("get_hits"));
+        }
+    }
+
+    @Test
+    void openLoopHoldsItsRate() {
+        try (MemcachedProcess memcached = MemcachedProcess.start()) {
+            WorkloadConfig get = WorkloadConfig.of(Command.GET).withRate(5000).withHit(true)
+                    .withKeyspace(KeyspaceConfig.defaults().withCount(500));
+            RunResult result = new LoadRun(config("memcache", 1, Duration.ofSeconds(2), 0, get), new RunListener() { })
+                    .execute(new InetSocketAddress("127.0.0.1", memcached.port()), memcached.address());
+            WindowResult w = result.windows().get(0);
+            OutcomeCounts o = assertReconciles(w);
+            assertEquals(5000, w.rate(0), 5000 * 0.02, "rate");
+            assertEquals(o.requests(), o.ok(), "every get hits");
+            assertTrue(w.sendLag().getTotalCount() > 0, "paced sends are timed");
+            assertEquals(o.requests(), memcached.stats().get("get_hits"));
+        }
+    }
+
+    @Test
+    void redisSetsAndGetsMatchItsCounters() {
+        try (RedisProcess redis = RedisProcess.start()) {
+            KeyspaceConfig keys = new KeyspaceConfig(100, 8, KeyDistribution.SEQUENTIAL, 1);
+            InetSocketAddress address = new InetSocketAddress("127.0.0.1", redis.port());
+            WorkloadConfig set = WorkloadConfig.of(Command.SET).withKeyspace(keys).withBytes(ValueSize.fixed(32));
+            RunResult sets = new LoadRun(config("redis", 8, Duration.ofSeconds(30), 3000, set), new RunListener() { })
+                    .execute(address, "redis");
+            assertEquals(3000, assertReconciles(sets.total()).ok());
+            WorkloadConfig get = WorkloadConfig.of(Command.GET).withKeyspace(keys);
+            RunResult gets = new LoadRun(config("redis", 8, Duration.ofSeconds(30), 3000, get), new RunListener() { })
+                    .execute(address, "redis");
+            assertEquals(3000, assertReconciles(gets.total()).ok(), "every key was set");
+            Map<String, Long> stats = redis.commandstats();
+            assertEquals(3000, stats.get("set"));
+            assertEquals(3000, stats.get("get"));
+            assertEquals(3000, redis.stat("keyspace_hits"));
+        }
+    }
+
+    @Test
+    void ioUringLoopsUseIoUringChannels() {
+        ClientLoop loop = ClientLoop.create("fluxperf-test", true);
+        try {
+            assertSame(IoUringSocketChannel.class, loop.socketChannel());
+            assertSame(IoUringDatagramChannel.class, loop.datagramChannel());
+            assertSame(IoUringDomainSocketChannel.class, loop.domainSocketChannel());
+        } finally {
+            loop.dispose(Duration.ofSeconds(2));
+        }
+    }
+
+    @Test
+    void epollStaysTheDefault() {
+        Assumptions.assumeTrue(Epoll.isAvailable(), "epoll is not available");
+        ClientLoop loop = ClientLoop.create("fluxperf-test", false);
+        EpollLoopResources servers = new EpollLoopResources("fluxperf-test-server", 1);
+        try {
+            assertSame(EpollSocketChannel.class, loop.socketChannel());
+            EventLoopGroup group = servers.onServer(true);
+            assertSame(EpollSocketChannel.class, servers.onChannelClass(SocketChannel.class, group));
+        } finally {
+            loop.dispose(Duration.ofSeconds(2));
+            servers.disposeLater(Duration.ZERO, Duration.ofSeconds(2)).block(Duration.ofSeconds(5));
+        }
+    }
+
+    @Test
+    void unavailableIoUringIsOneSentenceNamingTheFlag() {
+        UserError e = assertThrows(UserError.class, () -> IoUringClientLoop.ensureAvailable(false,
+                new UnsatisfiedLinkError("io_uring_setup failed: Operation not permitted")));
+        assertEquals("--io-uring: Netty's io_uring transport is not available here: io_uring_setup failed: Operation not permitted",
+                e.getMessage());
+    }
+}
