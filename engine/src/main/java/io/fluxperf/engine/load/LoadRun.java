@@ -249,6 +249,7 @@ public final class LoadRun {
             }
         }
         List<WindowResult> windows = new ArrayList<>();
+        WindowResult total = null;
         long windowStart = System.nanoTime();
         long windowCpu = ProcessCpu.nanos();
         for (int w = 1; w <= config.windows(); w++) {
@@ -266,8 +267,9 @@ public final class LoadRun {
             long cpu = ProcessCpu.nanos();
             WindowResult window = assemble(w, windowStart, now, cpu < 0 ? -1 : cpu - windowCpu, snapshotAll(drivers, true));
             windowCpu = cpu;
-            windows.add(window);
             listener.window(window);
+            total = total == null ? window : total.merge(0, window);
+            windows.add(window.compact()); // kept for the result: small, so long runs stay flat
             windowStart = now;
             if (last) {
                 break;
@@ -275,10 +277,6 @@ public final class LoadRun {
         }
         if (errors.sourceFailure() != null) {
             throw new IllegalStateException("the request source failed", errors.sourceFailure());
-        }
-        WindowResult total = windows.get(0);
-        for (int i = 1; i < windows.size(); i++) {
-            total = total.merge(0, windows.get(i));
         }
         total = total.merge(0, WindowResult.empty(0, total.startNanos(), config.workloads()));
         if (!config.statsInterval().isZero()) {

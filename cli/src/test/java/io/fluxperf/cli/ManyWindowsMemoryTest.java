@@ -1,0 +1,48 @@
+package io.fluxperf.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A run keeps every window for its result, so its memory must not grow by much per window: 300
+ * windows in a 40 MB heap (at full size they took 1.6 MB each, and such a run ran out of memory
+ * after 14 windows).
+ */
+class ManyWindowsMemoryTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void threeHundredWindowsFitInASmallHeap() throws Exception {
+        Path json = dir.resolve("run.json");
+        Path output = dir.resolve("run.out");
+        List<String> command = List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx40m",
+                "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+                "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
+                "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+                "run", "-d", "50ms", "-w", "300", "--rate", "1000", "-c", "2", "--no-live", "--json", json.toString());
+        Process run = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        assertTrue(run.waitFor(120, TimeUnit.SECONDS), "the run ends");
+        String text = Files.readString(output);
+        assertEquals(0, run.exitValue(), text);
+        JsonNode result = new ObjectMapper().readTree(json.toFile());
+        assertEquals(300, result.get("windows").size(), "every window is in the result");
+        long sum = 0;
+        for (JsonNode w : result.get("windows")) {
+            sum += w.get("requests").asLong();
+        }
+        assertEquals(result.get("total").get("requests").asLong(), sum, "the total is the sum of the windows");
+        assertTrue(sum > 10_000, "requests: " + sum);
+    }
+}

@@ -1,0 +1,95 @@
+package io.fluxperf.engine.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.request.Command;
+import io.fluxperf.engine.request.Outcome;
+import io.fluxperf.trace.LatencyHistograms;
+import java.util.List;
+import java.util.Random;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+/** A kept window is small, and reports exactly what the window it was made from reports. */
+class WindowResultCompactTest {
+    private static WindowResult filledWindow() {
+        List<WorkloadConfig> configs = List.of(WorkloadConfig.of(Command.GET), WorkloadConfig.of(Command.SET));
+        WindowResult w = WindowResult.empty(3, 1_000, configs);
+        Random random = new Random(7);
+        Outcome[] outcomes = Outcome.values();
+        for (int i = 0; i < 200_000; i++) {
+            WorkloadStats s = w.workloads().get(i % 2);
+            long latency = (long) Math.exp(random.nextGaussian() * 1.5 + 12); // tens of µs to tens of ms
+            Outcome o = outcomes[random.nextInt(outcomes.length)];
+            s.recordSent(30);
+            s.record(o, latency + 500, latency, 70);
+            s.recordReplyClass(2);
+            w.total().recordSent(30);
+            w.total().record(o, latency + 500, latency, 70);
+            LatencyHistograms.record(w.sendLag(), latency / 100);
+        }
+        LatencyHistograms.record(w.connectLatency(), 123_456);
+        w.connections().attempt();
+        w.connections().opened();
+        return w;
+    }
+
+    private static void assertSameDistribution(Histogram expected, Histogram actual, String what) {
+        assertEquals(expected.getTotalCount(), actual.getTotalCount(), what + " count");
+        for (double p : new double[] {0, 50, 90, 99, 99.9, 99.99, 100}) {
+            assertEquals(expected.getValueAtPercentile(p), actual.getValueAtPercentile(p), what + " p" + p);
+        }
+        assertEquals(expected.getMean(), actual.getMean(), 1e-6, what + " mean");
+        assertEquals(expected.getMaxValue(), actual.getMaxValue(), what + " max");
+    }
+
+    private static void assertSameStats(WorkloadStats expected, WorkloadStats actual, String what) {
+        for (Outcome o : Outcome.values()) {
+            assertEquals(expected.outcomes().get(o), actual.outcomes().get(o), what + " " + o);
+        }
+        assertSameDistribution(expected.latency(), actual.latency(), what + " latency");
+        assertSameDistribution(expected.service(), actual.service(), what + " service");
+        assertEquals(expected.sent(), actual.sent(), what + " sent");
+        assertEquals(expected.bytesSent(), actual.bytesSent(), what + " bytes sent");
+        assertEquals(expected.bytesReceived(), actual.bytesReceived(), what + " bytes received");
+        assertEquals(expected.replyClass(2), actual.replyClass(2), what + " 2xx");
+    }
+
+    @Test
+    void aCompactWindowReportsTheSameFigures() {
+        WindowResult w = filledWindow();
+        WindowResult c = w.compact();
+        assertEquals(w.number(), c.number());
+        assertEquals(w.seconds(), c.seconds());
+        assertEquals(w.rate(), c.rate());
+        for (int i = 0; i < 2; i++) {
+            assertSameStats(w.workloads().get(i), c.workloads().get(i), "workload " + i);
+        }
+        assertSameStats(w.total(), c.total(), "total");
+        assertSameDistribution(w.sendLag(), c.sendLag(), "send lag");
+        assertSameDistribution(w.connectLatency(), c.connectLatency(), "connect");
+        assertEquals(w.connections().openedCount(), c.connections().openedCount());
+        WindowResult mergedFull = w.merge(0, w);
+        WindowResult mergedCompact = c.merge(0, c);
+        assertSameStats(mergedFull.total(), mergedCompact.total(), "merged");
+    }
+
+    @Test
+    void aCompactWindowTakesAFractionOfTheMemory() {
+        WindowResult w = filledWindow();
+        WindowResult c = w.compact();
+        long full = footprint(w);
+        long compact = footprint(c);
+        assertTrue(compact * 10 < full, "compact " + compact + " B, full " + full + " B");
+    }
+
+    private static long footprint(WindowResult w) {
+        long bytes = w.sendLag().getEstimatedFootprintInBytes() + w.connectLatency().getEstimatedFootprintInBytes();
+        for (WorkloadStats s : w.workloads()) {
+            bytes += s.latency().getEstimatedFootprintInBytes() + s.service().getEstimatedFootprintInBytes();
+        }
+        return bytes + w.total().latency().getEstimatedFootprintInBytes() + w.total().service().getEstimatedFootprintInBytes();
+    }
+}
