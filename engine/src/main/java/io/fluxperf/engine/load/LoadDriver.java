@@ -69,6 +69,8 @@ final class LoadDriver {
     private boolean warmingUp;
 
     private WorkloadStats[] stats;
+    /** {@code stats.length}, readable from any thread. */
+    private final int workloadCount;
     private ConnectionCounts connectionCounts = new ConnectionCounts();
     private Histogram sendLag = LatencyHistograms.create();
     /** Filled by {@link #liveSnapshot()} (reused: a copy per second was most of a paced run's garbage). */
@@ -77,7 +79,7 @@ final class LoadDriver {
     private final WorkloadStats interval = new WorkloadStats();
     private final ConnectionCounts intervalConnections = new ConnectionCounts();
     /** Connect start to ready for load (TCP, TLS and protocol handshakes), per connection made. */
-    private final Histogram connectLatency = LatencyHistograms.create();
+    private Histogram connectLatency = LatencyHistograms.create();
     private final boolean perRequest;
     /** Connect per request: slots not reconnected because their phase had no more requests. */
     private final List<ConnectionSlot> idleSlots = new ArrayList<>();
@@ -115,6 +117,7 @@ final class LoadDriver {
         this.timeoutNanos = config.timeout().toNanos();
         this.protocolOptions = config.protocolOptions();
         this.stats = newStats(config.workloads().size());
+        this.workloadCount = config.workloads().size();
         this.perRequest = config.connection().connectPerRequest();
         int slots = slotsOfThread(config, index);
         int pipeline = perRequest ? 1 : config.pipeline();
@@ -559,6 +562,30 @@ final class LoadDriver {
      */
     CompletableFuture<ThreadSnapshot> snapshot(boolean reset, boolean endWarmup) {
         CompletableFuture<ThreadSnapshot> result = new CompletableFuture<>();
+        if (reset) {
+            // the next interval's empty metrics are made here, on the caller's thread: the loop only
+            // swaps them in, where copying and clearing 270 KB histograms held up sends for ms
+            WorkloadStats[] fresh = newStats(workloadCount);
+            Histogram freshLag = LatencyHistograms.create();
+            Histogram freshConnect = LatencyHistograms.create();
+            ConnectionCounts freshCounts = new ConnectionCounts();
+            onLoop(() -> {
+                if (endWarmup) {
+                    warmingUp = false;
+                }
+                WorkloadStats[] out = stats;
+                Histogram lag = sendLag;
+                Histogram connect = connectLatency;
+                ConnectionCounts conns = connectionCounts;
+                stats = fresh;
+                sendLag = freshLag;
+                connectLatency = freshConnect;
+                connectionCounts = freshCounts;
+                conns.setOpen(openConnections());
+                result.complete(new ThreadSnapshot(out, conns, lag, connect));
+            });
+            return result;
+        }
         onLoop(() -> {
             if (endWarmup) {
                 warmingUp = false;
@@ -566,22 +593,22 @@ final class LoadDriver {
             WorkloadStats[] copy = new WorkloadStats[stats.length];
             for (int i = 0; i < stats.length; i++) {
                 copy[i] = stats[i].copy();
-                if (reset) {
-                    stats[i].reset();
-                }
             }
             ConnectionCounts conns = connectionCounts.copy();
-            conns.setOpen(connections.stream().filter(ConnectionSlot::isOpen).count());
-            Histogram lag = sendLag.copy();
-            Histogram connect = connectLatency.copy();
-            if (reset) {
-                connectionCounts.reset();
-                sendLag.reset();
-                connectLatency.reset();
-            }
-            result.complete(new ThreadSnapshot(copy, conns, lag, connect));
+            conns.setOpen(openConnections());
+            result.complete(new ThreadSnapshot(copy, conns, sendLag.copy(), connectLatency.copy()));
         });
         return result;
+    }
+
+    private long openConnections() {
+        long open = 0;
+        for (ConnectionSlot c : connections) {
+            if (c.isOpen()) {
+                open++;
+            }
+        }
+        return open;
     }
 
     /**
@@ -616,7 +643,7 @@ final class LoadDriver {
             WorkloadStats copy = interval.copy();
             interval.reset();
             ConnectionCounts conns = intervalConnections.copy();
-            conns.setOpen(connections.stream().filter(ConnectionSlot::isOpen).count());
+            conns.setOpen(openConnections());
             intervalConnections.reset();
             result.complete(new ThreadSnapshot(new WorkloadStats[] {copy}, conns, null, null));
         });
