@@ -24,6 +24,14 @@ record CliRun(int exitCode, String out, String err) {
                 .orElseThrow(() -> new AssertionError("no line starting with '" + prefix + "' in:\n" + out + "\nstderr:\n" + err));
     }
 
+    /** The run exited 0 and its total ended exactly {@code requests} requests, every one Ok. */
+    static void assertAllOk(CliRun run, long requests) {
+        org.junit.jupiter.api.Assertions.assertEquals(0, run.exitCode(), run.out() + run.err());
+        String total = run.line("Requests:");
+        org.junit.jupiter.api.Assertions.assertEquals(requests, field(total, "Requests:"), total);
+        org.junit.jupiter.api.Assertions.assertEquals(requests, field(total, "Ok:"), total);
+    }
+
     /** The value after {@code name} in a report line such as "Requests: 10 Ok: 9". */
     static long field(String line, String name) {
         String[] words = line.split(" ");

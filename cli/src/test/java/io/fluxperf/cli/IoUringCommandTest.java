@@ -1,6 +1,6 @@
 package io.fluxperf.cli;
 
-import static io.fluxperf.cli.CliRun.field;
+import static io.fluxperf.cli.CliRun.assertAllOk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,13 +27,6 @@ class IoUringCommandTest {
 
     private static void assumeIoUring() {
         Assumptions.assumeTrue(IoUring.isAvailable(), () -> "io_uring is not available: " + IoUring.unavailabilityCause());
-    }
-
-    private static void assertAllOk(CliRun run, long requests) {
-        assertEquals(0, run.exitCode(), run.out() + run.err());
-        String line = run.line("Requests:");
-        assertEquals(requests, field(line, "Requests:"), line);
-        assertEquals(requests, field(line, "Ok:"), line);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.fluxperf.cli;
 
+import static io.fluxperf.cli.CliRun.assertAllOk;
 import static io.fluxperf.cli.CliRun.field;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -54,13 +55,6 @@ class TransportCommandTest {
         for (String m : mentions) {
             assertTrue(err.contains(m), "'" + m + "' in: " + err);
         }
-    }
-
-    private static void assertAllOk(CliRun run, long requests) {
-        assertEquals(0, run.exitCode(), run.out() + run.err());
-        String line = run.line("Requests:");
-        assertEquals(requests, field(line, "Requests:"), line);
-        assertEquals(requests, field(line, "Ok:"), line);
     }
 
     // ---- memcached ----
