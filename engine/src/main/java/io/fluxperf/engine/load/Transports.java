@@ -47,9 +47,16 @@ final class Transports {
         if (target instanceof DomainSocketAddress) {
             b.channel(clientLoop.domainSocketChannel());
         } else {
-            b.channel(clientLoop.socketChannel())
-                    .option(ChannelOption.TCP_NODELAY, config.tcpNoDelay())
-                    .option(ChannelOption.SO_KEEPALIVE, true);
+            // each option set is a system call per connection, which counts at thousands of
+            // connections per second: Netty's TCP channels start with Nagle's algorithm off, and a
+            // connection that carries one request has no idle time to keep alive
+            b.channel(clientLoop.socketChannel());
+            if (!config.tcpNoDelay()) {
+                b.option(ChannelOption.TCP_NODELAY, false);
+            }
+            if (!config.connection().connectPerRequest()) {
+                b.option(ChannelOption.SO_KEEPALIVE, true);
+            }
         }
         ConnectionOptions c = config.connection();
         this.ssl = c.tls() ? sslContext(c) : null;

@@ -1,0 +1,85 @@
+package io.fluxperf.engine.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import io.fluxperf.engine.config.ConnectionOptions;
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.protocol.ProtocolOptions;
+import io.fluxperf.engine.request.Command;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The socket options a load connection gets: Nagle's algorithm off unless --tcp-nodelay false
+ * turns it on, and keep-alive on held connections only (a connection per request never idles).
+ */
+class TransportsSocketOptionsTest {
+    private ServerSocket server;
+    private ClientLoop loop;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+        loop = ClientLoop.create("fluxperf-options-test", false);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        loop.dispose(Duration.ofSeconds(2));
+        server.close();
+    }
+
+    private Channel connect(boolean tcpNoDelay, boolean connectPerRequest) throws Exception {
+        ConnectionOptions c = new ConnectionOptions(false, false, null, false, null, connectPerRequest, 0, 0, false);
+        RunConfig config = new RunConfig(null, "memcache", 1, 1, 1, Duration.ofSeconds(1), 1, Duration.ZERO,
+                Duration.ofSeconds(1), tcpNoDelay, 0, 7, List.of(WorkloadConfig.of(Command.GET)),
+                ProtocolOptions.defaults(), c, Duration.ZERO);
+        InetSocketAddress target = new InetSocketAddress(server.getInetAddress(), server.getLocalPort());
+        Transports transports = new Transports(config, loop, target);
+        CompletableFuture<Channel> done = new CompletableFuture<>();
+        loop.loop().execute(() -> transports.connect((ch, e) -> {
+            if (e != null) {
+                done.completeExceptionally(e);
+            } else {
+                done.complete(ch);
+            }
+        }));
+        Channel ch = done.get(5, TimeUnit.SECONDS);
+        assertNotNull(ch);
+        return ch;
+    }
+
+    @Test
+    void heldConnectionsHaveNagleOffAndKeepAlive() throws Exception {
+        Channel ch = connect(true, false);
+        assertEquals(true, ch.config().getOption(ChannelOption.TCP_NODELAY));
+        assertEquals(true, ch.config().getOption(ChannelOption.SO_KEEPALIVE));
+        ch.close().sync();
+    }
+
+    @Test
+    void tcpNoDelayFalseTurnsNagleOn() throws Exception {
+        Channel ch = connect(false, false);
+        assertEquals(false, ch.config().getOption(ChannelOption.TCP_NODELAY));
+        ch.close().sync();
+    }
+
+    @Test
+    void aConnectionPerRequestSkipsKeepAlive() throws Exception {
+        Channel ch = connect(true, true);
+        assertEquals(true, ch.config().getOption(ChannelOption.TCP_NODELAY));
+        assertEquals(false, ch.config().getOption(ChannelOption.SO_KEEPALIVE));
+        ch.close().sync();
+    }
+}
