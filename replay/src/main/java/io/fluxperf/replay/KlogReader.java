@@ -29,20 +29,19 @@ final class KlogReader extends LineLogReader {
     private static final String[] MONTHS = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
             "Nov", "Dec"};
 
-    private final ReaderContext ctx;
     private final Map<Long, int[]> perSecond;
     private final Map<Long, int[]> seen = new HashMap<>();
     private final ClientTable clients = new ClientTable();
     private long lastSecond = Long.MIN_VALUE;
     private int[] lastTotal;
     private int[] lastSeen;
-    private final int[] tokenFrom = new int[MAX_TOKENS];
-    private final int[] tokenTo = new int[MAX_TOKENS];
+    private final SpaceTokens words = new SpaceTokens(MAX_TOKENS);
+    private final int[] tokenFrom = words.from;
+    private final int[] tokenTo = words.to;
 
     /** @param perSecond commands per second from {@link #countSeconds}; null: no spreading (the scan) */
     KlogReader(LogInput input, ReaderContext ctx, Map<Long, int[]> perSecond) {
-        super(input, 1 << 16);
-        this.ctx = ctx;
+        super(input, 1 << 16, ctx);
         this.perSecond = perSecond;
     }
 
@@ -65,12 +64,8 @@ final class KlogReader extends LineLogReader {
 
     @Override
     public boolean next(LogEntry e) throws IOException {
-        while (lines.next()) {
+        while (nextLine()) {
             long n = lines.lineNumber();
-            if (lines.tooLong()) {
-                ctx.bad.add(ctx.place(n), "line longer than " + lines.maxLine() + " bytes");
-                continue;
-            }
             byte[] b = lines.buffer();
             int from = lines.start();
             int to = lines.end();
@@ -129,28 +124,13 @@ final class KlogReader extends LineLogReader {
             return "truncated line (no status and length after the command)";
         }
         int cmdEnd = p - 2;
-        int tokens = tokenize(b, cmdStart, cmdEnd);
+        int tokens = words.split(b, cmdStart, cmdEnd);
         if (tokens == 0) {
             return "empty command";
         }
         int verbId = ctx.verbs.id(b, tokenFrom[0], tokenTo[0]);
         String verb = ctx.verbs.name(verbId);
-        Command c = switch (verb) {
-            case "get" -> Command.GET;
-            case "gets" -> Command.GETS;
-            case "set" -> Command.SET;
-            case "add" -> Command.ADD;
-            case "replace" -> Command.REPLACE;
-            case "append" -> Command.APPEND;
-            case "prepend" -> Command.PREPEND;
-            case "cas" -> Command.CAS;
-            case "delete" -> Command.DELETE;
-            case "incr" -> Command.INCR;
-            case "decr" -> Command.DECR;
-            case "touch" -> Command.TOUCH;
-            case "flush_all" -> Command.FLUSH;
-            default -> null;
-        };
+        Command c = MemcacheVerbs.command(verb);
         if (c == null) {
             if (ADMIN.contains(verb)) {
                 ctx.stats.skip("admin command (" + verb + ")");
@@ -303,24 +283,4 @@ final class KlogReader extends LineLogReader {
         return -1;
     }
 
-    private int tokenize(byte[] b, int from, int to) {
-        int n = 0;
-        int p = from;
-        while (p < to && n < MAX_TOKENS) {
-            while (p < to && b[p] == ' ') {
-                p++;
-            }
-            if (p == to) {
-                break;
-            }
-            int s = p;
-            while (p < to && b[p] != ' ') {
-                p++;
-            }
-            tokenFrom[n] = s;
-            tokenTo[n] = p;
-            n++;
-        }
-        return n;
-    }
 }

@@ -21,29 +21,24 @@ final class MemcacheAsciiReader extends LineLogReader {
     private static final Set<String> ADMIN = Set.of("version", "stats", "verbosity", "quit", "watch", "lru_crawler",
             "slabs", "lru", "shutdown", "cache_memlimit", "misbehave", "debugtime", "mn", "me");
 
-    private final ReaderContext ctx;
     private final SendTimes times;
-    private final int[] tokenFrom = new int[MAX_TOKENS];
-    private final int[] tokenTo = new int[MAX_TOKENS];
+    private final SpaceTokens words = new SpaceTokens(MAX_TOKENS);
+    private final int[] tokenFrom = words.from;
+    private final int[] tokenTo = words.to;
     private long sequence;
     private boolean timesEnded;
 
     MemcacheAsciiReader(LogInput input, ReaderContext ctx, Path timesCsv) {
-        super(input, 1 << 20);
-        this.ctx = ctx;
+        super(input, 1 << 20, ctx);
         this.times = timesCsv == null ? null : new SendTimes(timesCsv, ctx);
     }
 
     @Override
     public boolean next(LogEntry e) throws IOException {
-        while (lines.next()) {
+        while (nextLine()) {
             long n = lines.lineNumber();
-            if (lines.tooLong()) {
-                ctx.bad.add(ctx.place(n), "line longer than " + lines.maxLine() + " bytes");
-                continue;
-            }
             byte[] b = lines.buffer();
-            int tokens = tokenize(b, lines.start(), lines.end());
+            int tokens = words.split(b, lines.start(), lines.end());
             if (tokens == 0) {
                 continue;
             }
@@ -86,22 +81,7 @@ final class MemcacheAsciiReader extends LineLogReader {
             last--;
             ctx.stats.adjust("noreply dropped (every reply is timed)");
         }
-        Command c = switch (verb) {
-            case "get" -> Command.GET;
-            case "gets" -> Command.GETS;
-            case "set" -> Command.SET;
-            case "add" -> Command.ADD;
-            case "replace" -> Command.REPLACE;
-            case "append" -> Command.APPEND;
-            case "prepend" -> Command.PREPEND;
-            case "cas" -> Command.CAS;
-            case "delete" -> Command.DELETE;
-            case "incr" -> Command.INCR;
-            case "decr" -> Command.DECR;
-            case "touch" -> Command.TOUCH;
-            case "flush_all" -> Command.FLUSH;
-            default -> null;
-        };
+        Command c = MemcacheVerbs.command(verb);
         if (c == null) {
             if (ADMIN.contains(verb)) {
                 ctx.stats.skip("admin command (" + verb + ")");
@@ -181,26 +161,6 @@ final class MemcacheAsciiReader extends LineLogReader {
         return null;
     }
 
-    private int tokenize(byte[] b, int from, int to) {
-        int n = 0;
-        int p = from;
-        while (p < to && n < MAX_TOKENS) {
-            while (p < to && b[p] == ' ') {
-                p++;
-            }
-            if (p == to) {
-                break;
-            }
-            int s = p;
-            while (p < to && b[p] != ' ') {
-                p++;
-            }
-            tokenFrom[n] = s;
-            tokenTo[n] = p;
-            n++;
-        }
-        return n;
-    }
 
     private boolean is(byte[] b, int i, String text) {
         int len = tokenTo[i] - tokenFrom[i];

@@ -30,7 +30,6 @@ import java.util.Arrays;
 final class MemcacheWatchReader extends LineLogReader {
     static final String INTERNAL_FETCH = "the fetch inside a store (memcached logs it as item_get)";
 
-    private final ReaderContext ctx;
     private final ClientTable clients = new ClientTable();
     private final int getVerb;
     private final int[] storeVerbs = new int[6];
@@ -59,8 +58,7 @@ final class MemcacheWatchReader extends LineLogReader {
     private int sizeTo;
 
     MemcacheWatchReader(LogInput input, ReaderContext ctx) {
-        super(input, 1 << 20);
-        this.ctx = ctx;
+        super(input, 1 << 20, ctx);
         this.getVerb = verb(ctx, "get");
         for (int i = 0; i < STORES.length; i++) {
             storeVerbs[i] = verb(ctx, STORES[i].label());
@@ -74,12 +72,8 @@ final class MemcacheWatchReader extends LineLogReader {
 
     @Override
     public boolean next(LogEntry e) throws IOException {
-        while (lines.next()) {
+        while (nextLine()) {
             long n = lines.lineNumber();
-            if (lines.tooLong()) {
-                ctx.bad.add(ctx.place(n), "line longer than " + lines.maxLine() + " bytes");
-                continue;
-            }
             byte[] b = lines.buffer();
             int from = lines.start();
             int to = lines.end();

@@ -25,25 +25,19 @@ final class RedisMonitorReader extends LineLogReader {
     private static final Set<String> FLUSH = Set.of("flushall", "flushdb");
     private static final byte[] LUA = {'l', 'u', 'a'};
 
-    private final ReaderContext ctx;
     private final ClientTable clients = new ClientTable();
     private final int[] client = new int[2];
     private final Prefixer prefixer;
 
     RedisMonitorReader(LogInput input, ReaderContext ctx) {
-        super(input, 512 << 20);
-        this.ctx = ctx;
+        super(input, 512 << 20, ctx);
         this.prefixer = ctx.keyPrefix == null ? null : new Prefixer(ctx.keyPrefix);
     }
 
     @Override
     public boolean next(LogEntry e) throws IOException {
-        while (lines.next()) {
+        while (nextLine()) {
             long n = lines.lineNumber();
-            if (lines.tooLong()) {
-                ctx.bad.add(ctx.place(n), "line longer than " + lines.maxLine() + " bytes");
-                continue;
-            }
             byte[] b = lines.buffer();
             int from = lines.start();
             int to = lines.end();
