@@ -1,5 +1,6 @@
 package io.fluxperf.replay;
 
+import io.fluxperf.engine.HexDigit;
 import io.fluxperf.engine.request.Command;
 import java.io.IOException;
 import java.util.Arrays;
@@ -263,8 +264,8 @@ final class MemcacheWatchReader extends LineLogReader {
                 if (i + 2 >= keyTo) {
                     return false;
                 }
-                int hi = hex(b[i + 1]);
-                int lo = hex(b[i + 2]);
+                int hi = HexDigit.value(b[i + 1]);
+                int lo = HexDigit.value(b[i + 2]);
                 if (hi < 0 || lo < 0) {
                     return false;
                 }
@@ -276,19 +277,6 @@ final class MemcacheWatchReader extends LineLogReader {
         }
         e.endKey(out);
         return true;
-    }
-
-    private static int hex(byte c) {
-        if (c >= '0' && c <= '9') {
-            return c - '0';
-        }
-        if (c >= 'a' && c <= 'f') {
-            return c - 'a' + 10;
-        }
-        if (c >= 'A' && c <= 'F') {
-            return c - 'A' + 10;
-        }
-        return -1;
     }
 
     private static boolean is(byte[] b, int from, int to, String text) {

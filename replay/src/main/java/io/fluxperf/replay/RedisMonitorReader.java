@@ -1,5 +1,6 @@
 package io.fluxperf.replay;
 
+import io.fluxperf.engine.HexDigit;
 import io.fluxperf.engine.request.Command;
 import java.io.IOException;
 import java.util.Set;
@@ -181,8 +182,8 @@ final class RedisMonitorReader extends LineLogReader {
                     case 'a' -> a[out++] = 7;
                     case 'b' -> a[out++] = '\b';
                     case 'x' -> {
-                        int hi = p + 1 < to ? hex(b[p]) : -1;
-                        int lo = p + 1 < to ? hex(b[p + 1]) : -1;
+                        int hi = p + 1 < to ? HexDigit.value(b[p]) : -1;
+                        int lo = p + 1 < to ? HexDigit.value(b[p + 1]) : -1;
                         if (hi >= 0 && lo >= 0) {
                             a[out++] = (byte) (hi << 4 | lo);
                             p += 2;
@@ -214,19 +215,6 @@ final class RedisMonitorReader extends LineLogReader {
             return "empty command name";
         }
         return null;
-    }
-
-    private static int hex(byte c) {
-        if (c >= '0' && c <= '9') {
-            return c - '0';
-        }
-        if (c >= 'a' && c <= 'f') {
-            return c - 'a' + 10;
-        }
-        if (c >= 'A' && c <= 'F') {
-            return c - 'A' + 10;
-        }
-        return -1;
     }
 
     /** Rewrites the key words of an entry's arguments with the prefix in front (--key-prefix). */

@@ -1,5 +1,6 @@
 package io.fluxperf.engine.protocol.http;
 
+import io.fluxperf.engine.HexDigit;
 import io.fluxperf.engine.protocol.ProtocolException;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
@@ -435,7 +436,7 @@ final class HttpResponseDecoder {
         long size = 0;
         int i = start;
         for (; i < end; i++) {
-            int d = hexDigit(l[i]);
+            int d = HexDigit.value(l[i]);
             if (d < 0) {
                 break;
             }
@@ -475,14 +476,6 @@ final class HttpResponseDecoder {
     }
 
     // ---- bytes ----
-
-    private static int hexDigit(byte b) {
-        if (b >= '0' && b <= '9') {
-            return b - '0';
-        }
-        int lower = b | 0x20;
-        return lower >= 'a' && lower <= 'f' ? lower - 'a' + 10 : -1;
-    }
 
     /** A non-negative decimal of at most 18 digits in [start, end), or -1. */
     private static long parseDecimal(byte[] l, int start, int end) {

@@ -1,5 +1,6 @@
 package io.fluxperf.engine.target.resp;
 
+import io.fluxperf.engine.HexDigit;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -260,8 +261,10 @@ final class RespRequestDecoder {
                         return false;
                     }
                     byte c = in.getByte(p);
-                    if (c == '\\' && p + 3 < to && in.getByte(p + 1) == 'x' && isHex(in.getByte(p + 2)) && isHex(in.getByte(p + 3))) {
-                        out[w++] = (byte) (hex(in.getByte(p + 2)) * 16 + hex(in.getByte(p + 3)));
+                    int hi = c == '\\' && p + 3 < to && in.getByte(p + 1) == 'x' ? HexDigit.value(in.getByte(p + 2)) : -1;
+                    int lo = hi >= 0 ? HexDigit.value(in.getByte(p + 3)) : -1;
+                    if (lo >= 0) {
+                        out[w++] = (byte) (hi * 16 + lo);
                         p += 3;
                     } else if (c == '\\' && p + 1 < to) {
                         p++;
@@ -323,14 +326,6 @@ final class RespRequestDecoder {
 
     private static boolean isSpace(byte c) {
         return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == 0 || c == 0x0b || c == '\f';
-    }
-
-    private static boolean isHex(byte c) {
-        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-    }
-
-    private static int hex(byte c) {
-        return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
     }
 
     private void error(Sink sink, String message) {
