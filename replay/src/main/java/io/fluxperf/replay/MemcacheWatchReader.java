@@ -1,6 +1,6 @@
 package io.fluxperf.replay;
 
-import io.fluxperf.engine.HexDigit;
+import io.fluxperf.engine.protocol.Ascii;
 import io.fluxperf.engine.request.Command;
 import java.io.IOException;
 import java.util.Arrays;
@@ -264,8 +264,8 @@ final class MemcacheWatchReader extends LineLogReader {
                 if (i + 2 >= keyTo) {
                     return false;
                 }
-                int hi = HexDigit.value(b[i + 1]);
-                int lo = HexDigit.value(b[i + 2]);
+                int hi = Ascii.hexDigit(b[i + 1]);
+                int lo = Ascii.hexDigit(b[i + 2]);
                 if (hi < 0 || lo < 0) {
                     return false;
                 }

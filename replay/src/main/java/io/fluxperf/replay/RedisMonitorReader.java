@@ -1,6 +1,6 @@
 package io.fluxperf.replay;
 
-import io.fluxperf.engine.HexDigit;
+import io.fluxperf.engine.protocol.Ascii;
 import io.fluxperf.engine.request.Command;
 import java.io.IOException;
 import java.util.Set;
@@ -182,8 +182,8 @@ final class RedisMonitorReader extends LineLogReader {
                     case 'a' -> a[out++] = 7;
                     case 'b' -> a[out++] = '\b';
                     case 'x' -> {
-                        int hi = p + 1 < to ? HexDigit.value(b[p]) : -1;
-                        int lo = p + 1 < to ? HexDigit.value(b[p + 1]) : -1;
+                        int hi = p + 1 < to ? Ascii.hexDigit(b[p]) : -1;
+                        int lo = p + 1 < to ? Ascii.hexDigit(b[p + 1]) : -1;
                         if (hi >= 0 && lo >= 0) {
                             a[out++] = (byte) (hi << 4 | lo);
                             p += 2;

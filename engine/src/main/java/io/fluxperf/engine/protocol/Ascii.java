@@ -9,6 +9,15 @@ public final class Ascii {
     private Ascii() {
     }
 
+    /** The value of {@code b} as a hex digit (either case), or -1 if it is not one. */
+    public static int hexDigit(byte b) {
+        if (b >= '0' && b <= '9') {
+            return b - '0';
+        }
+        int lower = b | 0x20;
+        return lower >= 'a' && lower <= 'f' ? lower - 'a' + 10 : -1;
+    }
+
     /** Writes {@code value} in decimal. */
     public static void writeLong(ByteBuf out, long value) {
         if (value == Long.MIN_VALUE) {

@@ -1,6 +1,6 @@
 package io.fluxperf.engine.protocol.http;
 
-import io.fluxperf.engine.HexDigit;
+import io.fluxperf.engine.protocol.Ascii;
 import io.fluxperf.engine.protocol.ProtocolException;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
@@ -436,7 +436,7 @@ final class HttpResponseDecoder {
         long size = 0;
         int i = start;
         for (; i < end; i++) {
-            int d = HexDigit.value(l[i]);
+            int d = Ascii.hexDigit(l[i]);
             if (d < 0) {
                 break;
             }

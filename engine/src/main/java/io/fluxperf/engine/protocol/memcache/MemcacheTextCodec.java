@@ -6,6 +6,7 @@ import static io.fluxperf.engine.protocol.Ascii.startsWith;
 import io.fluxperf.engine.protocol.Ascii;
 import io.fluxperf.engine.protocol.ProtocolCodec;
 import io.fluxperf.engine.protocol.ProtocolException;
+import io.fluxperf.engine.protocol.RequestKeys;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.engine.request.Request;
@@ -159,7 +160,7 @@ final class MemcacheTextCodec implements ProtocolCodec {
                 if (keyEnd < 0) {
                     throw malformed(in, pos, lineEnd, r);
                 }
-                nextKey = matchKey(in, keyStart, keyEnd, r, nextKey);
+                nextKey = RequestKeys.indexOf(in, keyStart, keyEnd - keyStart, r, nextKey);
                 if (nextKey < 0) {
                     throw new ProtocolException("memcache reply VALUE for key '" + text(in, keyStart, keyEnd)
                             + "' that the request (" + r + ") did not ask for");
@@ -200,26 +201,6 @@ final class MemcacheTextCodec implements ProtocolCodec {
             }
             throw malformed(in, pos, lineEnd, r);
         }
-    }
-
-    /** The index of the requested key (from {@code from} on) that equals in[keyStart, keyEnd), or -1. */
-    private static int matchKey(ByteBuf in, int keyStart, int keyEnd, Request r, int from) {
-        int length = keyEnd - keyStart;
-        byte[] keys = r.keyBytes();
-        for (int k = from; k < r.keyCount(); k++) {
-            if (r.keyLength(k) != length) {
-                continue;
-            }
-            int offset = r.keyOffset(k);
-            boolean same = true;
-            for (int i = 0; i < length && same; i++) {
-                same = in.getByte(keyStart + i) == keys[offset + i];
-            }
-            if (same) {
-                return k;
-            }
-        }
-        return -1;
     }
 
     private int decodeLine(ByteBuf in, int start, int limit, Request r) throws ProtocolException {

@@ -2,6 +2,7 @@ package io.fluxperf.engine.protocol.memcachebinary;
 
 import io.fluxperf.engine.protocol.ProtocolCodec;
 import io.fluxperf.engine.protocol.ProtocolException;
+import io.fluxperf.engine.protocol.RequestKeys;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.engine.request.Request;
@@ -216,7 +217,7 @@ final class MemcacheBinaryCodec implements ProtocolCodec {
             if (status == STATUS_OK) {
                 int keyStart = pos + HEADER + in.getUnsignedByte(pos + 4);
                 int keyLength = in.getUnsignedShort(pos + 2);
-                int k = matchKey(in, keyStart, keyLength, r, nextKey);
+                int k = RequestKeys.indexOf(in, keyStart, keyLength, r, nextKey);
                 if (k < 0) {
                     throw new ProtocolException("memcache-binary reply GetK for key '" + text(in, keyStart, keyLength)
                             + "' that the request (" + r + ") did not ask for");
@@ -275,25 +276,6 @@ final class MemcacheBinaryCodec implements ProtocolCodec {
             throw new ProtocolException("memcache-binary reply value for key '" + r.keyString(key)
                     + "' is not the value written for it (corrupted, or another key's)");
         }
-    }
-
-    /** The index of the requested key (from {@code from} on) that equals in[keyStart, keyStart + length), or -1. */
-    private static int matchKey(ByteBuf in, int keyStart, int length, Request r, int from) {
-        byte[] keys = r.keyBytes();
-        for (int k = from; k < r.keyCount(); k++) {
-            if (r.keyLength(k) != length) {
-                continue;
-            }
-            int offset = r.keyOffset(k);
-            boolean same = true;
-            for (int i = 0; i < length && same; i++) {
-                same = in.getByte(keyStart + i) == keys[offset + i];
-            }
-            if (same) {
-                return k;
-            }
-        }
-        return -1;
     }
 
     private static byte opcodeOf(Command c) {

@@ -1,6 +1,6 @@
 package io.fluxperf.engine.target.resp;
 
-import io.fluxperf.engine.HexDigit;
+import io.fluxperf.engine.protocol.Ascii;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -261,8 +261,8 @@ final class RespRequestDecoder {
                         return false;
                     }
                     byte c = in.getByte(p);
-                    int hi = c == '\\' && p + 3 < to && in.getByte(p + 1) == 'x' ? HexDigit.value(in.getByte(p + 2)) : -1;
-                    int lo = hi >= 0 ? HexDigit.value(in.getByte(p + 3)) : -1;
+                    int hi = c == '\\' && p + 3 < to && in.getByte(p + 1) == 'x' ? Ascii.hexDigit(in.getByte(p + 2)) : -1;
+                    int lo = hi >= 0 ? Ascii.hexDigit(in.getByte(p + 3)) : -1;
                     if (lo >= 0) {
                         out[w++] = (byte) (hi * 16 + lo);
                         p += 3;
