@@ -34,7 +34,6 @@ final class MemcacheBinaryProcessor extends CommandProcessorBase {
     static final int OK = 0x00, KEY_NOT_FOUND = 0x01, KEY_EXISTS = 0x02, TOO_LARGE = 0x03, INVALID_ARGUMENTS = 0x04,
             NOT_STORED = 0x05, NON_NUMERIC = 0x06, UNKNOWN_COMMAND = 0x81;
 
-    private static final int THIRTY_DAYS_SECONDS = 60 * 60 * 24 * 30;
     private static final byte[] VERSION_TEXT = MemcacheReplies.VERSION.getBytes(StandardCharsets.US_ASCII);
 
     private final MemcacheStore store;
@@ -150,7 +149,7 @@ final class MemcacheBinaryProcessor extends CommandProcessorBase {
                     return;
                 }
                 counters.increment(Stat.CMD_TOUCH);
-                Item item = store.getAndTouch(probe(in, keyStart, keyLength), expiryMillis(in.getInt(extras)), now);
+                Item item = store.getAndTouch(probe(in, keyStart, keyLength), Item.expiryMillis(in.getInt(extras), now), now);
                 if (item == null) {
                     counters.increment(Stat.TOUCH_MISSES);
                     status(opcode, opaque, KEY_NOT_FOUND, false);
@@ -169,7 +168,7 @@ final class MemcacheBinaryProcessor extends CommandProcessorBase {
                 }
                 counters.increment(Stat.CMD_FLUSH);
                 int delay = extrasLength == 4 ? in.getInt(extras) : 0;
-                store.flushAll(delay > 0 ? expiryMillis(delay) : now, now);
+                store.flushAll(delay > 0 ? Item.expiryMillis(delay, now) : now, now);
                 status(opcode, opaque, OK, opcode == FLUSHQ);
             }
             case NOOP -> status(opcode, opaque, OK, false);
@@ -241,7 +240,7 @@ final class MemcacheBinaryProcessor extends CommandProcessorBase {
         byte[] value = new byte[valueLength];
         in.getBytes(valueStart, value);
         ByteKey key = ByteKey.copyOf(keyBytes(in, keyStart, keyLength), 0, keyLength);
-        int result = store.store(mode, key, flags, expiryMillis(exptime), value, cas, now);
+        int result = store.store(mode, key, flags, Item.expiryMillis(exptime, now), value, cas, now);
         if (mode == MemcacheStore.CAS) {
             counters.increment(result == MemcacheStore.STORED ? Stat.CAS_HITS
                     : result == MemcacheStore.EXISTS ? Stat.CAS_BADVAL : Stat.CAS_MISSES);
@@ -279,7 +278,7 @@ final class MemcacheBinaryProcessor extends CommandProcessorBase {
             }
             byte[] digits = AsciiNumbers.unsignedValue(initial, 1);
             int stored = store.store(MemcacheStore.ADD, ByteKey.copyOf(keyBytes(in, keyStart, keyLength), 0, keyLength),
-                    0, expiryMillis(exptime), digits, 0, now);
+                    0, Item.expiryMillis(exptime, now), digits, 0, now);
             if (stored != MemcacheStore.STORED) {
                 errorWithText(out(), opcode, opaque, NOT_STORED);
                 return;
@@ -361,20 +360,5 @@ final class MemcacheBinaryProcessor extends CommandProcessorBase {
         o.writeInt(bodyLength);
         o.writeInt(opaque);
         o.writeLong(cas);
-    }
-
-    /** memcached's exptime, as the text protocol reads it (unsigned in the binary extras). */
-    private long expiryMillis(int exptime) {
-        if (exptime == 0) {
-            return Item.NEVER;
-        }
-        if (exptime < 0) {
-            return Item.ALREADY_EXPIRED;
-        }
-        if (exptime <= THIRTY_DAYS_SECONDS) {
-            return now + exptime * 1000L;
-        }
-        long at = exptime * 1000L;
-        return at <= now ? Item.ALREADY_EXPIRED : at;
     }
 }

@@ -22,7 +22,6 @@ import java.util.function.Consumer;
  * implemented and get ERROR. Confined to the connection's event loop.
  */
 final class MemcacheCommandProcessor extends CommandProcessorBase implements MemcacheRequestDecoder.Sink {
-    private static final int THIRTY_DAYS_SECONDS = 60 * 60 * 24 * 30;
 
     private static final byte[] RESET_WORD = "reset".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] SETTINGS_WORD = "settings".getBytes(StandardCharsets.US_ASCII);
@@ -229,7 +228,7 @@ final class MemcacheCommandProcessor extends CommandProcessorBase implements Mem
                 out().writeBytes(INVALID_EXPTIME);
                 return;
             }
-            expiry = expiryMillis((int) numbers.value);
+            expiry = Item.expiryMillis((int) numbers.value, now);
             firstKey = 2;
         }
         // memcached looks keys up until one is too long, then drops this get's values and answers only
@@ -330,7 +329,7 @@ final class MemcacheCommandProcessor extends CommandProcessorBase implements Mem
         pendingMode = mode;
         pendingKey = ByteKey.copyOf(b, line.start(1), keyLength);
         pendingFlags = flags;
-        pendingExpiry = expiryMillis(exptime);
+        pendingExpiry = Item.expiryMillis(exptime, now);
         pendingCas = cas;
         pendingNoreply = noreply;
         decoder.expectData(length);
@@ -404,7 +403,7 @@ final class MemcacheCommandProcessor extends CommandProcessorBase implements Mem
             reply(INVALID_EXPTIME);
             return;
         }
-        long expiry = expiryMillis((int) numbers.value);
+        long expiry = Item.expiryMillis((int) numbers.value, now);
         counters.increment(Stat.CMD_TOUCH);
         if (store.touch(probe.view(line.bytes, line.start(1), keyLength), expiry, now)) {
             counters.increment(Stat.TOUCH_HITS);
@@ -427,7 +426,7 @@ final class MemcacheCommandProcessor extends CommandProcessorBase implements Mem
             }
             delay = (int) numbers.value;
         }
-        store.flushAll(delay > 0 ? expiryMillis(delay) : now, now);
+        store.flushAll(delay > 0 ? Item.expiryMillis(delay, now) : now, now);
         reply(OK);
     }
 
@@ -455,24 +454,6 @@ final class MemcacheCommandProcessor extends CommandProcessorBase implements Mem
         } else {
             out().writeBytes(ERROR);
         }
-    }
-
-    /**
-     * memcached's exptime: 0 never expires, negative is already expired, up to 30 days is relative
-     * seconds, anything larger an absolute unix time (already expired if past).
-     */
-    private long expiryMillis(int exptime) {
-        if (exptime == 0) {
-            return Item.NEVER;
-        }
-        if (exptime < 0) {
-            return Item.ALREADY_EXPIRED;
-        }
-        if (exptime <= THIRTY_DAYS_SECONDS) {
-            return now + exptime * 1000L;
-        }
-        long at = exptime * 1000L;
-        return at <= now ? Item.ALREADY_EXPIRED : at;
     }
 
     private void error() {
