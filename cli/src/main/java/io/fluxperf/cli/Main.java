@@ -25,8 +25,20 @@ import picocli.CommandLine.Command;
                 "Run 'fluxperf COMMAND --help' for a command's options."})
 public final class Main implements Runnable {
 
+    /** True when this JVM runs one command line and exits (main), not a test's many. */
+    private static volatile boolean ownProcess;
+
     public static void main(String[] args) {
+        ownProcess = true;
         System.exit(execute(args, Streams.system()));
+    }
+
+    /**
+     * Whether the command has this JVM to itself: only then may it change what outlives it, such
+     * as the JIT threads' priority ({@code LoadRun.yieldToLoops}).
+     */
+    static boolean ownsProcess() {
+        return ownProcess;
     }
 
     /** Runs a command line and returns its exit code; tests call this directly. */

@@ -183,7 +183,7 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
                 .trace(trace)
                 .live(!noLive)
                 .build();
-        Replay replay = new Replay(options);
+        Replay replay = new Replay(options).yieldToLoops(Main.ownsProcess());
         ReplayResult result;
         int interruptExit;
         try (Interrupts interrupts = Interrupts.install(replay::requestStop)) {

@@ -282,6 +282,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
             }
             RunResult result;
             int interruptExit;
+            run.yieldToLoops(runConfig.isOpenLoop() && Main.ownsProcess()); // the JIT may wait for the pacer
             try (Interrupts interrupts = Interrupts.install(run::requestStop)) {
                 result = run.execute(address, description);
                 interruptExit = interrupts.exitCode();

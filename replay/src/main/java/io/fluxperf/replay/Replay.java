@@ -47,9 +47,16 @@ public final class Replay {
     private final ReplayOptions options;
     private volatile LoadRun run;
     private volatile boolean stopRequested;
+    private boolean yieldToLoops;
 
     public Replay(ReplayOptions options) {
         this.options = options;
+    }
+
+    /** A paced replay in a process of its own lowers the JIT's priority: {@link LoadRun#yieldToLoops}. */
+    public Replay yieldToLoops(boolean yield) {
+        this.yieldToLoops = yield;
+        return this;
     }
 
     /** Ends the replay early (Ctrl-C): sending stops, replies in flight are waited for, the report covers what ran. */
@@ -140,6 +147,7 @@ public final class Replay {
                 if (trace != null) {
                     loadRun.trace(trace);
                 }
+                loadRun.yieldToLoops(yieldToLoops && options.speed() > 0);
                 source.onFailure(loadRun::requestStop);
                 run = loadRun;
                 if (stopRequested) {

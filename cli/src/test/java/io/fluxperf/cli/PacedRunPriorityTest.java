@@ -1,0 +1,95 @@
+package io.fluxperf.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.fluxperf.engine.HousekeepingPriority;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * `fluxperf run --rate` in a process of its own lowers the JIT compiler threads and the run's
+ * thread to nice 19, and leaves the load loops and the embedded target's loops alone; a
+ * closed-loop run changes nothing. Watched from outside, in /proc, as `top` would.
+ */
+class PacedRunPriorityTest {
+    private static final int LOWEST = 19;
+    @TempDir
+    Path dir;
+
+    @Test
+    void aPacedRunLowersTheCompilersButNotTheLoops() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux /proc");
+        Map<String, Integer> seen = watch("run", "-d", "5s", "--rate", "2000", "-c", "2", "--no-live");
+        assumeTrue(seen.containsKey("fluxperf-load-0"), "the run was seen while it ran: " + seen);
+        assertEquals(LOWEST, seen.get("C2 CompilerThre"), "C2: " + seen);
+        assertEquals(LOWEST, seen.get("C1 CompilerThre"), "C1: " + seen);
+        assertEquals(LOWEST, seen.get("java"), "the run's own thread (main): " + seen);
+        assertEquals(0, seen.get("fluxperf-load-0"), "the load loop keeps its priority: " + seen);
+        assertEquals(0, seen.get("fluxperf-target"), "the embedded target's loop keeps its priority: " + seen);
+    }
+
+    @Test
+    void aClosedLoopRunChangesNoPriority() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux /proc");
+        Map<String, Integer> seen = watch("run", "-d", "3s", "-c", "2", "--no-live");
+        assumeTrue(seen.containsKey("fluxperf-load-0"), "the run was seen while it ran: " + seen);
+        assertEquals(0, seen.get("C2 CompilerThre"), "C2: " + seen);
+        assertEquals(0, seen.get("fluxperf-load-0"), seen.toString());
+    }
+
+    /**
+     * Runs the command line in a JVM of its own and returns, for each thread name, the highest
+     * nice value seen while the load loop existed.
+     */
+    private Map<String, Integer> watch(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+                "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
+                "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        command.addAll(List.of(args));
+        Path output = dir.resolve("run.out");
+        Process run = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        Path tasks = Path.of("/proc", Long.toString(run.pid()), "task");
+        Map<String, Integer> seen = new HashMap<>();
+        while (run.isAlive()) {
+            Map<String, Integer> now = niceByName(tasks);
+            if (now.containsKey("fluxperf-load-0")) {
+                now.forEach((name, nice) -> seen.merge(name, nice, Math::max));
+            }
+            Thread.sleep(100);
+        }
+        assertTrue(run.waitFor(60, TimeUnit.SECONDS), "the run ends");
+        assertEquals(0, run.exitValue(), Files.readString(output));
+        return seen;
+    }
+
+    private static Map<String, Integer> niceByName(Path tasks) {
+        Map<String, Integer> nice = new HashMap<>();
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(tasks)) {
+            for (Path task : stream) {
+                String name = HousekeepingPriority.threadName(task);
+                HousekeepingPriority.niceOf(task).ifPresent(n -> {
+                    if (name != null) {
+                        nice.merge(name, n, Math::max);
+                    }
+                });
+            }
+        } catch (IOException e) {
+            // the process ended between two looks
+        }
+        return nice;
+    }
+}
