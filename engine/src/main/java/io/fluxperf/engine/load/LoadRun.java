@@ -59,12 +59,15 @@ public final class LoadRun {
     private long lastProtocolErrors;
     private long lastConnectionErrors;
     private final List<IntervalSample> intervals = new ArrayList<>();
-    /** Lower the JIT's and this run's own thread's priority once the load has run a while (see {@link #yieldToLoops}). */
+    /**
+     * Lower the JIT's and this run's own thread's priority at the end of the warm-up, or 3 s into a
+     * run without one (see {@link #yieldToLoops}).
+     */
     private boolean yieldToLoops;
     /**
-     * How long the load runs before that: the JIT compiles the paced path at full priority first
-     * (lowered from the start, it compiled at the loops' leftovers while the loops, still in slow
-     * code, left it little: 19–20 instead of 16 µs per request for the first 30 s at 50,000/s).
+     * The JIT compiles the paced path at full priority first: lowered from the start, it compiled
+     * with the loops' leftovers while the loops, still in slow code, left it little (19–20 instead
+     * of 16 µs per request for the first 30 s at 50,000/s).
      */
     private static final long YIELD_AFTER_NANOS = TimeUnit.SECONDS.toNanos(3);
 
@@ -116,10 +119,11 @@ public final class LoadRun {
     }
 
     /**
-     * For a paced run in a process of its own (the CLI): 3 s after the load starts, the JIT compiler
-     * threads and the thread that calls {@link #execute} drop to the lowest priority, so that they
-     * no longer take the loops' CPU while requests are due ({@link HousekeepingPriority}). Not
-     * undone at the end: a process that runs more than once must not ask for it.
+     * For a paced run in a process of its own (the CLI): at the end of the warm-up (without one, 3 s
+     * into the run), the JIT compiler threads and the thread that calls {@link #execute} drop to the
+     * lowest priority, so that they no longer take the loops' CPU while requests are due
+     * ({@link HousekeepingPriority}). Not undone at the end: a process that runs more than once
+     * must not ask for it.
      */
     public LoadRun yieldToLoops(boolean yield) {
         this.yieldToLoops = yield;
@@ -261,22 +265,21 @@ public final class LoadRun {
             drivers.forEach(LoadDriver::intervalSnapshot); // start the first interval now
         }
         String stopReason = null;
+        long windowStart = System.nanoTime();
+        long windowCpu = ProcessCpu.nanos();
         if (warmup) {
             stopReason = waitUntil(drivers, start + config.warmup().toNanos(), exhausted, 0, start);
-            long end = System.nanoTime();
-            // a window's bookkeeping, done once on the warm-up's figures and thrown away: its
-            // histogram loops get compiled now, not at the end of the first measured window, where
-            // the compiles took the paced loops' CPU (a run with one CPU for the client)
-            WindowResult rehearsal = assemble(0, start, end, -1, snapshotAll(drivers, true, true));
-            rehearsal.merge(0, rehearsal).compact();
+            // the first window starts when the loops start counting it, whatever runs after
+            windowStart = System.nanoTime();
+            windowCpu = ProcessCpu.nanos();
+            snapshotAll(drivers, true, true);
+            yieldNow(); // the paced path is compiled by now
             if (stopReason == null) {
                 listener.warmupComplete();
             }
         }
         List<WindowResult> windows = new ArrayList<>();
         WindowResult total = null;
-        long windowStart = System.nanoTime();
-        long windowCpu = ProcessCpu.nanos();
         for (int w = 1; w <= config.windows(); w++) {
             if (stopReason == null) {
                 stopReason = waitUntil(drivers, windowStart + config.duration().toNanos(), exhausted, w, windowStart);
@@ -334,9 +337,8 @@ public final class LoadRun {
                 return "requests";
             }
             long now = System.nanoTime();
-            if (yieldToLoops && now - loadStartNanos >= YIELD_AFTER_NANOS) {
-                yieldToLoops = false;
-                HousekeepingPriority.lowerCompilersAndCurrentThread();
+            if (config.warmup().isZero() && now - loadStartNanos >= YIELD_AFTER_NANOS) {
+                yieldNow();
             }
             if (now >= deadline) {
                 return null;
@@ -354,6 +356,14 @@ public final class LoadRun {
             }
             long wake = Math.min(window > 0 ? Math.min(deadline, nextLive) : deadline, nextStatsNanos);
             awaitStop(Math.min(wake - System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(20)));
+        }
+    }
+
+    /** Lowers the housekeeping threads' priority, once, if {@link #yieldToLoops} asked for it. */
+    private void yieldNow() {
+        if (yieldToLoops) {
+            yieldToLoops = false;
+            HousekeepingPriority.lowerCompilersAndCurrentThread();
         }
     }
 
