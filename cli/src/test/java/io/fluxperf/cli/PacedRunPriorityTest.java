@@ -30,7 +30,7 @@ class PacedRunPriorityTest {
     @Test
     void aPacedRunLowersTheCompilersButNotTheLoops() throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux /proc");
-        Map<String, Integer> seen = watch("run", "-d", "5s", "--rate", "2000", "-c", "2", "--no-live");
+        Map<String, Integer> seen = watch("run", "-d", "3s", "-w", "2", "--rate", "2000", "-c", "2", "--no-live");
         assumeTrue(seen.containsKey("fluxperf-load-0"), "the run was seen while it ran: " + seen);
         assertEquals(LOWEST, seen.get("C2 CompilerThre"), "C2: " + seen);
         assertEquals(LOWEST, seen.get("C1 CompilerThre"), "C1: " + seen);
