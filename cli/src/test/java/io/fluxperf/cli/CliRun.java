@@ -1,8 +1,12 @@
 package io.fluxperf.cli;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Runs a fluxperf command line in this JVM and keeps what it printed. */
 record CliRun(int exitCode, String out, String err) {
@@ -16,6 +20,18 @@ record CliRun(int exitCode, String out, String err) {
             code = Main.execute(args, new Streams(o, e));
         }
         return new CliRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** fluxperf in a child JVM, as a user runs it (its own process: signals, priorities, /proc). */
+    static Process inChildJvm(Path output, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+                "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
+                "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
     }
 
     /** The first line of the output that starts with {@code prefix}, or fails. */

@@ -11,8 +11,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,18 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
 class InterruptTest {
     @TempDir
     Path dir;
-
-    /** fluxperf in a child JVM, as a user runs it. */
-    static Process fluxperf(Path output, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
-                "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
-                "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), Main.class.getName()));
-        command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
-    }
 
     static void awaitLine(Path output, String prefix, long timeoutMillis) throws IOException, InterruptedException {
         long deadline = System.currentTimeMillis() + timeoutMillis;
@@ -49,7 +35,7 @@ class InterruptTest {
         try (MemcachedProcess memcached = MemcachedProcess.start()) {
             Path output = dir.resolve(signal + ".out");
             Path trace = dir.resolve(signal + "-trace");
-            Process run = fluxperf(output, "run", "-s", memcached.address(), "--rate", "2000", "-c", "4", "-d", "60",
+            Process run = CliRun.inChildJvm(output, "run", "-s", memcached.address(), "--rate", "2000", "-c", "4", "-d", "60",
                     "--trace", trace.toString());
             awaitLine(output, "[window 1 1s]", 20_000);
             new ProcessBuilder("kill", "-" + signal, Long.toString(run.pid())).start().waitFor();
