@@ -24,8 +24,15 @@ record CliRun(int exitCode, String out, String err) {
 
     /** fluxperf in a child JVM, as a user runs it (its own process: signals, priorities, /proc). */
     static Process inChildJvm(Path output, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        return inChildJvm(output, List.of(), args);
+    }
+
+    /** @param jvmOptions options for the child's java, such as a heap size */
+    static Process inChildJvm(Path output, List<String> jvmOptions, String... args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.addAll(List.of(
                 "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
                 "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
                 "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED",

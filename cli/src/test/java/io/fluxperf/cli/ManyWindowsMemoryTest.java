@@ -25,14 +25,8 @@ class ManyWindowsMemoryTest {
     void threeHundredWindowsFitInASmallHeap() throws Exception {
         Path json = dir.resolve("run.json");
         Path output = dir.resolve("run.out");
-        List<String> command = List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx40m",
-                "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
-                "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
-                "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+        Process run = CliRun.inChildJvm(output, List.of("-Xmx40m"),
                 "run", "-d", "50ms", "-w", "300", "--rate", "1000", "-c", "2", "--no-live", "--json", json.toString());
-        Process run = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
         assertTrue(run.waitFor(120, TimeUnit.SECONDS), "the run ends");
         String text = Files.readString(output);
         assertEquals(0, run.exitValue(), text);

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.fluxperf.engine.HousekeepingPriority;
+import io.fluxperf.engine.LinuxThreads;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -71,8 +71,8 @@ class PacedRunPriorityTest {
         Map<String, Integer> nice = new HashMap<>();
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(tasks)) {
             for (Path task : stream) {
-                String name = HousekeepingPriority.threadName(task);
-                HousekeepingPriority.niceOf(task).ifPresent(n -> {
+                String name = LinuxThreads.threadName(task);
+                LinuxThreads.niceOf(task).ifPresent(n -> {
                     if (name != null) {
                         nice.merge(name, n, Math::max);
                     }

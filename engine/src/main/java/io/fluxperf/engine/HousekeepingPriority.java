@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -43,7 +42,7 @@ public final class HousekeepingPriority {
             return 0; // for comparisons: everything at the priority it started with
         }
         List<Integer> tids = new ArrayList<>(compilerThreads());
-        currentTid().ifPresent(tids::add);
+        LinuxThreads.currentTid().ifPresent(tids::add);
         return lower(tids) ? tids.size() : 0;
     }
 
@@ -52,7 +51,7 @@ public final class HousekeepingPriority {
         List<Integer> tids = new ArrayList<>();
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
             for (Path task : tasks) {
-                String name = threadName(task);
+                String name = LinuxThreads.threadName(task);
                 if (name != null && COMPILER_THREAD_NAMES.contains(name)) {
                     tids.add(Integer.parseInt(task.getFileName().toString()));
                 }
@@ -61,16 +60,6 @@ public final class HousekeepingPriority {
             return List.of();
         }
         return tids;
-    }
-
-    /** The kernel's id of the calling thread. */
-    static OptionalInt currentTid() {
-        try {
-            Path self = Files.readSymbolicLink(Path.of("/proc/thread-self")); // "<pid>/task/<tid>"
-            return OptionalInt.of(Integer.parseInt(self.getFileName().toString()));
-        } catch (IOException | RuntimeException e) {
-            return OptionalInt.empty();
-        }
     }
 
     /** Sets the threads' nice value to 19; false if that could not be done. */
@@ -93,28 +82,6 @@ public final class HousekeepingPriority {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
-        }
-    }
-
-    /** The nice value of a thread's /proc task directory ({@code /proc/PID/task/TID}); empty if it cannot be read. */
-    public static OptionalInt niceOf(Path task) {
-        try {
-            String stat = Files.readString(task.resolve("stat"));
-            // the name in parentheses may hold spaces: the fields after it are space-separated;
-            // nice is field 19 of the line, the 17th after the name
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
-            return OptionalInt.of(Integer.parseInt(fields[16]));
-        } catch (IOException | RuntimeException e) {
-            return OptionalInt.empty();
-        }
-    }
-
-    /** The name of a thread's /proc task directory, as the kernel keeps it; null if it ended. */
-    public static String threadName(Path task) {
-        try {
-            return Files.readString(task.resolve("comm")).strip();
-        } catch (IOException e) {
-            return null; // the thread ended meanwhile
         }
     }
 }

@@ -5,6 +5,7 @@ import io.netty.util.concurrent.EventExecutorGroup;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.OptionalInt;
 
 /**
  * Linux lets a thread's timed waits end up to its "timer slack" late (50 µs by default), so that
@@ -33,10 +34,12 @@ public final class TimerSlack {
 
     /** Sets the calling thread's timer slack to 1 ns; false if the platform does not allow it. */
     public static boolean minimizeForCurrentThread() {
+        OptionalInt tid = LinuxThreads.currentTid();
+        if (tid.isEmpty()) {
+            return false;
+        }
         try {
-            Path self = Files.readSymbolicLink(Path.of("/proc/thread-self")); // "<pid>/task/<tid>"
-            Path slack = Path.of("/proc", self.getFileName().toString(), "timerslack_ns");
-            Files.writeString(slack, "1");
+            Files.writeString(Path.of("/proc", Integer.toString(tid.getAsInt()), "timerslack_ns"), "1");
             return true;
         } catch (IOException | UnsupportedOperationException | SecurityException e) {
             return false;

@@ -26,7 +26,7 @@ class HousekeepingPriorityTest {
         List<Integer> compilers = HousekeepingPriority.compilerThreads();
         assertFalse(compilers.isEmpty(), "a JVM with a JIT has compiler threads");
         for (int tid : compilers) {
-            String name = HousekeepingPriority.threadName(TASKS.resolve(Integer.toString(tid)));
+            String name = LinuxThreads.threadName(TASKS.resolve(Integer.toString(tid)));
             assertTrue(name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler") || name.startsWith("Sweeper"), name);
         }
     }
@@ -37,7 +37,7 @@ class HousekeepingPriorityTest {
         CompletableFuture<Integer> tid = new CompletableFuture<>();
         CountDownLatch done = new CountDownLatch(1);
         Thread victim = new Thread(() -> {
-            tid.complete(HousekeepingPriority.currentTid().orElse(-1));
+            tid.complete(LinuxThreads.currentTid().orElse(-1));
             try {
                 done.await();
             } catch (InterruptedException e) {
@@ -49,11 +49,11 @@ class HousekeepingPriorityTest {
             int id = tid.get();
             assertTrue(id > 0, "the thread knows its kernel id");
             Path task = TASKS.resolve(Integer.toString(id));
-            assertEquals(OptionalInt.of(0), HousekeepingPriority.niceOf(task), "threads start at nice 0");
+            assertEquals(OptionalInt.of(0), LinuxThreads.niceOf(task), "threads start at nice 0");
             assumeTrue(HousekeepingPriority.lower(List.of(id)), "renice is installed");
-            assertEquals(OptionalInt.of(HousekeepingPriority.NICE), HousekeepingPriority.niceOf(task));
-            int self = HousekeepingPriority.currentTid().orElseThrow();
-            assertEquals(OptionalInt.of(0), HousekeepingPriority.niceOf(TASKS.resolve(Integer.toString(self))),
+            assertEquals(OptionalInt.of(HousekeepingPriority.NICE), LinuxThreads.niceOf(task));
+            int self = LinuxThreads.currentTid().orElseThrow();
+            assertEquals(OptionalInt.of(0), LinuxThreads.niceOf(TASKS.resolve(Integer.toString(self))),
                     "the calling thread keeps its priority");
         } finally {
             done.countDown();
@@ -68,11 +68,11 @@ class HousekeepingPriorityTest {
             // comm "C2 CompilerThre" and a made-up ") (" name: nice is the 19th field either way
             String fields = " S 1 2 3 0 -1 4194368 10 0 0 0 150 20 0 0 39 19 20 0 77 0 0";
             Files.writeString(task.resolve("stat"), "4242 (C2 CompilerThre)" + fields + "\n");
-            assertEquals(OptionalInt.of(19), HousekeepingPriority.niceOf(task));
+            assertEquals(OptionalInt.of(19), LinuxThreads.niceOf(task));
             Files.writeString(task.resolve("stat"), "4243 (a) (b)" + fields.replace(" 19 20 ", " -5 20 ") + "\n");
-            assertEquals(OptionalInt.of(-5), HousekeepingPriority.niceOf(task));
+            assertEquals(OptionalInt.of(-5), LinuxThreads.niceOf(task));
             Files.writeString(task.resolve("stat"), "garbage\n");
-            assertEquals(OptionalInt.empty(), HousekeepingPriority.niceOf(task));
+            assertEquals(OptionalInt.empty(), LinuxThreads.niceOf(task));
         } finally {
             Files.deleteIfExists(task.resolve("stat"));
             Files.delete(task);

@@ -64,6 +64,8 @@ public final class LoadRun {
      * run without one (see {@link #yieldToLoops}).
      */
     private boolean yieldToLoops;
+    /** The priority has been lowered (it is, once per run). */
+    private boolean yielded;
     /**
      * The JIT compiles the paced path at full priority first: lowered from the start, it compiled
      * with the loops' leftovers while the loops, still in slow code, left it little (19–20 instead
@@ -397,8 +399,8 @@ public final class LoadRun {
 
     /** Lowers the housekeeping threads' priority, once, if {@link #yieldToLoops} asked for it. */
     private void yieldNow() {
-        if (yieldToLoops) {
-            yieldToLoops = false;
+        if (yieldToLoops && !yielded) {
+            yielded = true;
             HousekeepingPriority.lowerCompilersAndCurrentThread();
         }
     }

@@ -1,0 +1,44 @@
+package io.fluxperf.engine;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.OptionalInt;
+
+/** What Linux's /proc tells about threads: the calling thread's id, and a thread's name and nice value. */
+public final class LinuxThreads {
+    private LinuxThreads() {
+    }
+
+    /** The kernel's id of the calling thread. */
+    public static OptionalInt currentTid() {
+        try {
+            Path self = Files.readSymbolicLink(Path.of("/proc/thread-self")); // "<pid>/task/<tid>"
+            return OptionalInt.of(Integer.parseInt(self.getFileName().toString()));
+        } catch (IOException | RuntimeException e) {
+            return OptionalInt.empty();
+        }
+    }
+
+    /** The nice value of a thread's /proc task directory ({@code /proc/PID/task/TID}); empty if it cannot be read. */
+    public static OptionalInt niceOf(Path task) {
+        try {
+            String stat = Files.readString(task.resolve("stat"));
+            // the name in parentheses may hold spaces: the fields after it are space-separated;
+            // nice is field 19 of the line, the 17th after the name
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+            return OptionalInt.of(Integer.parseInt(fields[16]));
+        } catch (IOException | RuntimeException e) {
+            return OptionalInt.empty();
+        }
+    }
+
+    /** The name of a thread's /proc task directory, as the kernel keeps it; null if it ended. */
+    public static String threadName(Path task) {
+        try {
+            return Files.readString(task.resolve("comm")).strip();
+        } catch (IOException e) {
+            return null; // the thread ended meanwhile
+        }
+    }
+}
