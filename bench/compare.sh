@@ -253,9 +253,13 @@ one_memtier() {  # <port> <protocol> [memtier args...]
     local port=$1 proto=$2; shift 2
     local json
     json="$OUTDIR/$(printf '%03d' $((RUN_SEQ + 1)))-memtier.json"
+    # --distinct-client-seed --randomize: without them every memtier connection draws the same
+    # key sequence, so 50 connections keep only a few thousand keys hot at a time and the server
+    # answers from its CPU cache (bench/README.md, anomaly 3). fluxperf's connections draw
+    # independent keys over the whole key space.
     run_client "memtier-$CUR_WL" -- "$MEMTIER" -s "$HOST" -p "$port" --protocol="$proto" -t 1 -c "$CONNS" \
-        --key-minimum=1 --key-maximum="$KEYSPACE" --key-pattern=R:R --hide-histogram \
-        --test-time="$DURATION" --json-out-file="$json" "$@"
+        --key-minimum=1 --key-maximum="$KEYSPACE" --key-pattern=R:R --distinct-client-seed --randomize \
+        --hide-histogram --test-time="$DURATION" --json-out-file="$json" "$@"
     RES=$(parse_memtier "$json"); CPU_WIN=NA; EXTRA=""
 }
 one_memaslap() {  # <config file>
