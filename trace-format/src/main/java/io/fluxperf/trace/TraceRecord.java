@@ -315,24 +315,74 @@ public final class TraceRecord implements BytesMarshallable {
 
     // ---- binary layout, version 1 (see README.md) ----
 
+    /**
+     * Writes the record in one copy: {@link #encode()} lays it out in a reused array, and the
+     * array goes to {@code out} in one {@code write}. Writing field by field into the trace's
+     * memory-mapped file checked its bounds for every byte, which was half of an append's cost.
+     */
     @Override
     public void writeMarshallable(BytesOut<?> out) {
-        out.writeByte(LAYOUT_VERSION);
-        out.writeByte((byte) flags);
-        out.writeByte((byte) outcome);
-        out.writeByte((byte) protocol);
-        out.writeByte((byte) command);
-        out.writeShort((short) workload);
-        out.writeStopBit(intendedSendNanos);
-        out.writeStopBit(actualSendNanos - intendedSendNanos);
-        out.writeStopBit(completionNanos - actualSendNanos);
-        out.writeStopBit(connectionId);
-        out.writeStopBit(valueSize);
-        out.writeStopBit(requestBytes);
-        out.writeStopBit(responseBytes);
-        out.writeStopBit(keyCount);
-        out.writeStopBit(keyLength);
-        out.write(key, 0, keyLength);
+        int length = encode(); // first: it may replace the array
+        out.write(encoded, 0, length);
+    }
+
+    /** Longest stop-bit number: 64 bits in 7-bit groups, plus the byte that marks a negative one. */
+    private static final int STOP_BIT_MAX_BYTES = 11;
+
+    /** Most bytes the fields before the key take: five single bytes, a short, nine stop-bit numbers. */
+    private static final int MAX_FIXED_BYTES = 5 + 2 + 9 * STOP_BIT_MAX_BYTES;
+
+    private byte[] encoded = new byte[MAX_FIXED_BYTES + 64];
+
+    /** Lays the record out in {@link #encoded} (version 1, the layout {@link #readMarshallable} reads); returns its length. */
+    int encode() {
+        if (encoded.length < MAX_FIXED_BYTES + keyLength) {
+            encoded = new byte[MAX_FIXED_BYTES + key.length];
+        }
+        byte[] b = encoded;
+        b[0] = LAYOUT_VERSION;
+        b[1] = (byte) flags;
+        b[2] = (byte) outcome;
+        b[3] = (byte) protocol;
+        b[4] = (byte) command;
+        b[5] = (byte) workload; // little-endian, as Chronicle Bytes writes a short
+        b[6] = (byte) (workload >>> 8);
+        int at = 7;
+        at = putStopBit(b, at, intendedSendNanos);
+        at = putStopBit(b, at, actualSendNanos - intendedSendNanos);
+        at = putStopBit(b, at, completionNanos - actualSendNanos);
+        at = putStopBit(b, at, connectionId);
+        at = putStopBit(b, at, valueSize);
+        at = putStopBit(b, at, requestBytes);
+        at = putStopBit(b, at, responseBytes);
+        at = putStopBit(b, at, keyCount);
+        at = putStopBit(b, at, keyLength);
+        System.arraycopy(key, 0, b, at, keyLength);
+        return at + keyLength;
+    }
+
+    /**
+     * Chronicle Bytes' stop-bit encoding, which {@code readStopBit} reads: 7 bits per byte, low
+     * bits first, the top bit set on every byte but the last; a negative number is stored as its
+     * complement, with its last byte's top bit set and one 0 byte after it.
+     */
+    static int putStopBit(byte[] b, int at, long n) {
+        boolean negative = n < 0;
+        if (negative) {
+            n = ~n;
+        }
+        long rest;
+        while ((rest = n >>> 7) != 0) {
+            b[at++] = (byte) (0x80 | n);
+            n = rest;
+        }
+        if (negative) {
+            b[at++] = (byte) (0x80 | n);
+            b[at++] = 0;
+        } else {
+            b[at++] = (byte) n;
+        }
+        return at;
     }
 
     /**
