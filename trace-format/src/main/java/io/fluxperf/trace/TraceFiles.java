@@ -68,9 +68,10 @@ final class TraceFiles {
                     + " does not describe a fluxperf trace.");
         }
         int version = root.path("formatVersion").asInt(-1);
-        if (version != TraceHeader.FORMAT_VERSION) {
+        if (version < TraceHeader.OLDEST_FORMAT_VERSION || version > TraceHeader.FORMAT_VERSION) {
             throw new TraceFormatException(dir + " was written by trace format version " + version
-                    + "; this fluxperf reads version " + TraceHeader.FORMAT_VERSION + ".");
+                    + "; this fluxperf reads versions " + TraceHeader.OLDEST_FORMAT_VERSION + " to "
+                    + TraceHeader.FORMAT_VERSION + ".");
         }
         return TraceHeader.fromJson(root);
     }

@@ -27,8 +27,15 @@ import java.util.Objects;
  */
 public final class TraceHeader {
 
-    /** The trace format version this fluxperf writes and the only one it reads. */
-    public static final int FORMAT_VERSION = 1;
+    /**
+     * The trace format version this fluxperf writes: 2, records of layout version 1, several to a
+     * Chronicle excerpt. It reads versions {@value #OLDEST_FORMAT_VERSION} (one record to an
+     * excerpt) to this one.
+     */
+    public static final int FORMAT_VERSION = 2;
+
+    /** The oldest trace format version this fluxperf reads. */
+    public static final int OLDEST_FORMAT_VERSION = 1;
 
     private final int formatVersion;
     private final String fluxperfVersion;

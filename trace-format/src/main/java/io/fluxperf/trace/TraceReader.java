@@ -1,5 +1,6 @@
 package io.fluxperf.trace;
 
+import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.RollCycles;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
@@ -140,24 +141,33 @@ public final class TraceReader implements AutoCloseable {
         }
     }
 
+    /** The excerpt being read: its records, copied out of the queue (a writer puts several in one). */
+    private final Bytes<?> excerpt = Bytes.allocateElasticOnHeap(16 * 1024);
+
     private boolean readNext(TraceRecord into) {
-        try (DocumentContext dc = tailer.readingDocument()) {
-            if (!dc.isPresent()) {
-                atEnd = true;
-                return false;
+        if (excerpt.readRemaining() == 0) {
+            try (DocumentContext dc = tailer.readingDocument()) {
+                if (!dc.isPresent()) {
+                    atEnd = true;
+                    return false;
+                }
+                excerpt.clear();
+                excerpt.write(dc.wire().bytes());
             }
-            try {
-                into.readMarshallable(dc.wire().bytes());
-            } catch (TraceFormatException e) {
-                throw new TraceFormatException("In trace " + directory + ", record " + (recordsRead + 1) + " "
-                        + e.getMessage() + ".", e);
-            } catch (RuntimeException e) {
-                throw new TraceFormatException("In trace " + directory + ", record " + (recordsRead + 1)
-                        + " is damaged (" + e + ").", e);
-            }
-            recordsRead++;
-            return true;
         }
+        try {
+            into.readMarshallable(excerpt);
+        } catch (TraceFormatException e) {
+            excerpt.clear(); // the rest of this excerpt cannot be trusted
+            throw new TraceFormatException("In trace " + directory + ", record " + (recordsRead + 1) + " "
+                    + e.getMessage() + ".", e);
+        } catch (RuntimeException e) {
+            excerpt.clear();
+            throw new TraceFormatException("In trace " + directory + ", record " + (recordsRead + 1)
+                    + " is damaged (" + e + ").", e);
+        }
+        recordsRead++;
+        return true;
     }
 
     /** 1-based number of a record whose bytes could not be read (a failed write), or 0. */

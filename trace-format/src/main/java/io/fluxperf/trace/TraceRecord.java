@@ -316,14 +316,16 @@ public final class TraceRecord implements BytesMarshallable {
     // ---- binary layout, version 1 (see README.md) ----
 
     /**
-     * Writes the record in one copy: {@link #encode()} lays it out in a reused array, and the
+     * Writes the record in one copy: {@link #encodeInto} lays it out in a reused array, and the
      * array goes to {@code out} in one {@code write}. Writing field by field into the trace's
      * memory-mapped file checked its bounds for every byte, which was half of an append's cost.
      */
     @Override
     public void writeMarshallable(BytesOut<?> out) {
-        int length = encode(); // first: it may replace the array
-        out.write(encoded, 0, length);
+        if (encoded.length < maxEncodedLength()) {
+            encoded = new byte[MAX_FIXED_BYTES + key.length];
+        }
+        out.write(encoded, 0, encodeInto(encoded, 0));
     }
 
     /** Longest stop-bit number: 64 bits in 7-bit groups, plus the byte that marks a negative one. */
@@ -334,20 +336,24 @@ public final class TraceRecord implements BytesMarshallable {
 
     private byte[] encoded = new byte[MAX_FIXED_BYTES + 64];
 
-    /** Lays the record out in {@link #encoded} (version 1, the layout {@link #readMarshallable} reads); returns its length. */
-    int encode() {
-        if (encoded.length < MAX_FIXED_BYTES + keyLength) {
-            encoded = new byte[MAX_FIXED_BYTES + key.length];
-        }
-        byte[] b = encoded;
-        b[0] = LAYOUT_VERSION;
-        b[1] = (byte) flags;
-        b[2] = (byte) outcome;
-        b[3] = (byte) protocol;
-        b[4] = (byte) command;
-        b[5] = (byte) workload; // little-endian, as Chronicle Bytes writes a short
-        b[6] = (byte) (workload >>> 8);
-        int at = 7;
+    /** The most bytes {@link #encodeInto} can take for this record. */
+    public int maxEncodedLength() {
+        return MAX_FIXED_BYTES + keyLength;
+    }
+
+    /**
+     * Lays the record out at {@code b[at]} (layout version 1, what {@link #readMarshallable} reads);
+     * returns the index after it. {@code b} needs {@link #maxEncodedLength()} bytes from {@code at}.
+     */
+    public int encodeInto(byte[] b, int at) {
+        b[at] = LAYOUT_VERSION;
+        b[at + 1] = (byte) flags;
+        b[at + 2] = (byte) outcome;
+        b[at + 3] = (byte) protocol;
+        b[at + 4] = (byte) command;
+        b[at + 5] = (byte) workload; // little-endian, as Chronicle Bytes writes a short
+        b[at + 6] = (byte) (workload >>> 8);
+        at += 7;
         at = putStopBit(b, at, intendedSendNanos);
         at = putStopBit(b, at, actualSendNanos - intendedSendNanos);
         at = putStopBit(b, at, completionNanos - actualSendNanos);

@@ -26,17 +26,27 @@ import java.util.concurrent.atomic.AtomicReference;
  * <h2>Assumptions and guarantees</h2>
  * <ul>
  *   <li>{@link #append(TraceRecord)} may be called from any number of threads at once. Each thread
- *       gets its own Chronicle appender on its first call (appenders are confined to their thread);
- *       records from different threads are ordered by the moment they were appended.</li>
+ *       gathers its records in its own batch and writes the batch as one Chronicle excerpt, through
+ *       its own appender (appenders are confined to their thread), when it holds
+ *       {@value #BATCH_RECORDS} records, when its first record completed
+ *       {@value #BATCH_MAX_AGE_MILLIS} ms before the record being added, at {@link #flush()} and at
+ *       {@link #close()}. One excerpt per record cost more than the record itself (Chronicle's
+ *       clock read, write lock and index per excerpt). So records of one thread are in append
+ *       order, and records of different threads are ordered batch by batch.</li>
  *   <li>{@code append} never throws for an I/O problem and allocates nothing per record. It copies
- *       the record into the memory-mapped queue file and returns; the caller may reuse the record
- *       at once. The only waits are Chronicle's short write lock between appending threads and the
- *       page faults of a new memory-mapped chunk.</li>
- *   <li>On the first failure (a full disk, a closed file) tracing stops: that record and every later
- *       one is counted in {@link #recordsLost()}, the failure is kept in {@link #failure()}, and
- *       records already written stay readable. A trace that lost records says so in its end marker.</li>
- *   <li>{@link #close()} waits for appends in progress (up to 10 s), closes the queue and writes the
- *       end marker; appends after it are counted as lost.</li>
+ *       the record into its thread's batch and returns; the caller may reuse the record at once.
+ *       The only waits are in writing a batch: Chronicle's short write lock between appending
+ *       threads and the page faults of a new memory-mapped chunk.</li>
+ *   <li>A writer killed with {@code kill -9} loses what its batches held: at most
+ *       {@value #BATCH_RECORDS} records or {@value #BATCH_MAX_AGE_MILLIS} ms of each thread.</li>
+ *   <li>On the first failure (a full disk, a closed file) tracing stops: the batch being written,
+ *       every batch not yet written and every later record are counted in {@link #recordsLost()},
+ *       the failure is kept in {@link #failure()}, and records already written stay readable. A
+ *       trace that lost records says so in its end marker. {@link #recordsWritten()} counts the
+ *       records taken and not lost, so that at every moment the two add up to the records
+ *       appended.</li>
+ *   <li>{@link #close()} waits for appends in progress (up to 10 s), writes every thread's batch,
+ *       closes the queue and writes the end marker; appends after it are counted as lost.</li>
  * </ul>
  */
 public final class TraceWriter implements AutoCloseable {
@@ -93,11 +103,21 @@ public final class TraceWriter implements AutoCloseable {
         return new TraceWriter(directory, header, queue);
     }
 
+    /** Records a thread gathers before writing them as one excerpt. */
+    public static final int BATCH_RECORDS = 64;
+
+    /** A batch whose first record completed this long before the record being added is written. */
+    public static final long BATCH_MAX_AGE_MILLIS = 100;
+
+    private static final long BATCH_MAX_AGE_NANOS = TimeUnit.MILLISECONDS.toNanos(BATCH_MAX_AGE_MILLIS);
+
     /**
-     * Appends one record. Callable from any thread; never throws for I/O trouble.
+     * Appends one record to the calling thread's batch. Callable from any thread; never throws for
+     * I/O trouble.
      *
-     * @return true when the record was written, false when it was counted as lost (tracing stopped
-     * after a failure, or the writer is closed)
+     * @return true when the record was taken, false when it was counted as lost (tracing stopped
+     * after a failure, or the writer is closed). A record taken may still be lost if writing its
+     * batch fails later; the counts then say so.
      */
     public boolean append(TraceRecord record) {
         Slot s = slots.get();
@@ -107,20 +127,18 @@ public final class TraceWriter implements AutoCloseable {
                 LOST.setRelease(s, s.lost + 1);
                 return false;
             }
+            boolean taken = false;
             try {
-                ExcerptAppender a = s.appender;
-                if (a == null) {
-                    a = s.appender = queue.createAppender();
+                if (s.records > 0 && (s.length + record.maxEncodedLength() > s.batch.length
+                        || record.completionNanos() - s.firstCompletionNanos > BATCH_MAX_AGE_NANOS)) {
+                    writeBatch(s, s.appender());
                 }
-                try (DocumentContext dc = a.writingDocument()) {
-                    try {
-                        record.writeMarshallable(dc.wire().bytes());
-                    } catch (Throwable t) {
-                        dc.rollbackOnClose();
-                        throw t;
-                    }
-                }
+                s.add(record);
+                taken = true;
                 WRITTEN.setRelease(s, s.written + 1);
+                if (s.records >= BATCH_RECORDS) {
+                    writeBatch(s, s.appender());
+                }
                 return true;
             } catch (Throwable t) {
                 if (t instanceof VirtualMachineError && !(t instanceof InternalError)) {
@@ -128,12 +146,54 @@ public final class TraceWriter implements AutoCloseable {
                 }
                 // InternalError is how the JVM reports SIGBUS on a memory-mapped file of a full disk.
                 fail(t);
-                LOST.setRelease(s, s.lost + 1);
+                s.batchLost();
+                if (!taken) {
+                    LOST.setRelease(s, s.lost + 1);
+                }
                 return false;
             }
         } finally {
             BUSY.setRelease(s, 0);
         }
+    }
+
+    /**
+     * Writes the calling thread's batch into the queue now, so that a reader (or a writer killed
+     * after this) has every record this thread appended.
+     */
+    public void flush() {
+        Slot s = slots.get();
+        s.busy = 1;
+        try {
+            if (closed || failed || s.records == 0) {
+                return;
+            }
+            try {
+                writeBatch(s, s.appender());
+            } catch (Throwable t) {
+                if (t instanceof VirtualMachineError && !(t instanceof InternalError)) {
+                    throw t;
+                }
+                fail(t);
+                s.batchLost();
+            }
+        } finally {
+            BUSY.setRelease(s, 0);
+        }
+    }
+
+    /** Writes the slot's records as one excerpt and empties the batch; throws what Chronicle throws. */
+    private static void writeBatch(Slot s, ExcerptAppender a) {
+        try (DocumentContext dc = a.writingDocument()) {
+            try {
+                dc.wire().bytes().write(s.batch, 0, s.length);
+            } catch (Throwable t) {
+                dc.rollbackOnClose();
+                throw t;
+            }
+        }
+        s.records = 0;
+        s.length = 0;
     }
 
     private void fail(Throwable t) {
@@ -214,6 +274,7 @@ public final class TraceWriter implements AutoCloseable {
         closed = true;
         boolean quiet = awaitAppendsInProgress();
         if (quiet) {
+            writeRemainingBatches();
             try {
                 for (Slot s : allSlots) {
                     ExcerptAppender a = s.appender;
@@ -239,6 +300,32 @@ public final class TraceWriter implements AutoCloseable {
         }
     }
 
+    /** At close, with no append in progress: every thread's batch, through this thread's own appender. */
+    private void writeRemainingBatches() {
+        ExcerptAppender closing = null;
+        for (Slot s : allSlots) {
+            if (s.records == 0) {
+                continue;
+            }
+            if (failed) {
+                s.batchLost();
+                continue;
+            }
+            try {
+                if (closing == null) {
+                    closing = queue.createAppender();
+                }
+                writeBatch(s, closing);
+            } catch (RuntimeException | InternalError e) {
+                fail(e);
+                s.batchLost();
+            }
+        }
+        if (closing != null) {
+            closing.close();
+        }
+    }
+
     private boolean awaitAppendsInProgress() {
         long deadline = System.nanoTime() + CLOSE_WAIT_NANOS;
         for (Slot s : allSlots) {
@@ -258,12 +345,44 @@ public final class TraceWriter implements AutoCloseable {
         return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
-    /** Per-thread state: the thread's appender and its counters (written only by that thread). */
-    private static final class Slot {
+    /** Per-thread state: the thread's appender, its batch and its counters (written only by that thread). */
+    private final class Slot {
         ExcerptAppender appender;
+        /** Records laid out back to back, as the excerpt will hold them. */
+        byte[] batch = new byte[16 * 1024];
+        int length;
+        int records;
+        long firstCompletionNanos;
         long written;
         long lost;
         volatile int busy;
+
+        ExcerptAppender appender() {
+            if (appender == null) {
+                appender = queue.createAppender();
+            }
+            return appender;
+        }
+
+        void add(TraceRecord record) {
+            int need = record.maxEncodedLength();
+            if (length + need > batch.length) { // only when a single record outgrows an empty batch
+                batch = java.util.Arrays.copyOf(batch, length + need);
+            }
+            if (records == 0) {
+                firstCompletionNanos = record.completionNanos();
+            }
+            length = record.encodeInto(batch, length);
+            records++;
+        }
+
+        /** The batch's records were counted as written; they are lost instead. */
+        void batchLost() {
+            WRITTEN.setRelease(this, written - records);
+            LOST.setRelease(this, lost + records);
+            records = 0;
+            length = 0;
+        }
     }
 
     private static final VarHandle WRITTEN;

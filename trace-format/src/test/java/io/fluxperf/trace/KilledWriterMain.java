@@ -4,7 +4,8 @@ import java.nio.file.Path;
 
 /**
  * A writer for {@link TraceKilledWriterTest}, run in a child JVM: appends {@link TestTraces#fill}
- * records 0, 1, 2, … as fast as it can and prints "written N" after every 1000, until it is killed
+ * records 0, 1, 2, … as fast as it can and, after every 1000, flushes its batch and prints
+ * "written N", until it is killed
  * (or, as a safety net, for 60 s).
  */
 public final class KilledWriterMain {
@@ -18,6 +19,7 @@ public final class KilledWriterMain {
             for (long i = 0; System.nanoTime() < end; i++) {
                 w.append(TestTraces.fill(r, i));
                 if ((i + 1) % 1000 == 0) {
+                    w.flush(); // what it reports is in the queue, not only in its batch
                     System.out.println("written " + (i + 1));
                     System.out.flush();
                 }

@@ -86,7 +86,7 @@ class TraceStatsTest {
         String writes = "Workload 1 (writes): Requests: " + stats.workloadCount(1) + " ";
         assertEquals(counted / 2, stats.workloadCount(1));
         assertTrue(lines.stream().anyMatch(l -> l.startsWith(writes)), text);
-        assertTrue(lines.get(0).startsWith("Trace: " + dir + " format 1, fluxperf 0.1.0-test, started 2023-11-14T22:13:20Z"),
+        assertTrue(lines.get(0).startsWith("Trace: " + dir + " format " + TraceHeader.FORMAT_VERSION + ", fluxperf 0.1.0-test, started 2023-11-14T22:13:20Z"),
                 lines.get(0));
 
         try (TraceReader reader = TraceReader.open(dir)) {

@@ -26,28 +26,41 @@ class TraceWriterFailureTest {
         for (int i = 0; i < 100; i++) {
             assertTrue(w.append(TestTraces.fill(r, i)));
         }
+        assertEquals(100, w.recordsWritten(), "taken so far");
         w.queue().close(); // the queue's files go away underneath the writer, as on a failed disk
-        for (int i = 100; i < 150; i++) {
-            assertFalse(w.append(TestTraces.fill(r, i)));
+        int firstRefused = -1;
+        for (int i = 100; i < 100 + 2 * TraceWriter.BATCH_RECORDS; i++) {
+            boolean taken = w.append(TestTraces.fill(r, i));
+            if (!taken && firstRefused < 0) {
+                firstRefused = i;
+            }
+            assertTrue(taken == (firstRefused < 0), "every append after the failure is refused (record " + i + ")");
         }
+        assertTrue(firstRefused > 0 && firstRefused < 100 + TraceWriter.BATCH_RECORDS,
+                "the failure shows at the next batch write, within a batch: " + firstRefused);
         assertTrue(w.failed());
-        assertEquals(100, w.recordsWritten());
-        assertEquals(50, w.recordsLost());
+        long appended = 100 + 2 * TraceWriter.BATCH_RECORDS;
+        long written = w.recordsWritten();
+        long lost = w.recordsLost();
+        assertEquals(appended, written + lost, "every append is counted once");
+        assertTrue(written < 100 && lost > appended - 100, "the batch that failed counts as lost: " + written + "/" + lost);
         assertTrue(w.failure().isPresent());
-        assertTrue(w.statusLine().startsWith("Trace: INCOMPLETE: 100 records in " + dir + ", 50 records LOST after"
-                + " failure: "), w.statusLine());
+        assertTrue(w.statusLine().startsWith("Trace: INCOMPLETE: " + written + " records in " + dir + ", " + lost
+                + " records LOST after failure: "), w.statusLine());
         w.close();
+        assertEquals(written, w.recordsWritten(), "close writes no batch after a failure");
 
         try (TraceReader reader = TraceReader.open(dir)) {
             long n = 0;
             while (reader.next(r)) {
+                assertEquals(TestTraces.fill(new TraceRecord(), n), r, "record " + n);
                 n++;
             }
-            assertEquals(100, n);
-            assertEquals(50, reader.footer().orElseThrow().recordsLost());
+            assertEquals(written, n);
+            assertEquals(lost, reader.footer().orElseThrow().recordsLost());
             String warning = reader.warning().orElseThrow();
-            assertTrue(warning.startsWith("Trace " + dir + " is incomplete: its writer LOST 50 records after a failure"),
-                    warning);
+            assertTrue(warning.startsWith("Trace " + dir + " is incomplete: its writer LOST " + lost
+                    + " records after a failure"), warning);
         }
     }
 
