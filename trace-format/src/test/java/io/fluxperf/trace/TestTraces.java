@@ -53,4 +53,16 @@ final class TestTraces {
             }
         }
     }
+
+    /** Reads every record left in {@code reader}, checking that record i is {@link #fill}'s record i; returns how many. */
+    static long readBackInOrder(TraceReader reader) {
+        TraceRecord r = new TraceRecord();
+        TraceRecord expected = new TraceRecord();
+        long i = 0;
+        while (reader.next(r)) {
+            org.junit.jupiter.api.Assertions.assertEquals(fill(expected, i), r, "record " + i);
+            i++;
+        }
+        return i;
+    }
 }

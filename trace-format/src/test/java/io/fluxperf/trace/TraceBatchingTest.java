@@ -61,12 +61,7 @@ class TraceBatchingTest {
             w.flush();
             assertEquals(1, excerpts(dir));
             try (TraceReader reader = TraceReader.open(dir)) {
-                long read = 0;
-                while (reader.next(r)) {
-                    assertEquals(TestTraces.fill(new TraceRecord(), read), r);
-                    read++;
-                }
-                assertEquals(10, read);
+                assertEquals(10, TestTraces.readBackInOrder(reader));
                 assertFalse(reader.closedCleanly(), "still being written");
             }
         }
@@ -119,14 +114,7 @@ class TraceBatchingTest {
 
     private static void assertReadsBack(Path dir, long n) {
         try (TraceReader reader = TraceReader.open(dir)) {
-            TraceRecord r = new TraceRecord();
-            TraceRecord expected = new TraceRecord();
-            long i = 0;
-            while (reader.next(r)) {
-                assertEquals(TestTraces.fill(expected, i), r, "record " + i);
-                i++;
-            }
-            assertEquals(n, i);
+            assertEquals(n, TestTraces.readBackInOrder(reader));
             assertEquals(n, reader.recordsRead());
         }
     }

@@ -66,13 +66,7 @@ class TraceKilledWriterTest {
         assertFalse(Files.exists(dir.resolve(TraceFiles.FOOTER_FILE)), "a killed writer writes no end marker");
 
         try (TraceReader reader = TraceReader.open(dir)) {
-            TraceRecord r = new TraceRecord();
-            TraceRecord expected = new TraceRecord();
-            long i = 0;
-            while (reader.next(r)) {
-                assertEquals(TestTraces.fill(expected, i), r, "record " + i);
-                i++;
-            }
+            long i = TestTraces.readBackInOrder(reader);
             assertTrue(i >= reported, "read " + i + " records, but the writer had reported " + reported);
             System.out.println("killed writer: reported " + reported + " records, read back " + i);
             assertFalse(reader.closedCleanly());

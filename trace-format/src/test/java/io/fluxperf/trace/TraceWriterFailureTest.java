@@ -51,12 +51,7 @@ class TraceWriterFailureTest {
         assertEquals(written, w.recordsWritten(), "close writes no batch after a failure");
 
         try (TraceReader reader = TraceReader.open(dir)) {
-            long n = 0;
-            while (reader.next(r)) {
-                assertEquals(TestTraces.fill(new TraceRecord(), n), r, "record " + n);
-                n++;
-            }
-            assertEquals(written, n);
+            assertEquals(written, TestTraces.readBackInOrder(reader));
             assertEquals(lost, reader.footer().orElseThrow().recordsLost());
             String warning = reader.warning().orElseThrow();
             assertTrue(warning.startsWith("Trace " + dir + " is incomplete: its writer LOST " + lost
