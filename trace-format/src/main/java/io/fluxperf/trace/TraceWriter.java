@@ -12,6 +12,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -141,12 +142,7 @@ public final class TraceWriter implements AutoCloseable {
                 }
                 return true;
             } catch (Throwable t) {
-                if (t instanceof VirtualMachineError && !(t instanceof InternalError)) {
-                    throw t; // OutOfMemoryError, StackOverflowError: not ours to hide
-                }
-                // InternalError is how the JVM reports SIGBUS on a memory-mapped file of a full disk.
-                fail(t);
-                s.batchLost();
+                batchFailed(s, t);
                 if (!taken) {
                     LOST.setRelease(s, s.lost + 1);
                 }
@@ -171,15 +167,24 @@ public final class TraceWriter implements AutoCloseable {
             try {
                 writeBatch(s, s.appender());
             } catch (Throwable t) {
-                if (t instanceof VirtualMachineError && !(t instanceof InternalError)) {
-                    throw t;
-                }
-                fail(t);
-                s.batchLost();
+                batchFailed(s, t);
             }
         } finally {
             BUSY.setRelease(s, 0);
         }
+    }
+
+    /**
+     * Writing the slot's batch failed: tracing stops and the batch's records count as lost.
+     * OutOfMemoryError and StackOverflowError are not ours to hide; InternalError is how the JVM
+     * reports SIGBUS on a memory-mapped file of a full disk.
+     */
+    private void batchFailed(Slot s, Throwable t) {
+        if (t instanceof VirtualMachineError && !(t instanceof InternalError)) {
+            throw (VirtualMachineError) t;
+        }
+        fail(t);
+        s.batchLost();
     }
 
     /** Writes the slot's records as one excerpt and empties the batch; throws what Chronicle throws. */
@@ -316,9 +321,8 @@ public final class TraceWriter implements AutoCloseable {
                     closing = queue.createAppender();
                 }
                 writeBatch(s, closing);
-            } catch (RuntimeException | InternalError e) {
-                fail(e);
-                s.batchLost();
+            } catch (Throwable t) {
+                batchFailed(s, t);
             }
         }
         if (closing != null) {
@@ -367,7 +371,7 @@ public final class TraceWriter implements AutoCloseable {
         void add(TraceRecord record) {
             int need = record.maxEncodedLength();
             if (length + need > batch.length) { // only when a single record outgrows an empty batch
-                batch = java.util.Arrays.copyOf(batch, length + need);
+                batch = Arrays.copyOf(batch, length + need);
             }
             if (records == 0) {
                 firstCompletionNanos = record.completionNanos();

@@ -3,6 +3,8 @@ package io.fluxperf.trace;
 import java.nio.file.Path;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 /** Shared helpers for the trace tests: a header and deterministic records. */
 final class TestTraces {
     static final List<String> WORKLOADS = List.of("reads", "writes");
@@ -60,7 +62,7 @@ final class TestTraces {
         TraceRecord expected = new TraceRecord();
         long i = 0;
         while (reader.next(r)) {
-            org.junit.jupiter.api.Assertions.assertEquals(fill(expected, i), r, "record " + i);
+            assertEquals(fill(expected, i), r, "record " + i);
             i++;
         }
         return i;
