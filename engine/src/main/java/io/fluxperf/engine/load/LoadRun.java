@@ -258,6 +258,11 @@ public final class LoadRun {
         long start = launched + TimeUnit.MILLISECONDS.toNanos(1);
         List<CompletableFuture<Void>> phases = new ArrayList<>();
         boolean warmup = !config.warmup().isZero();
+        if (!config.statsInterval().isZero()) {
+            // the first interval starts now, queued on each loop ahead of its start: a closed loop's
+            // first replies come before any later snapshot could run, and would count in no block
+            drivers.forEach(LoadDriver::intervalSnapshot);
+        }
         for (LoadDriver d : drivers) {
             phases.add(d.start(load, start, true, warmup));
         }
@@ -273,7 +278,6 @@ public final class LoadRun {
         if (!config.statsInterval().isZero()) {
             lastStatsNanos = start;
             nextStatsNanos = start + config.statsInterval().toNanos();
-            drivers.forEach(LoadDriver::intervalSnapshot); // start the first interval now
         }
         String stopReason = null;
         long windowStart = System.nanoTime();

