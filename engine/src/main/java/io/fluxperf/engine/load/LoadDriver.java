@@ -12,7 +12,6 @@ import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.RequestPool;
 import io.fluxperf.engine.trace.ThreadTracer;
 import io.fluxperf.trace.LatencyHistograms;
-import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import java.net.SocketAddress;
 import java.util.ArrayList;
@@ -214,9 +213,9 @@ final class LoadDriver {
                 });
             }
         });
-        onLoop(() -> transports.connect((channel, error) -> {
-            if (channel != null) {
-                attached(slot, channel, result);
+        onLoop(() -> transports.connect(slot, (wire, error) -> {
+            if (wire != null) {
+                attached(slot, wire, result);
             } else {
                 connectionCounts.failed();
                 intervalConnections.failed();
@@ -228,9 +227,9 @@ final class LoadDriver {
         return result;
     }
 
-    private void attached(TargetConnection slot, Channel channel, CompletableFuture<Boolean> ready) {
+    private void attached(TargetConnection slot, Wire wire, CompletableFuture<Boolean> ready) {
         if (closing) {
-            channel.close();
+            wire.close();
             ready.complete(false);
             return;
         }
@@ -238,7 +237,7 @@ final class LoadDriver {
         intervalConnections.opened();
         // the backoff is reset by the first reply (replied), not here: a target that accepts and closes
         // at once (a proxy whose back end is down) is backed off from like one that refuses
-        channel.pipeline().addLast("fluxperf-replies", slot.attach(channel, protocol.newCodec(protocolOptions), ready));
+        slot.attach(wire, protocol.newCodec(protocolOptions), ready);
         slot.startHandshake();
         pump();
     }

@@ -6,41 +6,37 @@ import io.fluxperf.engine.protocol.ProtocolException;
 import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.engine.request.Request;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandler;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.ByteToMessageDecoder;
-import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
- * One connection slot to the target and the requests in flight on it; it outlives the channels it
- * reconnects with. Lives on its driver's event loop.
+ * One connection slot to the target and the requests in flight on it; it outlives the wires
+ * (channels or bare sockets) it reconnects with. Lives on its driver's event loop.
  *
  * <p>Replies are matched to requests by order. When that order can no longer be trusted — a
  * reply that cannot belong to the oldest request, bytes that answer nothing, a timeout — the
- * channel is closed, its other requests end as CLOSED and the driver reconnects: a late reply is
+ * wire is closed, its other requests end as CLOSED and the driver reconnects: a late reply is
  * never attributed to a later request.
  */
-final class TargetConnection implements ConnectionSlot {
+final class TargetConnection implements ConnectionSlot, WireListener {
     private final LoadDriver driver;
     private final int id;
     private final InFlight inFlight;
     private ProtocolCodec codec;
-    private Channel channel;
-    /** The channel is being closed by us: ignore what it still delivers. */
+    private Wire wire;
+    /** The wire is being closed by us: ignore what it still delivers. */
     private boolean abandoned;
     private boolean shuttingDown;
     private ByteBuf outgoing;
     private boolean dirty;
-    /** Connect per request (mcb's -s, dperf's CPS): one request per channel, closed after its reply. */
+    /** Connect per request (mcb's -s, dperf's CPS): one request per wire, closed after its reply. */
     private final boolean oneRequestPerChannel;
     private boolean usedOnce;
-    /** This channel has decoded a reply (the first resets the driver's reconnect backoff). */
+    /** This wire has decoded a reply (the first resets the driver's reconnect backoff). */
     private boolean replied;
     /** Handshake replies (AUTH, SELECT, HELLO) are still awaited: no load yet. */
     private boolean handshaking;
-    /** Completes when the channel is ready for load (true), or failed before that (false). */
-    private java.util.concurrent.CompletableFuture<Boolean> ready;
+    /** Completes when the wire is ready for load (true), or failed before that (false). */
+    private CompletableFuture<Boolean> ready;
 
     TargetConnection(LoadDriver driver, int id, int pipeline, boolean oneRequestPerChannel) {
         this.oneRequestPerChannel = oneRequestPerChannel;
@@ -55,28 +51,26 @@ final class TargetConnection implements ConnectionSlot {
     }
 
     @Override
-    public java.util.concurrent.CompletableFuture<Boolean> open() {
+    public CompletableFuture<Boolean> open() {
         return driver.connect(this);
     }
 
-    /** Takes a new channel to the target; returns the handler to add to its pipeline. */
-    ChannelHandler attach(Channel newChannel, ProtocolCodec newCodec,
-                          java.util.concurrent.CompletableFuture<Boolean> whenReady) {
-        this.channel = newChannel;
+    /** Takes a new wire to the target; what arrives on it comes to {@link #received} and the like. */
+    void attach(Wire newWire, ProtocolCodec newCodec, CompletableFuture<Boolean> whenReady) {
+        this.wire = newWire;
         this.codec = newCodec;
         this.abandoned = false;
         this.usedOnce = false;
         this.replied = false;
         this.ready = whenReady;
-        return new ReplyHandler(newChannel);
     }
 
     /** Sends the protocol's handshake, if it has one; the connection is ready once its replies are in. */
     void startHandshake() {
-        ByteBuf out = channel.alloc().ioBuffer(128);
+        ByteBuf out = wire.buffer(128);
         if (codec.writeHandshake(out)) {
             handshaking = true;
-            channel.writeAndFlush(out, channel.voidPromise());
+            wire.write(out);
         } else {
             out.release();
             becomeReady(true);
@@ -85,7 +79,7 @@ final class TargetConnection implements ConnectionSlot {
 
     private void becomeReady(boolean ok) {
         if (ready != null) {
-            java.util.concurrent.CompletableFuture<Boolean> r = ready;
+            CompletableFuture<Boolean> r = ready;
             ready = null;
             r.complete(ok);
         }
@@ -93,7 +87,7 @@ final class TargetConnection implements ConnectionSlot {
 
     @Override
     public boolean isOpen() {
-        return channel != null && !abandoned && channel.isActive();
+        return wire != null && !abandoned && wire.isActive();
     }
 
     @Override
@@ -115,7 +109,7 @@ final class TargetConnection implements ConnectionSlot {
     @Override
     public int send(Request r, long nowNanos) {
         if (outgoing == null) {
-            outgoing = channel.alloc().ioBuffer(256);
+            outgoing = wire.buffer(256);
         }
         int before = outgoing.writerIndex();
         codec.encode(r, outgoing);
@@ -137,7 +131,7 @@ final class TargetConnection implements ConnectionSlot {
         ByteBuf batch = outgoing;
         outgoing = null;
         if (isOpen()) {
-            channel.writeAndFlush(batch, channel.voidPromise());
+            wire.write(batch);
         } else {
             batch.release();
         }
@@ -145,7 +139,7 @@ final class TargetConnection implements ConnectionSlot {
 
     /**
      * When the oldest request timed out, order can no longer be trusted: it ends as a timeout,
-     * the channel goes, and the requests behind it end as CLOSED.
+     * the wire goes, and the requests behind it end as CLOSED.
      */
     @Override
     public void expire(long nowNanos, long timeoutNanos) {
@@ -162,8 +156,8 @@ final class TargetConnection implements ConnectionSlot {
     @Override
     public void shutdown() {
         shuttingDown = true;
-        if (channel != null) {
-            channel.close();
+        if (wire != null) {
+            wire.close();
         }
     }
 
@@ -178,8 +172,8 @@ final class TargetConnection implements ConnectionSlot {
         }
         abandoned = true;
         failInFlight(Outcome.CLOSED);
-        if (channel != null) {
-            channel.close();
+        if (wire != null) {
+            wire.close();
         }
     }
 
@@ -238,11 +232,11 @@ final class TargetConnection implements ConnectionSlot {
                 // the server closes after this reply: what was pipelined behind it ends as CLOSED
                 failInFlight(Outcome.CLOSED);
                 in.skipBytes(in.readableBytes());
-                channel.close();
+                wire.close();
                 return;
             }
             if (oneRequestPerChannel && inFlight.isEmpty()) {
-                channel.close(); // its one request is answered; the driver connects anew
+                wire.close(); // its one request is answered; the driver connects anew
                 return;
             }
         }
@@ -293,62 +287,50 @@ final class TargetConnection implements ConnectionSlot {
         in.skipBytes(in.readableBytes());
     }
 
-    private void channelClosed(Channel closed) {
-        if (closed != channel) {
+    // ---- what the wire reports, on the loop; reports of a wire no longer ours, or abandoned, are dropped ----
+
+    /** Decodes the replies the bytes complete, and leaves the rest in {@code in}. */
+    @Override
+    public void received(Wire from, ByteBuf in) {
+        if (from != wire || abandoned) {
+            in.skipBytes(in.readableBytes());
+            return;
+        }
+        decodeReplies(in);
+    }
+
+    @Override
+    public void ended(Wire from, ByteBuf in) {
+        if (from != wire || abandoned) {
+            in.skipBytes(in.readableBytes());
+            return;
+        }
+        decodeReplies(in);
+        decodeAtEnd(in);
+    }
+
+    /** The replies a read turn decoded freed room for more requests. */
+    @Override
+    public void readComplete() {
+        driver.pump();
+    }
+
+    /** {@link #closed} follows and accounts for the requests in flight. */
+    @Override
+    public void failed(Wire from, Throwable cause) {
+        driver.noteConnectionError(cause);
+    }
+
+    @Override
+    public void closed(Wire closed) {
+        if (closed != wire) {
             return;
         }
         boolean announced = codec != null && codec.closesConnection();
         handshaking = false;
         becomeReady(false);
         failInFlight(Outcome.CLOSED);
-        channel = null;
+        wire = null;
         driver.connectionLost(this, announced);
-    }
-
-    /** One per channel (a decoder keeps per-channel state); events of an abandoned channel are dropped. */
-    private final class ReplyHandler extends ByteToMessageDecoder {
-        private final Channel owner;
-
-        ReplyHandler(Channel owner) {
-            this.owner = owner;
-        }
-
-        @Override
-        protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-            if (owner != channel || abandoned) {
-                in.skipBytes(in.readableBytes());
-                return;
-            }
-            decodeReplies(in);
-        }
-
-        @Override
-        protected void decodeLast(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-            if (owner != channel || abandoned) {
-                in.skipBytes(in.readableBytes());
-                return;
-            }
-            decodeReplies(in);
-            decodeAtEnd(in);
-        }
-
-        @Override
-        public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
-            super.channelReadComplete(ctx);
-            driver.pump();
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-            super.channelInactive(ctx);
-            channelClosed(owner);
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            // a reset or broken pipe; channelInactive accounts for the requests in flight
-            driver.noteConnectionError(cause);
-            ctx.close();
-        }
     }
 }

@@ -4,10 +4,12 @@ import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.config.ConnectionOptions;
 import io.fluxperf.engine.config.RunConfig;
 import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.IoEventLoop;
 import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
@@ -31,18 +33,30 @@ import javax.net.ssl.SSLParameters;
  * this engine does not use, since its own handler reads the replies. Measured with
  * {@code --connect-per-request} against memcached, that cost about 270 µs of CPU per connection;
  * connections per second are a figure users measure (dperf's CPS), so the client makes plain
- * channels.
+ * channels. For connect per request without TLS, even those cost more than the request:
+ * {@link SocketWire} registers a bare socket on the loop instead.
  */
 final class Transports {
+    /**
+     * {@code -Dfluxperf.connect.bareSockets=false} makes connect per request use channels too:
+     * for measuring one against the other (bench/README.md).
+     */
+    private static final boolean BARE_SOCKETS = !"false".equals(System.getProperty("fluxperf.connect.bareSockets"));
     private final Bootstrap bootstrap;
     private final SocketAddress target;
     private final SslContext ssl;
     private final String serverName;
     private final boolean verifyHost;
+    /** Connect per request without TLS, on epoll: bare sockets ({@link SocketWire}) instead of channels. */
+    private final boolean bareSockets;
+    private final IoEventLoop loop;
+    private final boolean tcpNoDelay;
+    private final int connectMillis;
 
     Transports(RunConfig config, ClientLoop clientLoop, SocketAddress target) {
         this.target = target;
-        int connectMillis = (int) Math.max(1000, Math.min(5000, config.timeout().toMillis() * 2));
+        this.connectMillis = (int) Math.max(1000, Math.min(5000, config.timeout().toMillis() * 2));
+        this.tcpNoDelay = config.tcpNoDelay();
         Bootstrap b = new Bootstrap().group(clientLoop.loop()).option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectMillis);
         if (target instanceof DomainSocketAddress) {
             b.channel(clientLoop.domainSocketChannel());
@@ -63,6 +77,9 @@ final class Transports {
         this.serverName = c.sni() != null ? c.sni()
                 : target instanceof InetSocketAddress inet ? inet.getHostString() : null;
         this.verifyHost = !c.tlsInsecure();
+        this.bareSockets = c.connectPerRequest() && ssl == null && BARE_SOCKETS
+                && SocketWire.supported(clientLoop.loop(), target);
+        this.loop = bareSockets ? (IoEventLoop) clientLoop.loop() : null;
         this.bootstrap = b.handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
@@ -75,10 +92,14 @@ final class Transports {
     }
 
     /**
-     * Connects; {@code done} gets the channel once it is usable (after the TLS handshake), or the
-     * failure. Called on the event loop; {@code done} runs there too.
+     * Connects {@code slot}; {@code done} gets the wire once it is usable (after the TLS handshake),
+     * or the failure. Called on the event loop; {@code done} runs there too.
      */
-    void connect(BiConsumer<Channel, Throwable> done) {
+    void connect(WireListener slot, BiConsumer<Wire, Throwable> done) {
+        if (bareSockets) {
+            SocketWire.connect(loop, target, slot, ByteBufAllocator.DEFAULT, tcpNoDelay, connectMillis, done);
+            return;
+        }
         ChannelFuture connect = bootstrap.connect(target);
         connect.addListener(f -> {
             if (!f.isSuccess()) {
@@ -88,13 +109,13 @@ final class Transports {
             Channel ch = connect.channel();
             SslHandler tls = ch.pipeline().get(SslHandler.class);
             if (tls == null) {
-                done.accept(ch, null);
+                done.accept(new ChannelWire(ch, slot), null);
                 return;
             }
             tls.handshakeFuture().addListener(h -> {
                 if (h.isSuccess()) {
                     ch.pipeline().remove(HANDSHAKE_ERRORS);
-                    done.accept(ch, null);
+                    done.accept(new ChannelWire(ch, slot), null);
                 } else {
                     ch.close();
                     // no cause: RunErrors.describe reports the innermost cause, and this sentence must stay

@@ -1,7 +1,9 @@
 package io.fluxperf.engine.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fluxperf.engine.config.ConnectionOptions;
 import io.fluxperf.engine.config.RunConfig;
@@ -22,7 +24,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The socket options a load connection gets: Nagle's algorithm off unless --tcp-nodelay false
- * turns it on, and keep-alive on held connections only (a connection per request never idles).
+ * turns it on, and keep-alive on held connections only. A connection per request is a bare socket
+ * ({@link SocketWireTest} checks its options), unless TLS needs a channel.
  */
 class TransportsSocketOptionsTest {
     private ServerSocket server;
@@ -40,29 +43,35 @@ class TransportsSocketOptionsTest {
         server.close();
     }
 
-    private Channel connect(boolean tcpNoDelay, boolean connectPerRequest) throws Exception {
+    private Wire connect(boolean tcpNoDelay, boolean connectPerRequest) throws Exception {
         ConnectionOptions c = new ConnectionOptions(false, false, null, false, null, connectPerRequest, 0, 0, false);
         RunConfig config = new RunConfig(null, "memcache", 1, 1, 1, Duration.ofSeconds(1), 1, Duration.ZERO,
                 Duration.ofSeconds(1), tcpNoDelay, 0, 7, List.of(WorkloadConfig.of(Command.GET)),
                 ProtocolOptions.defaults(), c, Duration.ZERO);
         InetSocketAddress target = new InetSocketAddress(server.getInetAddress(), server.getLocalPort());
         Transports transports = new Transports(config, loop, target);
-        CompletableFuture<Channel> done = new CompletableFuture<>();
-        loop.loop().execute(() -> transports.connect((ch, e) -> {
+        CompletableFuture<Wire> done = new CompletableFuture<>();
+        loop.loop().execute(() -> transports.connect(new RecordingWireListener(), (ch, e) -> {
             if (e != null) {
                 done.completeExceptionally(e);
             } else {
                 done.complete(ch);
             }
         }));
-        Channel ch = done.get(5, TimeUnit.SECONDS);
-        assertNotNull(ch);
-        return ch;
+        Wire wire = done.get(5, TimeUnit.SECONDS);
+        assertNotNull(wire);
+        return wire;
+    }
+
+    private Channel channel(boolean tcpNoDelay) throws Exception {
+        Wire wire = connect(tcpNoDelay, false);
+        assertInstanceOf(ChannelWire.class, wire);
+        return ((ChannelWire) wire).channel();
     }
 
     @Test
     void heldConnectionsHaveNagleOffAndKeepAlive() throws Exception {
-        Channel ch = connect(true, false);
+        Channel ch = channel(true);
         assertEquals(true, ch.config().getOption(ChannelOption.TCP_NODELAY));
         assertEquals(true, ch.config().getOption(ChannelOption.SO_KEEPALIVE));
         ch.close().sync();
@@ -70,16 +79,16 @@ class TransportsSocketOptionsTest {
 
     @Test
     void tcpNoDelayFalseTurnsNagleOn() throws Exception {
-        Channel ch = connect(false, false);
+        Channel ch = channel(false);
         assertEquals(false, ch.config().getOption(ChannelOption.TCP_NODELAY));
         ch.close().sync();
     }
 
     @Test
-    void aConnectionPerRequestSkipsKeepAlive() throws Exception {
-        Channel ch = connect(true, true);
-        assertEquals(true, ch.config().getOption(ChannelOption.TCP_NODELAY));
-        assertEquals(false, ch.config().getOption(ChannelOption.SO_KEEPALIVE));
-        ch.close().sync();
+    void aConnectionPerRequestIsABareSocket() throws Exception {
+        Wire wire = connect(true, true);
+        assertInstanceOf(SocketWire.class, wire);
+        assertTrue(wire.isActive());
+        loop.loop().submit(wire::close).get(5, TimeUnit.SECONDS);
     }
 }

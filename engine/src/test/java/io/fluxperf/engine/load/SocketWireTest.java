@@ -1,0 +1,286 @@
+package io.fluxperf.engine.load;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.ConnectTimeoutException;
+import io.netty.channel.IoEventLoop;
+import io.netty.channel.unix.DomainSocketAddress;
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The bare socket of a connect-per-request connection, on a real epoll loop against a peer socket
+ * in this test: what it sends and receives, how it ends, and what it does not leave behind.
+ */
+class SocketWireTest {
+    @TempDir
+    Path dir;
+    private ClientLoop loop;
+    private ServerSocket peer;
+    private final List<Thread> peers = new ArrayList<>();
+
+    @BeforeEach
+    void start() throws IOException {
+        loop = ClientLoop.create("fluxperf-wire-test", false);
+        peer = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        peer.close();
+        for (Thread t : peers) {
+            t.join(5_000);
+        }
+        loop.dispose(Duration.ofSeconds(2));
+    }
+
+    private IoEventLoop io() {
+        return (IoEventLoop) loop.loop();
+    }
+
+    private InetSocketAddress peerAddress() {
+        return new InetSocketAddress(peer.getInetAddress(), peer.getLocalPort());
+    }
+
+    /** Runs {@code work} with each connection the peer accepts, {@code count} times. */
+    private void serve(int count, PeerWork work) {
+        Thread t = new Thread(() -> {
+            for (int i = 0; i < count; i++) {
+                try (Socket s = peer.accept()) {
+                    work.run(s);
+                } catch (IOException e) {
+                    return;
+                }
+            }
+        }, "wire-test-peer");
+        t.setDaemon(true);
+        t.start();
+        peers.add(t);
+    }
+
+    interface PeerWork {
+        void run(Socket s) throws IOException;
+    }
+
+    private Wire connect(SocketAddress target, WireListener listener, boolean tcpNoDelay) throws Exception {
+        CompletableFuture<Wire> done = new CompletableFuture<>();
+        io().execute(() -> SocketWire.connect(io(), target, listener, ByteBufAllocator.DEFAULT, tcpNoDelay, 1000,
+                (wire, error) -> {
+                    if (error != null) {
+                        done.completeExceptionally(error);
+                    } else {
+                        done.complete(wire);
+                    }
+                }));
+        return done.get(10, TimeUnit.SECONDS);
+    }
+
+    private void write(Wire wire, byte[] bytes) throws Exception {
+        io().submit(() -> {
+            ByteBuf b = wire.buffer(bytes.length);
+            b.writeBytes(bytes);
+            wire.write(b);
+        }).get(5, TimeUnit.SECONDS);
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    @Test
+    void aRequestGoesOutAndTheReplyAndTheEndComeBack() throws Exception {
+        serve(1, s -> {
+            byte[] request = s.getInputStream().readNBytes(5);
+            OutputStream out = s.getOutputStream();
+            out.write(ascii(new String(request, StandardCharsets.US_ASCII).toUpperCase() + "+"));
+            out.flush();
+            sleep(50); // the rest of the reply comes in a later read
+            out.write(ascii("-end"));
+        });
+        RecordingWireListener listener = new RecordingWireListener(10); // takes nothing before the whole reply
+        Wire wire = connect(peerAddress(), listener, true);
+        assertInstanceOf(SocketWire.class, wire);
+        assertTrue(wire.isActive());
+        write(wire, ascii("hello"));
+        assertEquals(wire, listener.closed.get(5, TimeUnit.SECONDS));
+        assertEquals("HELLO+-end", listener.taken.toString(StandardCharsets.US_ASCII),
+                "bytes that were not taken stay for the next read");
+        assertTrue(listener.receivedCalls.get() >= 2, "two reads: " + listener.receivedCalls);
+        assertTrue(listener.ended, "the peer's close ends the stream");
+        assertEquals(1, listener.closedCalls.get());
+        assertTrue(listener.failures.isEmpty(), listener.failures.toString());
+        assertFalse(wire.isActive());
+    }
+
+    @Test
+    void aWriteLargerThanTheSocketTakesGoesOutWholeOnceThePeerReads() throws Exception {
+        byte[] big = new byte[16 << 20];
+        new Random(7).nextBytes(big);
+        CompletableFuture<byte[]> seen = new CompletableFuture<>();
+        serve(1, s -> {
+            sleep(300); // the socket's buffers fill first
+            seen.complete(s.getInputStream().readNBytes(big.length));
+        });
+        RecordingWireListener listener = new RecordingWireListener();
+        Wire wire = connect(peerAddress(), listener, true);
+        write(wire, big);
+        // asked while the peer still sleeps: once it has read all, it closes and so does the wire
+        assertTrue(((SocketWire) wire).noDelay(), "more than a segment: Nagle's algorithm is turned off");
+        assertArrayEquals(big, seen.get(20, TimeUnit.SECONDS));
+        assertEquals(wire, listener.closed.get(5, TimeUnit.SECONDS));
+        assertTrue(listener.failures.isEmpty(), listener.failures.toString());
+    }
+
+    @Test
+    void aRequestOfOneSegmentLeavesNagleAloneAndTcpNoDelayFalseNeverTurnsItOff() throws Exception {
+        serve(2, s -> s.getInputStream().readAllBytes());
+        Wire small = connect(peerAddress(), new RecordingWireListener(), true);
+        write(small, new byte[SocketWire.ONE_SEGMENT]);
+        assertFalse(((SocketWire) small).noDelay(), "one segment: no setsockopt");
+        Wire bigWithNagle = connect(peerAddress(), new RecordingWireListener(), false);
+        write(bigWithNagle, new byte[SocketWire.ONE_SEGMENT * 4]);
+        assertFalse(((SocketWire) bigWithNagle).noDelay(), "--tcp-nodelay false keeps Nagle's algorithm");
+        io().submit(small::close).get(5, TimeUnit.SECONDS);
+        io().submit(bigWithNagle::close).get(5, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void ourCloseIsReportedOnALaterTurnAndLeavesNoDescriptorOpen() throws Exception {
+        int connections = 300;
+        serve(connections, s -> s.getInputStream().readAllBytes());
+        long before = openDescriptors();
+        for (int i = 0; i < connections; i++) {
+            RecordingWireListener listener = new RecordingWireListener();
+            Wire wire = connect(peerAddress(), listener, true);
+            io().submit(() -> {
+                listener.insideClose = true;
+                wire.close();
+                listener.insideClose = false;
+            }).get(5, TimeUnit.SECONDS);
+            assertEquals(wire, listener.closed.get(5, TimeUnit.SECONDS));
+            assertFalse(listener.closedInsideClose, "the close was reported inside close()");
+            assertEquals(1, listener.closedCalls.get());
+        }
+        long after = openDescriptors();
+        assertTrue(after - before < 20, "descriptors open before " + before + ", after " + connections
+                + " connections " + after);
+    }
+
+    @Test
+    void aRefusedConnectFailsWithTheReason() throws Exception {
+        int port;
+        try (ServerSocket gone = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = gone.getLocalPort();
+        }
+        Exception e = assertFailure(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        assertEquals("Connection refused", RunErrors.describe(e));
+    }
+
+    @Test
+    void aConnectThatHangsTimesOut() throws Exception {
+        // a full accept queue drops the SYNs of further connects: they hang until our timer
+        try (ServerSocket full = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            InetSocketAddress target = new InetSocketAddress(full.getInetAddress(), full.getLocalPort());
+            List<Wire> queued = new ArrayList<>();
+            try {
+                Exception failure = null;
+                for (int i = 0; i < 8 && failure == null; i++) {
+                    try {
+                        queued.add(connect(target, new RecordingWireListener(), true));
+                    } catch (ExecutionException e) {
+                        failure = e;
+                    }
+                }
+                assertNotNull(failure, "every connect got through: the queue never filled");
+                assertInstanceOf(ConnectTimeoutException.class, failure.getCause());
+                assertTrue(failure.getCause().getMessage().startsWith("connection timed out after 1000 ms"),
+                        failure.getCause().getMessage());
+            } finally {
+                for (Wire w : queued) {
+                    io().submit(w::close).get(5, TimeUnit.SECONDS);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aUnixSocketWorksToo() throws Exception {
+        Path path = dir.resolve("peer.sock");
+        try (ServerSocketChannel unix = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            unix.bind(UnixDomainSocketAddress.of(path));
+            Thread t = new Thread(() -> {
+                try (SocketChannel s = unix.accept()) {
+                    ByteBuffer b = ByteBuffer.allocate(4);
+                    while (b.hasRemaining() && s.read(b) >= 0) {
+                        // reading the request
+                    }
+                    s.write(ByteBuffer.wrap(ascii("pong")));
+                } catch (IOException ignored) {
+                    // the test fails on what it did not receive
+                }
+            });
+            t.start();
+            peers.add(t);
+            RecordingWireListener listener = new RecordingWireListener();
+            Wire wire = connect(new DomainSocketAddress(new File(path.toString())), listener, true);
+            write(wire, ascii("ping"));
+            listener.closed.get(5, TimeUnit.SECONDS);
+            assertEquals("pong", listener.taken.toString(StandardCharsets.US_ASCII));
+            assertTrue(listener.ended);
+        }
+    }
+
+    private Exception assertFailure(SocketAddress target) {
+        try {
+            connect(target, new RecordingWireListener(), true);
+        } catch (Exception e) {
+            return e.getCause() instanceof Exception cause ? cause : e;
+        }
+        throw new AssertionError("the connect to " + target + " succeeded");
+    }
+
+    private static long openDescriptors() throws IOException {
+        try (var files = java.nio.file.Files.list(Path.of("/proc/self/fd"))) {
+            return files.count();
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
