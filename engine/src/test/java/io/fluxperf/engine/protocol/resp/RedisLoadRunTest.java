@@ -394,6 +394,35 @@ class RedisLoadRunTest {
         assertEquals("--password: redis has no password configured, so it refused AUTH; leave out --password.", e.getMessage());
     }
 
+    /** Connect per request runs its connections on bare sockets: each does the handshake before its one request. */
+    @ParameterizedTest
+    @EnumSource(RedisTargets.class)
+    void aConnectionPerRequestAuthenticatesAndSelectsEachTime(RedisTargets kind) throws Exception {
+        try (RedisTargets.Target t = kind.start("s3cret")) {
+            ConnectionOptions perRequest = new ConnectionOptions(false, false, null, false, null, true, 0, 0, false);
+            ProtocolOptions db2 = new ProtocolOptions(null, "s3cret", 2, 2, List.of(), Set.of(2));
+            RunConfig set = withConnection(config(300, 4, 1, db2, workload(Command.SET)), perRequest);
+            long before = kind == RedisTargets.REDIS_SERVER ? t.stat("total_connections_received") : 0;
+            assertOutcomes(300, 0, run(t, set));
+            if (kind == RedisTargets.REDIS_SERVER) {
+                long made = t.stat("total_connections_received") - before - 1; // -1: this INFO's own
+                // each of the 4 slots may have connected once more before it knew no request would follow
+                assertTrue(made >= 300 && made <= 304, "a connection per request: " + made);
+            }
+            assertEquals(0L, ((Long) t.command("DBSIZE")), "database 0 stays empty: SELECT 2 came first");
+            ProtocolOptions wrong = new ProtocolOptions(null, "wrong", 2, 2, List.of(), Set.of(2));
+            UserError e = assertThrows(UserError.class,
+                    () -> run(t, withConnection(config(100, 4, 1, wrong, workload(Command.GET)), perRequest)));
+            assertTrue(e.getMessage().startsWith("--password: redis refused AUTH"), e.getMessage());
+        }
+    }
+
+    private static RunConfig withConnection(RunConfig c, ConnectionOptions connection) {
+        return new RunConfig(null, c.protocol(), c.threads(), c.connections(), c.pipeline(), c.duration(), c.windows(),
+                c.warmup(), c.timeout(), c.tcpNoDelay(), c.requests(), c.seed(), c.workloads(), c.protocolOptions(),
+                connection, c.statsInterval());
+    }
+
     @ParameterizedTest
     @EnumSource(RedisTargets.class)
     void wrongTypeRepliesAreErrors(RedisTargets kind) {
