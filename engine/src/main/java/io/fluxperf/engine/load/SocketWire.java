@@ -42,7 +42,8 @@ import java.util.function.BiConsumer;
  */
 final class SocketWire implements Wire, EpollIoHandle, Runnable {
     /** Edge-triggered: each readiness is reported once, so reads go on until the socket has no more. */
-    private static final EpollIoOps INTEREST = EpollIoOps.valueOf(Native.EPOLLIN | Native.EPOLLOUT | Native.EPOLLET);
+    private static final EpollIoOps INTEREST =
+            EpollIoOps.valueOf(Native.EPOLLIN | Native.EPOLLOUT | Native.EPOLLRDHUP | Native.EPOLLET);
     /** The smallest segment a path may carry (IPv4's 536 bytes): a write up to this size is one segment. */
     static final int ONE_SEGMENT = 536;
     /** EPOLLHUP, which Netty's {@link Native} does not name: the connection is over both ways. */
@@ -181,7 +182,7 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
                 writeUnsent();
             }
             if (open && (ops & (Native.EPOLLIN | Native.EPOLLERR | EPOLLHUP | Native.EPOLLRDHUP)) != 0) {
-                readAll();
+                readAll((ops & (Native.EPOLLERR | EPOLLHUP | Native.EPOLLRDHUP)) != 0);
             }
         } finally {
             handling = false;
@@ -195,8 +196,12 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
         }
     }
 
-    /** Reads until the socket has nothing more (edge-triggered), handing each read to the connection. */
-    private void readAll() {
+    /**
+     * Reads until the socket has nothing more (edge-triggered), handing each read to the
+     * connection. {@code toTheEnd}: the peer has closed, so read until the end of the stream,
+     * which no later edge would report.
+     */
+    private void readAll(boolean toTheEnd) {
         while (open) {
             if (received == null) {
                 received = alloc.ioBuffer(READ_BUFFER);
@@ -204,8 +209,9 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
                 received.clear();
             } else if (received.writableBytes() == 0) {
                 received.discardReadBytes();
-                received.ensureWritable(READ_BUFFER);
+                received.ensureWritable(received.capacity()); // a big reply: fewer, larger reads
             }
+            int room = received.writableBytes();
             int n;
             try {
                 n = read(received);
@@ -217,6 +223,11 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
             if (n > 0) {
                 received.writerIndex(received.writerIndex() + n);
                 slot.received(this, received);
+                if (n < room && !toTheEnd) {
+                    // drained: a read that asked for more than there was saves the read that would
+                    // only say so (EAGAIN); bytes that come later make a new edge
+                    break;
+                }
             } else if (n < 0) { // the server closed its side
                 slot.ended(this, received);
                 close();

@@ -144,6 +144,37 @@ class SocketWireTest {
     }
 
     @Test
+    void aReplyThatComesWithThePeersCloseIsReadToTheEnd() throws Exception {
+        // the reply and the FIN arrive together: the short read must not stop before the end
+        serve(1, s -> {
+            s.getInputStream().readNBytes(1);
+            s.getOutputStream().write(ascii("short reply"));
+        });
+        RecordingWireListener listener = new RecordingWireListener();
+        Wire wire = connect(peerAddress(), listener, true);
+        write(wire, ascii("?"));
+        listener.closed.get(5, TimeUnit.SECONDS);
+        assertEquals("short reply", listener.taken.toString(StandardCharsets.US_ASCII));
+        assertTrue(listener.ended, "the end of the stream was seen");
+    }
+
+    @Test
+    void aReplyLargerThanTheReadBufferArrivesWhole() throws Exception {
+        byte[] reply = new byte[3 << 20];
+        new Random(11).nextBytes(reply);
+        serve(1, s -> {
+            s.getInputStream().readNBytes(1);
+            s.getOutputStream().write(reply);
+        });
+        RecordingWireListener listener = new RecordingWireListener();
+        Wire wire = connect(peerAddress(), listener, true);
+        write(wire, ascii("?"));
+        listener.closed.get(10, TimeUnit.SECONDS);
+        assertArrayEquals(reply, listener.taken.toByteArray());
+        assertTrue(listener.receivedCalls.get() < 3_000, "the read buffer grows: " + listener.receivedCalls + " reads");
+    }
+
+    @Test
     void aWriteLargerThanTheSocketTakesGoesOutWholeOnceThePeerReads() throws Exception {
         byte[] big = new byte[16 << 20];
         new Random(7).nextBytes(big);
