@@ -292,21 +292,26 @@ final class TargetConnection implements ConnectionSlot, WireListener {
     /** Decodes the replies the bytes complete, and leaves the rest in {@code in}. */
     @Override
     public void received(Wire from, ByteBuf in) {
-        if (from != wire || abandoned) {
-            in.skipBytes(in.readableBytes());
-            return;
+        if (!dropped(from, in)) {
+            decodeReplies(in);
         }
-        decodeReplies(in);
     }
 
     @Override
     public void ended(Wire from, ByteBuf in) {
+        if (!dropped(from, in)) {
+            decodeReplies(in);
+            decodeAtEnd(in);
+        }
+    }
+
+    /** Bytes from a wire that is no longer ours, or that we abandoned, are skipped unread. */
+    private boolean dropped(Wire from, ByteBuf in) {
         if (from != wire || abandoned) {
             in.skipBytes(in.readableBytes());
-            return;
+            return true;
         }
-        decodeReplies(in);
-        decodeAtEnd(in);
+        return false;
     }
 
     /** The replies a read turn decoded freed room for more requests. */
