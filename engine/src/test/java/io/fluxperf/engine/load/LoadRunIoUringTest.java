@@ -113,6 +113,24 @@ class LoadRunIoUringTest {
         }
     }
 
+    /** Bare sockets are an epoll thing: with io_uring a connection per request stays a channel, and works. */
+    @Test
+    void aConnectionPerRequestRunsOnChannels() {
+        try (MemcachedProcess memcached = MemcachedProcess.start()) {
+            ConnectionOptions perRequest = new ConnectionOptions(false, false, null, false, null, true, 0, 0, true);
+            RunConfig config = new RunConfig(null, "memcache", 1, 4, 1, Duration.ofSeconds(30), 1, Duration.ZERO,
+                    Duration.ofSeconds(1), true, 300, 7, List.of(WorkloadConfig.of(Command.GET)),
+                    ProtocolOptions.defaults(), perRequest, Duration.ZERO);
+            long before = memcached.stats().get("total_connections");
+            RunResult result = new LoadRun(config, new RunListener() { })
+                    .execute(new InetSocketAddress("127.0.0.1", memcached.port()), memcached.address());
+            OutcomeCounts o = assertReconciles(result.total());
+            assertEquals(300, o.miss(), "every get misses on an empty memcached");
+            long made = memcached.stats().get("total_connections") - before - 1; // -1: the second stats connection
+            assertTrue(made >= 300 && made <= 304, "a connection per request: " + made);
+        }
+    }
+
     @Test
     void ioUringLoopsUseIoUringChannels() {
         ClientLoop loop = ClientLoop.create("fluxperf-test", true);

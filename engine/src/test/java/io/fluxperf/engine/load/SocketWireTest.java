@@ -53,7 +53,8 @@ class SocketWireTest {
     @BeforeEach
     void start() throws IOException {
         loop = ClientLoop.create("fluxperf-wire-test", false);
-        peer = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        // a deep queue: 300 connections in a row may run ahead of the accepting thread on a busy machine
+        peer = new ServerSocket(0, 1024, InetAddress.getLoopbackAddress());
     }
 
     @AfterEach
