@@ -6,12 +6,20 @@ import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.RequestPool;
 import io.fluxperf.engine.workload.GeneratedLoad;
+import io.fluxperf.engine.netty.AlarmIoHandler;
 import io.netty.channel.EventLoop;
+import io.netty.channel.IoHandle;
+import io.netty.channel.IoHandler;
+import io.netty.channel.IoHandlerContext;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.IoRegistration;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.util.concurrent.ThreadAwareExecutor;
 import io.netty.util.concurrent.Ticker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -27,15 +35,19 @@ import org.openjdk.jmh.annotations.TearDown;
  * first), measured through the thread's flux like {@link GeneratedLoadBench} with 1 or 4 rated
  * workloads of {@code get} (rates 50,000/s; or 30,000 + 10,000 + 6,000 + 4,000/s).
  *
- * <p>{@code timer}: the wake-up that {@code LoadDriver.waitForSendTime} arms when the next
+ * <p>{@code timer}: the wake-up that {@code LoadDriver.waitForSendTime} sets when the next
  * request is due more than the early window (50 µs) ahead: once per request below 20,000/s per
  * thread, once per batch of the requests due within 50 µs of each other above. That method is
  * private to the engine, so its timer branch is mirrored here line for line (the lead, capped at
- * the early window; the minimum timer; the earliest-wake-up guard; the lead's moving average;
- * one preallocated task), on Netty's own scheduling code: an {@link EmbeddedChannel}'s event loop
- * shares {@code AbstractScheduledEventExecutor.schedule} with the epoll loop, and its frozen clock
- * lets each op arm one timer and fire it 60 µs later (a send 50 µs away, fired 10 µs late). The
- * B/op that remain are Netty's {@code ScheduledFutureTask}, one per wake-up.
+ * the early window; the minimum timer; the earliest-wake-up guard; the lead's moving average) on
+ * the engine's own {@link AlarmIoHandler}: each op sets the alarm, and one turn of the handler
+ * asks for the wait's deadline and delay as the transport does before it waits, then rings the
+ * alarm. The transport under it is a stand-in that only asks, so the op is the alarm's own cost,
+ * without the system call. {@code timerNettySchedule} is the same branch on Netty's
+ * {@code schedule()} as the driver had it before the alarm (an {@link EmbeddedChannel}'s loop,
+ * which shares {@code AbstractScheduledEventExecutor.schedule} with the epoll loop, its clock
+ * frozen and moved 60 µs per op: a send 50 µs away, fired 10 µs late): its B/op are Netty's
+ * {@code ScheduledFutureTask}, one per wake-up.
  *
  * <p>Run: {@code java -jar bench/jmh/target/benchmarks.jar PacingBench -prof gc}.
  */
@@ -76,15 +88,62 @@ public class PacingBench extends HotPathBenchmark {
         }
     }
 
-    /** The driver's pacing fields and a loop whose clock the benchmark moves. */
-    @State(Scope.Thread)
-    public static class Timer {
-        EmbeddedChannel channel;
-        EventLoop loop;
-        Ticker ticker;
+    /** LoadDriver's pacing fields, and how a wake-up learns the timers' lateness. */
+    abstract static class PacerFields {
         long timerLeadNanos = TimeUnit.MICROSECONDS.toNanos(20);
         long wakeAtNanos = Long.MAX_VALUE;
         long pumps;
+
+        void learnLateness(long lateByNanos) {
+            timerLeadNanos = Math.max(0, Math.min(MAX_TIMER_LEAD_NANOS, timerLeadNanos + (lateByNanos - timerLeadNanos) / 8));
+        }
+    }
+
+    /** The driver's pacing fields and an alarm handler over a transport that only asks for its deadline. */
+    @State(Scope.Thread)
+    public static class Timer extends PacerFields {
+        AlarmIoHandler alarm;
+        LoopTurn turn;
+        /** What the stand-in transport learnt from the context, so that the JIT keeps the asking. */
+        long asked;
+
+        @Setup
+        public void setup() {
+            AtomicReference<AlarmIoHandler> made = new AtomicReference<>();
+            IoHandlerFactory transport = executor -> new AskingTransport(this);
+            AlarmIoHandler.factory(transport, made::set).newHandler(new ThreadAwareExecutor() {
+                @Override
+                public boolean isExecutorThread(Thread thread) {
+                    return true;
+                }
+
+                @Override
+                public void execute(Runnable task) {
+                    task.run();
+                }
+            });
+            alarm = made.get();
+            alarm.onAlarm(this::wake);
+            turn = new LoopTurn();
+        }
+
+        void wake() {
+            long now = System.nanoTime();
+            long wakeAt = wakeAtNanos;
+            if (wakeAt != Long.MAX_VALUE) {
+                learnLateness(now - wakeAt);
+                wakeAtNanos = Long.MAX_VALUE;
+            }
+            pumps++;
+        }
+    }
+
+    /** The driver's pacing fields and a loop whose clock the benchmark moves (Netty's schedule()). */
+    @State(Scope.Thread)
+    public static class NettyTimer extends PacerFields {
+        EmbeddedChannel channel;
+        EventLoop loop;
+        Ticker ticker;
         /** One task for the driver's lifetime; the wake-up time it needs is in a field. */
         long armedWakeAt;
         final Runnable wakeTask = this::wake;
@@ -104,12 +163,59 @@ public class PacingBench extends HotPathBenchmark {
 
         void wake() {
             long wakeAt = armedWakeAt;
-            long lateBy = ticker.nanoTime() - wakeAt;
-            timerLeadNanos = Math.max(0, Math.min(MAX_TIMER_LEAD_NANOS, timerLeadNanos + (lateBy - timerLeadNanos) / 8));
+            learnLateness(ticker.nanoTime() - wakeAt);
             if (wakeAtNanos == wakeAt) {
                 wakeAtNanos = Long.MAX_VALUE;
             }
             pumps++;
+        }
+    }
+
+    /** The loop's side of a turn: nothing queued, nothing scheduled (what the epoll loop says when idle). */
+    static final class LoopTurn implements IoHandlerContext {
+        @Override
+        public boolean canBlock() {
+            return true;
+        }
+
+        @Override
+        public long delayNanos(long currentTimeNanos) {
+            return TimeUnit.SECONDS.toNanos(1);
+        }
+
+        @Override
+        public long deadlineNanos() {
+            return -1;
+        }
+    }
+
+    /** A transport that asks what epoll's handler asks before it waits, and does not wait. */
+    static final class AskingTransport implements IoHandler {
+        private final Timer state;
+
+        AskingTransport(Timer state) {
+            this.state = state;
+        }
+
+        @Override
+        public int run(IoHandlerContext context) {
+            long deadline = context.deadlineNanos();
+            state.asked += context.canBlock() ? context.delayNanos(System.nanoTime()) + deadline : deadline;
+            return 0;
+        }
+
+        @Override
+        public IoRegistration register(IoHandle handle) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void wakeup() {
+        }
+
+        @Override
+        public boolean isCompatible(Class<? extends IoHandle> handleType) {
+            return false;
         }
     }
 
@@ -121,9 +227,32 @@ public class PacingBench extends HotPathBenchmark {
         return t;
     }
 
-    /** LoadDriver.waitForSendTime's timer branch, with the driver's one preallocated task. */
+    /**
+     * LoadDriver.waitForSendTime's timer branch on the loop's alarm, then the turn of the loop in
+     * which it rings (set here for a time just passed, as when the wait has ended).
+     */
     @Benchmark
     public long timer(Timer s) {
+        long now = System.nanoTime();
+        long sendAt = now + INTERVAL_NANOS;
+        long wakeAt = Math.max(now + MIN_TIMER_NANOS, sendAt - Math.min(s.timerLeadNanos, EARLY_NANOS));
+        if (wakeAt < s.wakeAtNanos) {
+            s.wakeAtNanos = wakeAt;
+            s.alarm.set(wakeAt - INTERVAL_NANOS - LATENESS_NANOS); // the wait is over: it rings in this turn
+        }
+        s.alarm.run(s.turn);
+        return s.pumps + s.asked;
+    }
+
+    /** One read of the clock, which the alarm's op does four times (the driver's own two included). */
+    @Benchmark
+    public long clock() {
+        return System.nanoTime();
+    }
+
+    /** The same branch on Netty's schedule(), with the driver's one preallocated task (the engine before the alarm). */
+    @Benchmark
+    public long timerNettySchedule(NettyTimer s) {
         long now = s.ticker.nanoTime();
         long sendAt = now + INTERVAL_NANOS;
         long wakeAt = Math.max(now + MIN_TIMER_NANOS, sendAt - Math.min(s.timerLeadNanos, EARLY_NANOS));

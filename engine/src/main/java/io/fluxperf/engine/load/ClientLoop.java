@@ -1,5 +1,6 @@
 package io.fluxperf.engine.load;
 
+import io.fluxperf.engine.netty.AlarmIoHandler;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.DatagramChannel;
@@ -12,6 +13,9 @@ import java.time.Duration;
  */
 interface ClientLoop {
     EventLoop loop();
+
+    /** The loop's alarm: the pacer's wake-up, set once per send without a task per call. */
+    AlarmIoHandler alarm();
 
     Class<? extends SocketChannel> socketChannel();
 

@@ -1,6 +1,7 @@
 package io.fluxperf.engine.load;
 
 import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.netty.AlarmIoHandler;
 import io.fluxperf.engine.netty.EpollLoopResources;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
@@ -9,21 +10,28 @@ import io.netty.channel.epoll.EpollDomainSocketChannel;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.SocketChannel;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
 import reactor.netty.resources.LoopResources;
 
-/** The default client loop: one epoll thread (NIO where epoll is not available). */
+/** The default client loop: one epoll thread (NIO where epoll is not available), with its alarm. */
 final class EpollClientLoop implements ClientLoop {
     private final LoopResources resources;
     private final EventLoop loop;
+    private final AtomicReference<AlarmIoHandler> alarm = new AtomicReference<>();
 
     EpollClientLoop(String name) {
-        this.resources = new EpollLoopResources(name, 1);
+        this.resources = new EpollLoopResources(name, 1, io -> AlarmIoHandler.factory(io, alarm::set));
         this.loop = resources.onClient(true).next();
     }
 
     @Override
     public EventLoop loop() {
         return loop;
+    }
+
+    @Override
+    public AlarmIoHandler alarm() {
+        return alarm.get();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.fluxperf.engine.load;
 
 import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.netty.AlarmIoHandler;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
@@ -15,6 +16,7 @@ import io.netty.channel.uring.IoUringSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A client loop on Netty's io_uring transport ({@code --io-uring}): one thread, and the io_uring
@@ -24,12 +26,18 @@ import java.util.concurrent.TimeUnit;
 final class IoUringClientLoop implements ClientLoop {
     private final EventLoopGroup group;
     private final EventLoop loop;
+    private final AtomicReference<AlarmIoHandler> alarm = new AtomicReference<>();
 
     IoUringClientLoop(String name) {
         // daemon threads, as reactor-netty's: a run that fails must not keep the JVM alive
         this.group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(name + "-io_uring", true),
-                IoUringIoHandler.newFactory());
+                AlarmIoHandler.factory(IoUringIoHandler.newFactory(), alarm::set));
         this.loop = group.next();
+    }
+
+    @Override
+    public AlarmIoHandler alarm() {
+        return alarm.get();
     }
 
     /** @throws UserError naming --io-uring and why, when this JVM or kernel cannot use io_uring */

@@ -4,6 +4,7 @@ import io.fluxperf.engine.TimerSlack;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.metrics.ConnectionCounts;
 import io.fluxperf.engine.metrics.WorkloadStats;
+import io.fluxperf.engine.netty.AlarmIoHandler;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.ProtocolCodec;
 import io.fluxperf.engine.protocol.ProtocolOptions;
@@ -93,8 +94,8 @@ final class LoadDriver {
     private boolean pumping;
     private long wakeAtNanos = Long.MAX_VALUE;
     private long timerLeadNanos = TimeUnit.MICROSECONDS.toNanos(20);
-    /** The pacing timer's task, made once (a capturing lambda per timer was 24 B per paced request). */
-    private final Runnable wakeUp = this::wakeUp;
+    /** The pacing timer: the loop's alarm, set again for each wake-up without allocating (see AlarmIoHandler). */
+    private final AlarmIoHandler alarm;
     /** Slots that may have room to send, in the order they got it (each at most once: {@code queued}). */
     private final java.util.ArrayDeque<ConnectionSlot> ready = new java.util.ArrayDeque<>();
     private final boolean[] queued;
@@ -137,6 +138,8 @@ final class LoadDriver {
         double rate = config.connection().connectRate();
         this.connectIntervalNanos = rate > 0 ? (long) (1e9 * config.threads() / rate) : 0;
         this.transports = new Transports(config, clientLoop, target);
+        this.alarm = clientLoop.alarm();
+        alarm.onAlarm(this::wakeUp); // before the loop's first task below: that hands it to the loop
         long period = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(TimeUnit.MILLISECONDS.toNanos(50), timeoutNanos / 10));
         loop.scheduleAtFixedRate(this::checkTimeouts, period, period, TimeUnit.NANOSECONDS);
         loop.execute(TimerSlack::minimizeForCurrentThread); // timers for sends come on time
@@ -373,6 +376,8 @@ final class LoadDriver {
         CompletableFuture<Void> done = new CompletableFuture<>();
         onLoop(() -> {
             closing = true;
+            alarm.cancel();
+            wakeAtNanos = Long.MAX_VALUE;
             for (ConnectionSlot c : connections) {
                 c.shutdown();
             }
@@ -438,14 +443,11 @@ final class LoadDriver {
         }
     }
 
-    /**
-     * A pacing timer fired. Timers fire in deadline order, so the one due at {@code wakeAtNanos} is
-     * the one that finds it passed; a superseded timer finds it reset or still ahead, and only pumps.
-     */
+    /** The pacing alarm rang: it is never early, and it was set for {@code wakeAtNanos}. */
     private void wakeUp() {
         long now = System.nanoTime();
         long wakeAt = wakeAtNanos;
-        if (wakeAt != Long.MAX_VALUE && now >= wakeAt) {
+        if (wakeAt != Long.MAX_VALUE) {
             // learn how late timers fire: a slow moving average, bounded
             timerLeadNanos = Math.max(0, Math.min(MAX_TIMER_LEAD_NANOS, timerLeadNanos + (now - wakeAt - timerLeadNanos) / 8));
             wakeAtNanos = Long.MAX_VALUE;
@@ -481,7 +483,7 @@ final class LoadDriver {
         long wakeAt = Math.max(now + MIN_TIMER_NANOS, sendAt - Math.min(timerLeadNanos, EARLY_NANOS));
         if (wakeAt < wakeAtNanos) {
             wakeAtNanos = wakeAt;
-            loop.schedule(wakeUp, wakeAt - now, TimeUnit.NANOSECONDS);
+            alarm.set(wakeAt);
         }
     }
 

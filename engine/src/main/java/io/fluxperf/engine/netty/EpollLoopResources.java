@@ -9,6 +9,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import reactor.core.publisher.Mono;
 import reactor.netty.resources.LoopResources;
 
@@ -28,8 +29,16 @@ public final class EpollLoopResources implements LoopResources {
      * @param threads event loops
      */
     public EpollLoopResources(String prefix, int threads) {
+        this(prefix, threads, UnaryOperator.identity());
+    }
+
+    /**
+     * @param handlers wraps the transport's I/O handler factory (for example in
+     *                 {@link AlarmIoHandler#factory})
+     */
+    public EpollLoopResources(String prefix, int threads, UnaryOperator<IoHandlerFactory> handlers) {
         boolean epoll = Epoll.isAvailable();
-        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        IoHandlerFactory io = handlers.apply(epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
         // daemon threads, as reactor-netty's: a run that fails must not keep the JVM alive
         this.group = new MultiThreadIoEventLoopGroup(threads,
                 new DefaultThreadFactory(prefix + (epoll ? "-epoll" : "-nio"), true), io);
