@@ -27,7 +27,14 @@ final class TestTraces {
 
     /** Fills {@code r} with record number {@code i}: every field derived from i, so a reader can check it. */
     static TraceRecord fill(TraceRecord r, long i) {
-        long intended = 1_000_000L * i;
+        return fill(r, i, MILLISECOND);
+    }
+
+    private static final long MILLISECOND = 1_000_000L;
+
+    /** {@link #fill(TraceRecord, long)} with the records' send times {@code spacingNanos} apart instead of 1 ms. */
+    static TraceRecord fill(TraceRecord r, long i, long spacingNanos) {
+        long intended = spacingNanos * i;
         long latency = 50_000 + (i * 7919) % 2_000_000;
         r.clear()
                 .intendedSendNanos(intended)
@@ -48,21 +55,29 @@ final class TestTraces {
     }
 
     static void write(Path dir, long n) {
+        write(dir, n, MILLISECOND);
+    }
+
+    static void write(Path dir, long n, long spacingNanos) {
         TraceRecord r = new TraceRecord();
         try (TraceWriter w = TraceWriter.open(dir, header())) {
             for (long i = 0; i < n; i++) {
-                w.append(fill(r, i));
+                w.append(fill(r, i, spacingNanos));
             }
         }
     }
 
     /** Reads every record left in {@code reader}, checking that record i is {@link #fill}'s record i; returns how many. */
     static long readBackInOrder(TraceReader reader) {
+        return readBackInOrder(reader, MILLISECOND);
+    }
+
+    static long readBackInOrder(TraceReader reader, long spacingNanos) {
         TraceRecord r = new TraceRecord();
         TraceRecord expected = new TraceRecord();
         long i = 0;
         while (reader.next(r)) {
-            assertEquals(fill(expected, i), r, "record " + i);
+            assertEquals(fill(expected, i, spacingNanos), r, "record " + i);
             i++;
         }
         return i;

@@ -29,10 +29,13 @@ class TraceBatchingTest {
     void aThreadsRecordsGoIntoTheQueueABatchPerExcerptAndReadBackInOrder() {
         Path dir = tmp.resolve("batched");
         int n = 10 * TraceWriter.BATCH_RECORDS + 5;
-        TestTraces.write(dir, n);
+        TestTraces.write(dir, n, DENSE);
         assertEquals(11, excerpts(dir), "10 full batches and the 5 records close wrote");
-        assertReadsBack(dir, n);
+        assertReadsBack(dir, n, DENSE);
     }
+
+    /** Records this close together fill a batch before its age limit writes it. */
+    private static final long DENSE = 10_000;
 
     @Test
     void aBatchOlderThanItsLimitIsWrittenWithTheNextRecord() {
@@ -92,6 +95,29 @@ class TraceBatchingTest {
     }
 
     @Test
+    void aThreadAppenderWritesThatThreadsBatchLikeAppendAndFlush() throws Exception {
+        Path dir = tmp.resolve("thread-appender");
+        int n = 3 * TraceWriter.BATCH_RECORDS + 7;
+        TraceRecord r = new TraceRecord();
+        try (TraceWriter w = TraceWriter.open(dir, TestTraces.header())) {
+            Thread other = new Thread(() -> {
+                TraceWriter.ThreadAppender a = w.forThisThread();
+                TraceRecord mine = new TraceRecord();
+                for (int i = 0; i < n; i++) {
+                    assertTrue(a.append(TestTraces.fill(mine, i, DENSE)));
+                }
+                a.flush();
+            });
+            other.start();
+            other.join();
+            assertEquals(n, w.recordsWritten());
+            assertEquals(4, excerpts(dir), "3 full batches and the 7 records the appender's flush wrote");
+            w.append(TestTraces.fill(r, n, DENSE)); // this thread's own batch, written at close
+        }
+        assertReadsBack(dir, n + 1, DENSE);
+    }
+
+    @Test
     void aKeyLargerThanTheBatchArrayStillFits() {
         Path dir = tmp.resolve("big-keys");
         byte[] key = new byte[TraceRecord.MAX_KEY_BYTES];
@@ -113,8 +139,12 @@ class TraceBatchingTest {
     }
 
     private static void assertReadsBack(Path dir, long n) {
+        assertReadsBack(dir, n, 1_000_000);
+    }
+
+    private static void assertReadsBack(Path dir, long n, long spacingNanos) {
         try (TraceReader reader = TraceReader.open(dir)) {
-            assertEquals(n, TestTraces.readBackInOrder(reader));
+            assertEquals(n, TestTraces.readBackInOrder(reader, spacingNanos));
             assertEquals(n, reader.recordsRead());
         }
     }

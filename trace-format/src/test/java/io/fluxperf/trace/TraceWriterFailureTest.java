@@ -25,6 +25,9 @@ class TraceWriterFailureTest {
         TraceWriter w = TraceWriter.open(dir, TestTraces.header());
         for (int i = 0; i < 100; i++) {
             assertTrue(w.append(TestTraces.fill(r, i)));
+            if (i == 63) {
+                w.flush(); // 64 records in the queue; the other 36 wait in the batch
+            }
         }
         assertEquals(100, w.recordsWritten(), "taken so far");
         w.queue().close(); // the queue's files go away underneath the writer, as on a failed disk

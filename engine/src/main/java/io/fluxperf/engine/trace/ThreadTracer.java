@@ -5,11 +5,13 @@ import io.fluxperf.engine.request.Request;
 import io.fluxperf.trace.TraceRecord;
 import io.fluxperf.trace.TraceWriter;
 
-/** Writes one trace record per ended request, from one event-loop thread, reusing one record. */
+/** Writes one trace record per ended request, from one event-loop thread (always the same one), reusing one record. */
 public final class ThreadTracer {
     private final TraceWriter writer;
     private final long originNanos;
     private final TraceRecord record = new TraceRecord();
+    /** The writer's appender for the event loop, taken on its first record there. */
+    private TraceWriter.ThreadAppender appender;
 
     ThreadTracer(TraceWriter writer, long originNanos) {
         this.writer = writer;
@@ -39,6 +41,9 @@ public final class ThreadTracer {
         if (r.keyCount() > 0) {
             record.key(r.keyBytes(), r.keyOffset(0), r.keyLength(0));
         }
-        writer.append(record);
+        if (appender == null) {
+            appender = writer.forThisThread();
+        }
+        appender.append(record);
     }
 }
