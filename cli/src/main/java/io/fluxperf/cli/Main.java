@@ -44,6 +44,7 @@ public final class Main implements Runnable {
     /** Runs a command line and returns its exit code; tests call this directly. */
     public static int execute(String[] args, Streams streams) {
         quietChronicle();
+        pacingTimersOnTimerFd();
         CommandLine cli = new CommandLine(new Main());
         cli.setOut(new PrintWriter(streams.out(), true));
         cli.setErr(new PrintWriter(streams.err(), true));
@@ -83,6 +84,21 @@ public final class Main implements Runnable {
         System.setProperty("chronicle.disk.monitor.disable", "true");
         System.setProperty("org.slf4j.simpleLogger.log.net.openhft", "warn");
     }
+
+    /**
+     * Netty's epoll loop ends a wait shorter than {@code io.netty.channel.epoll.epollWaitThreshold}
+     * (10 ms) with epoll_pwait2's own timeout and a longer one with its timerfd. Paced sends wait
+     * well under 10 ms, and on these VMs the timerfd ends them on time more often: send lag p99
+     * 0.57 against 1.25 ms at 5,000/s (medians of 8 alternating runs, the CPU per request the same).
+     * Must run before Netty's epoll classes load; a value the user set is kept.
+     */
+    static void pacingTimersOnTimerFd() {
+        if (System.getProperty(EPOLL_WAIT_THRESHOLD) == null) {
+            System.setProperty(EPOLL_WAIT_THRESHOLD, "0");
+        }
+    }
+
+    static final String EPOLL_WAIT_THRESHOLD = "io.netty.channel.epoll.epollWaitThreshold";
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
