@@ -91,7 +91,6 @@ public class PacingBench extends HotPathBenchmark {
     /** LoadDriver's pacing fields, and how a wake-up learns the timers' lateness. */
     abstract static class PacerFields {
         long timerLeadNanos = TimeUnit.MICROSECONDS.toNanos(20);
-        long wakeAtNanos = Long.MAX_VALUE;
         long pumps;
 
         void learnLateness(long lateByNanos) {
@@ -127,13 +126,8 @@ public class PacingBench extends HotPathBenchmark {
             turn = new LoopTurn();
         }
 
-        void wake() {
-            long now = System.nanoTime();
-            long wakeAt = wakeAtNanos;
-            if (wakeAt != Long.MAX_VALUE) {
-                learnLateness(now - wakeAt);
-                wakeAtNanos = Long.MAX_VALUE;
-            }
+        void wake(long setFor) {
+            learnLateness(System.nanoTime() - setFor);
             pumps++;
         }
     }
@@ -144,6 +138,7 @@ public class PacingBench extends HotPathBenchmark {
         EmbeddedChannel channel;
         EventLoop loop;
         Ticker ticker;
+        long wakeAtNanos = Long.MAX_VALUE;
         /** One task for the driver's lifetime; the wake-up time it needs is in a field. */
         long armedWakeAt;
         final Runnable wakeTask = this::wake;
@@ -236,8 +231,7 @@ public class PacingBench extends HotPathBenchmark {
         long now = System.nanoTime();
         long sendAt = now + INTERVAL_NANOS;
         long wakeAt = Math.max(now + MIN_TIMER_NANOS, sendAt - Math.min(s.timerLeadNanos, EARLY_NANOS));
-        if (wakeAt < s.wakeAtNanos) {
-            s.wakeAtNanos = wakeAt;
+        if (wakeAt < s.alarm.alarmNanos()) {
             s.alarm.set(wakeAt - INTERVAL_NANOS - LATENESS_NANOS); // the wait is over: it rings in this turn
         }
         s.alarm.run(s.turn);

@@ -92,9 +92,8 @@ final class LoadDriver {
     private boolean stopping;
     private boolean closing;
     private boolean pumping;
-    private long wakeAtNanos = Long.MAX_VALUE;
     private long timerLeadNanos = TimeUnit.MICROSECONDS.toNanos(20);
-    /** The pacing timer: the loop's alarm, set again for each wake-up without allocating (see AlarmIoHandler). */
+    /** The pacing timer: the loop's alarm, set again for each wake-up without allocating (see AlarmIoHandler); it holds the wake-up time. */
     private final AlarmIoHandler alarm;
     /** Slots that may have room to send, in the order they got it (each at most once: {@code queued}). */
     private final java.util.ArrayDeque<ConnectionSlot> ready = new java.util.ArrayDeque<>();
@@ -377,7 +376,6 @@ final class LoadDriver {
         onLoop(() -> {
             closing = true;
             alarm.cancel();
-            wakeAtNanos = Long.MAX_VALUE;
             for (ConnectionSlot c : connections) {
                 c.shutdown();
             }
@@ -443,15 +441,11 @@ final class LoadDriver {
         }
     }
 
-    /** The pacing alarm rang: it is never early, and it was set for {@code wakeAtNanos}. */
-    private void wakeUp() {
+    /** The pacing alarm rang (never early); it was set for {@code wakeAt}. */
+    private void wakeUp(long wakeAt) {
         long now = System.nanoTime();
-        long wakeAt = wakeAtNanos;
-        if (wakeAt != Long.MAX_VALUE) {
-            // learn how late timers fire: a slow moving average, bounded
-            timerLeadNanos = Math.max(0, Math.min(MAX_TIMER_LEAD_NANOS, timerLeadNanos + (now - wakeAt - timerLeadNanos) / 8));
-            wakeAtNanos = Long.MAX_VALUE;
-        }
+        // learn how late timers fire: a slow moving average, bounded
+        timerLeadNanos = Math.max(0, Math.min(MAX_TIMER_LEAD_NANOS, timerLeadNanos + (now - wakeAt - timerLeadNanos) / 8));
         pump();
     }
 
@@ -481,8 +475,7 @@ final class LoadDriver {
      */
     private void waitForSendTime(long sendAt, long now) {
         long wakeAt = Math.max(now + MIN_TIMER_NANOS, sendAt - Math.min(timerLeadNanos, EARLY_NANOS));
-        if (wakeAt < wakeAtNanos) {
-            wakeAtNanos = wakeAt;
+        if (wakeAt < alarm.alarmNanos()) { // NONE when unset: an alarm set earlier stays
             alarm.set(wakeAt);
         }
     }

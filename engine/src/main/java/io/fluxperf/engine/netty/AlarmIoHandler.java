@@ -9,6 +9,7 @@ import io.netty.util.concurrent.AbstractScheduledEventExecutor;
 import io.netty.util.concurrent.ThreadAwareExecutor;
 import io.netty.util.concurrent.Ticker;
 import java.util.Objects;
+import java.util.function.LongConsumer;
 
 /**
  * A transport's own I/O handler (epoll, io_uring or NIO) with one alarm added: a time, in
@@ -45,7 +46,7 @@ public final class AlarmIoHandler implements IoHandler {
     private final long loopClockOrigin;
     private final AlarmContext context = new AlarmContext();
     private long alarmNanos = NONE;
-    private Runnable listener = () -> { };
+    private LongConsumer listener = setFor -> { };
 
     private AlarmIoHandler(IoHandler transport, Ticker loopClock) {
         this.transport = transport;
@@ -75,8 +76,8 @@ public final class AlarmIoHandler implements IoHandler {
         };
     }
 
-    /** Who hears the alarm; set it before the first alarm. */
-    public void onAlarm(Runnable listener) {
+    /** Who hears the alarm, with the time it was set for; set it before the first alarm. */
+    public void onAlarm(LongConsumer listener) {
         this.listener = Objects.requireNonNull(listener, "listener");
     }
 
@@ -101,7 +102,7 @@ public final class AlarmIoHandler implements IoHandler {
         long at = alarmNanos;
         if (at != NONE && System.nanoTime() - at >= 0) {
             alarmNanos = NONE;
-            listener.run();
+            listener.accept(at);
             handled++;
         }
         return handled;

@@ -74,7 +74,7 @@ class AlarmIoHandlerTest {
         CountDownLatch rang = new CountDownLatch(1);
         long[] setFor = new long[1];
         onLoop(() -> {
-            alarm.onAlarm(() -> {
+            alarm.onAlarm(at -> {
                 rangAt[0] = System.nanoTime();
                 rings.incrementAndGet();
                 rang.countDown();
@@ -101,7 +101,7 @@ class AlarmIoHandlerTest {
         long[] rangAt = new long[1];
         long[] earlier = new long[1];
         onLoop(() -> {
-            alarm.onAlarm(() -> {
+            alarm.onAlarm(at -> {
                 rangAt[0] = System.nanoTime();
                 rings.incrementAndGet();
             });
@@ -157,6 +157,7 @@ class AlarmIoHandlerTest {
             assertTrue(chain.done.await(10, TimeUnit.SECONDS), "the chain of alarms ran to its end");
             long allocated = threads.getThreadAllocatedBytes(loopThread) - before;
             assertEquals(0, chain.early, "alarms that rang before their time");
+            assertEquals(0, chain.wrongTime, "alarms that reported another time than they were set for");
             if (round == 1) {
                 // the two tasks that start and end a round allocate a little; Netty's schedule() would be 64 B a wake-up
                 assertTrue(allocated < alarms * 4L, "the loop allocated " + allocated + " B for " + alarms + " alarms");
@@ -172,12 +173,14 @@ class AlarmIoHandlerTest {
         assertTrue(((IoEventLoop) loop).isCompatible(EpollIoHandle.class));
     }
 
-    private final class Chain implements Runnable {
+    private final class Chain implements java.util.function.LongConsumer {
         private final int count;
         private final long spacing;
         private long due;
         private int rung;
         int early;
+        /** Rings that did not report the time the alarm was set for. */
+        int wrongTime;
         CountDownLatch done;
 
         Chain(int count, long spacing) {
@@ -188,6 +191,7 @@ class AlarmIoHandlerTest {
         void reset() {
             rung = 0;
             early = 0;
+            wrongTime = 0;
             done = new CountDownLatch(1);
         }
 
@@ -197,8 +201,11 @@ class AlarmIoHandlerTest {
         }
 
         @Override
-        public void run() {
+        public void accept(long setFor) {
             long now = System.nanoTime();
+            if (setFor != due) {
+                wrongTime++;
+            }
             if (now < due) {
                 early++;
             }
