@@ -19,6 +19,7 @@ import io.fluxperf.trace.TraceFormatException;
 import io.fluxperf.engine.target.TargetServer;
 import io.fluxperf.engine.target.TargetServers;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.SocketAddress;
@@ -264,6 +265,11 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
                 }
 
                 @Override
+                public void rehearseWindow(WindowResult window) {
+                    new TextReport(new PrintStream(OutputStream.nullOutputStream())).window(window, runConfig);
+                }
+
+                @Override
                 public void window(WindowResult window) {
                     report.window(window, runConfig);
                     if (hdr != null) {
@@ -283,6 +289,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
             RunResult result;
             int interruptExit;
             run.yieldToLoops(runConfig.isOpenLoop() && Main.ownsProcess()); // the JIT may wait for the pacer
+            run.settleBeforeLoad(Main.ownsProcess());
             try (Interrupts interrupts = Interrupts.install(run::requestStop)) {
                 result = run.execute(address, description);
                 interruptExit = interrupts.exitCode();

@@ -53,7 +53,10 @@ public final class Replay {
         this.options = options;
     }
 
-    /** A paced replay in a process of its own lowers the JIT's priority: {@link LoadRun#yieldToLoops}. */
+    /**
+     * For a replay in a process of its own: it settles before the load ({@link LoadRun#settleBeforeLoad})
+     * and, when paced, lowers the JIT's priority ({@link LoadRun#yieldToLoops}).
+     */
     public Replay yieldToLoops(boolean yield) {
         this.yieldToLoops = yield;
         return this;
@@ -148,6 +151,7 @@ public final class Replay {
                     loadRun.trace(trace);
                 }
                 loadRun.yieldToLoops(yieldToLoops && options.speed() > 0);
+                loadRun.settleBeforeLoad(yieldToLoops);
                 source.onFailure(loadRun::requestStop);
                 run = loadRun;
                 if (stopRequested) {

@@ -25,6 +25,14 @@ public interface RunListener {
     default void window(WindowResult window) {
     }
 
+    /**
+     * Does what {@link #window} does with a made-up window, without output, before the load
+     * starts ({@link LoadRun#settleBeforeLoad}): so that the JIT compiles a window's report while
+     * the CPU is free, not at the end of the first window while the loops need it.
+     */
+    default void rehearseWindow(WindowResult window) {
+    }
+
     /** A statistics block (--stats-interval). */
     default void stats(IntervalSample sample) {
     }
