@@ -6,7 +6,12 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
 
-/** A connection's Netty channel: its replies reach the connection through a decoder at the pipeline's end. */
+/**
+ * A connection's Netty channel: its replies reach the connection through a decoder at the
+ * pipeline's end. Batches are encoded into one reused buffer while the channel writes each in
+ * full at once (on epoll, and through TLS); one the channel still holds is never written into.
+ * Measured at redis get pipeline 16: a new buffer per batch was 2.5 % of the load thread.
+ */
 final class ChannelWire implements Wire {
     private final Channel channel;
 
@@ -21,14 +26,42 @@ final class ChannelWire implements Wire {
         return channel;
     }
 
+    /**
+     * The last batch's buffer, once the channel has written all of it and let it go: the next
+     * batch is encoded into it instead of a new one (an allocation and a release per batch).
+     */
+    private ByteBuf spare;
+    /** A buffer larger than this (a batch of big values) is not kept. */
+    private static final int MAX_SPARE = 64 * 1024;
+
     @Override
     public ByteBuf buffer(int capacity) {
+        ByteBuf b = spare;
+        if (b != null) {
+            spare = null;
+            return b.clear();
+        }
         return channel.alloc().ioBuffer(capacity);
     }
 
     @Override
     public void write(ByteBuf batch) {
+        batch.retain(); // ours, so that we can tell when the channel is done with it
         channel.writeAndFlush(batch, channel.voidPromise());
+        // on the loop a flush writes at once what the socket takes; a buffer the channel wrote in
+        // full it has released, and only our reference is left
+        if (batch.refCnt() == 1 && spare == null && batch.capacity() <= MAX_SPARE && channel.isActive()) {
+            spare = batch;
+        } else {
+            batch.release();
+        }
+    }
+
+    private void releaseSpare() {
+        if (spare != null) {
+            spare.release();
+            spare = null;
+        }
     }
 
     @Override
@@ -38,6 +71,7 @@ final class ChannelWire implements Wire {
 
     @Override
     public void close() {
+        releaseSpare();
         channel.close(); // channelInactive follows on a later turn of the loop
     }
 
@@ -67,6 +101,7 @@ final class ChannelWire implements Wire {
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            releaseSpare();
             super.channelInactive(ctx);
             slot.closed(ChannelWire.this);
         }
