@@ -56,6 +56,20 @@ class HttpClientCodecTest {
     }
 
     @Test
+    void connectionsOfOneRunShareTheRequestHeadAndAnotherRunGetsItsOwn() {
+        HttpProtocol http = new HttpProtocol();
+        ProtocolOptions run1 = new ProtocolOptions(null, null, -1, 2, List.of("Host: one"), Set.of(2));
+        ProtocolOptions run2 = new ProtocolOptions(null, null, -1, 2, List.of("Host: two", "X-Run: 2"), Set.of(2));
+        HttpRequestHead first = http.head(run1);
+        assertTrue(first == http.head(run1), "built once for the options of a run");
+        assertEquals("GET /0042 HTTP/1.1\r\nHost: one\r\n" + UA + "\r\n", encode(http.newCodec(run1), get(42)));
+        assertEquals("GET /0042 HTTP/1.1\r\nHost: two\r\n" + UA + "X-Run: 2\r\n\r\n",
+                encode(http.newCodec(run2), get(42)));
+        assertEquals("GET /0042 HTTP/1.1\r\nHost: one\r\n" + UA + "\r\n", encode(http.newCodec(run1), get(42)),
+                "back to the first run's options: its own head again");
+    }
+
+    @Test
     void getWithoutTemplateIsSlashKey() {
         assertEquals("GET /0042 HTTP/1.1\r\nHost: localhost\r\n" + UA + "\r\n", encode(codec(), get(42)));
     }
