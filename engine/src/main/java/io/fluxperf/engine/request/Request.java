@@ -80,11 +80,7 @@ public final class Request {
         ensureKeyCapacity(start + width);
         int pad = width - digits;
         Arrays.fill(keyBytes, start, start + pad, (byte) '0');
-        long v = index;
-        for (int i = start + width - 1; i >= start + pad; i--) {
-            keyBytes[i] = (byte) ('0' + (v % 10));
-            v /= 10;
-        }
+        writeDigits(keyBytes, start + width, index);
         if (keyCount == 0) {
             firstKeyIndex = index;
         }
@@ -118,13 +114,49 @@ public final class Request {
         }
     }
 
+    /** Decimal digits of {@code v} (at least 1), by comparison: no division. */
     static int digits(long v) {
         int d = 1;
-        while (v >= 10) {
-            v /= 10;
+        for (long p = 10; d < 19 && v >= p; p *= 10) {
             d++;
         }
         return d;
+    }
+
+    /** "00" .. "99": two digits per division instead of one (a key's digits were 6 % of the load thread at redis get p16). */
+    private static final byte[] TWO_DIGITS = new byte[200];
+
+    static {
+        for (int i = 0; i < 100; i++) {
+            TWO_DIGITS[2 * i] = (byte) ('0' + i / 10);
+            TWO_DIGITS[2 * i + 1] = (byte) ('0' + i % 10);
+        }
+    }
+
+    /** Writes the decimal digits of {@code v} (>= 0) so that the last one is at {@code end - 1}. */
+    static void writeDigits(byte[] b, int end, long v) {
+        int at = end;
+        while (v > Integer.MAX_VALUE) {
+            long q = v / 100;
+            int r = (int) (v - q * 100);
+            b[--at] = TWO_DIGITS[2 * r + 1];
+            b[--at] = TWO_DIGITS[2 * r];
+            v = q;
+        }
+        int i = (int) v; // int division from here: cheaper than long
+        while (i >= 100) {
+            int q = i / 100;
+            int r = i - q * 100;
+            b[--at] = TWO_DIGITS[2 * r + 1];
+            b[--at] = TWO_DIGITS[2 * r];
+            i = q;
+        }
+        if (i >= 10) {
+            b[--at] = TWO_DIGITS[2 * i + 1];
+            b[--at] = TWO_DIGITS[2 * i];
+        } else {
+            b[--at] = (byte) ('0' + i);
+        }
     }
 
     /** The value to send: {@code length} bytes of {@code source} from {@code offset}; not copied. */
