@@ -10,7 +10,8 @@ import java.util.List;
  * A connection's Netty channel: its replies reach the connection through a decoder at the
  * pipeline's end. Batches are encoded into one reused buffer while the channel writes each in
  * full at once (on epoll, and through TLS); one the channel still holds is never written into.
- * Measured at redis get pipeline 16: a new buffer per batch was 2.5 % of the load thread.
+ * Measured at redis get pipeline 16: a new 256-byte buffer per batch, grown twice by 16 gets,
+ * put Netty's allocator at 6.9 % of the load thread; 0.2 % with the reuse.
  */
 final class ChannelWire implements Wire {
     private final Channel channel;

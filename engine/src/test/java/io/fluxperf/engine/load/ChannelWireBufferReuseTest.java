@@ -7,22 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fluxperf.engine.config.ConnectionOptions;
-import io.fluxperf.engine.config.RunConfig;
-import io.fluxperf.engine.config.WorkloadConfig;
-import io.fluxperf.engine.protocol.ProtocolOptions;
-import io.fluxperf.engine.request.Command;
 import io.netty.buffer.ByteBuf;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -43,21 +36,7 @@ class ChannelWireBufferReuseTest {
     void start() throws Exception {
         server = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
         loop = ClientLoop.create("fluxperf-reuse-test", false);
-        ConnectionOptions c = new ConnectionOptions(false, false, null, false, null, false, 0, 0, false);
-        RunConfig config = new RunConfig(null, "memcache", 1, 1, 1, Duration.ofSeconds(1), 1, Duration.ZERO,
-                Duration.ofSeconds(1), true, 0, 7, List.of(WorkloadConfig.of(Command.GET)),
-                ProtocolOptions.defaults(), c, Duration.ZERO);
-        Transports transports = new Transports(config, loop,
-                new InetSocketAddress(server.getInetAddress(), server.getLocalPort()));
-        CompletableFuture<Wire> done = new CompletableFuture<>();
-        loop.loop().execute(() -> transports.connect(new RecordingWireListener(), (w, e) -> {
-            if (e != null) {
-                done.completeExceptionally(e);
-            } else {
-                done.complete(w);
-            }
-        }));
-        wire = assertInstanceOf(ChannelWire.class, done.get(5, TimeUnit.SECONDS));
+        wire = assertInstanceOf(ChannelWire.class, TransportsSocketOptionsTest.connect(loop, server, true, false));
         accepted = server.accept();
     }
 

@@ -44,6 +44,12 @@ class TransportsSocketOptionsTest {
     }
 
     private Wire connect(boolean tcpNoDelay, boolean connectPerRequest) throws Exception {
+        return connect(loop, server, tcpNoDelay, connectPerRequest);
+    }
+
+    /** Connects to {@code server} through {@link Transports} on {@code loop}, as a load connection does. */
+    static Wire connect(ClientLoop loop, ServerSocket server, boolean tcpNoDelay, boolean connectPerRequest)
+            throws Exception {
         ConnectionOptions c = new ConnectionOptions(false, false, null, false, null, connectPerRequest, 0, 0, false);
         RunConfig config = new RunConfig(null, "memcache", 1, 1, 1, Duration.ofSeconds(1), 1, Duration.ZERO,
                 Duration.ofSeconds(1), tcpNoDelay, 0, 7, List.of(WorkloadConfig.of(Command.GET)),
