@@ -198,49 +198,60 @@ final class LoadDriver {
         return opened;
     }
 
-    /** Connects one slot; completes with true once it is ready for load (after any handshake). */
-    CompletableFuture<Boolean> connect(TargetConnection slot) {
-        CompletableFuture<Boolean> result = new CompletableFuture<>();
-        long started = System.nanoTime();
-        onLoop(() -> {
-            connectionCounts.attempt();
-            intervalConnections.attempt();
-        });
-        result.thenAccept(ok -> {
-            if (ok) {
-                onLoop(() -> {
-                    LatencyHistograms.record(connectLatency, System.nanoTime() - started);
-                    slotReady(slot);
-                    pump();
-                });
-            }
-        });
-        onLoop(() -> transports.connect(slot, (wire, error) -> {
-            if (wire != null) {
-                attached(slot, wire, result);
-            } else {
-                connectionCounts.failed();
-                intervalConnections.failed();
-                errors.connectFailed(error);
-                scheduleReconnect(slot);
-                result.complete(false);
-            }
-        }));
-        return result;
+    /**
+     * Connects one slot; {@code opened}, if not null, completes with true once the slot is ready
+     * for load (after any handshake), or with false when the connect failed. Reconnects pass null:
+     * with a connection per request they come thousands of times a second, and allocate nothing
+     * of their own.
+     */
+    void connect(TargetConnection slot, CompletableFuture<Boolean> opened) {
+        if (loop.inEventLoop()) {
+            startConnect(slot, opened);
+        } else {
+            loop.execute(() -> startConnect(slot, opened));
+        }
     }
 
-    private void attached(TargetConnection slot, Wire wire, CompletableFuture<Boolean> ready) {
+    private void startConnect(TargetConnection slot, CompletableFuture<Boolean> opened) {
+        connectionCounts.attempt();
+        intervalConnections.attempt();
+        slot.connecting(System.nanoTime(), opened);
+        transports.connect(slot, slot.connectDone());
+    }
+
+    /** The transport's answer to {@link #startConnect}: the new wire, or why there is none. */
+    void connectDone(TargetConnection slot, Wire wire, Throwable error) {
+        if (wire != null) {
+            attached(slot, wire);
+            return;
+        }
+        connectionCounts.failed();
+        intervalConnections.failed();
+        errors.connectFailed(error);
+        scheduleReconnect(slot);
+        slot.connectFailed();
+    }
+
+    private void attached(TargetConnection slot, Wire wire) {
         if (closing) {
             wire.close();
-            ready.complete(false);
+            slot.connectFailed();
             return;
         }
         connectionCounts.opened();
         intervalConnections.opened();
         // the backoff is reset by the first reply (replied), not here: a target that accepts and closes
         // at once (a proxy whose back end is down) is backed off from like one that refuses
-        slot.attach(wire, protocol.newCodec(protocolOptions), ready);
+        ProtocolCodec codec = slot.reusableCodec();
+        slot.attach(wire, codec != null ? codec : protocol.newCodec(protocolOptions));
         slot.startHandshake();
+        pump();
+    }
+
+    /** The slot's wire is ready for load (after any handshake): its connect time counts, and it may send. */
+    void connected(TargetConnection slot) {
+        LatencyHistograms.record(connectLatency, System.nanoTime() - slot.connectStartedNanos());
+        slotReady(slot);
         pump();
     }
 
@@ -265,7 +276,7 @@ final class LoadDriver {
         if (perRequest || announced) {
             // by design: a new connection for the next request, at once — if one may come
             if (!sourceDone && !stopping) {
-                connect(slot);
+                connect(slot, null);
             } else {
                 idleSlots.add(slot);
             }
@@ -284,7 +295,7 @@ final class LoadDriver {
         backoffNanos[i] = Math.min(MAX_BACKOFF_NANOS, delay * 2);
         loop.schedule(() -> {
             if (!closing && !slot.isOpen()) {
-                connect(slot);
+                connect(slot, null);
             }
         }, delay, TimeUnit.NANOSECONDS);
     }

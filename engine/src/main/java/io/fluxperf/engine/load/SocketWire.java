@@ -14,14 +14,12 @@ import io.netty.channel.epoll.Native;
 import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.channel.unix.FileDescriptor;
 import io.netty.util.concurrent.Future;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 
 /**
@@ -56,9 +54,14 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
     private final ByteBufAllocator alloc;
     private final boolean tcpNoDelay;
     private IoRegistration registration;
-    /** Until the connect is over: who hears of it, and its timer. */
+    /** Until the connect is over: who hears of it, and the queue that times it out. */
     private BiConsumer<Wire, Throwable> connecting;
-    private ScheduledFuture<?> connectTimer;
+    private final ConnectDeadlines deadlines;
+    /** This wire's place in {@link ConnectDeadlines}' queue. */
+    SocketWire deadlinePrev;
+    SocketWire deadlineNext;
+    long deadlineNanos;
+    boolean inDeadlines;
     private final SocketAddress target;
     private boolean open = true;
     private boolean noDelaySet;
@@ -70,8 +73,9 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
     private boolean closeUnreported;
 
     private SocketWire(IoEventLoop loop, LinuxSocket socket, SocketAddress target, WireListener slot,
-                       ByteBufAllocator alloc, boolean tcpNoDelay) {
+                       ByteBufAllocator alloc, boolean tcpNoDelay, ConnectDeadlines deadlines) {
         this.loop = loop;
+        this.deadlines = deadlines;
         this.socket = socket;
         this.target = target;
         this.slot = slot;
@@ -87,10 +91,11 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
 
     /**
      * Connects to {@code target} on the loop (call it there); {@code done} gets the wire once it
-     * is connected, or the failure. The connect fails after {@code timeoutMillis}.
+     * is connected, or the failure. The connect fails after the timeout of {@code deadlines}, which
+     * belongs to this loop.
      */
     static void connect(IoEventLoop loop, SocketAddress target, WireListener slot, ByteBufAllocator alloc,
-                        boolean tcpNoDelay, int timeoutMillis, BiConsumer<Wire, Throwable> done) {
+                        boolean tcpNoDelay, ConnectDeadlines deadlines, BiConsumer<Wire, Throwable> done) {
         LinuxSocket socket;
         try {
             socket = target instanceof DomainSocketAddress ? LinuxSocket.newSocketDomain()
@@ -99,11 +104,11 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
             done.accept(null, e);
             return;
         }
-        SocketWire wire = new SocketWire(loop, socket, target, slot, alloc, tcpNoDelay);
-        wire.start(done, timeoutMillis);
+        SocketWire wire = new SocketWire(loop, socket, target, slot, alloc, tcpNoDelay, deadlines);
+        wire.start(done);
     }
 
-    private void start(BiConsumer<Wire, Throwable> done, int timeoutMillis) {
+    private void start(BiConsumer<Wire, Throwable> done) {
         connecting = done;
         try {
             Future<IoRegistration> registered = loop.register(this); // done at once: this runs on the loop
@@ -116,37 +121,32 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
             if (connected) {
                 connected();
             } else {
-                connectTimer = loop.schedule(() -> connectTimedOut(timeoutMillis), timeoutMillis, TimeUnit.MILLISECONDS);
+                deadlines.add(this);
             }
         } catch (IOException | RuntimeException e) {
             connectFailed(e);
         }
     }
 
-    private void connectTimedOut(int timeoutMillis) {
-        connectTimer = null;
+    /** Called by {@link ConnectDeadlines}, which has already let go of this wire. */
+    void connectTimedOut() {
         if (connecting != null) {
-            connectFailed(new ConnectTimeoutException("connection timed out after " + timeoutMillis + " ms: " + target));
+            connectFailed(new ConnectTimeoutException(
+                    "connection timed out after " + deadlines.timeoutMillis() + " ms: " + target));
         }
     }
 
     private void connected() {
         BiConsumer<Wire, Throwable> done = connecting;
         connecting = null;
-        if (connectTimer != null) {
-            connectTimer.cancel(false);
-            connectTimer = null;
-        }
+        deadlines.remove(this);
         done.accept(this, null);
     }
 
     private void connectFailed(Throwable cause) {
         BiConsumer<Wire, Throwable> done = connecting;
         connecting = null;
-        if (connectTimer != null) {
-            connectTimer.cancel(false);
-            connectTimer = null;
-        }
+        deadlines.remove(this);
         closeSocket();
         if (!handling) {
             releaseBuffers();

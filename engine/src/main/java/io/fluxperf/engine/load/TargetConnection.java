@@ -7,6 +7,7 @@ import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.engine.request.Request;
 import io.netty.buffer.ByteBuf;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 
 /**
  * One connection slot to the target and the requests in flight on it; it outlives the wires
@@ -35,14 +36,20 @@ final class TargetConnection implements ConnectionSlot, WireListener {
     private boolean replied;
     /** Handshake replies (AUTH, SELECT, HELLO) are still awaited: no load yet. */
     private boolean handshaking;
-    /** Completes when the wire is ready for load (true), or failed before that (false). */
-    private CompletableFuture<Boolean> ready;
+    /** A connect is under way or its handshake is: the driver hears once whether the wire became ready. */
+    private boolean awaitingReady;
+    private long connectStartedNanos;
+    /** The first connect's caller ({@link #open}), told once the wire is ready (true) or failed (false); then null. */
+    private CompletableFuture<Boolean> opening;
+    /** Made once: a connection per request reconnects thousands of times a second. */
+    private final BiConsumer<Wire, Throwable> connectDone;
 
     TargetConnection(LoadDriver driver, int id, int pipeline, boolean oneRequestPerChannel) {
         this.oneRequestPerChannel = oneRequestPerChannel;
         this.driver = driver;
         this.id = id;
         this.inFlight = new InFlight(pipeline);
+        this.connectDone = (w, error) -> driver.connectDone(this, w, error);
     }
 
     @Override
@@ -52,21 +59,57 @@ final class TargetConnection implements ConnectionSlot, WireListener {
 
     @Override
     public CompletableFuture<Boolean> open() {
-        return driver.connect(this);
+        CompletableFuture<Boolean> opened = new CompletableFuture<>();
+        driver.connect(this, opened);
+        return opened;
+    }
+
+    /** A connect starts (on the loop); {@code opened}, if not null, hears how it ends. */
+    void connecting(long startedNanos, CompletableFuture<Boolean> opened) {
+        connectStartedNanos = startedNanos;
+        awaitingReady = true;
+        if (opened != null) {
+            opening = opened;
+        }
+    }
+
+    /** What the transport calls with the new wire or the failure. */
+    BiConsumer<Wire, Throwable> connectDone() {
+        return connectDone;
+    }
+
+    long connectStartedNanos() {
+        return connectStartedNanos;
+    }
+
+    /**
+     * The codec of the last wire, if it can start afresh on the next one (connect per request
+     * keeps one per slot this way); otherwise null.
+     */
+    ProtocolCodec reusableCodec() {
+        return codec != null && codec.resetForNewConnection() ? codec : null;
     }
 
     /** Takes a new wire to the target; what arrives on it comes to {@link #received} and the like. */
-    void attach(Wire newWire, ProtocolCodec newCodec, CompletableFuture<Boolean> whenReady) {
+    void attach(Wire newWire, ProtocolCodec newCodec) {
         this.wire = newWire;
         this.codec = newCodec;
         this.abandoned = false;
         this.usedOnce = false;
         this.replied = false;
-        this.ready = whenReady;
+    }
+
+    /** The connect failed, or its wire came too late for the run: the wire never became ready. */
+    void connectFailed() {
+        becomeReady(false);
     }
 
     /** Sends the protocol's handshake, if it has one; the connection is ready once its replies are in. */
     void startHandshake() {
+        if (!codec.hasHandshake()) {
+            becomeReady(true);
+            return;
+        }
         ByteBuf out = wire.buffer(128);
         if (codec.writeHandshake(out)) {
             handshaking = true;
@@ -78,10 +121,17 @@ final class TargetConnection implements ConnectionSlot, WireListener {
     }
 
     private void becomeReady(boolean ok) {
-        if (ready != null) {
-            CompletableFuture<Boolean> r = ready;
-            ready = null;
-            r.complete(ok);
+        if (!awaitingReady) {
+            return;
+        }
+        awaitingReady = false;
+        if (ok) {
+            driver.connected(this);
+        }
+        CompletableFuture<Boolean> o = opening;
+        if (o != null) {
+            opening = null;
+            o.complete(ok);
         }
     }
 

@@ -50,6 +50,8 @@ final class Transports {
     /** Connect per request without TLS, on epoll: bare sockets ({@link SocketWire}) instead of channels. */
     private final boolean bareSockets;
     private final IoEventLoop loop;
+    /** The connect timeouts of bare sockets; null with channels, which time their own connects. */
+    private final ConnectDeadlines connectDeadlines;
     private final boolean tcpNoDelay;
     private final int connectMillis;
 
@@ -80,6 +82,7 @@ final class Transports {
         this.bareSockets = c.connectPerRequest() && ssl == null && BARE_SOCKETS
                 && SocketWire.supported(clientLoop.loop(), target);
         this.loop = bareSockets ? (IoEventLoop) clientLoop.loop() : null;
+        this.connectDeadlines = bareSockets ? new ConnectDeadlines(loop, connectMillis) : null;
         this.bootstrap = b.handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
@@ -97,7 +100,7 @@ final class Transports {
      */
     void connect(WireListener slot, BiConsumer<Wire, Throwable> done) {
         if (bareSockets) {
-            SocketWire.connect(loop, target, slot, ByteBufAllocator.DEFAULT, tcpNoDelay, connectMillis, done);
+            SocketWire.connect(loop, target, slot, ByteBufAllocator.DEFAULT, tcpNoDelay, connectDeadlines, done);
             return;
         }
         ChannelFuture connect = bootstrap.connect(target);

@@ -24,6 +24,23 @@ public interface ProtocolCodec {
     }
 
     /**
+     * Whether {@link #writeHandshake} may write anything; when false the engine does not call it,
+     * nor take a buffer for it, on each new connection. True unless a codec knows better.
+     */
+    default boolean hasHandshake() {
+        return true;
+    }
+
+    /**
+     * Readies this codec for a new connection of the same run, in the state of a new codec, and
+     * returns true; false when it cannot (the engine then makes a new one). With a connection per
+     * request this keeps one codec per connection slot instead of one per request.
+     */
+    default boolean resetForNewConnection() {
+        return false;
+    }
+
+    /**
      * Reads the handshake replies: {@link #NEED_MORE} until all have come, then {@link #HANDSHAKE_DONE}.
      *
      * @throws HandshakeRefused when the server refused (a wrong password): the run cannot go on

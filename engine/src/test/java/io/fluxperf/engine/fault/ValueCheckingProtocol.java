@@ -78,8 +78,18 @@ final class ValueCheckingProtocol implements Protocol {
         ProtocolCodec codec = inner.newCodec(options);
         return new ProtocolCodec() {
             @Override
+            public boolean hasHandshake() {
+                return codec.hasHandshake();
+            }
+
+            @Override
             public boolean writeHandshake(ByteBuf out) {
                 return codec.writeHandshake(out);
+            }
+
+            @Override
+            public boolean resetForNewConnection() {
+                return codec.resetForNewConnection();
             }
 
             @Override

@@ -48,11 +48,13 @@ class SocketWireTest {
     Path dir;
     private ClientLoop loop;
     private ServerSocket peer;
+    private ConnectDeadlines deadlines;
     private final List<Thread> peers = new ArrayList<>();
 
     @BeforeEach
     void start() throws IOException {
         loop = ClientLoop.create("fluxperf-wire-test", false);
+        deadlines = new ConnectDeadlines(loop.loop(), 1000);
         // a deep queue: 300 connections in a row may run ahead of the accepting thread on a busy machine
         peer = new ServerSocket(0, 1024, InetAddress.getLoopbackAddress());
     }
@@ -95,8 +97,13 @@ class SocketWireTest {
     }
 
     private Wire connect(SocketAddress target, WireListener listener, boolean tcpNoDelay) throws Exception {
+        return startConnect(target, listener, tcpNoDelay, deadlines).get(10, TimeUnit.SECONDS);
+    }
+
+    private CompletableFuture<Wire> startConnect(SocketAddress target, WireListener listener, boolean tcpNoDelay,
+                                                 ConnectDeadlines timeouts) {
         CompletableFuture<Wire> done = new CompletableFuture<>();
-        io().execute(() -> SocketWire.connect(io(), target, listener, ByteBufAllocator.DEFAULT, tcpNoDelay, 1000,
+        io().execute(() -> SocketWire.connect(io(), target, listener, ByteBufAllocator.DEFAULT, tcpNoDelay, timeouts,
                 (wire, error) -> {
                     if (error != null) {
                         done.completeExceptionally(error);
@@ -104,7 +111,7 @@ class SocketWireTest {
                         done.complete(wire);
                     }
                 }));
-        return done.get(10, TimeUnit.SECONDS);
+        return done;
     }
 
     private void write(Wire wire, byte[] bytes) throws Exception {
@@ -258,6 +265,50 @@ class SocketWireTest {
                 assertInstanceOf(ConnectTimeoutException.class, failure.getCause());
                 assertTrue(failure.getCause().getMessage().startsWith("connection timed out after 1000 ms"),
                         failure.getCause().getMessage());
+            } finally {
+                for (Wire w : queued) {
+                    io().submit(w::close).get(5, TimeUnit.SECONDS);
+                }
+            }
+        }
+    }
+
+    @Test
+    void connectsThatHangTimeOutEachAtItsOwnDeadlineAndOnesThatConnectLeaveNothingWaiting() throws Exception {
+        serve(1, s -> s.getInputStream().read());
+        Wire ok = connect(peerAddress(), new RecordingWireListener(), true);
+        assertEquals(0, io().submit(deadlines::waiting).get(5, TimeUnit.SECONDS), "a connect that is over waits for no deadline");
+        io().submit(ok::close).get(5, TimeUnit.SECONDS);
+
+        ConnectDeadlines timeouts = new ConnectDeadlines(loop.loop(), 400);
+        // a full accept queue drops the SYNs of further connects: they hang until their deadline
+        try (ServerSocket full = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            InetSocketAddress target = new InetSocketAddress(full.getInetAddress(), full.getLocalPort());
+            List<Wire> queued = new ArrayList<>();
+            try {
+                boolean hung = false;
+                for (int i = 0; i < 8 && !hung; i++) {
+                    try {
+                        queued.add(startConnect(target, new RecordingWireListener(), true, timeouts).get(10, TimeUnit.SECONDS));
+                    } catch (ExecutionException e) {
+                        hung = true;
+                    }
+                }
+                assertTrue(hung, "every connect got through: the queue never filled");
+                long aStart = System.nanoTime();
+                CompletableFuture<Long> aFailed = startConnect(target, new RecordingWireListener(), true, timeouts)
+                        .handle((w, e) -> System.nanoTime());
+                Thread.sleep(150);
+                long bStart = System.nanoTime();
+                CompletableFuture<Long> bFailed = startConnect(target, new RecordingWireListener(), true, timeouts)
+                        .handle((w, e) -> System.nanoTime());
+                long a = aFailed.get(10, TimeUnit.SECONDS) - aStart;
+                long b = bFailed.get(10, TimeUnit.SECONDS) - bStart;
+                assertTrue(a >= TimeUnit.MILLISECONDS.toNanos(395) && b >= TimeUnit.MILLISECONDS.toNanos(395),
+                        "none fails before its 400 ms: " + a / 1_000_000 + " and " + b / 1_000_000 + " ms");
+                assertTrue(b < TimeUnit.MILLISECONDS.toNanos(560),
+                        "the second fails at its own deadline, not a whole timeout after the first: " + b / 1_000_000 + " ms (first " + a / 1_000_000 + ")");
+                assertEquals(0, io().submit(timeouts::waiting).get(5, TimeUnit.SECONDS));
             } finally {
                 for (Wire w : queued) {
                     io().submit(w::close).get(5, TimeUnit.SECONDS);

@@ -7,6 +7,7 @@ import io.fluxperf.engine.request.CommandTemplate;
 import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.engine.request.Request;
 import io.netty.buffer.ByteBuf;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
@@ -187,6 +188,19 @@ final class HttpClientCodec implements ProtocolCodec {
         int statusClass = status / 100;
         statusClassCounts[statusClass]++;
         return okClass[statusClass] ? Outcome.OK.ordinal() : Outcome.ERROR.ordinal();
+    }
+
+    @Override
+    public boolean hasHandshake() {
+        return false;
+    }
+
+    @Override
+    public boolean resetForNewConnection() {
+        decoder.reset();
+        lastStatus = 0;
+        Arrays.fill(statusClassCounts, 0);
+        return true;
     }
 
     /** The server will close the connection after the last response: send nothing more on it. */

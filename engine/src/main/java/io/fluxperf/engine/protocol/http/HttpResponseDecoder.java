@@ -95,6 +95,28 @@ final class HttpResponseDecoder {
     /** The last response ended the connection: nothing more may come on it. */
     private boolean closing;
 
+    /** Back to the state of a new decoder, for a new connection; the window (grown or not) is kept. */
+    void reset() {
+        windowStart = 0;
+        windowEnd = 0;
+        lineStart = 0;
+        lineEnd = 0;
+        state = STATUS_LINE;
+        pos = 0;
+        scanned = 0;
+        wanted = 0;
+        sectionStart = 0;
+        dataEnd = 0;
+        status = 0;
+        http10 = false;
+        contentLength = 0;
+        transferEncoding = false;
+        chunked = false;
+        connectionClose = false;
+        keepAlive = false;
+        closing = false;
+    }
+
     /**
      * Decodes one response from the start of {@code in}.
      *

@@ -60,6 +60,17 @@ final class MemcacheTextCodec implements ProtocolCodec {
     private int needed;
 
     @Override
+    public boolean hasHandshake() {
+        return false;
+    }
+
+    @Override
+    public boolean resetForNewConnection() {
+        needed = 0;
+        return true;
+    }
+
+    @Override
     public void encode(Request r, ByteBuf out) {
         Command c = r.command();
         switch (c) {

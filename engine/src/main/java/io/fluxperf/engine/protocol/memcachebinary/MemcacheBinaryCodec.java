@@ -58,6 +58,19 @@ final class MemcacheBinaryCodec implements ProtocolCodec {
     private int needed;
 
     @Override
+    public boolean hasHandshake() {
+        return false;
+    }
+
+    @Override
+    public boolean resetForNewConnection() {
+        nextOpaque = 0;
+        expectedOpaque = 0;
+        needed = 0;
+        return true;
+    }
+
+    @Override
     public void encode(Request r, ByteBuf out) {
         Command c = r.command();
         int opaque = nextOpaque++;

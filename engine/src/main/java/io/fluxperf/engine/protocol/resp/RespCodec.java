@@ -102,6 +102,11 @@ final class RespCodec implements ProtocolCodec {
     // ---- handshake ----
 
     @Override
+    public boolean hasHandshake() {
+        return options.respVersion() == 3 || options.password() != null || options.database() >= 0;
+    }
+
+    @Override
     public boolean writeHandshake(ByteBuf out) {
         stepCount = 0;
         stepsDone = 0;

@@ -134,6 +134,36 @@ class HttpClientCodecTest {
     }
 
     @Test
+    void aCodecResetForANewConnectionDecodesLikeANewOne() throws ProtocolException {
+        HttpClientCodec c = (HttpClientCodec) codec();
+        assertFalse(c.hasHandshake(), "no handshake: the engine takes no buffer for one on each connection");
+        // a response that closes its connection: nothing more may come on that one
+        assertEquals(Outcome.OK.ordinal(),
+                c.decode(buf("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok"), get(1)));
+        assertTrue(c.closesConnection());
+        assertThrows(ProtocolException.class, () -> c.decode(buf("HTTP/1.1 200 OK\r\n"), get(1)));
+        assertTrue(c.resetForNewConnection());
+        assertFalse(c.closesConnection());
+        assertEquals(0, c.lastStatus());
+        assertEquals(-1, c.replyClass());
+        assertArrayEquals(new long[6], c.statusClassCounts());
+        // a connection lost in the middle of a body, whose decoder waits for 10 bytes more
+        assertEquals(ProtocolCodec.NEED_MORE,
+                c.decode(buf("HTTP/1.1 404 Not Found\r\nContent-Length: 30\r\n\r\n01234"), get(1)));
+        assertTrue(c.resetForNewConnection());
+        String next = "HTTP/1.1 503 Busy\r\nContent-Length: 4\r\n\r\nbusyHTTP/1.1 204 No Content\r\n\r\n";
+        ProtocolCodec fresh = codec();
+        ByteBuf a = buf(next);
+        ByteBuf b = buf(next);
+        for (Outcome expected : new Outcome[] {Outcome.ERROR, Outcome.OK}) {
+            assertEquals(expected.ordinal(), fresh.decode(a, get(1)));
+            assertEquals(expected.ordinal(), c.decode(b, get(1)), "as the new codec decodes it");
+        }
+        assertFalse(b.isReadable());
+        assertArrayEquals(new long[] {0, 0, 1, 0, 0, 1}, c.statusClassCounts());
+    }
+
+    @Test
     void incompleteResponseConsumesNothing() throws ProtocolException {
         ByteBuf in = buf("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n01234");
         assertEquals(ProtocolCodec.NEED_MORE, codec().decode(in, get(1)));

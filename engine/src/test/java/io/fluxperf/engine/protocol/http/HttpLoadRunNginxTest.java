@@ -12,15 +12,19 @@ import io.fluxperf.engine.load.RunListener;
 import io.fluxperf.engine.metrics.OutcomeCounts;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.protocol.Protocol;
+import io.fluxperf.engine.protocol.ProtocolCodec;
 import io.fluxperf.engine.protocol.ProtocolOptions;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.CommandTemplate;
 import io.fluxperf.testkit.NginxProcess;
 import io.fluxperf.testkit.NginxProcess.Access;
+import java.lang.reflect.Field;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,12 +50,54 @@ class HttpLoadRunNginxTest {
 
     private static RunResult run(int connections, int pipeline, long requests, WorkloadConfig workload,
                                  Set<Integer> okClasses, boolean perRequest) {
-        ProtocolOptions options = new ProtocolOptions(null, null, -1, 2, List.of(), okClasses);
+        return run(connections, pipeline, requests, workload, okClasses, perRequest, List.of(), null);
+    }
+
+    /** {@code codecs}, if not null, counts the codecs the run makes. */
+    private static RunResult run(int connections, int pipeline, long requests, WorkloadConfig workload,
+                                 Set<Integer> okClasses, boolean perRequest, List<String> headers, AtomicInteger codecs) {
+        ProtocolOptions options = new ProtocolOptions(null, null, -1, 2, headers, okClasses);
         ConnectionOptions connection = new ConnectionOptions(false, false, null, false, null, perRequest, 0, 0, false);
         RunConfig config = new RunConfig(null, "http", 1, connections, pipeline, Duration.ofSeconds(20), 1, Duration.ZERO,
                 Duration.ofSeconds(2), true, requests, 7, List.of(workload), options, connection, Duration.ZERO);
-        return new LoadRun(config, new RunListener() { }).execute(
-                new InetSocketAddress("127.0.0.1", nginx.port()), nginx.address());
+        LoadRun run = new LoadRun(config, new RunListener() { });
+        if (codecs != null) {
+            countCodecs(run, codecs);
+        }
+        return run.execute(new InetSocketAddress("127.0.0.1", nginx.port()), nginx.address());
+    }
+
+    /** Wraps the run's protocol (its private field: the engine has no hook for a test protocol) to count newCodec calls. */
+    private static void countCodecs(LoadRun run, AtomicInteger codecs) {
+        try {
+            Field field = LoadRun.class.getDeclaredField("protocol");
+            field.setAccessible(true);
+            Protocol inner = (Protocol) field.get(run);
+            field.set(run, new Protocol() {
+                @Override
+                public String name() {
+                    return inner.name();
+                }
+
+                @Override
+                public int defaultPort() {
+                    return inner.defaultPort();
+                }
+
+                @Override
+                public boolean supports(Command command) {
+                    return inner.supports(command);
+                }
+
+                @Override
+                public ProtocolCodec newCodec(ProtocolOptions options) {
+                    codecs.incrementAndGet();
+                    return inner.newCodec(options);
+                }
+            });
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("LoadRun has changed: no field 'protocol' to wrap", e);
+        }
     }
 
     private static WorkloadConfig workload(Command method, String path) {
@@ -110,6 +156,22 @@ class HttpLoadRunNginxTest {
         assertEquals(300, log.size());
         assertEquals(300, connectionsOf(log).size(), "one nginx connection per request");
         assertTrue(log.stream().allMatch(a -> a.connectionRequest() == 1), "each the first and only on its connection");
+    }
+
+    @Test
+    void connectPerRequestWithConnectionCloseKeepsOneCodecPerConnectionSlot() {
+        String path = "/small.txt?run=cps-close";
+        AtomicInteger codecs = new AtomicInteger();
+        RunResult result = run(4, 1, 300, workload(Command.GET, path), Set.of(2), true, List.of("Connection: close"), codecs);
+        OutcomeCounts o = outcomes(result);
+        assertEquals(300, o.ok(), "each codec, reset, read the response of every new connection");
+        assertEquals(0, result.total().connections().failures());
+        long opened = result.total().connections().openedCount();
+        assertTrue(opened >= 300, "opened " + opened);
+        assertEquals(opened, result.total().connectLatency().getTotalCount(), "every connect is timed once it is ready");
+        List<Access> log = nginx.awaitAccessLog(path, 300, 5000);
+        assertEquals(300, connectionsOf(log).size(), "one nginx connection per request");
+        assertEquals(4, codecs.get(), "made once per slot, not once per connection");
     }
 
     @Test

@@ -1,7 +1,9 @@
 package io.fluxperf.engine.protocol.memcache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fluxperf.engine.protocol.ProtocolCodec;
 import io.fluxperf.engine.protocol.ProtocolException;
@@ -54,6 +56,20 @@ class MemcacheTextCodecTest {
         assertEquals("decr k 12345678901\r\n", encode(request(Command.DECR, "k").numeric(12345678901L)));
         assertEquals("touch k 60\r\n", encode(request(Command.TOUCH, "k").ttlSeconds(60)));
         assertEquals("flush_all\r\n", encode(request(Command.FLUSH)));
+    }
+
+    @Test
+    void aCodecResetForANewConnectionDecodesLikeANewOne() throws ProtocolException {
+        MemcacheTextCodec c = new MemcacheTextCodec();
+        assertFalse(c.hasHandshake(), "no handshake: the engine takes no buffer for one on each connection");
+        Request get = request(Command.GET, "k");
+        // the connection went in the middle of a big value: the codec waits for its 100,000 bytes
+        assertEquals(ProtocolCodec.NEED_MORE, c.decode(Unpooled.copiedBuffer("VALUE k 0 100000\r\nabc", StandardCharsets.US_ASCII), get));
+        assertEquals(ProtocolCodec.NEED_MORE, c.decode(Unpooled.copiedBuffer("VALUE k 0 100000\r\nabcEND\r\n", StandardCharsets.US_ASCII), get),
+                "still waiting: the value is not all there");
+        assertTrue(c.resetForNewConnection());
+        assertEquals(Outcome.MISS.ordinal(), c.decode(Unpooled.copiedBuffer("END\r\n", StandardCharsets.US_ASCII), get),
+                "on the new connection a short reply is read at once");
     }
 
     @Test

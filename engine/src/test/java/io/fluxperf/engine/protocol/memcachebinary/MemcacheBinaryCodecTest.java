@@ -121,6 +121,22 @@ class MemcacheBinaryCodecTest {
         assertThrows(IllegalArgumentException.class, () -> encode(c, request(Command.HGET, "k")));
     }
 
+    @Test
+    void aCodecResetForANewConnectionNumbersItsRequestsFromZeroAgain() throws ProtocolException {
+        MemcacheBinaryCodec c = new MemcacheBinaryCodec();
+        assertFalse(c.hasHandshake(), "no handshake: the engine takes no buffer for one on each connection");
+        Request get = request(Command.GET, "k");
+        encode(c, get);
+        encode(c, get);
+        assertEquals(Outcome.MISS.ordinal(),
+                c.decode(Unpooled.wrappedBuffer(reply(0x00, 1, 0, NONE, "", NONE)), get));
+        // the connection is lost with opaque 1 unanswered; the next one starts from opaque 0
+        assertTrue(c.resetForNewConnection());
+        assertArrayEquals(request(0x00, 0, 0, NONE, "k", NONE), encode(c, get));
+        assertEquals(Outcome.OK.ordinal(),
+                c.decode(Unpooled.wrappedBuffer(reply(0x00, 0, 0, ints(0), "", HELLO)), get));
+    }
+
     /** Requests and the replies memcached sends them, with the outcome each must decode to. */
     record Exchange(Request request, byte[] reply, Outcome outcome) {
     }

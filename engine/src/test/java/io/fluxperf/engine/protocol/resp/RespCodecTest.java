@@ -234,8 +234,10 @@ class RespCodecTest {
 
     private static String handshake(RespCodec codec) {
         ByteBuf out = Unpooled.buffer();
+        boolean has = codec.hasHandshake();
         boolean any = codec.writeHandshake(out);
         assertEquals(any, out.isReadable());
+        assertEquals(any, has, "hasHandshake says what writeHandshake will do: the engine skips it when false");
         return out.toString(StandardCharsets.ISO_8859_1);
     }
 
