@@ -73,6 +73,15 @@ public final class LoadRun {
      * of 16 µs per request for the first 30 s at 50,000/s).
      */
     private static final long YIELD_AFTER_NANOS = TimeUnit.SECONDS.toNanos(3);
+    /**
+     * How often the warm-up's figures are emptied ({@link LoadDriver#forgetWarmupFigures}). The
+     * recording code is compiled during the warm-up; in one histogram that never starts again, a
+     * new highest or lowest value soon stops coming, the JIT compiles those branches as never
+     * taken, and the first window's new histograms took them: its start threw away the compiled
+     * request path (a connection per request: LoadDriver.complete, SocketWire.handle and 7 more)
+     * to compile it again while the window ran.
+     */
+    private static final long WARMUP_FORGET_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
     public LoadRun(RunConfig config, RunListener listener) {
         this(config, listener, java.util.function.UnaryOperator.identity());
@@ -299,7 +308,16 @@ public final class LoadRun {
         long windowStart = System.nanoTime();
         long windowCpu = ProcessCpu.nanos();
         if (warmup) {
-            stopReason = waitUntil(drivers, start + config.warmup().toNanos(), exhausted, 0, start);
+            long warmupEnd = start + config.warmup().toNanos();
+            for (long next = start + WARMUP_FORGET_NANOS; stopReason == null && next < warmupEnd; next += WARMUP_FORGET_NANOS) {
+                stopReason = waitUntil(drivers, next, exhausted, 0, start);
+                if (stopReason == null) {
+                    drivers.forEach(LoadDriver::forgetWarmupFigures);
+                }
+            }
+            if (stopReason == null) {
+                stopReason = waitUntil(drivers, warmupEnd, exhausted, 0, start);
+            }
             // the first window starts when the loops start counting it, whatever runs after
             windowStart = System.nanoTime();
             windowCpu = ProcessCpu.nanos();
