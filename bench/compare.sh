@@ -50,7 +50,7 @@
 #   OUTDIR           raw outputs [new mktemp -d directory]
 #
 # Servers (memcached, redis-server, nginx) are started by this script on free
-# random loopback ports (20000-60000) and stopped on exit; only 127.0.0.1 is
+# random loopback ports (20000 up to the ephemeral range) and stopped on exit; only 127.0.0.1 is
 # used. Every client run is bounded by `timeout` (DURATION*3+60 s).
 # Output: tables on stdout, the same as markdown in $OUTDIR/summary.md, every
 # attempt in $OUTDIR/raw.tsv, every tool's own output in $OUTDIR/NNN-*.

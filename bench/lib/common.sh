@@ -17,13 +17,17 @@ HZ=$(getconf CLK_TCK 2>/dev/null || echo 100)
 
 log() { echo "[compare] $*" >&2; }
 have() { command -v "$1" >/dev/null 2>&1; }
-port_busy() { ss -Hltn "sport = :$1" 2>/dev/null | grep -q .; }
+# any TCP socket on the port, listening or not (a connection's end or one in TIME_WAIT blocks a bind too)
+port_busy() { ss -Htan "sport = :$1" 2>/dev/null | grep -q .; }
 
-# a free TCP port in 20000-60000, never one handed out before in this run
+# a free TCP port below the kernel's ephemeral range (connections of earlier runs take those:
+# nginx once failed to bind one), never one handed out before in this run
 pick_port() {
-    local p
+    local p lo=20000 hi
+    hi=$(awk '{print $1 - 1}' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32767)
+    [ "$hi" -gt "$lo" ] 2>/dev/null || hi=32767
     for _ in $(seq 1 200); do
-        p=$(shuf -i 20000-60000 -n 1)
+        p=$(shuf -i "$lo-$hi" -n 1)
         case "$USED_PORTS" in *" $p "*) continue;; esac
         port_busy "$p" && continue
         USED_PORTS="$USED_PORTS$p "
