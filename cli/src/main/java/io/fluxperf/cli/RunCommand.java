@@ -290,6 +290,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
             int interruptExit;
             run.yieldToLoops(runConfig.isOpenLoop() && Main.ownsProcess()); // the JIT may wait for the pacer
             run.settleBeforeLoad(Main.ownsProcess());
+            run.liveSamples(!noLive);
             try (Interrupts interrupts = Interrupts.install(run::requestStop)) {
                 result = run.execute(address, description);
                 interruptExit = interrupts.exitCode();

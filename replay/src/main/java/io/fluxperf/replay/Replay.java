@@ -152,6 +152,7 @@ public final class Replay {
                 }
                 loadRun.yieldToLoops(yieldToLoops && options.speed() > 0);
                 loadRun.settleBeforeLoad(yieldToLoops);
+                loadRun.liveSamples(options.live());
                 source.onFailure(loadRun::requestStop);
                 run = loadRun;
                 if (stopRequested) {

@@ -65,6 +65,7 @@ public final class LoadRun {
      */
     private boolean yieldToLoops;
     private boolean settleBeforeLoad;
+    private boolean liveSamples = true;
     /** The priority has been lowered (it is, once per run). */
     private boolean yielded;
     /**
@@ -153,6 +154,16 @@ public final class LoadRun {
      */
     public LoadRun settleBeforeLoad(boolean settle) {
         this.settleBeforeLoad = settle;
+        return this;
+    }
+
+    /**
+     * Whether the listener gets a {@link RunListener#live} sample every second (the default).
+     * Off when nothing shows them ({@code --no-live}): each sample adds every thread's histograms
+     * on its loop, and the JIT compiled that adding in the middle of the window.
+     */
+    public LoadRun liveSamples(boolean live) {
+        this.liveSamples = live;
         return this;
     }
 
@@ -396,14 +407,14 @@ public final class LoadRun {
                 statsBlock(drivers, now);
                 nextStatsNanos += config.statsInterval().toNanos();
             }
-            if (window > 0 && now >= nextLive) {
+            if (window > 0 && liveSamples && now >= nextLive) {
                 LiveSample sample = liveSample(window, windowStart, drivers, lastRequests, lastSample);
                 lastRequests = sample.requests();
                 lastSample = System.nanoTime();
                 listener.live(sample);
                 nextLive += LIVE_INTERVAL_NANOS;
             }
-            long wake = Math.min(window > 0 ? Math.min(deadline, nextLive) : deadline, nextStatsNanos);
+            long wake = Math.min(window > 0 && liveSamples ? Math.min(deadline, nextLive) : deadline, nextStatsNanos);
             awaitStop(Math.min(wake - System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(20)));
         }
     }
