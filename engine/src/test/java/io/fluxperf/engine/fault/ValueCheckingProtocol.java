@@ -5,12 +5,11 @@ import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.ProtocolCodec;
 import io.fluxperf.engine.protocol.ProtocolException;
 import io.fluxperf.engine.protocol.ProtocolOptions;
-import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.workload.ValuePattern;
+import io.fluxperf.testkit.ForwardingProtocol;
 import io.netty.buffer.ByteBuf;
-import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -23,54 +22,30 @@ import java.util.concurrent.atomic.AtomicLong;
  * engine's. Each OK read is one of: its own key's value, another key's value (a reply attributed to
  * the wrong request), or neither (corrupted bytes taken as a hit).
  *
- * <p>Installed into a {@link LoadRun} by reflection (its private {@code protocol} field), since the
+ * <p>Installed into a {@link LoadRun} with {@link ForwardingProtocol#install}, since the
  * engine has no hook for a test protocol yet; see the proposal in the fault tests' report.
  */
-final class ValueCheckingProtocol implements Protocol {
+final class ValueCheckingProtocol extends ForwardingProtocol {
     final AtomicLong okReads = new AtomicLong();
     final AtomicLong ownValue = new AtomicLong();
     final AtomicLong otherKeysValue = new AtomicLong();
     final AtomicLong corruptValue = new AtomicLong();
     final Queue<String> examples = new ConcurrentLinkedQueue<>();
-    private final Protocol inner;
     private final ValuePattern pattern;
 
     private ValueCheckingProtocol(Protocol inner, ValuePattern pattern) {
-        this.inner = inner;
+        super(inner);
         this.pattern = pattern;
     }
 
     /** Wraps {@code run}'s protocol; call before {@link LoadRun#execute}. */
     static ValueCheckingProtocol install(LoadRun run, ValuePattern pattern) {
-        try {
-            Field field = LoadRun.class.getDeclaredField("protocol");
-            field.setAccessible(true);
-            ValueCheckingProtocol checking = new ValueCheckingProtocol((Protocol) field.get(run), pattern);
-            field.set(run, checking);
-            return checking;
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("LoadRun has changed: no field 'protocol' to wrap", e);
-        }
+        return ForwardingProtocol.install(run, inner -> new ValueCheckingProtocol(inner, pattern));
     }
 
     String summary() {
         return "OK reads " + okReads + ": own value " + ownValue + ", another key's value " + otherKeysValue
                 + ", corrupted value " + corruptValue + "; examples " + examples;
-    }
-
-    @Override
-    public String name() {
-        return inner.name();
-    }
-
-    @Override
-    public int defaultPort() {
-        return inner.defaultPort();
-    }
-
-    @Override
-    public boolean supports(Command command) {
-        return inner.supports(command);
     }
 
     @Override

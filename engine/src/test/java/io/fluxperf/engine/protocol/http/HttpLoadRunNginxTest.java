@@ -12,14 +12,13 @@ import io.fluxperf.engine.load.RunListener;
 import io.fluxperf.engine.metrics.OutcomeCounts;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
-import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.ProtocolCodec;
 import io.fluxperf.engine.protocol.ProtocolOptions;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.CommandTemplate;
+import io.fluxperf.testkit.ForwardingProtocol;
 import io.fluxperf.testkit.NginxProcess;
 import io.fluxperf.testkit.NginxProcess.Access;
-import java.lang.reflect.Field;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
@@ -67,37 +66,15 @@ class HttpLoadRunNginxTest {
         return run.execute(new InetSocketAddress("127.0.0.1", nginx.port()), nginx.address());
     }
 
-    /** Wraps the run's protocol (its private field: the engine has no hook for a test protocol) to count newCodec calls. */
+    /** Counts the codecs the run makes. */
     private static void countCodecs(LoadRun run, AtomicInteger codecs) {
-        try {
-            Field field = LoadRun.class.getDeclaredField("protocol");
-            field.setAccessible(true);
-            Protocol inner = (Protocol) field.get(run);
-            field.set(run, new Protocol() {
-                @Override
-                public String name() {
-                    return inner.name();
-                }
-
-                @Override
-                public int defaultPort() {
-                    return inner.defaultPort();
-                }
-
-                @Override
-                public boolean supports(Command command) {
-                    return inner.supports(command);
-                }
-
-                @Override
-                public ProtocolCodec newCodec(ProtocolOptions options) {
-                    codecs.incrementAndGet();
-                    return inner.newCodec(options);
-                }
-            });
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("LoadRun has changed: no field 'protocol' to wrap", e);
-        }
+        ForwardingProtocol.install(run, inner -> new ForwardingProtocol(inner) {
+            @Override
+            public ProtocolCodec newCodec(ProtocolOptions options) {
+                codecs.incrementAndGet();
+                return inner.newCodec(options);
+            }
+        });
     }
 
     private static WorkloadConfig workload(Command method, String path) {
