@@ -11,6 +11,7 @@ import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.trace.RunTrace;
 import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.PacedRate;
 import io.fluxperf.trace.TraceReader;
 import io.fluxperf.trace.TraceRecord;
 import java.net.InetSocketAddress;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 class OpenLoopPacingTest {
     private static final int RATE = 20_000;
     private static final long SPACING_NANOS = 1_000_000_000L / RATE;
+    private static final int CONNECTIONS = 8;
 
     @TempDir
     Path dir;
@@ -37,18 +39,24 @@ class OpenLoopPacingTest {
     void requestsDueTogetherLeaveTogetherAndNoneIsTimedFromAfterItsWrite() {
         WorkloadConfig get = WorkloadConfig.of(Command.GET).withRate(RATE)
                 .withKeyspace(KeyspaceConfig.defaults().withCount(1000));
-        RunConfig config = new RunConfig(null, "memcache", 1, 8, 1, Duration.ofSeconds(2), 1, Duration.ZERO,
+        RunConfig config = new RunConfig(null, "memcache", 1, CONNECTIONS, 1, Duration.ofSeconds(2), 1, Duration.ofSeconds(1),
                 Duration.ofSeconds(1), false, 0, 7, List.of(get));
+        // a cold JVM falls up to a second behind 20,000/s while it compiles the request path (a warm-up
+        // of 2-3 s did not always make it up): a second of closed loop compiles most of it first
+        RunConfig closedLoop = new RunConfig(null, "memcache", 1, CONNECTIONS, 1, Duration.ofSeconds(1), 1, Duration.ZERO,
+                Duration.ofSeconds(1), false, 0, 7, List.of(WorkloadConfig.of(Command.GET)));
         Path traceDir = dir.resolve("trace");
         RunResult result;
         try (MemcachedProcess memcached = MemcachedProcess.start();
              RunTrace trace = RunTrace.open(traceDir, config, "{}")) {
+            new LoadRun(closedLoop, new RunListener() { })
+                    .execute(new InetSocketAddress("127.0.0.1", memcached.port()), memcached.address());
             LoadRun run = new LoadRun(config, new RunListener() { });
             run.trace(trace);
             result = run.execute(new InetSocketAddress("127.0.0.1", memcached.port()), memcached.address());
         }
         long requests = result.total().total().outcomes().requests();
-        assertEquals(RATE * 2, requests, RATE * 2 * 0.02, "the rate holds");
+        PacedRate.assertHeld(RATE, result.windows().get(0).rate(0), result.windows().get(0), "the rate");
 
         long[] sent = new long[(int) requests];
         long origin = Long.MAX_VALUE;
@@ -56,13 +64,16 @@ class OpenLoopPacingTest {
         try (TraceReader reader = TraceReader.open(traceDir)) {
             TraceRecord r = new TraceRecord();
             while (reader.next(r)) {
+                if (r.warmup()) {
+                    continue; // the window's requests are the ones counted
+                }
                 assertTrue(r.actualSendNanos() >= r.intendedSendNanos(), "latency is never measured from after the write: " + r);
                 assertTrue(r.completionNanos() - r.intendedSendNanos() >= r.completionNanos() - r.actualSendNanos(), r.toString());
                 origin = Math.min(origin, r.intendedSendNanos());
                 sent[n++] = r.actualSendNanos();
             }
         }
-        assertEquals(requests, n, "one record per request");
+        assertEquals(requests, n, "one record per request of the window");
         Arrays.sort(sent); // the k-th send is the k-th request of the schedule: origin + k × spacing
         int early = 0;
         for (int k = 0; k < n; k++) {
