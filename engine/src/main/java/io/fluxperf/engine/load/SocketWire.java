@@ -68,9 +68,8 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
     /** A write the socket could not take at once: the rest goes when epoll says it can. */
     private ByteBuf unsent;
     private ByteBuf received;
-    /** Inside {@link #handle}: a close made there is reported when it returns, not in the middle. */
+    /** Inside {@link #handle}: the connection may still hold the received bytes, so handle releases them. */
     private boolean handling;
-    private boolean closeUnreported;
 
     private SocketWire(IoEventLoop loop, LinuxSocket socket, SocketAddress target, WireListener slot,
                        ByteBufAllocator alloc, boolean tcpNoDelay, ConnectDeadlines deadlines) {
@@ -188,10 +187,6 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
             handling = false;
             if (!open) {
                 releaseBuffers(); // not before: the connection may still hold the received bytes
-            }
-            if (closeUnreported) {
-                closeUnreported = false;
-                slot.closed(this);
             }
         }
     }
@@ -317,19 +312,26 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
         return open && connecting == null;
     }
 
+    /**
+     * Closes the socket; the close is reported on a later turn, after the loop has handled the
+     * whole batch of events it is in. With a connection per request that report reconnects, so
+     * the batch's reconnects go out together: the server is woken once for several connects and
+     * accepts them in one go. Reported at once, inside each wire's {@link #handle}, connects came
+     * one by one between the reads, and nginx was woken 0.51–0.74 times per connection against
+     * 0.21–0.30, and spent 66–69 µs on each against 50–60 (3 alternating pairs, 50 connections;
+     * the client 85–93 µs per connection against 62–77).
+     */
     @Override
     public void close() {
         if (!open) {
             return;
         }
         closeSocket();
-        if (handling) {
-            closeUnreported = true;
-            return;
+        if (!handling) {
+            releaseBuffers();
         }
-        releaseBuffers();
         try {
-            loop.execute(this); // as a channel does: the close is reported on a later turn
+            loop.execute(this);
         } catch (RejectedExecutionException e) {
             run(); // the loop is shutting down and closes what is registered on it
         }

@@ -359,6 +359,76 @@ class SocketWireTest {
         }
     }
 
+    /**
+     * Closes made while the loop handles a batch of events are reported after the whole batch: with
+     * a connection per request each report reconnects, and the reconnects of a batch then reach the
+     * server together (one wake-up of nginx for several connects) instead of one between each read.
+     */
+    @Test
+    void closesInOneBatchOfEventsAreReportedAfterIt() throws Exception {
+        java.util.concurrent.CountDownLatch loopHeld = new java.util.concurrent.CountDownLatch(1);
+        serve(2, s -> { // a reply, then the end, once the loop is busy
+            try {
+                loopHeld.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            s.getOutputStream().write('x');
+        });
+        List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+        CompletableFuture<Void> bothClosed = new CompletableFuture<>();
+        class Logging implements WireListener {
+            private final String name;
+
+            Logging(String name) {
+                this.name = name;
+            }
+
+            @Override
+            public void received(Wire from, ByteBuf in) {
+                in.skipBytes(in.readableBytes());
+            }
+
+            @Override
+            public void ended(Wire from, ByteBuf in) {
+                events.add("ended " + name);
+            }
+
+            @Override
+            public void readComplete() {
+            }
+
+            @Override
+            public void failed(Wire from, Throwable cause) {
+                events.add("failed " + name);
+            }
+
+            @Override
+            public void closed(Wire from) {
+                events.add("closed " + name);
+                if (events.stream().filter(e -> e.startsWith("closed")).count() == 2) {
+                    bothClosed.complete(null);
+                }
+            }
+        }
+        // the loop is kept busy while the peer answers and closes both, so one epoll wait reports both ends
+        CompletableFuture<Void> held = new CompletableFuture<>();
+        Wire a = connect(peerAddress(), new Logging("a"), false);
+        Wire b = connect(peerAddress(), new Logging("b"), false);
+        io().execute(() -> {
+            held.complete(null);
+            sleep(300);
+        });
+        held.get(5, TimeUnit.SECONDS);
+        loopHeld.countDown();
+        bothClosed.get(10, TimeUnit.SECONDS);
+        assertEquals(4, events.size(), events.toString());
+        assertTrue(events.get(0).startsWith("ended") && events.get(1).startsWith("ended"),
+                "both ends before either close report: " + events);
+        assertFalse(a.isActive());
+        assertFalse(b.isActive());
+    }
+
     private static void sleep(long millis) {
         try {
             Thread.sleep(millis);
