@@ -397,6 +397,28 @@ final class LoadDriver {
 
     // ---- sending ----
 
+    /** Pumps once the loop has handled its whole batch of events (see {@link #pumpAfterReads}). */
+    private final Runnable pumpAfterBatch = () -> {
+        pumpQueued = false;
+        pump();
+    };
+    private boolean pumpQueued;
+
+    /**
+     * Replies freed room: pump once the loop has read every connection of its batch of events, not
+     * after each connection's read. The batch's requests then leave together, and the server, woken
+     * once, takes them in one go: mc get p1 at 50 connections went from 13.69, 11.76, 15.18 to
+     * 12.54, 10.88, 13.94 µs per request (3 alternating pairs), HTTP keep-alive from 19.2, 17.8,
+     * 20.4 to 16.2, 18.1, 18.0. The delay is the rest of the batch's reads, a few µs; closed-loop
+     * latency is timed from the write, and a paced request's lateness is in its send lag.
+     */
+    void pumpAfterReads() {
+        if (!pumpQueued) {
+            pumpQueued = true;
+            loop.execute(pumpAfterBatch);
+        }
+    }
+
     /** Sends whatever is due and fits, then flushes the batch. Re-entrant calls return at once. */
     void pump() {
         if (pumping) {

@@ -367,7 +367,7 @@ final class TargetConnection implements ConnectionSlot, WireListener {
     /** The replies a read turn decoded freed room for more requests. */
     @Override
     public void readComplete() {
-        driver.pump();
+        driver.pumpAfterReads();
     }
 
     /** {@link #closed} follows and accounts for the requests in flight. */
