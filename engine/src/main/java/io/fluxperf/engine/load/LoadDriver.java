@@ -18,6 +18,7 @@ import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 import org.reactivestreams.Subscription;
@@ -415,7 +416,11 @@ final class LoadDriver {
     void pumpAfterReads() {
         if (!pumpQueued) {
             pumpQueued = true;
-            loop.execute(pumpAfterBatch);
+            try {
+                loop.execute(pumpAfterBatch);
+            } catch (RejectedExecutionException e) {
+                pumpAfterBatch.run(); // the loop is shutting down: pump now, as before
+            }
         }
     }
 

@@ -8,6 +8,7 @@ import io.fluxperf.engine.protocol.ProtocolOptions;
 import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.workload.ValuePattern;
+import io.fluxperf.testkit.ForwardingCodec;
 import io.fluxperf.testkit.ForwardingProtocol;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
@@ -50,37 +51,11 @@ final class ValueCheckingProtocol extends ForwardingProtocol {
 
     @Override
     public ProtocolCodec newCodec(ProtocolOptions options) {
-        ProtocolCodec codec = inner.newCodec(options);
-        return new ProtocolCodec() {
-            @Override
-            public boolean hasHandshake() {
-                return codec.hasHandshake();
-            }
-
-            @Override
-            public boolean writeHandshake(ByteBuf out) {
-                return codec.writeHandshake(out);
-            }
-
-            @Override
-            public boolean resetForNewConnection() {
-                return codec.resetForNewConnection();
-            }
-
-            @Override
-            public int decodeHandshake(ByteBuf in) throws ProtocolException {
-                return codec.decodeHandshake(in);
-            }
-
-            @Override
-            public void encode(Request request, ByteBuf out) {
-                codec.encode(request, out);
-            }
-
+        return new ForwardingCodec(inner.newCodec(options)) {
             @Override
             public int decode(ByteBuf in, Request request) throws ProtocolException {
                 int start = in.readerIndex();
-                int result = codec.decode(in, request);
+                int result = super.decode(in, request);
                 if (result == Outcome.OK.ordinal() && request.command().isRead()) {
                     check(in, start, in.readerIndex(), request);
                 }

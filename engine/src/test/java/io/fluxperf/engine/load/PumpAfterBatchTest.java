@@ -14,6 +14,7 @@ import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.target.TargetOptions;
 import io.fluxperf.engine.target.memcache.MemcacheTargetServer;
+import io.fluxperf.testkit.ForwardingCodec;
 import io.fluxperf.testkit.ForwardingProtocol;
 import io.netty.buffer.ByteBuf;
 import java.time.Duration;
@@ -41,38 +42,17 @@ class PumpAfterBatchTest {
 
         @Override
         public ProtocolCodec newCodec(ProtocolOptions options) {
-            ProtocolCodec codec = inner.newCodec(options);
             int id = codecs.incrementAndGet();
-            return new ProtocolCodec() {
-                @Override
-                public boolean hasHandshake() {
-                    return codec.hasHandshake();
-                }
-
-                @Override
-                public boolean writeHandshake(ByteBuf out) {
-                    return codec.writeHandshake(out);
-                }
-
-                @Override
-                public boolean resetForNewConnection() {
-                    return codec.resetForNewConnection();
-                }
-
-                @Override
-                public int decodeHandshake(ByteBuf in) throws ProtocolException {
-                    return codec.decodeHandshake(in);
-                }
-
+            return new ForwardingCodec(inner.newCodec(options)) {
                 @Override
                 public void encode(Request request, ByteBuf out) {
                     events.add("E" + id);
-                    codec.encode(request, out);
+                    super.encode(request, out);
                 }
 
                 @Override
                 public int decode(ByteBuf in, Request request) throws ProtocolException {
-                    int result = codec.decode(in, request);
+                    int result = super.decode(in, request);
                     if (result != NEED_MORE) {
                         events.add("D" + id);
                     }
