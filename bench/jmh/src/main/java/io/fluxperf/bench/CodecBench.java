@@ -13,6 +13,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Param;
@@ -24,11 +25,14 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * Each protocol codec's per-request work: {@code encode} writes one request into a reused buffer
  * (cleared each time, as a connection's batch buffer starts empty), {@code decode} reads one
- * reply (the reader index is put back each time). Codecs come from the registry
+ * reply (the reader index is put back each time; a memcache-binary reply gets the next opaque
+ * written into its header first, as each reply of a connection's stream carries the opaque of
+ * its request, and the codec checks it). Codecs come from the registry
  * ({@code Protocols.find(name).newCodec(ProtocolOptions.defaults())}), as a connection gets them.
  *
  * <p>Requests: a 16-byte key; {@code set} carries a {@code valueBytes} value (HTTP sends it as PUT
- * with a body). Replies: memcache {@code VALUE … END} / {@code STORED}; redis a bulk string /
+ * with a body). Replies: memcache {@code VALUE … END} / {@code STORED}; memcache-binary a Get
+ * response with 4 bytes of flags and the value / a Set response with a CAS; redis a bulk string /
  * {@code +OK}; HTTP nginx's 200 head with the body / a 204. {@code pooled-direct} is what an
  * epoll channel hands the codec, {@code unpooled-heap} a plain array.
  *
@@ -38,7 +42,10 @@ import org.openjdk.jmh.annotations.TearDown;
  */
 @State(Scope.Thread)
 public class CodecBench extends HotPathBenchmark {
-    @Param({"memcache", "redis", "http"})
+    /** Where a memcache binary header holds its opaque. */
+    private static final int BINARY_OPAQUE_OFFSET = 12;
+
+    @Param({"memcache", "memcache-binary", "redis", "http"})
     public String protocol;
 
     @Param({"get", "set"})
@@ -54,6 +61,9 @@ public class CodecBench extends HotPathBenchmark {
     private Request request;
     private ByteBuf out;
     private ByteBuf reply;
+    /** memcache-binary: the opaque the codec expects in its next reply. */
+    private boolean binary;
+    private int opaque;
 
     @Setup
     public void setup() throws ProtocolException {
@@ -74,6 +84,7 @@ public class CodecBench extends HotPathBenchmark {
         out = pooled ? PooledByteBufAllocator.DEFAULT.directBuffer(4096) : Unpooled.buffer(4096);
         reply = pooled ? PooledByteBufAllocator.DEFAULT.directBuffer(replyBytes.length) : Unpooled.buffer(replyBytes.length);
         reply.writeBytes(replyBytes);
+        binary = protocol.equals("memcache-binary");
         int outcome = decode();
         if (outcome != Outcome.OK.ordinal() || reply.isReadable()) {
             throw new IllegalStateException(protocol + " " + command + ": the reply decoded as " + outcome
@@ -97,6 +108,9 @@ public class CodecBench extends HotPathBenchmark {
     @Benchmark
     public int decode() throws ProtocolException {
         reply.readerIndex(0);
+        if (binary) {
+            reply.setInt(BINARY_OPAQUE_OFFSET, opaque++);
+        }
         return codec.decode(reply, request);
     }
 
@@ -112,6 +126,20 @@ public class CodecBench extends HotPathBenchmark {
                     b.writeBytes(ascii("\r\nEND\r\n"));
                 } else {
                     b.writeBytes(ascii("STORED\r\n"));
+                }
+            }
+            case "memcache-binary" -> {
+                // the 24-byte response header (magic 0x81; opcode; key length 0; extras length;
+                // data type; status 0; body length; opaque 0, the first request's; CAS), then
+                // a Get's 4 bytes of flags and its value
+                ByteBuffer h = ByteBuffer.allocate(24);
+                int extras = get ? 4 : 0;
+                h.put((byte) 0x81).put((byte) (get ? 0x00 : 0x01)).putShort((short) 0).put((byte) extras).put((byte) 0)
+                        .putShort((short) 0).putInt(extras + (get ? value.length : 0)).putInt(0).putLong(get ? 0 : 4242);
+                b.writeBytes(h.array());
+                if (get) {
+                    b.writeBytes(new byte[4]);
+                    b.writeBytes(value);
                 }
             }
             case "redis" -> {
