@@ -17,7 +17,7 @@ class PacedRateTest {
         Histogram lag = LatencyHistograms.create();
         lag.recordValue(lagMillis * 1_000_000L);
         return new WindowResult(1, 0, 2_000_000_000L, List.of(), List.of(), new WorkloadStats(), new ConnectionCounts(),
-                lag, LatencyHistograms.create(), 0);
+                lag, LatencyHistograms.create(), 0, new long[0]);
     }
 
     @Test

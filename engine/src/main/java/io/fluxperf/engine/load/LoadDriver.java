@@ -3,6 +3,7 @@ package io.fluxperf.engine.load;
 import io.fluxperf.engine.TimerSlack;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.metrics.ConnectionCounts;
+import io.fluxperf.engine.metrics.ThreadCpu;
 import io.fluxperf.engine.metrics.WorkloadStats;
 import io.fluxperf.engine.netty.AlarmIoHandler;
 import io.fluxperf.engine.protocol.Protocol;
@@ -105,6 +106,8 @@ final class LoadDriver {
     /** --stats-interval is on: keep the interval figures too. */
     private final boolean intervalStats;
     private CompletableFuture<Void> phaseDone = CompletableFuture.completedFuture(null);
+    /** The loop thread's CPU time at the start of the current interval (phase start or last reset snapshot); -1 unknown. */
+    private long loopCpuMark = -1;
 
     LoadDriver(int index, RunConfig config, Protocol protocol, ClientLoop clientLoop, SocketAddress target,
                RunErrors errors, ThreadTracer tracer) {
@@ -350,6 +353,7 @@ final class LoadDriver {
             stopping = false;
             sourceDone = false;
             subscriber = new SourceSubscriber();
+            loopCpuMark = ThreadCpu.currentThreadNanos();
             for (ConnectionSlot c : idleSlots) {
                 openSlot(c); // the slots a finished phase left closed (connect per request)
             }
@@ -632,7 +636,10 @@ final class LoadDriver {
                 connectLatency = freshConnect;
                 connectionCounts = freshCounts;
                 conns.setOpen(openConnections());
-                result.complete(new ThreadSnapshot(out, conns, lag, connect));
+                long cpu = ThreadCpu.currentThreadNanos();
+                long used = loopCpuSince(cpu);
+                loopCpuMark = cpu;
+                result.complete(new ThreadSnapshot(out, conns, lag, connect, used));
             });
             return result;
         }
@@ -646,9 +653,15 @@ final class LoadDriver {
             }
             ConnectionCounts conns = connectionCounts.copy();
             conns.setOpen(openConnections());
-            result.complete(new ThreadSnapshot(copy, conns, sendLag.copy(), connectLatency.copy()));
+            result.complete(new ThreadSnapshot(copy, conns, sendLag.copy(), connectLatency.copy(),
+                    loopCpuSince(ThreadCpu.currentThreadNanos())));
         });
         return result;
+    }
+
+    /** The loop's CPU time from the interval's start to {@code now}, or -1 when either is unknown. */
+    private long loopCpuSince(long now) {
+        return now < 0 || loopCpuMark < 0 ? -1 : now - loopCpuMark;
     }
 
     private long openConnections() {
@@ -695,7 +708,7 @@ final class LoadDriver {
             ConnectionCounts conns = intervalConnections.copy();
             conns.setOpen(openConnections());
             intervalConnections.reset();
-            result.complete(new ThreadSnapshot(new WorkloadStats[] {copy}, conns, null, null));
+            result.complete(new ThreadSnapshot(new WorkloadStats[] {copy}, conns, null, null, -1));
         });
         return result;
     }

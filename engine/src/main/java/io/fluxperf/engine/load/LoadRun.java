@@ -440,7 +440,7 @@ public final class LoadRun {
                     lag.recordValue(v);
                 }
             }
-            ThreadSnapshot snapshot = new ThreadSnapshot(made, new ConnectionCounts(), lag, LatencyHistograms.create());
+            ThreadSnapshot snapshot = new ThreadSnapshot(made, new ConnectionCounts(), lag, LatencyHistograms.create(), 900_000_000L);
             WindowResult window = assemble(0, 0, 1, -1, List.of(snapshot));
             listener.rehearseWindow(window);
             window.merge(0, window).compact().total().latency().getValueAtPercentile(99);
@@ -518,7 +518,10 @@ public final class LoadRun {
         ConnectionCounts connections = window.connections();
         Histogram lag = window.sendLag();
         Histogram connect = window.connectLatency();
-        for (ThreadSnapshot s : snapshots) {
+        long[] loopCpu = new long[snapshots.size()];
+        for (int t = 0; t < snapshots.size(); t++) {
+            ThreadSnapshot s = snapshots.get(t);
+            loopCpu[t] = s.loopCpuNanos();
             connect.add(s.connectLatency());
             for (int i = 0; i < perWorkload.size(); i++) {
                 perWorkload.get(i).add(s.workloads()[i]);
@@ -530,7 +533,8 @@ public final class LoadRun {
         for (WorkloadStats w : perWorkload) {
             total.add(w);
         }
-        return new WindowResult(number, start, end, config.workloads(), perWorkload, total, connections, lag, connect, cpuNanos);
+        return new WindowResult(number, start, end, config.workloads(), perWorkload, total, connections, lag, connect, cpuNanos,
+                loopCpu);
     }
 
     private void awaitStop(long nanos) {

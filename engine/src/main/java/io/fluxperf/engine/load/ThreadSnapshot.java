@@ -4,7 +4,11 @@ import io.fluxperf.engine.metrics.ConnectionCounts;
 import io.fluxperf.engine.metrics.WorkloadStats;
 import org.HdrHistogram.Histogram;
 
-/** One thread's counts and histograms for an interval, handed from its event loop to the run's thread. */
+/**
+ * One thread's counts and histograms for an interval, handed from its event loop to the run's thread.
+ *
+ * @param loopCpuNanos CPU time the thread's event loop used in the interval, ns; -1 where the JVM cannot tell
+ */
 record ThreadSnapshot(WorkloadStats[] workloads, ConnectionCounts connections, Histogram sendLag,
-                      Histogram connectLatency) {
+                      Histogram connectLatency, long loopCpuNanos) {
 }

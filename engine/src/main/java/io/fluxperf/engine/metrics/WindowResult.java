@@ -15,15 +15,26 @@ import org.HdrHistogram.Histogram;
  * @param endNanos    window end, System.nanoTime()
  * @param connectLatency time from connect start to ready for load, per connection made in the window
  * @param cpuNanos    CPU time (user + system) this process used in the window, ns; -1 if the JVM cannot tell
+ * @param loopCpuNanos CPU time each load thread's event loop used in the window, ns, in thread
+ *                    order; empty when unknown (an entry is -1 when that thread's is)
  */
 public record WindowResult(int number, long startNanos, long endNanos, List<WorkloadConfig> workloadConfigs,
                            List<WorkloadStats> workloads, WorkloadStats total, ConnectionCounts connections,
-                           Histogram sendLag, Histogram connectLatency, long cpuNanos) {
+                           Histogram sendLag, Histogram connectLatency, long cpuNanos, long[] loopCpuNanos) {
+    /**
+     * From this share of a window on, a load loop counts as saturated: it had requests to handle
+     * nearly all the time, so the client set the window's pace and requests queued in it.
+     */
+    public static final double SATURATED_LOOP_SHARE = 0.9;
+
+    public WindowResult {
+        loopCpuNanos = loopCpuNanos.clone();
+    }
 
     public static WindowResult empty(int number, long startNanos, List<WorkloadConfig> configs) {
         List<WorkloadStats> stats = configs.stream().map(c -> new WorkloadStats()).toList();
         return new WindowResult(number, startNanos, startNanos, configs, stats, new WorkloadStats(),
-                new ConnectionCounts(), LatencyHistograms.create(), LatencyHistograms.create(), 0);
+                new ConnectionCounts(), LatencyHistograms.create(), LatencyHistograms.create(), 0, new long[0]);
     }
 
     public double seconds() {
@@ -46,6 +57,35 @@ public record WindowResult(int number, long startNanos, long endNanos, List<Work
         return cpuNanos < 0 || requests == 0 ? -1 : (double) cpuNanos / requests;
     }
 
+    /**
+     * The busiest load loop's CPU time as a share of the window (0.97: on CPU 97 % of it), or -1
+     * when any loop's is unknown.
+     */
+    public double busiestLoopShare() {
+        if (loopCpuNanos.length == 0) {
+            return -1;
+        }
+        long max = 0;
+        for (long n : loopCpuNanos) {
+            if (n < 0) {
+                return -1;
+            }
+            max = Math.max(max, n);
+        }
+        return max / 1e9 / seconds();
+    }
+
+    /** The busiest load loop was on CPU for {@link #SATURATED_LOOP_SHARE} of the window or more. */
+    public boolean loopSaturated() {
+        return busiestLoopShare() >= SATURATED_LOOP_SHARE;
+    }
+
+    /** A copy of the per-loop CPU times (the record keeps its own). */
+    @Override
+    public long[] loopCpuNanos() {
+        return loopCpuNanos.clone();
+    }
+
     public double rate(int workload) {
         return workloads.get(workload).outcomes().requests() / seconds();
     }
@@ -58,7 +98,8 @@ public record WindowResult(int number, long startNanos, long endNanos, List<Work
     public WindowResult compact() {
         List<WorkloadStats> compacted = workloads.stream().map(WorkloadStats::compact).toList();
         return new WindowResult(number, startNanos, endNanos, workloadConfigs, compacted, total.compact(),
-                connections.copy(), LatencyHistograms.compact(sendLag), LatencyHistograms.compact(connectLatency), cpuNanos);
+                connections.copy(), LatencyHistograms.compact(sendLag), LatencyHistograms.compact(connectLatency), cpuNanos,
+                loopCpuNanos);
     }
 
     /** The window with {@code other} added; used to build the whole-run result. */
@@ -80,6 +121,24 @@ public record WindowResult(int number, long startNanos, long endNanos, List<Work
         connect.add(other.connectLatency);
         return new WindowResult(newNumber, Math.min(startNanos, other.startNanos), Math.max(endNanos, other.endNanos),
                 workloadConfigs, merged, t, c, lag, connect,
-                cpuNanos < 0 || other.cpuNanos < 0 ? -1 : cpuNanos + other.cpuNanos);
+                cpuNanos < 0 || other.cpuNanos < 0 ? -1 : cpuNanos + other.cpuNanos, addLoopCpu(loopCpuNanos, other.loopCpuNanos));
+    }
+
+    /** Per-loop sums; an empty start takes the other's, and loops of unknown time stay unknown. */
+    private static long[] addLoopCpu(long[] a, long[] b) {
+        if (a.length == 0) {
+            return b;
+        }
+        if (b.length == 0) {
+            return a;
+        }
+        if (a.length != b.length) {
+            return new long[0];
+        }
+        long[] sum = new long[a.length];
+        for (int i = 0; i < a.length; i++) {
+            sum[i] = a[i] < 0 || b[i] < 0 ? -1 : a[i] + b[i];
+        }
+        return sum;
     }
 }

@@ -45,7 +45,7 @@ final class JsonResultModel {
     record Window(int number, long start, long end, double seconds, long requests, long ok, long miss, long error,
                   long timeout, long closed, double rate, Double successPercent, Double hitratePercent,
                   LatencySummary latency, LatencySummary service, LatencySummary sendLag, Connections connections,
-                  long bytesSent, long bytesReceived, Long cpuNanos, Double cpuNanosPerRequest,
+                  long bytesSent, long bytesReceived, Long cpuNanos, Double cpuNanosPerRequest, Double busiestLoadThreadCpuShare,
                   double connectRate, LatencySummary connectLatency, java.util.Map<String, Long> statusClasses,
                   List<Workload> workloads) {
     }
@@ -121,6 +121,7 @@ final class JsonResultModel {
                 new Connections(cc.attempts(), cc.openedCount(), cc.failures(), cc.closedCount(), cc.open()),
                 t.bytesSent(), t.bytesReceived(), w.cpuNanos() < 0 ? null : w.cpuNanos(),
                 w.cpuNanosPerRequest() < 0 ? null : w.cpuNanosPerRequest(),
+                w.busiestLoopShare() < 0 ? null : w.busiestLoopShare(),
                 w.connectLatency() != null ? w.connectRate() : 0,
                 w.connectLatency() != null ? LatencySummary.of(w.connectLatency()) : null, statusClasses(t), workloads);
     }

@@ -168,6 +168,10 @@ public final class TextReport {
             out.printf(java.util.Locale.ROOT, "CPU: %.0f ns/request, %.2f cores (this process%s)%n", w.cpuNanosPerRequest(),
                     w.cpuNanos() / 1e9 / w.seconds(), config.server() == null ? ", with the embedded target" : "");
         }
+        if (w.loopSaturated()) {
+            out.printf(java.util.Locale.ROOT, "Client: a load thread was on CPU %.0f %% of the window: fluxperf set this window's pace,"
+                    + " and requests waited in it (give it more --threads and CPUs)%n", 100 * w.busiestLoopShare());
+        }
         if (config.isOpenLoop()) {
             LatencySummary s = LatencySummary.of(w.total().service());
             out.println("Service: p50: " + s.p50() + " ns p99: " + s.p99() + " ns p999: " + s.p999()

@@ -82,7 +82,7 @@ final class Fixtures {
         for (long v = 100; v <= 1000; v += 100) {
             lag.recordValue(v);
         }
-        return new WindowResult(number, start, end, configs, list, total, connections, lag, io.fluxperf.trace.LatencyHistograms.create(), -1);
+        return new WindowResult(number, start, end, configs, list, total, connections, lag, io.fluxperf.trace.LatencyHistograms.create(), -1, new long[0]);
     }
 
     /**
@@ -94,6 +94,12 @@ final class Fixtures {
                 new Stats().reply(Outcome.OK, 100, 200, 300),
                 new Stats().reply(Outcome.OK, 400, 500, 600, 700).reply(Outcome.MISS, 800, 900)
                         .reply(Outcome.ERROR, 1000));
+    }
+
+    /** {@code w} with these load-loop CPU times (the fixtures' windows leave them unknown). */
+    static WindowResult withLoopCpu(WindowResult w, long... loopCpuNanos) {
+        return new WindowResult(w.number(), w.startNanos(), w.endNanos(), w.workloadConfigs(), w.workloads(), w.total(),
+                w.connections(), w.sendLag(), w.connectLatency(), w.cpuNanos(), loopCpuNanos);
     }
 
     static RunResult run(RunConfig config, String stopReason, WindowResult... windows) {

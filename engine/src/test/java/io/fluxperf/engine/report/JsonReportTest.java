@@ -71,6 +71,7 @@ class JsonReportTest {
         assertEquals(1000, latency.get("p9999").asLong());
         assertEquals(250, w2.get("service").get("p50").asLong());
         assertTrue(w2.get("sendLag").isNull(), "closed loop has no intended send time");
+        assertTrue(w2.get("busiestLoadThreadCpuShare").isNull(), "the fixture's loop CPU is unknown");
         assertEquals(0, w2.get("connections").get("failures").asLong());
         assertEquals(200, w2.get("bytesSent").asLong());
 
@@ -93,6 +94,19 @@ class JsonReportTest {
         assertEquals(20, total.get("requests").asLong());
         assertEquals(10.0, total.get("rate").asDouble());
         assertEquals(20, total.get("latency").get("count").asLong());
+    }
+
+    @Test
+    void theBusiestLoadThreadsShareOfEachWindowAndOfTheRun(@TempDir Path dir) throws Exception {
+        RunConfig config = Fixtures.config(Fixtures.setAndGet());
+        RunResult result = Fixtures.run(config, "completed",
+                Fixtures.withLoopCpu(Fixtures.mixedWindow(1, 10 * SECOND), 600_000_000L, 100_000_000L),
+                Fixtures.withLoopCpu(Fixtures.mixedWindow(2, 11 * SECOND), 200_000_000L, 950_000_000L));
+        JsonNode root = written(result, dir);
+        assertEquals(0.6, root.get("windows").get(0).get("busiestLoadThreadCpuShare").asDouble(), 1e-9);
+        assertEquals(0.95, root.get("windows").get(1).get("busiestLoadThreadCpuShare").asDouble(), 1e-9);
+        assertEquals(0.525, root.get("total").get("busiestLoadThreadCpuShare").asDouble(), 1e-9,
+                "thread 1: 1.05 s of CPU in 2 s");
     }
 
     @Test

@@ -136,6 +136,20 @@ class TextReportTest {
     }
 
     @Test
+    void aSaturatedLoadThreadIsNamedAsTheLimit() {
+        List<WorkloadConfig> rated = Fixtures.ratedSetAndGet();
+        WindowResult w = Fixtures.window(1, 0, SECOND, rated, new Fixtures.Stats().replies(Outcome.OK, 990, 1000),
+                new Fixtures.Stats().replies(Outcome.OK, 5000, 2000));
+        List<String> busy = lines(r -> r.window(Fixtures.withLoopCpu(w, 300_000_000L, 970_000_000L), Fixtures.config(rated)));
+        assertTrue(busy.contains("Client: a load thread was on CPU 97 % of the window: fluxperf set this window's pace,"
+                + " and requests waited in it (give it more --threads and CPUs)"), busy::toString);
+        List<String> idle = lines(r -> r.window(Fixtures.withLoopCpu(w, 300_000_000L, 890_000_000L), Fixtures.config(rated)));
+        assertTrue(idle.stream().noneMatch(l -> l.startsWith("Client:")), idle::toString);
+        List<String> unknown = lines(r -> r.window(w, Fixtures.config(rated)));
+        assertTrue(unknown.stream().noneMatch(l -> l.startsWith("Client:")), unknown::toString);
+    }
+
+    @Test
     void rateShortfallThreshold() {
         WorkloadConfig w = WorkloadConfig.of(Command.GET).withRate(50000);
         assertFalse(WindowFigures.belowTarget(w, 49500));
