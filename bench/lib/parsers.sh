@@ -13,6 +13,9 @@
 #   lag_p99                  send lag p99 (open loop only), µs
 #   win_cores                CPU cores the process used in the measured window
 #   min_win_rate target      lowest window rate and the target rate (open loop)
+#   max_win_rate             highest window rate (open loop: above the target after a backlog)
+#   loop_share               the busiest load thread's CPU as a share of the run (0.90 and up: the
+#                            client set the pace, see the report's Client: line)
 #   stop                     why the run ended
 # Latency: from the intended send time in open loop, from the write in closed loop.
 parse_fluxperf() {
@@ -36,6 +39,8 @@ ex = {
     "svc_p50": us(svc, "p50"), "svc_p99": us(svc, "p99"), "lag_p99": us(lag, "p99"),
     "win_cores": ("%.2f" % cores) if cores is not None else "NA",
     "min_win_rate": "%.0f" % min(w["rate"] for w in d["windows"]) if d["windows"] else "NA",
+    "max_win_rate": "%.0f" % max(w["rate"] for w in d["windows"]) if d["windows"] else "NA",
+    "loop_share": ("%.2f" % t["busiestLoadThreadCpuShare"]) if t.get("busiestLoadThreadCpuShare") is not None else "NA",
     "target": "%.0f" % target if target else "none",
     "stop": d.get("stopReason", "NA"),
 }
