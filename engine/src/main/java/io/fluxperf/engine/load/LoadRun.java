@@ -440,6 +440,7 @@ public final class LoadRun {
                     lag.recordValue(v);
                 }
             }
+            // a loop CPU time far beyond the 1-ns window: the rehearsal prints the saturated-client line too
             ThreadSnapshot snapshot = new ThreadSnapshot(made, new ConnectionCounts(), lag, LatencyHistograms.create(), 900_000_000L);
             WindowResult window = assemble(0, 0, 1, -1, List.of(snapshot));
             listener.rehearseWindow(window);
