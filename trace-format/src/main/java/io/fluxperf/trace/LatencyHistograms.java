@@ -1,7 +1,6 @@
 package io.fluxperf.trace;
 
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.PackedHistogram;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -33,35 +32,12 @@ public final class LatencyHistograms {
     public static final List<Double> PERCENTILES = List.of(50.0, 90.0, 99.0, 99.9, 99.99);
     public static final List<String> PERCENTILE_LABELS = List.of("p50", "p90", "p99", "p999", "p9999");
 
-    /**
-     * Loads {@link PackedHistogram} before any hot code is compiled: the JIT compiles recording
-     * into a {@link Histogram} on the assumption that no subclass overrides its counting; the
-     * first {@link #compact} (at the end of a run's first window) would otherwise load one and
-     * make the JVM throw that code away in the middle of the load, on the event loops' hot path.
-     */
-    private static final Histogram PACKED_LOADED_EARLY = new PackedHistogram(1, 2, 1);
-
     private LatencyHistograms() {
     }
 
     /** A new, empty latency histogram: ns, 1 ns .. 1 hour, 3 significant digits. */
     public static Histogram create() {
         return new Histogram(1, HIGHEST_TRACKABLE_NANOS, SIGNIFICANT_DIGITS);
-    }
-
-    /**
-     * A copy of {@code h} in a {@link PackedHistogram}: the same range and precision, with memory
-     * by the buckets in use (a few KB for a typical window) instead of the 270 KB of counts that
-     * {@link #create()} allocates for the whole range. Slower to record into; meant for results
-     * that are kept.
-     */
-    public static Histogram compact(Histogram h) {
-        PackedHistogram p = new PackedHistogram(1, HIGHEST_TRACKABLE_NANOS, SIGNIFICANT_DIGITS);
-        p.add(h);
-        p.setStartTimeStamp(h.getStartTimeStamp());
-        p.setEndTimeStamp(h.getEndTimeStamp());
-        p.setTag(h.getTag());
-        return p;
     }
 
     /**

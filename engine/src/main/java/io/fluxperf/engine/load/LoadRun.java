@@ -149,8 +149,9 @@ public final class LoadRun {
      * ({@link #rehearseWindowEnd}, the listener's report included) and the heap is collected once.
      * Without it, closed-loop runs of 1-s windows on one CPU measured 18-23k requests/s in window 2
      * against 53-81k in window 1 (7 runs; 54-59k with it, 3 runs): the JIT compiled the first
-     * window's compaction and report, 300 methods, while the loop needed the CPU. It costs about
-     * half a second before the load. {@link #yieldToLoops} implies it.
+     * window's compaction and report, 300 methods, while the loop needed the CPU. It cost about
+     * half a second before the load while kept windows were packed, less now that they are
+     * encoded. {@link #yieldToLoops} implies it.
      */
     public LoadRun settleBeforeLoad(boolean settle) {
         this.settleBeforeLoad = settle;
@@ -424,8 +425,10 @@ public final class LoadRun {
      * JIT compiles it while the CPU is free. Done first at the end of the first window, its packed
      * histogram code (300 methods) was compiled while a paced loop needed the CPU: that window's
      * successor had a send lag p99 of 1.7–2.5 ms at 50,000/s (0.65–0.71 ms with this), its process
-     * 2–3 µs/request more. Costs about 0.5 s before the load; five rounds of half the values took
-     * 0.35–0.5 s as well (the first pass over full-size histograms dominates) and did not help.
+     * 2–3 µs/request more. Five rounds of half the values did as well as ten (the first pass over
+     * full-size histograms dominates) and did not help. Since kept windows are encoded
+     * ({@link io.fluxperf.engine.metrics.KeptHistogram}) rather than packed, it is cheaper: the
+     * run's thread used 0.82 s of CPU in its first second instead of 1.17 s.
      */
     private void rehearseWindowEnd() {
         for (int round = 0; round < 10; round++) {

@@ -8,27 +8,104 @@ import org.HdrHistogram.Histogram;
 /**
  * What happened in one window (or in the whole run): per workload stats, their total, the
  * connection events and the send lag (actual minus intended send time, open loop only).
- * Requests are counted in the window in which they ended.
- *
- * @param number      1-based window number; 0 for the whole run
- * @param startNanos  window start, System.nanoTime()
- * @param endNanos    window end, System.nanoTime()
- * @param connectLatency time from connect start to ready for load, per connection made in the window
- * @param cpuNanos    CPU time (user + system) this process used in the window, ns; -1 if the JVM cannot tell
- * @param loopCpuNanos CPU time each load thread's event loop used in the window, ns, in thread
- *                    order; empty when unknown (an entry is -1 when that thread's is)
+ * Requests are counted in the window in which they ended. A window that has been reported is
+ * kept in a small read-only form ({@link #compact()}).
  */
-public record WindowResult(int number, long startNanos, long endNanos, List<WorkloadConfig> workloadConfigs,
-                           List<WorkloadStats> workloads, WorkloadStats total, ConnectionCounts connections,
-                           Histogram sendLag, Histogram connectLatency, long cpuNanos, long[] loopCpuNanos) {
+public final class WindowResult {
     /**
      * From this share of a window on, a load loop counts as saturated: it had requests to handle
      * nearly all the time, so the client set the window's pace and requests queued in it.
      */
     public static final double SATURATED_LOOP_SHARE = 0.9;
 
-    public WindowResult {
-        loopCpuNanos = loopCpuNanos.clone();
+    private final int number;
+    private final long startNanos;
+    private final long endNanos;
+    private final List<WorkloadConfig> workloadConfigs;
+    private final List<WorkloadStats> workloads;
+    private final WorkloadStats total;
+    private final ConnectionCounts connections;
+    /** Null in a kept window ({@link #compact()}), which holds {@link #keptSendLag} instead. */
+    private final Histogram sendLag;
+    private final Histogram connectLatency;
+    private final KeptHistogram keptSendLag;
+    private final KeptHistogram keptConnectLatency;
+    private final long cpuNanos;
+    private final long[] loopCpuNanos;
+
+    public WindowResult(int number, long startNanos, long endNanos, List<WorkloadConfig> workloadConfigs,
+                        List<WorkloadStats> workloads, WorkloadStats total, ConnectionCounts connections,
+                        Histogram sendLag, Histogram connectLatency, long cpuNanos, long[] loopCpuNanos) {
+        this(number, startNanos, endNanos, workloadConfigs, workloads, total, connections, sendLag, connectLatency,
+                null, null, cpuNanos, loopCpuNanos);
+    }
+
+    private WindowResult(int number, long startNanos, long endNanos, List<WorkloadConfig> workloadConfigs,
+                         List<WorkloadStats> workloads, WorkloadStats total, ConnectionCounts connections,
+                         Histogram sendLag, Histogram connectLatency, KeptHistogram keptSendLag,
+                         KeptHistogram keptConnectLatency, long cpuNanos, long[] loopCpuNanos) {
+        this.number = number;
+        this.startNanos = startNanos;
+        this.endNanos = endNanos;
+        this.workloadConfigs = workloadConfigs;
+        this.workloads = workloads;
+        this.total = total;
+        this.connections = connections;
+        this.sendLag = sendLag;
+        this.connectLatency = connectLatency;
+        this.keptSendLag = keptSendLag;
+        this.keptConnectLatency = keptConnectLatency;
+        this.cpuNanos = cpuNanos;
+        this.loopCpuNanos = loopCpuNanos.clone();
+    }
+
+    /** 1-based window number; 0 for the whole run. */
+    public int number() {
+        return number;
+    }
+
+    /** Window start, System.nanoTime(). */
+    public long startNanos() {
+        return startNanos;
+    }
+
+    /** Window end, System.nanoTime(). */
+    public long endNanos() {
+        return endNanos;
+    }
+
+    public List<WorkloadConfig> workloadConfigs() {
+        return workloadConfigs;
+    }
+
+    public List<WorkloadStats> workloads() {
+        return workloads;
+    }
+
+    public WorkloadStats total() {
+        return total;
+    }
+
+    public ConnectionCounts connections() {
+        return connections;
+    }
+
+    /** Actual minus intended send time of the window's paced requests; a kept window's is decoded anew on each call. */
+    public Histogram sendLag() {
+        return keptSendLag != null ? keptSendLag.histogram() : sendLag;
+    }
+
+    /**
+     * Time from connect start to ready for load, per connection made in the window; a kept
+     * window's is decoded anew on each call.
+     */
+    public Histogram connectLatency() {
+        return keptConnectLatency != null ? keptConnectLatency.histogram() : connectLatency;
+    }
+
+    /** CPU time (user + system) this process used in the window, ns; -1 if the JVM cannot tell. */
+    public long cpuNanos() {
+        return cpuNanos;
     }
 
     public static WindowResult empty(int number, long startNanos, List<WorkloadConfig> configs) {
@@ -48,7 +125,8 @@ public record WindowResult(int number, long startNanos, long endNanos, List<Work
 
     /** Connections made per second in this window. */
     public double connectRate() {
-        return connectLatency.getTotalCount() / seconds();
+        long made = keptConnectLatency != null ? keptConnectLatency.totalCount() : connectLatency.getTotalCount();
+        return made / seconds();
     }
 
     /** Client CPU per request, ns, or -1 when unknown or there were no requests. */
@@ -80,8 +158,10 @@ public record WindowResult(int number, long startNanos, long endNanos, List<Work
         return busiestLoopShare() >= SATURATED_LOOP_SHARE;
     }
 
-    /** A copy of the per-loop CPU times (the record keeps its own). */
-    @Override
+    /**
+     * CPU time each load thread's event loop used in the window, ns, in thread order; empty when
+     * unknown (an entry is -1 when that thread's is). A copy: the window keeps its own.
+     */
     public long[] loopCpuNanos() {
         return loopCpuNanos.clone();
     }
@@ -91,15 +171,28 @@ public record WindowResult(int number, long startNanos, long endNanos, List<Work
     }
 
     /**
-     * This window with compact histograms ({@link WorkloadStats#compact()}), to keep once it has
-     * been reported: a run keeps every window for its JSON result, and at full size a window
-     * costs about 1.6 MB (a 30-minute soak of one-minute windows grew its heap by 50 MB).
+     * This window kept small and read-only, its histograms encoded ({@link KeptHistogram}), to
+     * keep once it has been reported: a run keeps every window for its JSON result, and at full
+     * size a window costs about 1.6 MB (a 30-minute soak of one-minute windows grew its heap by
+     * 50 MB). Made on the run's thread at each window end, while the load goes on.
      */
     public WindowResult compact() {
         List<WorkloadStats> compacted = workloads.stream().map(WorkloadStats::compact).toList();
         return new WindowResult(number, startNanos, endNanos, workloadConfigs, compacted, total.compact(),
-                connections.copy(), LatencyHistograms.compact(sendLag), LatencyHistograms.compact(connectLatency), cpuNanos,
+                connections.copy(), null, null, KeptHistogram.of(sendLag()), KeptHistogram.of(connectLatency()), cpuNanos,
                 loopCpuNanos);
+    }
+
+    /** Bytes held by the window's histograms: their counts, or a kept window's encodings. */
+    public long histogramBytes() {
+        long bytes = total.histogramBytes();
+        for (WorkloadStats s : workloads) {
+            bytes += s.histogramBytes();
+        }
+        if (keptSendLag != null) {
+            return bytes + keptSendLag.encodedBytes() + keptConnectLatency.encodedBytes();
+        }
+        return bytes + sendLag.getEstimatedFootprintInBytes() + connectLatency.getEstimatedFootprintInBytes();
     }
 
     /** The window with {@code other} added; used to build the whole-run result. */
@@ -115,10 +208,10 @@ public record WindowResult(int number, long startNanos, long endNanos, List<Work
         ConnectionCounts c = connections.copy();
         c.add(other.connections);
         c.setOpen(other.connections.open());
-        Histogram lag = sendLag.copy();
-        lag.add(other.sendLag);
-        Histogram connect = connectLatency.copy();
-        connect.add(other.connectLatency);
+        Histogram lag = sendLag().copy();
+        lag.add(other.sendLag());
+        Histogram connect = connectLatency().copy();
+        connect.add(other.connectLatency());
         return new WindowResult(newNumber, Math.min(startNanos, other.startNanos), Math.max(endNanos, other.endNanos),
                 workloadConfigs, merged, t, c, lag, connect,
                 cpuNanos < 0 || other.cpuNanos < 0 ? -1 : cpuNanos + other.cpuNanos, addLoopCpu(loopCpuNanos, other.loopCpuNanos));

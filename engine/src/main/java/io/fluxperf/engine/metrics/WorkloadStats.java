@@ -13,8 +13,11 @@ import org.HdrHistogram.Histogram;
  */
 public final class WorkloadStats {
     private final OutcomeCounts outcomes = new OutcomeCounts();
+    /** Null in a kept copy ({@link #compact()}), which holds {@link #keptLatency} instead. */
     private final Histogram latency;
     private final Histogram service;
+    private final KeptHistogram keptLatency;
+    private final KeptHistogram keptService;
     private long bytesSent;
     private long sent;
     /** Replies by class (HTTP: index 2 counts 2xx, …); index 0 unused. */
@@ -28,15 +31,24 @@ public final class WorkloadStats {
     private WorkloadStats(Histogram latency, Histogram service) {
         this.latency = latency;
         this.service = service;
+        this.keptLatency = null;
+        this.keptService = null;
+    }
+
+    private WorkloadStats(KeptHistogram latency, KeptHistogram service) {
+        this.latency = null;
+        this.service = null;
+        this.keptLatency = latency;
+        this.keptService = service;
     }
 
     /**
-     * A copy whose histograms take memory by the values they hold rather than by their range
-     * (a few KB instead of 270 KB each): for results that are kept, not recorded into, such as
-     * every window of a long run.
+     * A read-only copy whose histograms are kept encoded ({@link KeptHistogram}: a few KB instead
+     * of 270 KB each): for results that are kept, not recorded into, such as every window of a
+     * long run. Its {@link #latency()} and {@link #service()} decode a new histogram on each call.
      */
     public WorkloadStats compact() {
-        WorkloadStats c = new WorkloadStats(LatencyHistograms.compact(latency), LatencyHistograms.compact(service));
+        WorkloadStats c = new WorkloadStats(KeptHistogram.of(latency()), KeptHistogram.of(service()));
         c.outcomes.add(outcomes);
         c.bytesSent = bytesSent;
         c.sent = sent;
@@ -50,6 +62,7 @@ public final class WorkloadStats {
      * @param serviceNanos completion minus write, ns
      */
     public void record(Outcome outcome, long latencyNanos, long serviceNanos, int responseBytes) {
+        // a kept copy's null histograms throw here: it is never handed to a load loop
         outcomes.increment(outcome);
         LatencyHistograms.record(latency, latencyNanos);
         LatencyHistograms.record(service, serviceNanos);
@@ -62,9 +75,10 @@ public final class WorkloadStats {
     }
 
     public void add(WorkloadStats other) {
+        requireRecordable();
         outcomes.add(other.outcomes);
-        latency.add(other.latency);
-        service.add(other.service);
+        latency.add(other.latency());
+        service.add(other.service());
         bytesSent += other.bytesSent;
         sent += other.sent;
         for (int i = 0; i < replyClasses.length; i++) {
@@ -74,6 +88,7 @@ public final class WorkloadStats {
     }
 
     public void reset() {
+        requireRecordable();
         outcomes.reset();
         latency.reset();
         service.reset();
@@ -93,12 +108,31 @@ public final class WorkloadStats {
         return outcomes;
     }
 
+    /** The latency histogram; a kept copy's is decoded anew on each call. */
     public Histogram latency() {
-        return latency;
+        return latency != null ? latency : keptLatency.histogram();
     }
 
+    /** The service-time histogram; a kept copy's is decoded anew on each call. */
     public Histogram service() {
-        return service;
+        return service != null ? service : keptService.histogram();
+    }
+
+    /** Whether this is a kept, read-only copy made by {@link #compact()}. */
+    public boolean isKept() {
+        return latency == null;
+    }
+
+    /** Bytes held by the histograms: their counts' footprint, or the kept copy's encoding. */
+    public long histogramBytes() {
+        return isKept() ? keptLatency.encodedBytes() + keptService.encodedBytes()
+                : latency.getEstimatedFootprintInBytes() + service.getEstimatedFootprintInBytes();
+    }
+
+    private void requireRecordable() {
+        if (isKept()) {
+            throw new IllegalStateException("a kept copy of workload figures is read-only");
+        }
     }
 
     /** Counts a reply of class {@code c} (1..5); other values are ignored. */

@@ -1,6 +1,7 @@
 package io.fluxperf.engine.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fluxperf.engine.config.WorkloadConfig;
@@ -80,16 +81,45 @@ class WindowResultCompactTest {
     void aCompactWindowTakesAFractionOfTheMemory() {
         WindowResult w = filledWindow();
         WindowResult c = w.compact();
-        long full = footprint(w);
-        long compact = footprint(c);
+        long full = w.histogramBytes();
+        long compact = c.histogramBytes();
+        assertTrue(full > 8 * 270_000, "full " + full + " B"); // 8 histograms of the whole range
         assertTrue(compact * 10 < full, "compact " + compact + " B, full " + full + " B");
     }
 
-    private static long footprint(WindowResult w) {
-        long bytes = w.sendLag().getEstimatedFootprintInBytes() + w.connectLatency().getEstimatedFootprintInBytes();
-        for (WorkloadStats s : w.workloads()) {
-            bytes += s.latency().getEstimatedFootprintInBytes() + s.service().getEstimatedFootprintInBytes();
-        }
-        return bytes + w.total().latency().getEstimatedFootprintInBytes() + w.total().service().getEstimatedFootprintInBytes();
+    @Test
+    void aCompactWindowIsReadOnlyAndKeepsNoLinkToTheOriginal() {
+        WindowResult w = filledWindow();
+        WindowResult c = w.compact();
+        long lagCount = w.sendLag().getTotalCount();
+        w.sendLag().recordValue(5);
+        w.total().record(Outcome.OK, 1_000, 1_000, 1);
+        assertEquals(lagCount, c.sendLag().getTotalCount());
+        assertEquals(200_000, c.total().latency().getTotalCount());
+        assertTrue(c.total().isKept());
+        assertThrows(IllegalStateException.class, () -> c.total().add(w.total()));
+        assertThrows(IllegalStateException.class, () -> c.total().reset());
+        assertEquals(w.connectRate(), c.connectRate());
+        WindowResult again = c.compact();
+        assertSameDistribution(c.sendLag(), again.sendLag(), "kept twice");
+    }
+
+    @Test
+    void aKeptHistogramKeepsItsTimesAndTag() {
+        Histogram h = LatencyHistograms.create();
+        h.recordValue(1);
+        h.recordValue(LatencyHistograms.HIGHEST_TRACKABLE_NANOS);
+        h.setStartTimeStamp(1_000);
+        h.setEndTimeStamp(2_000);
+        h.setTag("w3");
+        KeptHistogram k = KeptHistogram.of(h);
+        Histogram back = k.histogram();
+        assertSameDistribution(h, back, "kept");
+        assertEquals(1_000, back.getStartTimeStamp());
+        assertEquals(2_000, back.getEndTimeStamp());
+        assertEquals("w3", back.getTag());
+        assertEquals(2, k.totalCount());
+        assertEquals(h.getHighestTrackableValue(), back.getHighestTrackableValue());
+        assertTrue(k.encodedBytes() < 1_000, k.encodedBytes() + " B");
     }
 }
