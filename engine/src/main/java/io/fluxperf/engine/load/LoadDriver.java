@@ -587,6 +587,19 @@ final class LoadDriver {
 
     // ---- metrics ----
 
+    /** An empty task: queued from another thread, it only wakes the loop. */
+    private static final Runnable NOTHING = () -> { };
+
+    /**
+     * Queues an empty task on the loop from the calling thread (not the loop's), which wakes the
+     * loop if it waits: LoadRun does it often in the warm-up, so that the JIT's profile of the
+     * loop's wait sees a task come in from another thread at every point of it (see LoadRun's
+     * WAKEUP_EXERCISE_NANOS). Allocates nothing.
+     */
+    void wakeFromOutside() {
+        loop.execute(NOTHING);
+    }
+
     /**
      * Empties this thread's figures in place during the warm-up (whose figures are not kept), so
      * that the JIT sees recording start afresh as it does in each window (see LoadRun's

@@ -83,6 +83,25 @@ public final class LoadRun {
      * to compile it again while the window ran.
      */
     private static final long WARMUP_FORGET_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+    /**
+     * For the first {@link #WAKEUP_EXERCISE_NANOS} of a paced run's warm-up ({@link #yieldToLoops}),
+     * and never its last second, this run's thread queues an empty task on every loop each
+     * {@link #WAKEUP_EXERCISE_INTERVAL_NANOS} ({@link LoadDriver#wakeFromOutside}). The JIT
+     * compiles the loop's wait (Netty's {@code EpollIoHandler.run}) a few seconds into the load,
+     * from a profile in which a task from another thread (a window's snapshot, a few a second) had
+     * not yet come in during the wait's own checks. When one later did, 13–38 s into a run, the
+     * compiled code met a branch the JIT had left out, was thrown away, and the loop ran slower
+     * until the JIT, on the loop's CPU, had compiled it again: 6 times in 15 runs of three 10-s
+     * windows at 30,000/s (in 5 of them), and not once in 16 runs with the exercise. Made
+     * frequent while the profile is taken, those races are in it. It stops early: run for 6 s, its
+     * own cost put the loop's last compile into the first window; at one in 500 µs, the rarest
+     * race first came after the compile, and its recompile ran late in the warm-up.
+     */
+    private static final long WAKEUP_EXERCISE_NANOS = TimeUnit.SECONDS.toNanos(3);
+    private static final long WAKEUP_EXERCISE_INTERVAL_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+    private static final long WAKEUP_EXERCISE_SPARED_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** System.nanoTime() until which {@link #waitUntil} wakes the loops from outside. */
+    private long exerciseWakeupsUntil = Long.MIN_VALUE;
 
     public LoadRun(RunConfig config, RunListener listener) {
         this(config, listener, java.util.function.UnaryOperator.identity());
@@ -321,6 +340,9 @@ public final class LoadRun {
         long windowCpu = ProcessCpu.nanos();
         if (warmup) {
             long warmupEnd = start + config.warmup().toNanos();
+            if (yieldToLoops) {
+                exerciseWakeupsUntil = start + Math.min(WAKEUP_EXERCISE_NANOS, config.warmup().toNanos() - WAKEUP_EXERCISE_SPARED_NANOS);
+            }
             for (long next = start + WARMUP_FORGET_NANOS; stopReason == null && next < warmupEnd; next += WARMUP_FORGET_NANOS) {
                 stopReason = waitUntil(drivers, next, exhausted, 0, start);
                 if (stopReason == null) {
@@ -416,6 +438,12 @@ public final class LoadRun {
                 nextLive += LIVE_INTERVAL_NANOS;
             }
             long wake = Math.min(window > 0 && liveSamples ? Math.min(deadline, nextLive) : deadline, nextStatsNanos);
+            if (now < exerciseWakeupsUntil) {
+                for (LoadDriver d : drivers) {
+                    d.wakeFromOutside();
+                }
+                wake = Math.min(wake, now + WAKEUP_EXERCISE_INTERVAL_NANOS);
+            }
             awaitStop(Math.min(wake - System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(20)));
         }
     }
