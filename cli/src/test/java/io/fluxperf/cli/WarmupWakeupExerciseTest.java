@@ -3,6 +3,7 @@ package io.fluxperf.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fluxperf.engine.LinuxThreads;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -96,12 +97,8 @@ class WarmupWakeupExerciseTest {
         Path tasks = Path.of("/proc", Long.toString(pid), "task");
         try (Stream<Path> all = Files.list(tasks)) {
             for (Path task : all.toList()) {
-                try {
-                    if (Files.readString(task.resolve("comm")).startsWith("fluxperf-load")) {
-                        return task;
-                    }
-                } catch (IOException gone) {
-                    // a thread that ended while we looked
+                if ("fluxperf-load-0".equals(LinuxThreads.threadName(task))) {
+                    return task;
                 }
             }
         } catch (IOException gone) {

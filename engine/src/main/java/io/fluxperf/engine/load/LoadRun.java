@@ -341,7 +341,7 @@ public final class LoadRun {
         if (warmup) {
             long warmupEnd = start + config.warmup().toNanos();
             if (yieldToLoops) {
-                exerciseWakeupsUntil = start + Math.min(WAKEUP_EXERCISE_NANOS, config.warmup().toNanos() - WAKEUP_EXERCISE_SPARED_NANOS);
+                exerciseWakeupsUntil = Math.min(start + WAKEUP_EXERCISE_NANOS, warmupEnd - WAKEUP_EXERCISE_SPARED_NANOS);
             }
             for (long next = start + WARMUP_FORGET_NANOS; stopReason == null && next < warmupEnd; next += WARMUP_FORGET_NANOS) {
                 stopReason = waitUntil(drivers, next, exhausted, 0, start);
