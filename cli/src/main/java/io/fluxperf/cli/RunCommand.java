@@ -43,6 +43,7 @@ import picocli.CommandLine.Option;
                 "  fluxperf run -s 127.0.0.1:11211 --method get --flush      # memcache get miss",
                 "  fluxperf run -s 127.0.0.1:11211 --method set --bytes 1024 --rate 20000 -d 10 -w 3",
                 "  fluxperf run -s 127.0.0.1:11211 --method get --keys-per-request 10 --hit --pipeline 8",
+                "  fluxperf run -s 127.0.0.1:11211 --method get --hit --rate 20000 --busy-poll",
                 "  fluxperf run --config samples/default.toml -d 10 --json result.json --hdr-log run.hlog",
                 "",
                 "Flags override the config file; --method, --rate and --bytes cannot be combined with",
@@ -190,6 +191,11 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     @Option(names = "--io-uring",
             description = "Use Netty's io_uring transport for the load connections (TCP, UDP, Unix sockets) instead of epoll.")
     private Boolean ioUring;
+
+    @Option(names = "--busy-poll",
+            description = "Keep each load thread polling for I/O instead of sleeping until the next reply or send: "
+                    + "latency without the client's own wake-up in it, at the price of a whole CPU per thread (--threads).")
+    private Boolean busyPoll;
 
     @Option(names = "--stats-interval", paramLabel = "TIME", converter = DurationConverter.class,
             description = "Print a statistics block every TIME while running (dperf), e.g. 1 (default 0: off).")
@@ -383,6 +389,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         s.holdConnections = holdConnections;
         s.connectRate = connectRate;
         s.ioUring = ioUring;
+        s.busyPoll = busyPoll;
         s.statsInterval = statsInterval;
         return s;
     }

@@ -4,8 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
-/** What Linux's /proc tells about threads: the calling thread's id, and a thread's name and nice value. */
+/** What Linux's /proc tells about threads: the calling thread's id, and a thread's name, nice value and waits. */
 public final class LinuxThreads {
     private LinuxThreads() {
     }
@@ -31,6 +32,23 @@ public final class LinuxThreads {
         } catch (IOException | RuntimeException e) {
             return OptionalInt.empty();
         }
+    }
+
+    /**
+     * How often a thread has given up its CPU to wait ({@code voluntary_ctxt_switches} of
+     * {@code /proc/PID/task/TID/status}, or {@code /proc/thread-self}); empty if it cannot be read.
+     */
+    public static OptionalLong voluntarySwitches(Path task) {
+        try {
+            for (String line : Files.readAllLines(task.resolve("status"))) {
+                if (line.startsWith("voluntary_ctxt_switches:")) {
+                    return OptionalLong.of(Long.parseLong(line.substring(line.indexOf(':') + 1).strip()));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // the thread ended, or this is not Linux
+        }
+        return OptionalLong.empty();
     }
 
     /** The name of a thread's /proc task directory, as the kernel keeps it; null if it ended. */

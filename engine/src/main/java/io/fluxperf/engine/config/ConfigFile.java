@@ -21,7 +21,7 @@ final class ConfigFile {
             "duration", "windows", "warmup", "timeout", "tcp-nodelay", "requests", "seed",
             "user", "password", "db", "resp", "headers", "http-ok",
             "udp", "tls", "tls-ca", "tls-insecure", "sni", "connect-per-request", "hold-connections", "connect-rate",
-            "io-uring", "stats-interval");
+            "io-uring", "busy-poll", "stats-interval");
     static final List<String> WORKLOAD_KEYS = List.of("name", "method", "rate", "weight", "bytes", "hit", "flush",
             "keys-per-request", "ttl", "keyspace", "key-length", "distribution", "exponent", "command", "path");
 
@@ -53,6 +53,7 @@ final class ConfigFile {
     Integer holdConnections;
     Double connectRate;
     Boolean ioUring;
+    Boolean busyPoll;
     Duration statsInterval;
     final List<Workload> workloads = new ArrayList<>();
 
@@ -168,6 +169,7 @@ final class ConfigFile {
         holdConnections = toInt(g.integer("hold-connections", 0, ConfigResolver.MAX_HELD_CONNECTIONS));
         connectRate = checked(g, "connect-rate", g.number("connect-rate"), Checks::rate);
         ioUring = g.bool("io-uring");
+        busyPoll = g.bool("busy-poll");
         statsInterval = checked(g, "stats-interval", g.duration("stats-interval"), ConfigResolver::notNegative);
     }
 

@@ -40,6 +40,7 @@ import java.util.function.Supplier;
  * requests = 0                 # stop after this many requests in total; 0 = no limit
  * seed = 42
  * io-uring = false             # Netty's io_uring transport for the load connections (default epoll)
+ * busy-poll = false            # the load loops poll without waiting: a whole CPU each, no client wake-ups
  *
  * [[workload]]                 # one table per workload; workload[0] is the first
  * name = "get"                 # for the report; default: the method (made unique with -INDEX)
@@ -198,7 +199,8 @@ public final class ConfigResolver {
             throw new UserError("--hold-connections: held connections stay open, so they go without --connect-per-request");
         }
         boolean ioUring = flags.ioUring != null ? flags.ioUring : or(f.ioUring, false);
-        return new ConnectionOptions(udp, tls, ca, insecure, sni, perRequest, hold, connectRate, ioUring);
+        boolean busyPoll = flags.busyPoll != null ? flags.busyPoll : or(f.busyPoll, false);
+        return new ConnectionOptions(udp, tls, ca, insecure, sni, perRequest, hold, connectRate, ioUring, busyPoll);
     }
 
     /** rpc-perf's rule: these flags describe a workload, and the file already has its own. */

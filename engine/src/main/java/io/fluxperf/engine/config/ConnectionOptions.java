@@ -15,10 +15,13 @@ import java.nio.file.Path;
  *                          connections); 0: the usual threads × connections
  * @param connectRate       new connections per second while opening (0: as fast as possible)
  * @param ioUring           Netty's io_uring transport instead of epoll (TCP, UDP and Unix sockets)
+ * @param busyPoll          the load loops poll for I/O without ever waiting in the kernel, a CPU
+ *                          each: no wake-up of the client between a reply and its timestamp, or
+ *                          between a timer and its send (dperf's polling, over the kernel's sockets)
  */
 public record ConnectionOptions(boolean udp, boolean tls, Path tlsCa, boolean tlsInsecure, String sni,
                                 boolean connectPerRequest, int holdConnections, double connectRate,
-                                boolean ioUring) {
+                                boolean ioUring, boolean busyPoll) {
     public ConnectionOptions {
         if (holdConnections < 0) {
             throw new IllegalArgumentException("held connections must be >= 0, not " + holdConnections);
@@ -31,7 +34,13 @@ public record ConnectionOptions(boolean udp, boolean tls, Path tlsCa, boolean tl
         }
     }
 
+    /** Options whose load loops wait for I/O in the kernel (no {@code --busy-poll}). */
+    public ConnectionOptions(boolean udp, boolean tls, Path tlsCa, boolean tlsInsecure, String sni,
+                             boolean connectPerRequest, int holdConnections, double connectRate, boolean ioUring) {
+        this(udp, tls, tlsCa, tlsInsecure, sni, connectPerRequest, holdConnections, connectRate, ioUring, false);
+    }
+
     public static ConnectionOptions defaults() {
-        return new ConnectionOptions(false, false, null, false, null, false, 0, 0, false);
+        return new ConnectionOptions(false, false, null, false, null, false, 0, 0, false, false);
     }
 }

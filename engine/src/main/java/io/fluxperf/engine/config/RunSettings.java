@@ -58,5 +58,7 @@ public final class RunSettings {
     public Double connectRate;
     /** --io-uring: Netty's io_uring transport for the load connections. */
     public Boolean ioUring;
+    /** --busy-poll: the load loops poll for I/O without waiting in the kernel. */
+    public Boolean busyPoll;
     public Duration statsInterval;
 }

@@ -97,6 +97,8 @@ final class LoadDriver {
     private long timerLeadNanos = TimeUnit.MICROSECONDS.toNanos(20);
     /** The pacing timer: the loop's alarm, set again for each wake-up without allocating (see AlarmIoHandler); it holds the wake-up time. */
     private final AlarmIoHandler alarm;
+    /** --busy-poll: while a phase runs, the loop polls and never sleeps (AlarmIoHandler#pollOnly). */
+    private final boolean busyPoll;
     /** Slots that may have room to send, in the order they got it (each at most once: {@code queued}). */
     private final java.util.ArrayDeque<ConnectionSlot> ready = new java.util.ArrayDeque<>();
     private final boolean[] queued;
@@ -142,6 +144,7 @@ final class LoadDriver {
         this.connectIntervalNanos = rate > 0 ? (long) (1e9 * config.threads() / rate) : 0;
         this.transports = new Transports(config, clientLoop, target);
         this.alarm = clientLoop.alarm();
+        this.busyPoll = config.connection().busyPoll();
         alarm.onAlarm(this::wakeUp); // before the loop's first task below: that hands it to the loop
         long period = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(TimeUnit.MILLISECONDS.toNanos(50), timeoutNanos / 10));
         loop.scheduleAtFixedRate(this::checkTimeouts, period, period, TimeUnit.NANOSECONDS);
@@ -351,9 +354,10 @@ final class LoadDriver {
             warmingUp = warmup;
             phaseDone = done;
             stopping = false;
+            alarm.pollOnly(busyPoll);
             sourceDone = false;
             subscriber = new SourceSubscriber();
-            loopCpuMark = ThreadCpu.currentThreadNanos();
+            loopCpuMark = loopWorkNanos();
             for (ConnectionSlot c : idleSlots) {
                 openSlot(c); // the slots a finished phase left closed (connect per request)
             }
@@ -392,6 +396,7 @@ final class LoadDriver {
         onLoop(() -> {
             closing = true;
             alarm.cancel();
+            alarm.pollOnly(false); // the loop may sleep while it shuts down
             for (ConnectionSlot c : connections) {
                 c.shutdown();
             }
@@ -582,6 +587,9 @@ final class LoadDriver {
                 return;
             }
         }
+        // nothing in flight: sleep again, so that the run's thread (nice 19 in a paced run, and
+        // maybe on this CPU) gets the CPU at once to end the window, not a share of a spinning one
+        alarm.pollOnly(false);
         phaseDone.complete(null);
     }
 
@@ -649,7 +657,7 @@ final class LoadDriver {
                 connectLatency = freshConnect;
                 connectionCounts = freshCounts;
                 conns.setOpen(openConnections());
-                long cpu = ThreadCpu.currentThreadNanos();
+                long cpu = loopWorkNanos();
                 long used = loopCpuSince(cpu);
                 loopCpuMark = cpu;
                 result.complete(new ThreadSnapshot(out, conns, lag, connect, used));
@@ -667,12 +675,21 @@ final class LoadDriver {
             ConnectionCounts conns = connectionCounts.copy();
             conns.setOpen(openConnections());
             result.complete(new ThreadSnapshot(copy, conns, sendLag.copy(), connectLatency.copy(),
-                    loopCpuSince(ThreadCpu.currentThreadNanos())));
+                    loopCpuSince(loopWorkNanos())));
         });
         return result;
     }
 
-    /** The loop's CPU time from the interval's start to {@code now}, or -1 when either is unknown. */
+    /**
+     * The loop thread's CPU time less its idle polls under --busy-poll (the time it worked, which
+     * says whether it had room to spare); -1 when the CPU time is unknown. On the loop.
+     */
+    private long loopWorkNanos() {
+        long cpu = ThreadCpu.currentThreadNanos();
+        return cpu < 0 ? -1 : cpu - alarm.idlePollNanos();
+    }
+
+    /** The loop's working time from the interval's start to {@code now}, or -1 when either is unknown. */
     private long loopCpuSince(long now) {
         return now < 0 || loopCpuMark < 0 ? -1 : now - loopCpuMark;
     }

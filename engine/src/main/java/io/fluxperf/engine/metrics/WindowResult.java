@@ -137,7 +137,8 @@ public final class WindowResult {
 
     /**
      * The busiest load loop's CPU time as a share of the window (0.97: on CPU 97 % of it), or -1
-     * when any loop's is unknown.
+     * when any loop's is unknown. Under --busy-poll, its polls that found nothing to do are left
+     * out: a loop that spins has room as long as it spins idle.
      */
     public double busiestLoopShare() {
         if (loopCpuNanos.length == 0) {

@@ -46,6 +46,9 @@ public final class AlarmIoHandler implements IoHandler {
     private final long loopClockOrigin;
     private final AlarmContext context = new AlarmContext();
     private long alarmNanos = NONE;
+    private boolean pollOnly;
+    /** Time spent in turns of {@link #pollOnly} that found nothing to do (no I/O, task or alarm). */
+    private long idlePollNanos;
     private LongConsumer listener = setFor -> { };
 
     private AlarmIoHandler(IoHandler transport, Ticker loopClock) {
@@ -90,6 +93,26 @@ public final class AlarmIoHandler implements IoHandler {
         alarmNanos = NONE;
     }
 
+    /**
+     * With {@code true}, the loop never waits in the kernel for I/O or for its alarm: each turn
+     * polls the transport (epoll_wait with a timeout of 0) and goes round again, so the thread
+     * keeps its CPU. A reply is read, and an alarm rings, within a turn of its coming, without the
+     * kernel's wake-up of a sleeping thread (an interrupt, a context switch, and on a virtual
+     * machine an exit from its idle loop). Set it on the loop's thread, or before the loop runs.
+     */
+    public void pollOnly(boolean on) {
+        pollOnly = on;
+    }
+
+    /**
+     * The time this loop spent, while {@link #pollOnly}, in polls that found nothing to do: on CPU,
+     * but not working. The loop's CPU time less this is the time it worked, which says whether a
+     * busy-polling loop had room to spare. Read it on the loop's thread.
+     */
+    public long idlePollNanos() {
+        return idlePollNanos;
+    }
+
     /** When the alarm is set for, or {@link #NONE}. */
     public long alarmNanos() {
         return alarmNanos;
@@ -98,12 +121,20 @@ public final class AlarmIoHandler implements IoHandler {
     @Override
     public int run(IoHandlerContext loopContext) {
         context.loop = loopContext;
+        boolean timed = pollOnly && loopContext.canBlock(); // no task waits: this turn may be an idle one
+        long start = timed ? System.nanoTime() : 0;
         int handled = transport.run(context);
         long at = alarmNanos;
-        if (at != NONE && System.nanoTime() - at >= 0) {
+        if (at == NONE && !timed) {
+            return handled; // a closed loop's turn reads no clock
+        }
+        long now = System.nanoTime();
+        if (at != NONE && now - at >= 0) {
             alarmNanos = NONE;
             listener.accept(at);
             handled++;
+        } else if (timed && handled == 0) {
+            idlePollNanos += now - start;
         }
         return handled;
     }
@@ -145,7 +176,7 @@ public final class AlarmIoHandler implements IoHandler {
         @Override
         public boolean canBlock() {
             // an alarm already due makes the delay 0: the transport then only polls
-            return loop.canBlock();
+            return !pollOnly && loop.canBlock();
         }
 
         @Override

@@ -115,6 +115,17 @@ class ConfigResolverFileTest {
     }
 
     @Test
+    void busyPollFromTheFileAndTheFlag() {
+        String toml = "[general]\nbusy-poll = true\n[[workload]]\nmethod = \"get\"\n";
+        assertTrue(resolve(toml).connection().busyPoll());
+        assertFalse(resolve(toml, s -> s.busyPoll = false).connection().busyPoll(), "the flag wins");
+        assertTrue(sample("default.toml", s -> s.busyPoll = true).connection().busyPoll());
+        assertFalse(sample("default.toml", s -> { }).connection().busyPoll(), "the loops wait by default");
+        assertEquals(f + ": general.busy-poll (line 2): expected true or false, not the string \"yes\"",
+                error("[general]\nbusy-poll = \"yes\"\n"));
+    }
+
+    @Test
     void flagsOverrideTheSample() {
         RunConfig c = sample("default.toml", s -> {
             s.duration = Duration.ofSeconds(10);
@@ -446,7 +457,7 @@ class ConfigResolverFileTest {
         "server = \"h:99999\"        | general.server (line 2): port must be between 1 and 65535, not '99999'",
         "thread = 4                  | general.thread (line 2): unknown key; did you mean threads?",
         "tcp_nodelay = true          | general.tcp_nodelay (line 2): unknown key; did you mean tcp-nodelay?",
-        "colour = \"blue\"           | general.colour (line 2): unknown key; expected one of server, protocol, threads, connections, pipeline, duration, windows, warmup, timeout, tcp-nodelay, requests, seed, user, password, db, resp, headers, http-ok, udp, tls, tls-ca, tls-insecure, sni, connect-per-request, hold-connections, connect-rate, io-uring, stats-interval",
+        "colour = \"blue\"           | general.colour (line 2): unknown key; expected one of server, protocol, threads, connections, pipeline, duration, windows, warmup, timeout, tcp-nodelay, requests, seed, user, password, db, resp, headers, http-ok, udp, tls, tls-ca, tls-insecure, sni, connect-per-request, hold-connections, connect-rate, io-uring, busy-poll, stats-interval",
     })
     void badGeneralValues(String line, String message) {
         assertEquals(f + ": " + message, error("[general]\n" + line + "\n"));

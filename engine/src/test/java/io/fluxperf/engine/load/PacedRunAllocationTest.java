@@ -9,9 +9,9 @@ import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.request.Command;
+import io.fluxperf.testkit.LoadThread;
 import io.fluxperf.testkit.MemcachedProcess;
 import io.netty.util.ResourceLeakDetector;
-import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,18 +33,17 @@ class PacedRunAllocationTest {
                 .withKeyspace(KeyspaceConfig.defaults().withCount(1000));
         RunConfig config = new RunConfig(null, "memcache", 1, 8, 1, Duration.ofSeconds(1), 5, Duration.ofSeconds(1),
                 Duration.ofSeconds(1), false, 0, 7, List.of(get));
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         List<long[]> perWindow = new ArrayList<>(); // {requests, bytes the load thread allocated}
         long[] last = {-1};
         RunListener listener = new RunListener() {
             @Override
             public void warmupComplete() {
-                last[0] = allocated(threads);
+                last[0] = LoadThread.allocatedBytes();
             }
 
             @Override
             public void window(WindowResult window) {
-                long now = allocated(threads);
+                long now = LoadThread.allocatedBytes();
                 perWindow.add(new long[] {window.total().outcomes().requests(), now - last[0]});
                 last[0] = now;
             }
@@ -73,15 +72,5 @@ class PacedRunAllocationTest {
         // a window's own bookkeeping on the loop (a snapshot task, its future) is a few KB
         assertTrue(perRequest < 4, "the load thread allocated " + perRequest + " B per request (" + bytes + " B for "
                 + requests + " requests)");
-    }
-
-    /** Bytes allocated so far by the run's one load thread. */
-    private static long allocated(com.sun.management.ThreadMXBean threads) {
-        for (Thread t : Thread.getAllStackTraces().keySet()) {
-            if (t.getName().startsWith("fluxperf-load-0")) {
-                return threads.getThreadAllocatedBytes(t.getId());
-            }
-        }
-        throw new AssertionError("no load thread");
     }
 }

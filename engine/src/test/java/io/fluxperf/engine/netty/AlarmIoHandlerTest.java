@@ -3,6 +3,7 @@ package io.fluxperf.engine.netty;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fluxperf.engine.LinuxThreads;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoEventLoop;
@@ -16,6 +17,8 @@ import io.netty.channel.uring.IoUring;
 import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -163,6 +166,54 @@ class AlarmIoHandlerTest {
                 assertTrue(allocated < alarms * 4L, "the loop allocated " + allocated + " B for " + alarms + " alarms");
             }
         }
+    }
+
+    /**
+     * --busy-poll's loop: with {@code pollOnly} a chain of alarms 1 ms apart rings on time while
+     * the loop never sleeps (next to no voluntary context switch), and the time it polled with
+     * nothing to do is counted; without it, the loop sleeps once per alarm and counts nothing.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"epoll", "nio", "io_uring"})
+    void pollOnlyKeepsTheLoopOnItsCpuAndCountsItsIdlePolls(String transport) throws Exception {
+        Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/thread-self")), "Linux /proc");
+        start(transport);
+        int alarms = 500;
+        // 1 ms apart: Netty's NIO loop polls without waiting for a deadline less than 0.5 ms away
+        Chain chain = new Chain(alarms, TimeUnit.MILLISECONDS.toNanos(1));
+        for (boolean poll : new boolean[] {true, false}) {
+            chain.reset();
+            long[] before = onLoop(() -> {
+                alarm.pollOnly(poll);
+                alarm.onAlarm(chain);
+                long[] marks = {voluntarySwitchesOfThisThread(), alarm.idlePollNanos(), System.nanoTime()};
+                chain.startAt(System.nanoTime());
+                return marks;
+            });
+            assertTrue(chain.done.await(10, TimeUnit.SECONDS), "the chain of alarms ran to its end");
+            long[] after = onLoop(() -> new long[] {voluntarySwitchesOfThisThread(), alarm.idlePollNanos(), System.nanoTime()});
+            long sleeps = after[0] - before[0];
+            long idle = after[1] - before[1];
+            long elapsed = after[2] - before[2];
+            assertEquals(0, chain.early, "alarms that rang before their time");
+            if (poll) {
+                // a safepoint or two of this test JVM may still stop the thread
+                assertTrue(sleeps < alarms / 10, "the polling loop slept " + sleeps + " times");
+                assertTrue(idle > elapsed / 2 && idle <= elapsed,
+                        "idle polls " + idle / 1000 + " µs of " + elapsed / 1000 + " µs: the chain's work is a small part of it");
+            } else {
+                assertTrue(sleeps >= alarms / 2, "a waiting loop sleeps between alarms: " + sleeps + " times");
+                assertEquals(0, idle, "no idle polls are counted while the loop waits");
+            }
+        }
+        onLoop(() -> {
+            alarm.pollOnly(false);
+            return null;
+        });
+    }
+
+    private static long voluntarySwitchesOfThisThread() {
+        return LinuxThreads.voluntarySwitches(Path.of("/proc/thread-self")).orElseThrow();
     }
 
     /** Channels and handles of the transport register through the wrapper as before. */
