@@ -48,6 +48,9 @@
 #   CLEAN_MAX        e.g. 0.1: re-run a repeat whose "others" is above it, up to
 #                    MAX_TRIES [2*REPEATS] attempts per tool and workload
 #   OUTDIR           raw outputs [new mktemp -d directory]
+#   STALL_SECONDS [3]  fixed-rate workloads: seconds of bench/lib/cpu_stalls.py
+#                    on CLIENT_CPU before the runs (the machine's own gaps, which
+#                    no client can send through); 0 leaves it out
 #
 # Servers (memcached, redis-server, nginx) are started by this script on free
 # random loopback ports (20000 up to the ephemeral range) and stopped on exit; only 127.0.0.1 is
@@ -284,7 +287,7 @@ one_wrk() {  # <keepalive|close> <url>
 # ---------- the comparison of one workload ----------
 # compare_begin <id> <title>; add_tool <tool> <runner> [args...] (fluxperf first); compare_run
 compare_begin() {
-    CUR_WL=$1; CUR_TITLE=$2; TOOLS=(); RUNNERS=(); FP_SKIP=""
+    CUR_WL=$1; CUR_TITLE=$2; TOOLS=(); RUNNERS=(); FP_SKIP=""; STALLS=""
     declare -gA V=()
 }
 add_tool() {
@@ -428,6 +431,10 @@ compare_report() {
             "$r_rps" "$r_cpu" "$r_whole" "$sop" "$seg" "$spread" "$(med "$i" oth 2)" "$runs" >> "$SUMMARY"
     done
     echo >> "$SUMMARY"
+    if [ -n "$STALLS" ]; then
+        echo "client CPU $CLIENT_CPU before the runs, $STALLS"
+        { echo "client CPU $CLIENT_CPU before the runs, $STALLS"; echo; } >> "$SUMMARY"
+    fi
     if [ -n "$fp" ] && [ -n "${V[$fp,extra]:-}" ]; then
         # fluxperf's own view of each run: outcomes, service time, send lag, window rates
         local notes
@@ -485,6 +492,11 @@ wl_mc_set_1k() {
 mc_rate() {  # <rate>
     compare_begin "mc_rate$(($1 / 1000))k" "memcache get hit, 64 B values, fixed rate $1/s (open loop)"
     use_memcached || { skip_workload "memcached could not be started"; return; }
+    # what the machine lets any client do at a fixed rate: the gaps a thread that never waits sees
+    if [ "${STALL_SECONDS:-3}" != 0 ]; then
+        wait_quiet
+        STALLS=$(taskset -c "$CLIENT_CPU" python3 "$HERE/lib/cpu_stalls.py" "${STALL_SECONDS:-3}")
+    fi
     add_tool fluxperf one_fluxperf -s "$HOST:$MC_PORT" --method get --hit --bytes 64 --pipeline 1 --rate "$1"
     if [ -n "$MEMTIER" ]; then
         memtier_populate "$MC_PORT" memcache_text 64

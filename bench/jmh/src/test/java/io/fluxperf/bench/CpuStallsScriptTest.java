@@ -1,0 +1,78 @@
+package io.fluxperf.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * bench/lib/cpu_stalls.py, which compare.sh runs on the client's CPU before a fixed-rate
+ * workload: its one line, and that it finds the gaps a second process on the same CPU makes.
+ */
+class CpuStallsScriptTest {
+    private static final Pattern LINE = Pattern.compile("stalls of a spinning thread: ([0-9.]+) % of the time in gaps of 10 us or more; "
+            + "([0-9]+) gaps/s of 100 us or more, ([0-9.]+)/s of 1 ms or more; longest ([0-9.]+) ms");
+
+    private static Path script() {
+        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
+            Path s = p.resolve("bench/lib/cpu_stalls.py");
+            if (Files.isRegularFile(s)) {
+                return s;
+            }
+        }
+        throw new IllegalStateException("no bench/lib/cpu_stalls.py above " + Path.of("").toAbsolutePath());
+    }
+
+    private static boolean onPath(String program) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (Files.isExecutable(Path.of(dir, program))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Runs the script pinned to CPU {@code cpu} and returns its figures: lost %, gaps/s ≥ 100 µs, gaps/s ≥ 1 ms, longest ms. */
+    private static double[] stalls(int cpu, double seconds) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("taskset", "-c", Integer.toString(cpu), "python3", script().toString(), Double.toString(seconds))
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the script ends");
+        assertEquals(0, p.exitValue(), out);
+        Matcher m = LINE.matcher(out);
+        assertTrue(m.matches(), "one line: " + out);
+        return new double[] {Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)),
+                Double.parseDouble(m.group(3)), Double.parseDouble(m.group(4))};
+    }
+
+    @Test
+    void aQuietCpuLosesLittle() throws Exception {
+        assumeTrue(onPath("python3") && onPath("taskset"), "python3 and taskset");
+        double[] s = stalls(0, 0.5);
+        assertTrue(s[0] >= 0 && s[0] < 50, "share of the time lost: " + s[0] + " %");
+        assertTrue(s[3] < 500, "longest gap " + s[3] + " ms");
+    }
+
+    /** A process that spins on the same CPU takes about half of it, in scheduler slices of milliseconds. */
+    @Test
+    void aSecondSpinnerOnTheSameCpuShowsAsGaps() throws Exception {
+        assumeTrue(onPath("python3") && onPath("taskset"), "python3 and taskset");
+        Process spinner = new ProcessBuilder(List.of("taskset", "-c", "0", "sh", "-c", "while :; do :; done")).start();
+        try {
+            double[] s = stalls(0, 1.0);
+            assertTrue(s[0] > 25 && s[0] <= 100, "share of the time lost to the other spinner: " + s[0] + " %");
+            assertTrue(s[2] >= 5, "gaps of 1 ms or more per second: " + s[2]);
+        } finally {
+            spinner.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+        }
+    }
+}
