@@ -49,6 +49,9 @@ public final class AlarmIoHandler implements IoHandler {
     private boolean pollOnly;
     /** Time spent in turns of {@link #pollOnly} that found nothing to do (no I/O, task or alarm). */
     private long idlePollNanos;
+    /** The last turn found nothing to do; it began at {@link #idleTurnStart}. */
+    private boolean lastTurnIdle;
+    private long idleTurnStart;
     private LongConsumer listener = setFor -> { };
 
     private AlarmIoHandler(IoHandler transport, Ticker loopClock) {
@@ -121,8 +124,16 @@ public final class AlarmIoHandler implements IoHandler {
     @Override
     public int run(IoHandlerContext loopContext) {
         context.loop = loopContext;
+        long start = 0;
+        if (pollOnly) {
+            // an idle turn lasts from its start to the next one's: the poll and the loop's own round
+            start = System.nanoTime();
+            if (lastTurnIdle) {
+                idlePollNanos += start - idleTurnStart;
+            }
+        }
+        lastTurnIdle = false;
         boolean timed = pollOnly && loopContext.canBlock(); // no task waits: this turn may be an idle one
-        long start = timed ? System.nanoTime() : 0;
         int handled = transport.run(context);
         long at = alarmNanos;
         if (at == NONE && !timed) {
@@ -134,7 +145,8 @@ public final class AlarmIoHandler implements IoHandler {
             listener.accept(at);
             handled++;
         } else if (timed && handled == 0) {
-            idlePollNanos += now - start;
+            lastTurnIdle = true;
+            idleTurnStart = start;
         }
         return handled;
     }
