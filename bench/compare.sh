@@ -51,6 +51,8 @@
 #   STALL_SECONDS [3]  fixed-rate workloads: seconds of bench/lib/cpu_stalls.py
 #                    on CLIENT_CPU before the runs (the machine's own gaps, which
 #                    no client can send through); 0 leaves it out
+#   IDEAL_COSTS ["5 10 15 18"]  with it, the send lag p99 of an ideal client at
+#                    the workload's rate needing each of these µs of CPU per request
 #
 # Servers (memcached, redis-server, nginx) are started by this script on free
 # random loopback ports (20000 up to the ephemeral range) and stopped on exit; only 127.0.0.1 is
@@ -433,7 +435,7 @@ compare_report() {
     echo >> "$SUMMARY"
     if [ -n "$STALLS" ]; then
         echo "client CPU $CLIENT_CPU before the runs, $STALLS"
-        { echo "client CPU $CLIENT_CPU before the runs, $STALLS"; echo; } >> "$SUMMARY"
+        { echo "client CPU $CLIENT_CPU before the runs, ${STALLS//$'\n'/; }"; echo; } >> "$SUMMARY"
     fi
     if [ -n "$fp" ] && [ -n "${V[$fp,extra]:-}" ]; then
         # fluxperf's own view of each run: outcomes, service time, send lag, window rates
@@ -495,7 +497,8 @@ mc_rate() {  # <rate>
     # what the machine lets any client do at a fixed rate: the gaps a thread that never waits sees
     if [ "${STALL_SECONDS:-3}" != 0 ]; then
         wait_quiet
-        STALLS=$(taskset -c "$CLIENT_CPU" python3 "$HERE/lib/cpu_stalls.py" "${STALL_SECONDS:-3}")
+        # and the send lag they would give an ideal client at this rate, per CPU cost of a request
+        STALLS=$(taskset -c "$CLIENT_CPU" python3 "$HERE/lib/cpu_stalls.py" "${STALL_SECONDS:-3}" "$1" ${IDEAL_COSTS:-5 10 15 18})
     fi
     add_tool fluxperf one_fluxperf -s "$HOST:$MC_PORT" --method get --hit --bytes 64 --pipeline 1 --rate "$1"
     if [ -n "$MEMTIER" ]; then
