@@ -71,7 +71,8 @@ class CpuStallsScriptTest {
         double[] s = stalls(0, 0.5);
         assertTrue(s[0] >= 0 && s[0] < 50, "share of the time lost: " + s[0] + " %");
         assertTrue(s[3] < 500, "longest gap " + s[3] + " ms");
-        assertTrue(s[4] <= s[3] * 1000 + 1, "no request waits longer than the longest gap: " + s[4] + " µs");
+        // 'longest' counts gaps of 10 µs or more; a request may also wait out a shorter one
+        assertTrue(s[4] <= Math.max(s[3] * 1000, 10) + 1, "no request waits longer than the longest gap: " + s[4] + " µs");
     }
 
     /** A process that spins on the same CPU takes about half of it, in scheduler slices of milliseconds. */
