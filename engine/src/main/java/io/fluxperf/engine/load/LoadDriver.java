@@ -1,5 +1,6 @@
 package io.fluxperf.engine.load;
 
+import io.fluxperf.engine.CpuCourtesy;
 import io.fluxperf.engine.TimerSlack;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.metrics.ConnectionCounts;
@@ -641,7 +642,9 @@ final class LoadDriver {
             // the next interval's empty metrics are made here, on the caller's thread: the loop only
             // swaps them in, where copying and clearing 270 KB histograms held up sends for ms
             WorkloadStats[] fresh = newStats(workloadCount);
+            CpuCourtesy.breathe();
             Histogram freshLag = LatencyHistograms.create();
+            CpuCourtesy.breathe();
             Histogram freshConnect = LatencyHistograms.create();
             ConnectionCounts freshCounts = new ConnectionCounts();
             onLoop(() -> {

@@ -1,5 +1,6 @@
 package io.fluxperf.engine.metrics;
 
+import io.fluxperf.engine.CpuCourtesy;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.trace.LatencyHistograms;
 import java.util.List;
@@ -111,7 +112,12 @@ public final class WindowResult {
     public static WindowResult empty(int number, long startNanos, List<WorkloadConfig> configs) {
         List<WorkloadStats> stats = configs.stream().map(c -> new WorkloadStats()).toList();
         return new WindowResult(number, startNanos, startNanos, configs, stats, new WorkloadStats(),
-                new ConnectionCounts(), LatencyHistograms.create(), LatencyHistograms.create(), 0, new long[0]);
+                new ConnectionCounts(), newHistogram(), newHistogram(), 0, new long[0]);
+    }
+
+    private static Histogram newHistogram() {
+        CpuCourtesy.breathe();
+        return LatencyHistograms.create();
     }
 
     public double seconds() {
@@ -209,9 +215,13 @@ public final class WindowResult {
         ConnectionCounts c = connections.copy();
         c.add(other.connections);
         c.setOpen(other.connections.open());
+        CpuCourtesy.breathe();
         Histogram lag = sendLag().copy();
+        CpuCourtesy.breathe();
         lag.add(other.sendLag());
+        CpuCourtesy.breathe();
         Histogram connect = connectLatency().copy();
+        CpuCourtesy.breathe();
         connect.add(other.connectLatency());
         return new WindowResult(newNumber, Math.min(startNanos, other.startNanos), Math.max(endNanos, other.endNanos),
                 workloadConfigs, merged, t, c, lag, connect,

@@ -1,5 +1,6 @@
 package io.fluxperf.engine.metrics;
 
+import io.fluxperf.engine.CpuCourtesy;
 import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.trace.LatencyHistograms;
 import org.HdrHistogram.Histogram;
@@ -25,7 +26,13 @@ public final class WorkloadStats {
     private long bytesReceived;
 
     public WorkloadStats() {
-        this(LatencyHistograms.create(), LatencyHistograms.create());
+        this(newHistogram(), newHistogram());
+    }
+
+    /** 270 KB to allocate and clear: about 30 µs, made on the run's thread for the next window. */
+    private static Histogram newHistogram() {
+        CpuCourtesy.breathe();
+        return LatencyHistograms.create();
     }
 
     private WorkloadStats(Histogram latency, Histogram service) {
@@ -77,7 +84,9 @@ public final class WorkloadStats {
     public void add(WorkloadStats other) {
         requireRecordable();
         outcomes.add(other.outcomes);
+        CpuCourtesy.breathe();
         latency.add(other.latency());
+        CpuCourtesy.breathe();
         service.add(other.service());
         bytesSent += other.bytesSent;
         sent += other.sent;

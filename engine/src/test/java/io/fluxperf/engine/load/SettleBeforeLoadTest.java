@@ -60,9 +60,9 @@ class SettleBeforeLoadTest {
     void severalWindowsAreRehearsedBeforeTheFirstRequest() {
         RunResult result = run(3, true);
         List<String> rehearsals = events.stream().filter(e -> e.startsWith("rehearsal")).toList();
-        assertEquals(10, rehearsals.size(), events.toString());
+        assertEquals(LoadRun.REHEARSAL_ROUNDS, rehearsals.size(), events.toString());
         assertTrue(rehearsals.stream().allMatch("rehearsal@0"::equals), "no get reached the server before: " + events);
-        assertEquals(List.of("window 1", "window 2", "window 3"), events.subList(10, events.size()));
+        assertEquals(List.of("window 1", "window 2", "window 3"), events.subList(LoadRun.REHEARSAL_ROUNDS, events.size()));
         assertEquals(3, result.windows().size(), "the made-up windows are not in the result");
         long requests = result.total().total().outcomes().requests();
         assertTrue(requests > 0, "requests: " + requests);
