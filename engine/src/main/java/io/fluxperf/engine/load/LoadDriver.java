@@ -663,7 +663,7 @@ final class LoadDriver {
                 long cpu = loopWorkNanos();
                 long used = loopCpuSince(cpu);
                 loopCpuMark = cpu;
-                result.complete(new ThreadSnapshot(out, conns, lag, connect, used));
+                result.complete(new ThreadSnapshot(out, conns, lag, connect, used, System.nanoTime()));
             });
             return result;
         }
@@ -677,8 +677,9 @@ final class LoadDriver {
             }
             ConnectionCounts conns = connectionCounts.copy();
             conns.setOpen(openConnections());
+            long taken = System.nanoTime();
             result.complete(new ThreadSnapshot(copy, conns, sendLag.copy(), connectLatency.copy(),
-                    loopCpuSince(loopWorkNanos())));
+                    loopCpuSince(loopWorkNanos()), taken));
         });
         return result;
     }
@@ -741,7 +742,7 @@ final class LoadDriver {
             ConnectionCounts conns = intervalConnections.copy();
             conns.setOpen(openConnections());
             intervalConnections.reset();
-            result.complete(new ThreadSnapshot(new WorkloadStats[] {copy}, conns, null, null, -1));
+            result.complete(new ThreadSnapshot(new WorkloadStats[] {copy}, conns, null, null, -1, System.nanoTime()));
         });
         return result;
     }
