@@ -508,7 +508,9 @@ public final class LoadRun {
         if (yieldToLoops && !yielded) {
             yielded = true;
             HousekeepingPriority.lowerCompilersAndCurrentThread();
-            CpuCourtesy.begin();
+            if (HousekeepingPriority.enabled()) {
+                CpuCourtesy.begin();
+            }
         }
     }
 
