@@ -80,11 +80,10 @@ final class ReplayReport {
             return;
         }
         io.fluxperf.engine.report.LatencySummary service = io.fluxperf.engine.report.LatencySummary.of(w.total().service());
-        io.fluxperf.engine.report.LatencySummary lag = io.fluxperf.engine.report.LatencySummary.of(w.sendLag());
         out.println("Service: p50: " + service.p50() + " ns p99: " + service.p99() + " ns p999: " + service.p999()
                 + " ns (from the actual write)");
         if (withLag) {
-            out.println("Send lag: p50: " + lag.p50() + " ns p99: " + lag.p99() + " ns max: " + lag.max() + " ns");
+            out.println(io.fluxperf.engine.report.TextReport.sendLagLine(w));
         }
     }
 

@@ -91,6 +91,9 @@ final class LoadDriver {
 
     private SourceSubscriber subscriber;
     private Request pending;
+    /** Since when a due paced request has found no connection with room, or {@link #NO_ROOM_WAIT}. */
+    private long roomWaitSince = NO_ROOM_WAIT;
+    private static final long NO_ROOM_WAIT = Long.MIN_VALUE;
     private boolean sourceDone = true;
     private boolean stopping;
     private boolean closing;
@@ -355,6 +358,7 @@ final class LoadDriver {
             warmingUp = warmup;
             phaseDone = done;
             stopping = false;
+            roomWaitSince = NO_ROOM_WAIT; // a wait of the phase before (a preload) is not this one's
             alarm.pollOnly(busyPoll);
             sourceDone = false;
             subscriber = new SourceSubscriber();
@@ -462,7 +466,14 @@ final class LoadDriver {
                 }
                 ConnectionSlot c = r.affinity() >= 0 ? connectionFor(r.affinity()) : pickConnection();
                 if (c == null) {
+                    if (r.isScheduled() && roomWaitSince == NO_ROOM_WAIT) {
+                        // one that left early with others is not due before its time
+                        roomWaitSince = Math.max(now, r.intendedNanos());
+                    }
                     break; // all full: a reply will pump again
+                }
+                if (roomWaitSince != NO_ROOM_WAIT) {
+                    endRoomWait(now);
                 }
                 pending = null;
                 int bytes = c.send(r, now);
@@ -487,6 +498,15 @@ final class LoadDriver {
             flushAll();
             checkPhaseDone();
         }
+    }
+
+    /** A request that waited for a connection with room has one: the wait counts in this interval. */
+    private void endRoomWait(long now) {
+        if (now - roomWaitSince > 0) {
+            connectionCounts.addRoomWait(now - roomWaitSince);
+            intervalConnections.addRoomWait(now - roomWaitSince);
+        }
+        roomWaitSince = NO_ROOM_WAIT;
     }
 
     /** The pacing alarm rang (never early); it was set for {@code wakeAt}. */
@@ -651,6 +671,13 @@ final class LoadDriver {
                 if (endWarmup) {
                     warmingUp = false;
                 }
+                long taken = System.nanoTime();
+                if (roomWaitSince != NO_ROOM_WAIT && taken - roomWaitSince > 0) {
+                    // a wait for room that goes on: its part so far belongs to the interval ending
+                    connectionCounts.addRoomWait(taken - roomWaitSince);
+                    intervalConnections.addRoomWait(taken - roomWaitSince);
+                    roomWaitSince = taken;
+                }
                 WorkloadStats[] out = stats;
                 Histogram lag = sendLag;
                 Histogram connect = connectLatency;
@@ -663,7 +690,7 @@ final class LoadDriver {
                 long cpu = loopWorkNanos();
                 long used = loopCpuSince(cpu);
                 loopCpuMark = cpu;
-                result.complete(new ThreadSnapshot(out, conns, lag, connect, used, System.nanoTime()));
+                result.complete(new ThreadSnapshot(out, conns, lag, connect, used, taken));
             });
             return result;
         }
@@ -678,6 +705,9 @@ final class LoadDriver {
             ConnectionCounts conns = connectionCounts.copy();
             conns.setOpen(openConnections());
             long taken = System.nanoTime();
+            if (roomWaitSince != NO_ROOM_WAIT && taken - roomWaitSince > 0) {
+                conns.addRoomWait(taken - roomWaitSince); // the wait so far
+            }
             result.complete(new ThreadSnapshot(copy, conns, sendLag.copy(), connectLatency.copy(),
                     loopCpuSince(loopWorkNanos()), taken));
         });

@@ -1,12 +1,16 @@
 package io.fluxperf.engine.metrics;
 
-/** Connection events in a window: attempts, successes, failures, closes, and how many are open at its end. */
+/**
+ * Connection events in a window: attempts, successes, failures, closes, and how many are open at
+ * its end; and, in a paced run, how long requests that were due waited for a connection with room.
+ */
 public final class ConnectionCounts {
     private long attempts;
     private long opened;
     private long failures;
     private long closed;
     private long open;
+    private long roomWaitNanos;
 
     public void attempt() {
         attempts++;
@@ -28,16 +32,26 @@ public final class ConnectionCounts {
         this.open = open;
     }
 
+    /**
+     * Adds time in which a paced request was due and no connection it could use had room for it
+     * (each holds --pipeline requests): it waited for a reply, so that part of its send lag is the
+     * server's, not the client's. Summed over load threads.
+     */
+    public void addRoomWait(long nanos) {
+        roomWaitNanos += nanos;
+    }
+
     public void add(ConnectionCounts o) {
         attempts += o.attempts;
         opened += o.opened;
         failures += o.failures;
         closed += o.closed;
         open += o.open;
+        roomWaitNanos += o.roomWaitNanos;
     }
 
     public void reset() {
-        attempts = opened = failures = closed = 0;
+        attempts = opened = failures = closed = roomWaitNanos = 0;
     }
 
     public long attempts() {
@@ -58,6 +72,11 @@ public final class ConnectionCounts {
 
     public long open() {
         return open;
+    }
+
+    /** See {@link #addRoomWait}. */
+    public long roomWaitNanos() {
+        return roomWaitNanos;
     }
 
     public ConnectionCounts copy() {

@@ -55,7 +55,8 @@ final class JsonResultModel {
                     LatencySummary latency, LatencySummary service, long bytesSent, long bytesReceived) {
     }
 
-    record Connections(long attempts, long opened, long failures, long closed, long open) {
+    /** @param roomWaitNanos paced runs: how long due requests waited for a connection with room (summed over threads) */
+    record Connections(long attempts, long opened, long failures, long closed, long open, long roomWaitNanos) {
     }
 
     static Result of(RunResult r, String version) {
@@ -118,7 +119,7 @@ final class JsonResultModel {
                 c.requests(), c.ok(), c.miss(), c.error(), c.timeout(), c.closed(), w.rate(), c.successPercent(),
                 WindowFigures.hitratePercent(w, configs), LatencySummary.of(t.latency()),
                 LatencySummary.of(t.service()), run.isOpenLoop() ? LatencySummary.of(w.sendLag()) : null,
-                new Connections(cc.attempts(), cc.openedCount(), cc.failures(), cc.closedCount(), cc.open()),
+                new Connections(cc.attempts(), cc.openedCount(), cc.failures(), cc.closedCount(), cc.open(), cc.roomWaitNanos()),
                 t.bytesSent(), t.bytesReceived(), w.cpuNanos() < 0 ? null : w.cpuNanos(),
                 w.cpuNanosPerRequest() < 0 ? null : w.cpuNanosPerRequest(),
                 w.busiestLoopShare() < 0 ? null : w.busiestLoopShare(),

@@ -176,8 +176,7 @@ public final class TextReport {
             LatencySummary s = LatencySummary.of(w.total().service());
             out.println("Service: p50: " + s.p50() + " ns p99: " + s.p99() + " ns p999: " + s.p999()
                     + " ns (from the actual write)");
-            LatencySummary lag = LatencySummary.of(w.sendLag());
-            out.println("Send lag: p50: " + lag.p50() + " ns p99: " + lag.p99() + " ns max: " + lag.max() + " ns");
+            out.println(sendLagLine(w));
         }
         for (WindowFigures.Shortfall f : WindowFigures.shortfalls(w, configs)) {
             out.println("Rate: workload " + f.index() + " (" + f.name() + ") target " + number(f.target())
@@ -199,6 +198,19 @@ public final class TextReport {
                 out.println(workloadBreakdown(i, wc, w.workloads().get(i), w.rate(i)));
             }
         }
+    }
+
+    /**
+     * A paced window's {@code Send lag:} line. When due requests found no connection with room, it
+     * says for how long: that part of the lag was spent waiting for the server's replies, not for the
+     * client's CPU.
+     */
+    public static String sendLagLine(WindowResult w) {
+        LatencySummary lag = LatencySummary.of(w.sendLag());
+        long roomWait = w.connections() != null ? w.connections().roomWaitNanos() : 0;
+        return "Send lag: p50: " + lag.p50() + " ns p99: " + lag.p99() + " ns max: " + lag.max() + " ns"
+                + (roomWait > 0 ? String.format(Locale.ROOT,
+                " (due requests waited %.1f ms for a connection with room)", roomWait / 1e6) : "");
     }
 
     private static String workloadBreakdown(int index, WorkloadConfig config, WorkloadStats stats, double rate) {

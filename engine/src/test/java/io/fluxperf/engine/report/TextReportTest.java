@@ -136,6 +136,18 @@ class TextReportTest {
     }
 
     @Test
+    void sendLagSaysHowLongDueRequestsWaitedForAConnectionWithRoom() {
+        List<WorkloadConfig> rated = Fixtures.ratedSetAndGet();
+        WindowResult w = Fixtures.window(1, 0, SECOND, rated,
+                new Fixtures.Stats().replies(Outcome.OK, 1000, 1000),
+                new Fixtures.Stats().replies(Outcome.OK, 5000, 2000));
+        w.connections().addRoomWait(12_460_000);
+        List<String> out = lines(r -> r.window(w, Fixtures.config(rated)));
+        assertTrue(out.contains("Send lag: p50: 500 ns p99: 1000 ns max: 1000 ns"
+                + " (due requests waited 12.5 ms for a connection with room)"), out::toString);
+    }
+
+    @Test
     void aSaturatedLoadThreadIsNamedAsTheLimit() {
         List<WorkloadConfig> rated = Fixtures.ratedSetAndGet();
         WindowResult w = Fixtures.window(1, 0, SECOND, rated, new Fixtures.Stats().replies(Outcome.OK, 990, 1000),

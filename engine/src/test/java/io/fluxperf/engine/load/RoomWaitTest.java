@@ -1,0 +1,68 @@
+package io.fluxperf.engine.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fluxperf.engine.config.KeyspaceConfig;
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.metrics.ConnectionCounts;
+import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.request.Command;
+import io.fluxperf.testkit.MemcachedProcess;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A paced run counts how long due requests found no connection with room (the server's share of
+ * their send lag), against a real memcached: nearly the whole window when one connection is asked
+ * for more than it can carry, next to nothing when connections are plenty.
+ */
+class RoomWaitTest {
+
+    private static RunResult run(MemcachedProcess memcached, int connections, int rate, Duration duration) {
+        WorkloadConfig get = WorkloadConfig.of(Command.GET).withRate(rate)
+                .withKeyspace(KeyspaceConfig.defaults().withCount(100));
+        RunConfig config = new RunConfig(null, "memcache", 1, connections, 1, duration, 1, Duration.ZERO,
+                Duration.ofSeconds(1), false, 0, 7, List.of(get));
+        return new LoadRun(config, new RunListener() { })
+                .execute(new InetSocketAddress("127.0.0.1", memcached.port()), memcached.address());
+    }
+
+    @Test
+    void oneConnectionAskedForMoreThanItCarriesWaitsForRoomMostOfTheWindow() {
+        try (MemcachedProcess memcached = MemcachedProcess.start()) {
+            // one request in flight at a time over loopback: far below 1,000,000/s
+            WindowResult w = run(memcached, 1, 1_000_000, Duration.ofMillis(800)).windows().get(0);
+            double share = w.connections().roomWaitNanos() / (w.seconds() * 1e9);
+            assertTrue(share > 0.5 && share <= 1.01, "waited for room " + share + " of the window");
+        }
+    }
+
+    @Test
+    void plentyOfConnectionsAtALowRateHardlyEverWait() {
+        try (MemcachedProcess memcached = MemcachedProcess.start()) {
+            // 500/s on 8 connections: all 8 busy at once only if memcached stalls for 16 ms
+            WindowResult w = run(memcached, 8, 500, Duration.ofMillis(800)).windows().get(0);
+            double share = w.connections().roomWaitNanos() / (w.seconds() * 1e9);
+            assertTrue(share < 0.05, "waited for room " + share + " of the window");
+            assertTrue(w.total().outcomes().requests() > 300, "requests: " + w.total().outcomes().requests());
+        }
+    }
+
+    @Test
+    void countsAddAcrossThreadsAndStartAgainOnReset() {
+        ConnectionCounts a = new ConnectionCounts();
+        a.addRoomWait(1_000);
+        ConnectionCounts b = a.copy();
+        b.addRoomWait(500);
+        a.add(b);
+        assertEquals(2_500, a.roomWaitNanos());
+        a.reset();
+        assertEquals(0, a.roomWaitNanos());
+        assertEquals(1_500, b.roomWaitNanos());
+    }
+}
