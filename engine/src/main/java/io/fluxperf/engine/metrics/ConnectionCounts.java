@@ -34,8 +34,9 @@ public final class ConnectionCounts {
 
     /**
      * Adds time in which a paced request was due and no connection it could use had room for it
-     * (each holds --pipeline requests): it waited for a reply, so that part of its send lag is the
-     * server's, not the client's. Summed over load threads.
+     * (each holds --pipeline requests): it waited for a reply. The server was slow, or a backlog
+     * (after any stall, the client's too) could go out only as fast as replies freed connections.
+     * Summed over load threads.
      */
     public void addRoomWait(long nanos) {
         roomWaitNanos += nanos;

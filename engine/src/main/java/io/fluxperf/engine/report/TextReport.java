@@ -202,8 +202,8 @@ public final class TextReport {
 
     /**
      * A paced window's {@code Send lag:} line. When due requests found no connection with room, it
-     * says for how long: that part of the lag was spent waiting for the server's replies, not for the
-     * client's CPU.
+     * says for how long: they waited for the server's replies, not for the client's CPU (though a
+     * backlog after the client's own stall waits for them too).
      */
     public static String sendLagLine(WindowResult w) {
         LatencySummary lag = LatencySummary.of(w.sendLag());

@@ -17,8 +17,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * A paced run counts how long due requests found no connection with room (the server's share of
- * their send lag), against a real memcached: nearly the whole window when one connection is asked
+ * A paced run counts how long due requests found no connection with room (they waited for
+ * replies), against a real memcached: nearly the whole window when one connection is asked
  * for more than it can carry, next to nothing when connections are plenty.
  */
 class RoomWaitTest {
