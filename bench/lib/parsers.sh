@@ -11,6 +11,8 @@
 #   misses                   gets that missed (should be 0 with --hit)
 #   svc_p50 svc_p99          service time (from the actual write), µs
 #   lag_p99                  send lag p99 (open loop only), µs
+#   room_ms                  how long due requests waited for a connection with room over the
+#                            measured windows, ms (open loop only; summed over load threads)
 #   win_cores                CPU cores the process used in the measured window
 #   min_win_rate target      lowest window rate and the target rate (open loop)
 #   max_win_rate             highest window rate (open loop: above the target after a backlog)
@@ -37,6 +39,7 @@ cores = (t["cpuNanos"] / 1e9 / t["seconds"]) if t.get("cpuNanos") and t.get("sec
 ex = {
     "errors": t["error"], "timeouts": t["timeout"], "closed": t["closed"], "misses": t["miss"],
     "svc_p50": us(svc, "p50"), "svc_p99": us(svc, "p99"), "lag_p99": us(lag, "p99"),
+    "room_ms": ("%.1f" % (t["connections"]["roomWaitNanos"] / 1e6)) if lag and "roomWaitNanos" in (t.get("connections") or {}) else "NA",
     "win_cores": ("%.2f" % cores) if cores is not None else "NA",
     "min_win_rate": "%.0f" % min(w["rate"] for w in d["windows"]) if d["windows"] else "NA",
     "max_win_rate": "%.0f" % max(w["rate"] for w in d["windows"]) if d["windows"] else "NA",
