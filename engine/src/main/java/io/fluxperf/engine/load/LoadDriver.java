@@ -94,6 +94,10 @@ final class LoadDriver {
     /** Since when a due paced request has found no connection with room, or {@link #NO_ROOM_WAIT}. */
     private long roomWaitSince = NO_ROOM_WAIT;
     private static final long NO_ROOM_WAIT = Long.MIN_VALUE;
+    /** The request that began the wait for room was already {@link #BEHIND_NANOS} late then. */
+    private boolean roomWaitBehind;
+    /** Later than this, a request is behind its schedule (the send-lag p99 the pacer aims under). */
+    private static final long BEHIND_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
     private boolean sourceDone = true;
     private boolean stopping;
     private boolean closing;
@@ -469,6 +473,7 @@ final class LoadDriver {
                     if (r.isScheduled() && roomWaitSince == NO_ROOM_WAIT) {
                         // one that left early with others is not due before its time
                         roomWaitSince = Math.max(now, r.intendedNanos());
+                        roomWaitBehind = now - r.intendedNanos() > BEHIND_NANOS;
                     }
                     break; // all full: a reply will pump again
                 }
@@ -503,8 +508,8 @@ final class LoadDriver {
     /** A request that waited for a connection with room has one: the wait counts in this interval. */
     private void endRoomWait(long now) {
         if (now - roomWaitSince > 0) {
-            connectionCounts.addRoomWait(now - roomWaitSince);
-            intervalConnections.addRoomWait(now - roomWaitSince);
+            connectionCounts.addRoomWait(now - roomWaitSince, roomWaitBehind);
+            intervalConnections.addRoomWait(now - roomWaitSince, roomWaitBehind);
         }
         roomWaitSince = NO_ROOM_WAIT;
     }
@@ -674,8 +679,8 @@ final class LoadDriver {
                 long taken = System.nanoTime();
                 if (roomWaitSince != NO_ROOM_WAIT && taken - roomWaitSince > 0) {
                     // a wait for room that goes on: its part so far belongs to the interval ending
-                    connectionCounts.addRoomWait(taken - roomWaitSince);
-                    intervalConnections.addRoomWait(taken - roomWaitSince);
+                    connectionCounts.addRoomWait(taken - roomWaitSince, roomWaitBehind);
+                    intervalConnections.addRoomWait(taken - roomWaitSince, roomWaitBehind);
                     roomWaitSince = taken;
                 }
                 WorkloadStats[] out = stats;
@@ -706,7 +711,7 @@ final class LoadDriver {
             conns.setOpen(openConnections());
             long taken = System.nanoTime();
             if (roomWaitSince != NO_ROOM_WAIT && taken - roomWaitSince > 0) {
-                conns.addRoomWait(taken - roomWaitSince); // the wait so far
+                conns.addRoomWait(taken - roomWaitSince, roomWaitBehind); // the wait so far
             }
             result.complete(new ThreadSnapshot(copy, conns, sendLag.copy(), connectLatency.copy(),
                     loopCpuSince(loopWorkNanos()), taken));

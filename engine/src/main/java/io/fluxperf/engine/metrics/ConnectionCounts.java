@@ -11,6 +11,7 @@ public final class ConnectionCounts {
     private long closed;
     private long open;
     private long roomWaitNanos;
+    private long roomWaitBehindNanos;
 
     public void attempt() {
         attempts++;
@@ -37,9 +38,15 @@ public final class ConnectionCounts {
      * (each holds --pipeline requests): it waited for a reply. The server was slow, or a backlog
      * (after any stall, the client's too) could go out only as fast as replies freed connections.
      * Summed over load threads.
+     *
+     * @param behind the request was already behind its schedule when the wait began (a backlog
+     *               going out); otherwise it was on time and the server held every connection
      */
-    public void addRoomWait(long nanos) {
+    public void addRoomWait(long nanos, boolean behind) {
         roomWaitNanos += nanos;
+        if (behind) {
+            roomWaitBehindNanos += nanos;
+        }
     }
 
     public void add(ConnectionCounts o) {
@@ -49,10 +56,11 @@ public final class ConnectionCounts {
         closed += o.closed;
         open += o.open;
         roomWaitNanos += o.roomWaitNanos;
+        roomWaitBehindNanos += o.roomWaitBehindNanos;
     }
 
     public void reset() {
-        attempts = opened = failures = closed = roomWaitNanos = 0;
+        attempts = opened = failures = closed = roomWaitNanos = roomWaitBehindNanos = 0;
     }
 
     public long attempts() {
@@ -78,6 +86,11 @@ public final class ConnectionCounts {
     /** See {@link #addRoomWait}. */
     public long roomWaitNanos() {
         return roomWaitNanos;
+    }
+
+    /** The part of {@link #roomWaitNanos()} whose requests were already behind when it began. */
+    public long roomWaitBehindNanos() {
+        return roomWaitBehindNanos;
     }
 
     public ConnectionCounts copy() {

@@ -55,8 +55,12 @@ final class JsonResultModel {
                     LatencySummary latency, LatencySummary service, long bytesSent, long bytesReceived) {
     }
 
-    /** @param roomWaitNanos paced runs: how long due requests waited for a connection with room (summed over threads) */
-    record Connections(long attempts, long opened, long failures, long closed, long open, long roomWaitNanos) {
+    /**
+     * @param roomWaitNanos       paced runs: how long due requests waited for a connection with room (summed over threads)
+     * @param roomWaitBehindNanos the part of it that began with a request already 100 µs behind its schedule
+     */
+    record Connections(long attempts, long opened, long failures, long closed, long open, long roomWaitNanos,
+                       long roomWaitBehindNanos) {
     }
 
     static Result of(RunResult r, String version) {
@@ -119,7 +123,8 @@ final class JsonResultModel {
                 c.requests(), c.ok(), c.miss(), c.error(), c.timeout(), c.closed(), w.rate(), c.successPercent(),
                 WindowFigures.hitratePercent(w, configs), LatencySummary.of(t.latency()),
                 LatencySummary.of(t.service()), run.isOpenLoop() ? LatencySummary.of(w.sendLag()) : null,
-                new Connections(cc.attempts(), cc.openedCount(), cc.failures(), cc.closedCount(), cc.open(), cc.roomWaitNanos()),
+                new Connections(cc.attempts(), cc.openedCount(), cc.failures(), cc.closedCount(), cc.open(), cc.roomWaitNanos(),
+                        cc.roomWaitBehindNanos()),
                 t.bytesSent(), t.bytesReceived(), w.cpuNanos() < 0 ? null : w.cpuNanos(),
                 w.cpuNanosPerRequest() < 0 ? null : w.cpuNanosPerRequest(),
                 w.busiestLoopShare() < 0 ? null : w.busiestLoopShare(),

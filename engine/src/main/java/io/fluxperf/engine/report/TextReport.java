@@ -202,15 +202,18 @@ public final class TextReport {
 
     /**
      * A paced window's {@code Send lag:} line. When due requests found no connection with room, it
-     * says for how long: they waited for the server's replies, not for the client's CPU (though a
-     * backlog after the client's own stall waits for them too).
+     * says for how long: they waited for the server's replies, not for the client's CPU. The part
+     * that began with a request already behind its schedule is a backlog going out (after a stall
+     * of the client's or the server's); the rest began on time, with every connection held by the
+     * server.
      */
     public static String sendLagLine(WindowResult w) {
         LatencySummary lag = LatencySummary.of(w.sendLag());
-        long roomWait = w.connections() != null ? w.connections().roomWaitNanos() : 0;
+        ConnectionCounts cc = w.connections() != null ? w.connections() : new ConnectionCounts();
         return "Send lag: p50: " + lag.p50() + " ns p99: " + lag.p99() + " ns max: " + lag.max() + " ns"
-                + (roomWait > 0 ? String.format(Locale.ROOT,
-                " (due requests waited %.1f ms for a connection with room)", roomWait / 1e6) : "");
+                + (cc.roomWaitNanos() > 0 ? String.format(Locale.ROOT,
+                " (due requests waited %.1f ms for a connection with room, %.1f ms of it once already behind)",
+                cc.roomWaitNanos() / 1e6, cc.roomWaitBehindNanos() / 1e6) : "");
     }
 
     private static String workloadBreakdown(int index, WorkloadConfig config, WorkloadStats stats, double rate) {

@@ -61,6 +61,14 @@ class StallTest {
                     long windowP99 = w.total().latency().getValueAtPercentile(99);
                     assertTrueAbout(windowP99 >= 150 * MS, "every window with a stall shows it: window " + w.number()
                             + " p99 " + windowP99 / MS + " ms", run);
+                    // the stall holds all 4 connections while requests come due on time; then the
+                    // backlog goes out 4 at a time, each wait beginning with a request already behind
+                    long room = w.connections().roomWaitNanos();
+                    long behind = w.connections().roomWaitBehindNanos();
+                    String waits = "window " + w.number() + " waited for room " + room / MS + " ms, " + behind / MS + " ms of it behind";
+                    System.out.println(waits);
+                    assertTrueAbout(room - behind >= 100 * MS, "a 300-ms stall is a wait for room that began on time: " + waits, run);
+                    assertTrueAbout(behind > 0, "the backlog after it waits for room too: " + waits, run);
                 }
             }
         });

@@ -39,6 +39,9 @@ class RoomWaitTest {
             WindowResult w = run(memcached, 1, 1_000_000, Duration.ofMillis(800)).windows().get(0);
             double share = w.connections().roomWaitNanos() / (w.seconds() * 1e9);
             assertTrue(share > 0.5 && share <= 1.01, "waited for room " + share + " of the window");
+            // behind from its second request on: each wait begins with a request already late
+            double behind = (double) w.connections().roomWaitBehindNanos() / w.connections().roomWaitNanos();
+            assertTrue(behind > 0.9, "behind in " + behind + " of the wait");
         }
     }
 
@@ -56,13 +59,16 @@ class RoomWaitTest {
     @Test
     void countsAddAcrossThreadsAndStartAgainOnReset() {
         ConnectionCounts a = new ConnectionCounts();
-        a.addRoomWait(1_000);
+        a.addRoomWait(1_000, true);
         ConnectionCounts b = a.copy();
-        b.addRoomWait(500);
+        b.addRoomWait(500, false);
         a.add(b);
         assertEquals(2_500, a.roomWaitNanos());
+        assertEquals(2_000, a.roomWaitBehindNanos());
         a.reset();
         assertEquals(0, a.roomWaitNanos());
+        assertEquals(0, a.roomWaitBehindNanos());
         assertEquals(1_500, b.roomWaitNanos());
+        assertEquals(1_000, b.roomWaitBehindNanos());
     }
 }

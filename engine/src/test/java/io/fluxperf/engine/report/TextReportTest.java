@@ -141,10 +141,11 @@ class TextReportTest {
         WindowResult w = Fixtures.window(1, 0, SECOND, rated,
                 new Fixtures.Stats().replies(Outcome.OK, 1000, 1000),
                 new Fixtures.Stats().replies(Outcome.OK, 5000, 2000));
-        w.connections().addRoomWait(12_460_000);
+        w.connections().addRoomWait(12_460_000, false);
+        w.connections().addRoomWait(3_100_000, true);
         List<String> out = lines(r -> r.window(w, Fixtures.config(rated)));
         assertTrue(out.contains("Send lag: p50: 500 ns p99: 1000 ns max: 1000 ns"
-                + " (due requests waited 12.5 ms for a connection with room)"), out::toString);
+                + " (due requests waited 15.6 ms for a connection with room, 3.1 ms of it once already behind)"), out::toString);
     }
 
     @Test
