@@ -442,8 +442,8 @@ compare_report() {
         local notes
         notes=$(printf '%s' "${V[$fp,extra]}" | awk '
             { for (i=1;i<=NF;i++) { split($i,kv,"="); v[kv[1]]=v[kv[1]] (NR>1?",":"") kv[2] } }
-            END { printf "fluxperf per run: errors %s; timeouts %s; closed %s; misses %s; service p50 %s µs, p99 %s µs; send lag p99 %s µs; waited for a connection with room %s ms; lowest window rate %s, highest %s (target %s); window CPU cores %s; busiest load thread on CPU %s of the run; stop %s",
-                  v["errors"], v["timeouts"], v["closed"], v["misses"], v["svc_p50"], v["svc_p99"], v["lag_p99"], v["room_ms"], v["min_win_rate"], v["max_win_rate"], v["target"], v["win_cores"], v["loop_share"], v["stop"] }')
+            END { printf "fluxperf per run: errors %s; timeouts %s; closed %s; misses %s; service p50 %s µs, p99 %s µs; send lag p99 %s µs; waited for a connection with room %s ms (%s of it behind); lowest window rate %s, highest %s (target %s); window CPU cores %s; busiest load thread on CPU %s of the run; stop %s",
+                  v["errors"], v["timeouts"], v["closed"], v["misses"], v["svc_p50"], v["svc_p99"], v["lag_p99"], v["room_ms"], v["room_behind_ms"], v["min_win_rate"], v["max_win_rate"], v["target"], v["win_cores"], v["loop_share"], v["stop"] }')
         echo "$notes"; echo "$notes" >> "$SUMMARY"; echo >> "$SUMMARY"
     fi
 }

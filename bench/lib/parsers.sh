@@ -13,6 +13,7 @@
 #   lag_p99                  send lag p99 (open loop only), µs
 #   room_ms                  how long due requests waited for a connection with room over the
 #                            measured windows, ms (open loop only; summed over load threads)
+#   room_behind_ms           the part of it that began with a request already behind (a backlog)
 #   win_cores                CPU cores the process used in the measured window
 #   min_win_rate target      lowest window rate and the target rate (open loop)
 #   max_win_rate             highest window rate (open loop: above the target after a backlog)
@@ -40,6 +41,7 @@ ex = {
     "errors": t["error"], "timeouts": t["timeout"], "closed": t["closed"], "misses": t["miss"],
     "svc_p50": us(svc, "p50"), "svc_p99": us(svc, "p99"), "lag_p99": us(lag, "p99"),
     "room_ms": ("%.1f" % (t["connections"]["roomWaitNanos"] / 1e6)) if lag and "roomWaitNanos" in (t.get("connections") or {}) else "NA",
+    "room_behind_ms": ("%.1f" % (t["connections"]["roomWaitBehindNanos"] / 1e6)) if lag and "roomWaitBehindNanos" in (t.get("connections") or {}) else "NA",
     "win_cores": ("%.2f" % cores) if cores is not None else "NA",
     "min_win_rate": "%.0f" % min(w["rate"] for w in d["windows"]) if d["windows"] else "NA",
     "max_win_rate": "%.0f" % max(w["rate"] for w in d["windows"]) if d["windows"] else "NA",

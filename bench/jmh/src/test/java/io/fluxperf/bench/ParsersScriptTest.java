@@ -56,15 +56,15 @@ class ParsersScriptTest {
 
     @Test
     void aFixedRateRunGivesItsSendLagAndItsWaitForRoom() throws Exception {
-        List<String> out = parse(run("{\"p99\": 87000}", "{\"attempts\": 50, \"roomWaitNanos\": 12460000}"));
+        List<String> out = parse(run("{\"p99\": 87000}", "{\"attempts\": 50, \"roomWaitNanos\": 12460000, \"roomWaitBehindNanos\": 3100000}"));
         assertEquals("500000 50000.00 40 120 900 18.000", out.get(0));
-        assertTrue(out.get(1).contains("lag_p99=87 room_ms=12.5 "), out.get(1));
+        assertTrue(out.get(1).contains("lag_p99=87 room_ms=12.5 room_behind_ms=3.1 "), out.get(1));
         assertTrue(out.get(1).contains("min_win_rate=49990 max_win_rate=50010"), out.get(1));
     }
 
     @Test
     void aClosedLoopRunHasNoWaitForRoom() throws Exception {
-        List<String> out = parse(run("null", "{\"attempts\": 50, \"roomWaitNanos\": 0}"));
-        assertTrue(out.get(1).contains("lag_p99=NA room_ms=NA "), out.get(1));
+        List<String> out = parse(run("null", "{\"attempts\": 50, \"roomWaitNanos\": 0, \"roomWaitBehindNanos\": 0}"));
+        assertTrue(out.get(1).contains("lag_p99=NA room_ms=NA room_behind_ms=NA "), out.get(1));
     }
 }
