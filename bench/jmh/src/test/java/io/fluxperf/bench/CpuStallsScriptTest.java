@@ -24,13 +24,7 @@ class CpuStallsScriptTest {
             + "([0-9]+) gaps/s of 100 us or more, ([0-9.]+)/s of 1 ms or more; longest ([0-9.]+) ms");
 
     private static Path script() {
-        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-            Path s = p.resolve("bench/lib/cpu_stalls.py");
-            if (Files.isRegularFile(s)) {
-                return s;
-            }
-        }
-        throw new IllegalStateException("no bench/lib/cpu_stalls.py above " + Path.of("").toAbsolutePath());
+        return RepoFiles.find("bench/lib/cpu_stalls.py");
     }
 
     private static boolean onPath(String program) {

@@ -22,13 +22,7 @@ class ParsersScriptTest {
     Path dir;
 
     private static Path parsers() {
-        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-            Path s = p.resolve("bench/lib/parsers.sh");
-            if (Files.isRegularFile(s)) {
-                return s;
-            }
-        }
-        throw new IllegalStateException("no bench/lib/parsers.sh above " + Path.of("").toAbsolutePath());
+        return RepoFiles.find("bench/lib/parsers.sh");
     }
 
     private List<String> parse(String json) throws IOException, InterruptedException {

@@ -1,6 +1,5 @@
 package io.fluxperf.engine.load;
 
-import io.fluxperf.engine.CpuCourtesy;
 import io.fluxperf.engine.TimerSlack;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.metrics.ConnectionCounts;
@@ -478,7 +477,8 @@ final class LoadDriver {
                     break; // all full: a reply will pump again
                 }
                 if (roomWaitSince != NO_ROOM_WAIT) {
-                    endRoomWait(now);
+                    countRoomWait(now);
+                    roomWaitSince = NO_ROOM_WAIT;
                 }
                 pending = null;
                 int bytes = c.send(r, now);
@@ -505,13 +505,16 @@ final class LoadDriver {
         }
     }
 
-    /** A request that waited for a connection with room has one: the wait counts in this interval. */
-    private void endRoomWait(long now) {
-        if (now - roomWaitSince > 0) {
-            connectionCounts.addRoomWait(now - roomWaitSince, roomWaitBehind);
-            intervalConnections.addRoomWait(now - roomWaitSince, roomWaitBehind);
+    /**
+     * Counts the wait for room so far, up to {@code until}, in this interval's figures; a wait that
+     * goes on counts from there on (a snapshot in the middle of one splits it between intervals).
+     */
+    private void countRoomWait(long until) {
+        if (roomWaitSince != NO_ROOM_WAIT && until - roomWaitSince > 0) {
+            connectionCounts.addRoomWait(until - roomWaitSince, roomWaitBehind);
+            intervalConnections.addRoomWait(until - roomWaitSince, roomWaitBehind);
+            roomWaitSince = until;
         }
-        roomWaitSince = NO_ROOM_WAIT;
     }
 
     /** The pacing alarm rang (never early); it was set for {@code wakeAt}. */
@@ -667,22 +670,15 @@ final class LoadDriver {
             // the next interval's empty metrics are made here, on the caller's thread: the loop only
             // swaps them in, where copying and clearing 270 KB histograms held up sends for ms
             WorkloadStats[] fresh = newStats(workloadCount);
-            CpuCourtesy.breathe();
-            Histogram freshLag = LatencyHistograms.create();
-            CpuCourtesy.breathe();
-            Histogram freshConnect = LatencyHistograms.create();
+            Histogram freshLag = WorkloadStats.newHistogram();
+            Histogram freshConnect = WorkloadStats.newHistogram();
             ConnectionCounts freshCounts = new ConnectionCounts();
             onLoop(() -> {
                 if (endWarmup) {
                     warmingUp = false;
                 }
                 long taken = System.nanoTime();
-                if (roomWaitSince != NO_ROOM_WAIT && taken - roomWaitSince > 0) {
-                    // a wait for room that goes on: its part so far belongs to the interval ending
-                    connectionCounts.addRoomWait(taken - roomWaitSince, roomWaitBehind);
-                    intervalConnections.addRoomWait(taken - roomWaitSince, roomWaitBehind);
-                    roomWaitSince = taken;
-                }
+                countRoomWait(taken); // a wait going on: its part so far belongs to the interval ending
                 WorkloadStats[] out = stats;
                 Histogram lag = sendLag;
                 Histogram connect = connectLatency;
@@ -707,12 +703,10 @@ final class LoadDriver {
             for (int i = 0; i < stats.length; i++) {
                 copy[i] = stats[i].copy();
             }
+            long taken = System.nanoTime();
+            countRoomWait(taken); // the wait so far
             ConnectionCounts conns = connectionCounts.copy();
             conns.setOpen(openConnections());
-            long taken = System.nanoTime();
-            if (roomWaitSince != NO_ROOM_WAIT && taken - roomWaitSince > 0) {
-                conns.addRoomWait(taken - roomWaitSince, roomWaitBehind); // the wait so far
-            }
             result.complete(new ThreadSnapshot(copy, conns, sendLag.copy(), connectLatency.copy(),
                     loopCpuSince(loopWorkNanos()), taken));
         });

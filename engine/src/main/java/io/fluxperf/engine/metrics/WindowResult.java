@@ -2,7 +2,6 @@ package io.fluxperf.engine.metrics;
 
 import io.fluxperf.engine.CpuCourtesy;
 import io.fluxperf.engine.config.WorkloadConfig;
-import io.fluxperf.trace.LatencyHistograms;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 
@@ -112,12 +111,7 @@ public final class WindowResult {
     public static WindowResult empty(int number, long startNanos, List<WorkloadConfig> configs) {
         List<WorkloadStats> stats = configs.stream().map(c -> new WorkloadStats()).toList();
         return new WindowResult(number, startNanos, startNanos, configs, stats, new WorkloadStats(),
-                new ConnectionCounts(), newHistogram(), newHistogram(), 0, new long[0]);
-    }
-
-    private static Histogram newHistogram() {
-        CpuCourtesy.breathe();
-        return LatencyHistograms.create();
+                new ConnectionCounts(), WorkloadStats.newHistogram(), WorkloadStats.newHistogram(), 0, new long[0]);
     }
 
     public double seconds() {
