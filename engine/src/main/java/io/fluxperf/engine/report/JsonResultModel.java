@@ -57,7 +57,7 @@ final class JsonResultModel {
 
     /**
      * @param roomWaitNanos       paced runs: how long due requests waited for a connection with room (summed over threads)
-     * @param roomWaitBehindNanos the part of it that began with a request already 100 µs behind its schedule
+     * @param roomWaitBehindNanos the part of it that began with a request already 1 ms behind its schedule (a backlog)
      */
     record Connections(long attempts, long opened, long failures, long closed, long open, long roomWaitNanos,
                        long roomWaitBehindNanos) {
