@@ -53,6 +53,10 @@
 #                    no client can send through); 0 leaves it out
 #   IDEAL_COSTS ["5 10 15 18"]  with it, the send lag p99 of an ideal client at
 #                    the workload's rate needing each of these µs of CPU per request
+#   REFERENCE_MODE [sleep]  fixed-rate workloads also run bench/lib/pace_reference.c
+#                    (built with cc into OUTDIR), the plainest paced client in C, as
+#                    the c_reference row: "sleep" waits in epoll like fluxperf's
+#                    default, "busy" never blocks, like --busy-poll; "off" leaves it out
 #
 # Servers (memcached, redis-server, nginx) are started by this script on free
 # random loopback ports (20000 up to the ephemeral range) and stopped on exit; only 127.0.0.1 is
@@ -81,6 +85,7 @@ QUIET_MAX=${QUIET_MAX:-0.25}
 QUIET_WAIT=${QUIET_WAIT:-120}
 CLEAN_MAX=${CLEAN_MAX:-}
 MAX_TRIES=${MAX_TRIES:-$((2 * REPEATS))}
+REFERENCE_MODE=${REFERENCE_MODE:-sleep}
 CONNS=50                 # connections, one client thread, in every workload
 KEYSPACE=100000          # keys 1..100000 for every tool that takes a key range
 HOST=127.0.0.1
@@ -108,6 +113,18 @@ if [ -n "$MEMTIER" ] && [ ! -x "$MEMTIER" ]; then log "MEMTIER=$MEMTIER is not e
 MEMASLAP=""
 for b in memaslap memcaslap; do have "$b" && { MEMASLAP=$(command -v "$b"); break; }; done
 [ -n "$MEMASLAP" ] || log "memaslap/memcaslap not installed (libmemcached-tools): its rows skipped"
+# the C reference client of the fixed-rate workloads, built from its source for this run
+REFERENCE=""
+case "$REFERENCE_MODE" in
+    off) ;;
+    busy|sleep)
+        if have cc && cc -O2 -o "$OUTDIR/pace_reference" "$HERE/lib/pace_reference.c" 2> "$OUTDIR/pace_reference.log"; then
+            REFERENCE="$OUTDIR/pace_reference"
+        else
+            log "bench/lib/pace_reference.c could not be built (cc; see $OUTDIR/pace_reference.log): its rows skipped"
+        fi ;;
+    *) log "REFERENCE_MODE must be sleep, busy or off, not '$REFERENCE_MODE'"; exit 1 ;;
+esac
 
 # ---------- the fluxperf jar ----------
 if [ -z "$FLUXPERF_JAR" ]; then
@@ -267,6 +284,13 @@ one_memtier() {  # <port> <protocol> [memtier args...]
         --hide-histogram --test-time="$DURATION" --json-out-file="$json" "$@"
     RES=$(parse_memtier "$json"); CPU_WIN=NA; EXTRA=""
 }
+one_reference() {  # <port> <rate>: the C reference, one window of DURATION after WARMUP
+    run_client "c_reference-$CUR_WL" -- "$REFERENCE" "$HOST" "$1" "$2" "$CONNS" 1 "$KEYSPACE" "$WARMUP" "$DURATION" 1 "$REFERENCE_MODE"
+    local out line1
+    out=$(parse_reference "$CLI_OUT")
+    line1=$(sed -n 1p <<< "$out")
+    RES=${line1% *}; CPU_WIN=${line1##* }; EXTRA=$(sed -n 2p <<< "$out")
+}
 one_memaslap() {  # <config file>
     # -w 2k x 50 concurrency = 102,400 keys, which memaslap SETs before its GETs
     run_client "memaslap-$CUR_WL" -- "$MEMASLAP" -s "$HOST:$MC_PORT" -T 1 -c "$CONNS" -t "${DURATION}s" \
@@ -325,7 +349,7 @@ run_once() {  # <tool index> <round>
         g1=$(tcp_insegs); o1=$($SRV_OPS_FN)
         read -r req rps p50 p99 p999 <<< "$RES"
         whole=$(awk -v u="$CLI_USER" -v s="$CLI_SYS" -v n="$req" 'BEGIN{ if (u!="NA" && n>0) printf "%.3f", (u+s)/n*1e6; else print "NA" }')
-        if [ "$tool" = fluxperf ] || [ "$tool" = fluxperf_trace ]; then
+        if [ "$CPU_WIN" != NA ]; then   # fluxperf and the C reference: CPU of the measured window
             cpu=$CPU_WIN
             cli_util=$(sed -n 's/.*win_cores=\([^ ]*\).*/\1/p' <<< "$EXTRA"); cli_util=${cli_util:-NA}
         else
@@ -446,6 +470,16 @@ compare_report() {
                   v["errors"], v["timeouts"], v["closed"], v["misses"], v["svc_p50"], v["svc_p99"], v["lag_p99"], v["room_ms"], v["room_behind_ms"], v["min_win_rate"], v["max_win_rate"], v["target"], v["win_cores"], v["loop_share"], v["stop"] }')
         echo "$notes"; echo "$notes" >> "$SUMMARY"; echo >> "$SUMMARY"
     fi
+    local notes
+    for i in $(seq 0 $((n - 1))); do
+        [ "${TOOLS[$i]}" = c_reference ] && [ -n "${V[$i,extra]:-}" ] || continue
+        # the plainest paced client's send lag at the same time: the floor for fluxperf's
+        notes=$(printf '%s' "${V[$i,extra]}" | awk -v mode="$REFERENCE_MODE" '
+            { for (i=1;i<=NF;i++) { split($i,kv,"="); v[kv[1]]=v[kv[1]] (NR>1?",":"") kv[2] } }
+            END { printf "c_reference (%s) per run: send lag p99 %s µs, largest %s µs; waited for a connection with room %s ms (%s of it behind); window CPU cores %s; misses %s",
+                  mode, v["lag_p99"], v["lag_max"], v["room_ms"], v["room_behind_ms"], v["win_cores"], v["misses"] }')
+        echo "$notes"; echo "$notes" >> "$SUMMARY"; echo >> "$SUMMARY"
+    done
 }
 
 # ---------- workloads: one function each ----------
@@ -501,6 +535,7 @@ mc_rate() {  # <rate>
         STALLS=$(taskset -c "$CLIENT_CPU" python3 "$HERE/lib/cpu_stalls.py" "${STALL_SECONDS:-3}" "$1" ${IDEAL_COSTS:-5 10 15 18})
     fi
     add_tool fluxperf one_fluxperf -s "$HOST:$MC_PORT" --method get --hit --bytes 64 --pipeline 1 --rate "$1"
+    [ -n "$REFERENCE" ] && add_tool c_reference one_reference "$MC_PORT" "$1"
     if [ -n "$MEMTIER" ]; then
         memtier_populate "$MC_PORT" memcache_text 64
         # --rate-limiting is per connection

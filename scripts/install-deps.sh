@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what fluxperf's build and tests need on Debian 12, skipping what is already there:
 # a JDK 17 and Maven to build; memcached, redis-server and nginx that the tests start on free
-# loopback ports; Chromium for the heatmap page test; fonts for the PNG heatmap's labels; Python for
-# the bench scripts' helpers. Safe to run again.
+# loopback ports; Chromium for the heatmap page test; fonts for the PNG heatmap's labels; Python and a C compiler
+# for the bench scripts' helpers. Safe to run again.
 set -euo pipefail
 
 need=()
@@ -13,6 +13,7 @@ command -v redis-server >/dev/null || need+=(redis-server redis-tools)
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || need+=(nginx)
 command -v chromium >/dev/null || need+=(chromium)
 command -v python3 >/dev/null || need+=(python3)   # bench/lib's scripts, tested in bench/jmh
+command -v cc >/dev/null || need+=(gcc libc6-dev)   # bench/lib/pace_reference.c, built by its test in bench/jmh
 fc-list 2>/dev/null | grep -qi dejavu || need+=(fontconfig fonts-dejavu-core)   # text in heatmap PNGs
 
 if [ ${#need[@]} -gt 0 ]; then

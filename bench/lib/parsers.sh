@@ -68,6 +68,17 @@ print(t["Count"], "%.2f" % t["Ops/sec"], f("p50.00"), f("p99.00"), f("p99.90"))
 EOF
 }
 
+# bench/lib/pace_reference.c's output -> "requests rps p50 p99 p999 cpu_us_per_req_window" and, on
+# a second line, its extras: lag_p99 lag_max room_ms room_behind_ms misses win_cores (the names
+# of parse_fluxperf's where they mean the same). Latency is from the intended send time.
+parse_reference() {
+    awk '/^total: / { for (i=2;i<=NF;i++) { split($i,kv,"="); v[kv[1]]=kv[2] } found=1 }
+         END { if (!found) { print "0 NA NA NA NA NA"; print "parse=failed"; exit }
+               printf "%s %s %s %s %s %s\n", v["requests"], v["rps"], v["p50"], v["p99"], v["p999"], v["cpu_us_per_req"]
+               printf "lag_p99=%s lag_max=%s room_ms=%s room_behind_ms=%s misses=%s win_cores=%s\n", v["lag_p99"], v["lag_max"],
+                      v["room_ms"], v["room_behind_ms"], v["misses"], v["win_cores"] }' "$1"
+}
+
 # memaslap output -> "requests get_rps p50 p99 p999"
 # memaslap only prints a log2 histogram: bucket b holds latencies in
 # (2^(b-1), 2^b] µs (ms_local_log2 in ms_stats.c), so percentiles are the
