@@ -20,7 +20,7 @@
 #                    its window) / server (server CPU per server op × rps)
 #   rps_ratio        fluxperf rps / this peer's rps             (>1: fluxperf faster)
 #   cpu_ratio        fluxperf cpu_us/req / this peer's          (<1: fluxperf cheaper)
-#   whole_ratio      fluxperf whole_us/req / this peer's cpu_us/req
+#   whole_ratio      fluxperf whole_us/req / this peer's whole process per request
 #   srv_us/op        server CPU / operations it served (memcached cmd_get+cmd_set,
 #                    redis total_commands_processed, nginx stub_status requests)
 #   segs/op          TCP segments received machine-wide (/proc/net/snmp) / server ops
@@ -445,7 +445,7 @@ compare_report() {
         if [ -n "$fp" ] && [ "$i" != "$fp" ]; then
             r_rps=$(ratio "$(med "$fp" rps)" "$(med "$i" rps)")
             r_cpu=$(ratio "$(med "$fp" cpu)" "$(med "$i" cpu)")
-            r_whole=$(ratio "$(med "$fp" whole)" "$(med "$i" cpu)")
+            r_whole=$(ratio "$(med "$fp" whole)" "$(med "$i" whole)")   # the peer's whole process too
         fi
         [ "$i" = "$fp" ] || m_whole="-"
         local util="$(med "$i" cu 2)/$(med "$i" su 2)" runs="${V[$i,kept]}/${V[$i,tries]}"
