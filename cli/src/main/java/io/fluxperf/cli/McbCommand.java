@@ -12,10 +12,10 @@ import io.fluxperf.engine.load.RunListener;
 import io.fluxperf.engine.load.ServerAddress;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.report.TextReport;
 import io.fluxperf.engine.target.TargetOptions;
 import io.fluxperf.engine.target.TargetServer;
-import io.fluxperf.engine.target.TargetServers;
 import java.io.PrintStream;
 import java.net.SocketAddress;
 import java.time.Duration;
@@ -178,13 +178,13 @@ public final class McbCommand implements Callable<Integer>, Streams.Aware {
      */
     static void warmUp(RunConfig config) {
         WorkloadConfig workload = config.workloads().get(0);
-        RunConfig warm = new RunConfig(null, config.protocol(), Math.min(2, config.threads()), 1, 1,
-                Duration.ofSeconds(2), 1, Duration.ZERO, config.timeout(), config.tcpNoDelay(),
-                config.connection().connectPerRequest() ? WARMUP_REQUESTS_SINGLE : WARMUP_REQUESTS,
-                config.seed(), List.of(workload), config.protocolOptions(),
-                new ConnectionOptions(false, false, null, false, null, config.connection().connectPerRequest(), 0, 0, false),
-                Duration.ZERO);
-        try (TargetServer target = TargetServers.start(config.protocol(), TargetOptions.defaults())) {
+        RunConfig warm = config.toBuilder().server(null).threads(Math.min(2, config.threads())).connections(1)
+                .pipeline(1).duration(Duration.ofSeconds(2)).windows(1)
+                .requests(config.connection().connectPerRequest() ? WARMUP_REQUESTS_SINGLE : WARMUP_REQUESTS)
+                .workloads(List.of(workload))
+                .connection(ConnectionOptions.builder().connectPerRequest(config.connection().connectPerRequest()).build())
+                .build();
+        try (TargetServer target = Protocols.startTarget(config.protocol(), TargetOptions.defaults())) {
             new LoadRun(warm, new RunListener() { }).execute(target.address(), target.describe());
         }
     }

@@ -1,7 +1,8 @@
 package io.fluxperf.cli;
 
 import io.fluxperf.engine.UserError;
-import io.fluxperf.replay.LogFormat;
+import io.fluxperf.engine.log.LogFormat;
+import io.fluxperf.replay.LogFormats;
 import io.fluxperf.replay.Replay;
 import io.fluxperf.replay.ReplayOptions;
 import io.fluxperf.replay.ReplayResult;
@@ -147,9 +148,9 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
     public Integer call() {
         LogFormat logFormat = null;
         if (format != null) {
-            logFormat = LogFormat.parse(format);
+            logFormat = LogFormats.parse(format);
             if (logFormat == null) {
-                throw new UserError("--format: unknown format '" + format + "'; expected one of " + LogFormat.labels());
+                throw new UserError("--format: unknown format '" + format + "'; expected one of " + LogFormats.labels());
             }
         }
         if (rateCap != null && !(rateCap > 0)) {

@@ -10,14 +10,14 @@ import io.fluxperf.engine.load.ServerAddress;
 import io.fluxperf.engine.metrics.LiveSample;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.report.HdrLogWriter;
 import io.fluxperf.engine.report.JsonReport;
 import io.fluxperf.engine.report.TextReport;
 import io.fluxperf.engine.target.TargetOptions;
+import io.fluxperf.engine.target.TargetServer;
 import io.fluxperf.engine.trace.RunTrace;
 import io.fluxperf.trace.TraceFormatException;
-import io.fluxperf.engine.target.TargetServer;
-import io.fluxperf.engine.target.TargetServers;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -26,7 +26,6 @@ import java.net.SocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -228,7 +227,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         // without --server, the embedded target of the protocol, on a free loopback port (and UDP for --udp)
         boolean udp = runConfig.connection().udp();
         try (TargetServer target = runConfig.server() == null
-                ? TargetServers.start(runConfig.protocol(), udp ? TargetOptions.builder().udpPort(0).build() : TargetOptions.defaults()) : null) {
+                ? Protocols.startTarget(runConfig.protocol(), udp ? TargetOptions.builder().udpPort(0).build() : TargetOptions.defaults()) : null) {
             SocketAddress address = target != null ? (udp ? target.udpAddress() : target.address())
                     : ServerAddress.parse(runConfig.server(), "--server");
             String description = target != null ? target.describe() : runConfig.server();
@@ -374,12 +373,8 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         s.seed = seed;
         s.command = command;
         s.path = path;
-        s.headers = headers;
-        s.httpOk = httpOk;
-        s.user = user;
-        s.password = password;
-        s.db = db;
-        s.resp = resp;
+        s.protocolOption("header", headers).protocolOption("http-ok", httpOk).protocolOption("user", user)
+                .protocolOption("password", password).protocolOption("db", db).protocolOption("resp", resp);
         s.udp = udp;
         s.tls = tls;
         s.tlsCa = tlsCa;

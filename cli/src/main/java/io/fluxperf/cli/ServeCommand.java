@@ -2,9 +2,11 @@ package io.fluxperf.cli;
 
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.config.DurationParser;
+import io.fluxperf.engine.protocol.Protocol;
+import io.fluxperf.engine.protocol.Protocols;
+import io.fluxperf.engine.target.Listeners;
 import io.fluxperf.engine.target.TargetOptions;
 import io.fluxperf.engine.target.TargetServer;
-import io.fluxperf.engine.target.TargetServers;
 import io.fluxperf.engine.target.TargetStats;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -63,7 +65,7 @@ public final class ServeCommand implements Callable<Integer>, Streams.Aware {
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     @Option(names = "--protocol", paramLabel = "NAME", defaultValue = "memcache",
-            description = "Protocol to serve: memcache (default; the only one so far).")
+            description = "Protocol to serve: memcache (default; it answers the binary protocol too), redis or http.")
     private String protocol;
 
     @Option(names = {"-p", "--port"}, paramLabel = "PORT", defaultValue = "11211",
@@ -123,7 +125,7 @@ public final class ServeCommand implements Callable<Integer>, Streams.Aware {
         PrintStream out = streams.out();
         TargetServer server;
         try {
-            server = TargetServers.start(protocol, options);
+            server = Protocols.startTarget(protocol, options);
         } catch (IllegalStateException e) {
             throw new UserError(flagOf(e.getMessage()) + ": " + e.getMessage(), e);
         }
@@ -168,8 +170,8 @@ public final class ServeCommand implements Callable<Integer>, Streams.Aware {
 
     /** Checks the flags (naming the flag in each message) and turns them into server options. */
     TargetOptions options() {
-        if (!TargetServers.protocols().contains(protocol)) {
-            throw new UserError("--protocol: unknown protocol '" + protocol + "'; expected " + String.join(", ", TargetServers.protocols()));
+        if (!Protocols.withTarget().contains(protocol)) {
+            throw new UserError("--protocol: unknown protocol '" + protocol + "'; expected " + String.join(", ", Protocols.withTarget()));
         }
         if (port < 0 || port > 65535) {
             throw new UserError("--port: " + port + " is not a TCP port; use 1..65535, or 0 for a free one");
@@ -209,8 +211,9 @@ public final class ServeCommand implements Callable<Integer>, Streams.Aware {
         if (udpPort != null && (udpPort < 0 || udpPort > 65535)) {
             throw new UserError("--udp-port: " + udpPort + " is not a UDP port; use 1..65535, or 0 for a free one");
         }
-        if (udpPort != null && !protocol.equals("memcache")) {
-            throw new UserError("--udp-port: only memcache is served over UDP, not " + protocol);
+        Protocol served = Protocols.find(protocol);
+        if (udpPort != null && served != null && served.datagramFraming() == null) {
+            throw new UserError("--udp-port: protocol " + protocol + " has no UDP framing, so it is not served over UDP");
         }
         if (unixPath != null) {
             checkUnixPath(unixPath);
@@ -223,7 +226,7 @@ public final class ServeCommand implements Callable<Integer>, Streams.Aware {
             checkReadable(tlsCert, "--tls-cert");
             checkReadable(tlsKey, "--tls-key");
             try {
-                io.fluxperf.engine.target.memcache.MemcacheTargetServer.serverTls(tlsCert, tlsKey);
+                Listeners.serverTls(tlsCert, tlsKey);
             } catch (IllegalStateException e) {
                 throw new UserError("--tls-cert/--tls-key: " + e.getMessage(), e);
             }

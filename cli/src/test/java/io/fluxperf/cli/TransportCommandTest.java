@@ -1,14 +1,8 @@
 package io.fluxperf.cli;
 
-import static io.fluxperf.cli.CliRun.assertAllOk;
-import static io.fluxperf.cli.CliRun.field;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.target.TargetOptions;
 import io.fluxperf.engine.target.TargetServer;
-import io.fluxperf.engine.target.TargetServers;
 import io.fluxperf.testkit.FreePorts;
 import io.fluxperf.testkit.MemcachedProcess;
 import io.fluxperf.testkit.SelfSignedCertificate;
@@ -29,6 +23,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
+import static io.fluxperf.cli.CliRun.assertAllOk;
+import static io.fluxperf.cli.CliRun.field;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code run} over every transport against the servers that speak it — memcached over UDP
@@ -96,7 +95,7 @@ class TransportCommandTest {
     @Test
     void udpAndUnixAgainstTheEmbeddedTarget() {
         Path socket = dir.resolve("embedded.sock");
-        try (TargetServer target = TargetServers.start("memcache",
+        try (TargetServer target = Protocols.startTarget("memcache",
                 TargetOptions.builder().udpPort(0).unixPath(socket).build())) {
             assertAllOk(CliRun.of("run", "-s", "127.0.0.1:" + target.udpAddress().getPort(), "--udp", "--method", "get",
                     "--hit", "--keyspace", "200", "--bytes", "2000", "--requests", "1500", "-c", "3", "--pipeline", "4",
@@ -112,7 +111,7 @@ class TransportCommandTest {
     @Test
     void tlsAgainstTheEmbeddedTarget() {
         SelfSignedCertificate other = SelfSignedCertificate.create(dir, "other");
-        try (TargetServer target = TargetServers.start("memcache",
+        try (TargetServer target = Protocols.startTarget("memcache",
                 TargetOptions.builder().tls(cert.certificate(), cert.privateKey()).build())) {
             int port = target.address().getPort();
             assertAllOk(CliRun.of("run", "-s", "127.0.0.1:" + port, "--tls", "--tls-ca", cert.certificate().toString(),

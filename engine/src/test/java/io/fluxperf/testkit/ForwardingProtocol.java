@@ -1,36 +1,24 @@
 package io.fluxperf.testkit;
 
-import io.fluxperf.engine.load.LoadRun;
+import io.fluxperf.engine.protocol.CodecFactory;
+import io.fluxperf.engine.protocol.DatagramFraming;
 import io.fluxperf.engine.protocol.Protocol;
-import io.fluxperf.engine.protocol.ProtocolCodec;
+import io.fluxperf.engine.protocol.ProtocolOption;
 import io.fluxperf.engine.protocol.ProtocolOptions;
+import io.fluxperf.engine.protocol.ReplyClasses;
 import io.fluxperf.engine.request.Command;
-import java.lang.reflect.Field;
-import java.util.function.Function;
+import io.fluxperf.engine.target.TargetFactory;
+import java.util.List;
 
 /**
- * A protocol that forwards everything to a run's own, for tests that watch it: they override what
- * they look at. {@link #install} puts one in a {@link LoadRun} through its private {@code protocol}
- * field, since the engine has no hook for a test protocol.
+ * A protocol that forwards everything to another, for tests that watch a run: they override what
+ * they look at and hand the wrapper to {@code new LoadRun(config, protocol, listener)}.
  */
 public abstract class ForwardingProtocol implements Protocol {
     protected final Protocol inner;
 
     protected ForwardingProtocol(Protocol inner) {
         this.inner = inner;
-    }
-
-    /** Replaces {@code run}'s protocol with {@code wrap} of it; call before {@link LoadRun#execute}. */
-    public static <P extends Protocol> P install(LoadRun run, Function<Protocol, P> wrap) {
-        try {
-            Field field = LoadRun.class.getDeclaredField("protocol");
-            field.setAccessible(true);
-            P wrapped = wrap.apply((Protocol) field.get(run));
-            field.set(run, wrapped);
-            return wrapped;
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("LoadRun has changed: no field 'protocol' to wrap", e);
-        }
     }
 
     @Override
@@ -49,7 +37,27 @@ public abstract class ForwardingProtocol implements Protocol {
     }
 
     @Override
-    public ProtocolCodec newCodec(ProtocolOptions options) {
-        return inner.newCodec(options);
+    public List<ProtocolOption> options() {
+        return inner.options();
+    }
+
+    @Override
+    public CodecFactory codecs(ProtocolOptions options, String server) {
+        return inner.codecs(options, server);
+    }
+
+    @Override
+    public ReplyClasses replyClasses() {
+        return inner.replyClasses();
+    }
+
+    @Override
+    public DatagramFraming datagramFraming() {
+        return inner.datagramFraming();
+    }
+
+    @Override
+    public TargetFactory target() {
+        return inner.target();
     }
 }

@@ -1,11 +1,12 @@
 package io.fluxperf.replay;
 
 import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.log.LogFormat;
+import io.fluxperf.engine.log.LogInput;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.regex.Pattern;
 
 /**
  * Tells a log's format from its content (never its name): the first line that is not blank (and
@@ -15,12 +16,6 @@ import java.util.regex.Pattern;
  */
 final class FormatDetector {
     private static final int SNIFF_BYTES = 64 * 1024;
-    private static final Pattern MONITOR = Pattern.compile("^\\d+\\.\\d+ \\[\\d+ .*");
-    private static final Pattern WATCH = Pattern.compile("^ts=\\d+\\.\\d+ gid=\\d+ .*");
-    private static final Pattern KLOG = Pattern.compile("^\\S+ - \\[\\d\\d/\\w{3}/\\d{4}:\\d\\d:\\d\\d:\\d\\d [-+]\\d{4}] \".*");
-    private static final Pattern ASCII = Pattern.compile(
-            "^(get|gets|set|add|replace|append|prepend|cas|delete|incr|decr|touch|flush_all|version|stats|verbosity) ?.*");
-
     private FormatDetector() {
     }
 
@@ -28,7 +23,7 @@ final class FormatDetector {
     static LogFormat detect(Path path) {
         if (Files.isDirectory(path)) {
             TraceLogReader.open(path).close(); // a directory is a trace or a mistake; this says which
-            return LogFormat.TRACE;
+            return TraceFormat.INSTANCE;
         }
         byte[] head = head(path);
         if (head.length == 0) {
@@ -36,17 +31,10 @@ final class FormatDetector {
         }
         String first = firstLine(head);
         if (first != null) {
-            if (MONITOR.matcher(first).matches()) {
-                return LogFormat.REDIS_MONITOR;
-            }
-            if (WATCH.matcher(first).matches()) {
-                return LogFormat.MEMCACHE_WATCH;
-            }
-            if (KLOG.matcher(first).matches()) {
-                return LogFormat.KLOG;
-            }
-            if (ASCII.matcher(first).matches()) {
-                return LogFormat.MEMCACHE_ASCII;
+            for (LogFormat f : LogFormats.all()) {
+                if (f.recognizes(first)) {
+                    return f;
+                }
             }
         }
         int binary = binaryAt(head);
@@ -57,7 +45,7 @@ final class FormatDetector {
             throw new UserError(path + ": empty log (only blank lines)");
         }
         throw new UserError(path + ":1: cannot tell the log format from its first line ('" + abbreviate(first)
-                + "'); name it with --format " + LogFormat.labels().replace(", ", "|"));
+                + "'); name it with --format " + LogFormats.labels().replace(", ", "|"));
     }
 
     /**
@@ -65,7 +53,7 @@ final class FormatDetector {
      * log (a raw memcache stream may carry binary values, so it is not checked).
      */
     static void checkText(Path path, LogFormat format) {
-        if (format == LogFormat.TRACE || format == LogFormat.MEMCACHE_ASCII || Files.isDirectory(path)) {
+        if (format.binary() || Files.isDirectory(path)) {
             return;
         }
         byte[] head = head(path);
@@ -135,7 +123,11 @@ final class FormatDetector {
     }
 
     private static String abbreviate(String s) {
-        String p = MemcacheAsciiReader.printable(s);
-        return s.length() > 40 ? p + "…" : p;
+        StringBuilder p = new StringBuilder();
+        for (int i = 0; i < s.length() && i < 40; i++) {
+            char c = s.charAt(i);
+            p.append(c >= 0x20 && c < 0x7f ? String.valueOf(c) : String.format("\\x%02x", (int) c));
+        }
+        return s.length() > 40 ? p + "…" : p.toString();
     }
 }

@@ -1,5 +1,6 @@
 package io.fluxperf.replay;
 
+import io.fluxperf.engine.log.LogEntry;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.RequestPool;
 import java.util.IdentityHashMap;

@@ -1,5 +1,7 @@
 package io.fluxperf.replay;
 
+import io.fluxperf.engine.log.LogEntry;
+
 /**
  * Gives each command its send time, in log order: the log's own time since the first command,
  * divided by the speed, with idle gaps longer than {@code --max-wait} (in replay time) cut to it,

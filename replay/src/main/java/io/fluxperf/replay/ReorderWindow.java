@@ -1,5 +1,6 @@
 package io.fluxperf.replay;
 
+import io.fluxperf.engine.log.LogEntry;
 import java.util.Arrays;
 
 /**

@@ -1,16 +1,21 @@
 package io.fluxperf.replay;
 
 import io.fluxperf.engine.UserError;
-import io.fluxperf.engine.config.ConnectionOptions;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.load.LoadRun;
 import io.fluxperf.engine.load.RunListener;
 import io.fluxperf.engine.load.ServerAddress;
+import io.fluxperf.engine.log.BadLines;
+import io.fluxperf.engine.log.LogEntry;
+import io.fluxperf.engine.log.LogStats;
+import io.fluxperf.engine.log.ReaderContext;
+import io.fluxperf.engine.log.VerbTable;
 import io.fluxperf.engine.metrics.LiveSample;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.protocol.ProtocolOptions;
+import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.report.JsonReport;
 import io.fluxperf.engine.report.LatencySummary;
 import io.fluxperf.engine.report.TextReport;
@@ -18,7 +23,6 @@ import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.CommandTemplate;
 import io.fluxperf.engine.target.TargetOptions;
 import io.fluxperf.engine.target.TargetServer;
-import io.fluxperf.engine.target.TargetServers;
 import io.fluxperf.engine.trace.RunTrace;
 import io.fluxperf.trace.TraceFormatException;
 import java.io.IOException;
@@ -91,13 +95,20 @@ public final class Replay {
             other = workloads.size();
             workloads.add(workload(plan.verbs.contains(OTHER) ? OTHER + "-commands" : OTHER, Command.COMMAND));
         }
-        RunConfig config = new RunConfig(options.server(), plan.protocol.name(), options.threads(), options.connections(),
-                options.pipeline(), options.window() != null ? options.window() : WHOLE_REPLAY,
-                options.window() != null ? Integer.MAX_VALUE : 1, options.warmup() != null ? options.warmup() : Duration.ZERO,
-                options.timeout(), options.tcpNoDelay(),
-                0, RunConfig.DEFAULT_SEED, workloads,
-                new ProtocolOptions(options.user(), options.password(), -1, 2, List.of(), Set.of(2)),
-                ConnectionOptions.defaults(), Duration.ZERO);
+        ProtocolOptions protocolOptions = ProtocolOptions.none();
+        if (options.user() != null) {
+            protocolOptions = protocolOptions.with("user", options.user(), "--user");
+        }
+        if (options.password() != null) {
+            protocolOptions = protocolOptions.with("password", options.password(), "--password");
+        }
+        RunConfig config = RunConfig.builder().server(options.server()).protocol(plan.protocol.name())
+                .threads(options.threads()).connections(options.connections()).pipeline(options.pipeline())
+                .duration(options.window() != null ? options.window() : WHOLE_REPLAY)
+                .windows(options.window() != null ? Integer.MAX_VALUE : 1)
+                .warmup(options.warmup() != null ? options.warmup() : Duration.ZERO)
+                .timeout(options.timeout()).tcpNoDelay(options.tcpNoDelay()).workloads(workloads)
+                .protocolOptions(protocolOptions).build();
 
         try (TargetServer target = options.server() == null ? startEmbedded(plan) : null) {
             SocketAddress address = target != null ? target.address() : ServerAddress.parse(options.server(), "--server");
@@ -108,7 +119,7 @@ public final class Replay {
 
             BadLines bad = new BadLines(options.strict());
             VerbTable verbs = new VerbTable(plan.verbs);
-            ReplayStats stats = new ReplayStats();
+            LogStats stats = new LogStats();
             ReaderContext ctx = plan.context(bad, verbs, stats);
             Pacer pacer = new Pacer(options.speed(), options.maxWait() == null ? 0 : options.maxWait().toNanos(),
                     options.rateCap());
@@ -136,7 +147,7 @@ public final class Replay {
                     public void live(LiveSample sample) {
                         if (options.live()) {
                             err.println(ReplayReport.progressLine(sample, System.nanoTime() - started[0],
-                                    source.progress(), stats.size, options.loops(), plan.format == LogFormat.TRACE));
+                                    source.progress(), stats.size, options.loops(), plan.format == TraceFormat.INSTANCE));
                         }
                     }
 
@@ -198,12 +209,12 @@ public final class Replay {
 
     private static WorkloadConfig workload(String name, Command method) {
         CommandTemplate template = method == Command.COMMAND ? CommandTemplate.parse("replayed") : null;
-        return new WorkloadConfig(name, method, 0, 1, null, null, false, false, 1, 0, template);
+        return WorkloadConfig.of(method, template).withName(name);
     }
 
     private static TargetServer startEmbedded(ReplayPlan plan) {
         try {
-            return TargetServers.start(plan.protocol.name(), TargetOptions.defaults());
+            return Protocols.startTarget(plan.protocol.name(), TargetOptions.defaults());
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new UserError("--server: no embedded " + plan.protocol.name() + " server to replay against ("
                     + e.getMessage() + "); name one with --server HOST:PORT");
@@ -232,15 +243,13 @@ public final class Replay {
         }
         Duration window = config.windows() == 1 ? Duration.ofNanos(r.total().endNanos() - r.total().startNanos())
                 : config.duration();
-        RunConfig c = new RunConfig(config.server(), config.protocol(), config.threads(), config.connections(),
-                config.pipeline(), window, r.windows().size(), config.warmup(), config.timeout(), config.tcpNoDelay(),
-                config.requests(), config.seed(), config.workloads(), config.protocolOptions(), config.connection(),
-                config.statsInterval());
+        RunConfig c = config.toBuilder().duration(window.isZero() ? Duration.ofNanos(1) : window)
+                .windows(Math.max(1, r.windows().size())).build();
         return new RunResult(c, r.target(), r.windows(), r.total(), reason, r.preloadedKeys(), r.intervals(),
                 r.threadSeconds());
     }
 
-    private ReplayResult result(ReplayPlan plan, RunResult r, VerbTable verbs, ReplayStats stats, BadLines bad,
+    private ReplayResult result(ReplayPlan plan, RunResult r, VerbTable verbs, LogStats stats, BadLines bad,
                                 Throwable failure) {
         long[] lag = null;
         if (r.total().sendLag().getTotalCount() > 0) {

@@ -2,6 +2,7 @@ package io.fluxperf.replay;
 
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.log.LogFormat;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

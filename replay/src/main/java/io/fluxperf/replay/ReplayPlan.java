@@ -1,6 +1,13 @@
 package io.fluxperf.replay;
 
 import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.log.BadLines;
+import io.fluxperf.engine.log.LogEntry;
+import io.fluxperf.engine.log.LogFormat;
+import io.fluxperf.engine.log.LogReader;
+import io.fluxperf.engine.log.LogStats;
+import io.fluxperf.engine.log.ReaderContext;
+import io.fluxperf.engine.log.VerbTable;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.request.Command;
@@ -11,7 +18,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -55,24 +61,22 @@ final class ReplayPlan {
     final String name;
     final LogFormat format;
     final Protocol protocol;
-    final Path times;
+    final LogFormat.PreparedLog prepared;
     final Only only;
     /** Verbs to replay, in order of first appearance in the scan. */
     final List<String> verbs;
     /** The scan read the whole log: no command can come that has no workload. */
     final boolean complete;
-    final Map<Long, int[]> klogSeconds;
     final List<String> notes = new ArrayList<>();
 
-    private ReplayPlan(ReplayOptions options, LogFormat format, Protocol protocol, Path times, Map<Long, int[]> klogSeconds,
+    private ReplayPlan(ReplayOptions options, LogFormat format, Protocol protocol, LogFormat.PreparedLog prepared,
                        List<String> verbs, boolean complete) {
         this.options = options;
         this.name = options.log().toString();
         this.format = format;
         this.protocol = protocol;
-        this.times = times;
+        this.prepared = prepared;
         this.only = options.only().isEmpty() ? null : new Only(new LinkedHashSet<>(options.only()));
-        this.klogSeconds = klogSeconds;
         this.verbs = verbs;
         this.complete = complete;
     }
@@ -87,56 +91,41 @@ final class ReplayPlan {
             format = FormatDetector.detect(log);
         } else {
             FormatDetector.checkText(log, format);
-            if (format == LogFormat.TRACE && !Files.isDirectory(log)) {
+            if (format == TraceFormat.INSTANCE && !Files.isDirectory(log)) {
                 throw new UserError("--format trace: " + log + " is a file; a trace is a directory");
             }
         }
+        Protocol own = LogFormats.protocolOf(format);
         String protocolName = o.protocol() != null ? o.protocol()
-                : format.protocol() != null ? format.protocol() : TraceLogReader.protocol(log);
-        Protocol protocol = Protocols.find(protocolName == null ? "memcache" : protocolName);
+                : own != null ? own.name() : TraceLogReader.protocol(log);
+        Protocol protocol = protocolName == null ? Protocols.defaultProtocol() : Protocols.find(protocolName);
         if (protocol == null) {
             throw new UserError((o.protocol() != null ? "--protocol" : log.toString()) + ": unknown protocol '"
                     + protocolName + "'; expected one of " + Protocols.names());
         }
-        Path times = null;
-        if (format == LogFormat.MEMCACHE_ASCII) {
-            times = o.times();
-            if (times == null) {
-                Path sibling = log.resolveSibling(log.getFileName() + ".times.csv");
-                times = Files.isRegularFile(sibling) ? sibling : null;
-            } else if (!Files.isRegularFile(times)) {
-                throw new UserError("--times: " + times + ": no such file");
-            }
-        } else if (o.times() != null) {
+        if (o.times() != null && !format.takesSendTimes()) {
             throw new UserError("--times: only a raw memcache stream (--format memcache-ascii) takes a times file; "
                     + log + " is " + format.label());
         }
-        Map<Long, int[]> seconds = format == LogFormat.KLOG ? KlogReader.countSeconds(LogInput.open(log)) : null;
-        ReplayPlan draft = new ReplayPlan(o, format, protocol, times, seconds, List.of(), false);
+        ReplayPlan draft = new ReplayPlan(o, format, protocol, format.prepare(log, o.times()), List.of(), false);
         return draft.scan();
     }
 
     /** A new reader over the log, for one pass. */
     LogReader open(ReaderContext ctx) {
-        Path log = options.log();
-        return switch (format) {
-            case REDIS_MONITOR -> new RedisMonitorReader(LogInput.open(log), ctx);
-            case MEMCACHE_WATCH -> new MemcacheWatchReader(LogInput.open(log), ctx);
-            case MEMCACHE_ASCII -> new MemcacheAsciiReader(LogInput.open(log), ctx, times);
-            case KLOG -> new KlogReader(LogInput.open(log), ctx, klogSeconds);
-            case TRACE -> new TraceLogReader(log, ctx);
-        };
+        return prepared.open(ctx);
     }
 
-    ReaderContext context(BadLines bad, VerbTable verbTable, ReplayStats stats) {
+    ReaderContext context(BadLines bad, VerbTable verbTable, LogStats stats) {
         byte[] prefix = options.keyPrefix() == null ? null : options.keyPrefix().getBytes(StandardCharsets.UTF_8);
-        return new ReaderContext(name, bad, verbTable, stats, prefix, options.allowFlush(), protocol);
+        return new ReaderContext(name, bad, verbTable, stats, prefix, options.allowFlush(), protocol.name(),
+                protocol::supports);
     }
 
     private ReplayPlan scan() {
         BadLines bad = new BadLines(options.strict());
         VerbTable verbTable = new VerbTable();
-        ReplayStats stats = new ReplayStats();
+        LogStats stats = new LogStats();
         ReaderContext ctx = context(bad, verbTable, stats);
         Set<String> seen = new LinkedHashSet<>();
         Set<String> all = new LinkedHashSet<>();
@@ -190,17 +179,8 @@ final class ReplayPlan {
         if (seen.isEmpty() && eof) {
             throw new UserError("--only " + only + ": the log has no such command (it has " + String.join(", ", all) + ")");
         }
-        ReplayPlan plan = new ReplayPlan(options, format, protocol, times, klogSeconds, List.copyOf(seen), eof);
-        if (format == LogFormat.KLOG) {
-            plan.notes.add(KlogReader.SPREAD_NOTE);
-        }
-        if (format == LogFormat.MEMCACHE_ASCII) {
-            plan.notes.add(times != null ? "send times from " + times
-                    : "the stream has no send times (no --times file): commands go as fast as allowed");
-        }
-        if (format == LogFormat.MEMCACHE_WATCH || format == LogFormat.KLOG || format == LogFormat.TRACE) {
-            plan.notes.add("values are synthesised at the logged sizes");
-        }
+        ReplayPlan plan = new ReplayPlan(options, format, protocol, prepared, List.copyOf(seen), eof);
+        plan.notes.addAll(prepared.notes());
         return plan;
     }
 
@@ -217,7 +197,7 @@ final class ReplayPlan {
 
     /** The command each planned verb is accounted as. */
     List<Command> commands() {
-        ReaderContext ctx = context(new BadLines(false), new VerbTable(verbs), new ReplayStats());
+        ReaderContext ctx = context(new BadLines(false), new VerbTable(verbs), new LogStats());
         List<Command> out = new ArrayList<>();
         for (int i = 0; i < verbs.size(); i++) {
             out.add(ctx.command(i));

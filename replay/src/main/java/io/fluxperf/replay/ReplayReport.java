@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.log.LogInput;
 import io.fluxperf.engine.metrics.LiveSample;
 import io.fluxperf.engine.report.JsonReport;
 import java.io.IOException;
@@ -43,7 +44,7 @@ final class ReplayReport {
         out.println(RULE);
         out.println("Replay:");
         out.println("Replay: Log: " + plan.name + " Format: " + plan.format.label()
-                + (plan.format != LogFormat.TRACE && isGzip(plan) ? " (gzip)" : ""));
+                + (plan.format != TraceFormat.INSTANCE && isGzip(plan) ? " (gzip)" : ""));
         out.println("Replay: Speed: " + o.speedText() + " Max wait: " + (o.maxWait() == null ? "none" : nanosAsSeconds(o.maxWait().toNanos()) + " s")
                 + " Loop: " + o.loops() + " Rate cap: " + (o.rateCap() > 0 ? number(o.rateCap()) + "/s" : "none")
                 + " Warmup: " + (o.warmup() == null ? "none" : nanosAsSeconds(o.warmup().toNanos()) + " s"));

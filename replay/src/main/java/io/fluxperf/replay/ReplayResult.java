@@ -1,5 +1,6 @@
 package io.fluxperf.replay;
 
+import io.fluxperf.engine.log.LogFormat;
 import io.fluxperf.engine.metrics.RunResult;
 import java.util.List;
 import java.util.Map;

@@ -2,6 +2,10 @@ package io.fluxperf.replay;
 
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.load.RequestSource;
+import io.fluxperf.engine.log.LogEntry;
+import io.fluxperf.engine.log.LogReader;
+import io.fluxperf.engine.log.ReaderContext;
+import io.fluxperf.engine.log.VerbTable;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.RequestPool;
 import java.io.IOException;

@@ -1,6 +1,10 @@
 package io.fluxperf.replay;
 
 import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.log.ClientTable;
+import io.fluxperf.engine.log.LogEntry;
+import io.fluxperf.engine.log.LogReader;
+import io.fluxperf.engine.log.ReaderContext;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.trace.TraceFormatException;
 import io.fluxperf.trace.TraceReader;
@@ -91,8 +95,8 @@ final class TraceLogReader implements LogReader {
                 ctx.stats.skip("flush (replayed only with --allow-flush)");
                 continue;
             }
-            if (!ctx.protocol.supports(c)) {
-                ctx.stats.skip(c.label() + " (" + ctx.protocol.name() + " has no such command)");
+            if (!ctx.speaks(c)) {
+                ctx.stats.skip(c.label() + " (" + ctx.protocol + " has no such command)");
                 continue;
             }
             e.reset();

@@ -1,10 +1,9 @@
 package io.fluxperf.replay;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.protocol.memcache.log.MemcacheLogFormats;
+import io.fluxperf.engine.protocol.resp.log.RedisMonitorFormat;
+import io.fluxperf.testkit.LogReaders;
 import io.fluxperf.testkit.MemcachedProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +12,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Bad input ends in one sentence that names the place (a {@link UserError}, which the command
@@ -47,7 +49,7 @@ class BadInputReplayTest {
 
     @Test
     void truncatedLineIsCountedOrWithStrictAnError() {
-        Path log = Readers.write(dir, "watch.log", WATCH);
+        Path log = LogReaders.write(dir, "watch.log", WATCH);
         Replays.Run run = Replays.run(options(log).build());
         assertEquals(1, run.result().badLines());
         assertEquals(2, run.result().replayed());
@@ -58,7 +60,7 @@ class BadInputReplayTest {
 
     @Test
     void unknownCommandIsCountedOrWithStrictAnError() {
-        Path log = Readers.write(dir, "stream.txt", "get a\r\nfrobnicate a 1\r\nget b\r\n");
+        Path log = LogReaders.write(dir, "stream.txt", "get a\r\nfrobnicate a 1\r\nget b\r\n");
         Replays.Run run = Replays.run(options(log).build());
         assertEquals(1, run.result().badLines());
         assertEquals(2, run.result().replayed());
@@ -75,7 +77,7 @@ class BadInputReplayTest {
         }
         b.append("bogus\r\n");
         b.append("get last\r\n");
-        Path log = Readers.write(dir, "long.txt", b.toString());
+        Path log = LogReaders.write(dir, "long.txt", b.toString());
         int limit = ReplayPlan.scanLimit;
         ReplayPlan.scanLimit = 10; // the scan does not see the bad line: the reader meets it while replaying
         try {
@@ -98,25 +100,25 @@ class BadInputReplayTest {
         UserError e = assertThrows(UserError.class, () -> Replays.run(options(log).build()));
         assertEquals(log + ": not a command log (binary content at byte 0)", e.getMessage());
         UserError named = assertThrows(UserError.class,
-                () -> Replays.run(options(log).format(LogFormat.MEMCACHE_WATCH).build()));
+                () -> Replays.run(options(log).format(MemcacheLogFormats.WATCH).build()));
         assertEquals(log + ": not a memcache-watch log (binary content at byte 0)", named.getMessage());
     }
 
     @Test
     void emptyLogAndLogsWithoutCommands() {
-        Path empty = Readers.write(dir, "empty.log", "");
+        Path empty = LogReaders.write(dir, "empty.log", "");
         assertEquals(empty + ": empty log (no commands)",
                 assertThrows(UserError.class, () -> Replays.run(options(empty).build())).getMessage());
-        Path onlyOk = Readers.write(dir, "ok.log", "OK\n");
+        Path onlyOk = LogReaders.write(dir, "ok.log", "OK\n");
         assertEquals(onlyOk + ": empty log (no commands)", assertThrows(UserError.class,
-                () -> Replays.run(options(onlyOk).format(LogFormat.REDIS_MONITOR).build())).getMessage());
-        Path allBad = Readers.write(dir, "bad.log", "ts=1.1 gid=1 type=item_get\nts=1.2 gid=2 type=item_get\n");
+                () -> Replays.run(options(onlyOk).format(RedisMonitorFormat.INSTANCE).build())).getMessage());
+        Path allBad = LogReaders.write(dir, "bad.log", "ts=1.1 gid=1 type=item_get\nts=1.2 gid=2 type=item_get\n");
         assertEquals(allBad + ":1: truncated line (no key=) (no line of " + allBad + " is a memcache-watch command: 2 bad lines)",
                 assertThrows(UserError.class, () -> Replays.run(options(allBad).build())).getMessage());
         Path missing = dir.resolve("missing.log");
         assertEquals("--log: " + missing + ": no such file or directory",
                 assertThrows(UserError.class, () -> Replays.run(options(missing).build())).getMessage());
-        Path watch = Readers.write(dir, "watch.log", WATCH);
+        Path watch = LogReaders.write(dir, "watch.log", WATCH);
         assertEquals("--only delete: the log has no such command (it has get)",
                 assertThrows(UserError.class, () -> Replays.run(options(watch).only(java.util.List.of("delete")).build()))
                         .getMessage());
@@ -124,7 +126,7 @@ class BadInputReplayTest {
 
     @Test
     void badFlagsNameTheFlag() {
-        Path log = Readers.write(dir, "watch.log", WATCH);
+        Path log = LogReaders.write(dir, "watch.log", WATCH);
         assertEquals("--speed: 'fast' is neither a number above 0 (1, 2.5) nor max",
                 assertThrows(UserError.class, () -> ReplayOptions.parseSpeed("fast")).getMessage());
         assertEquals("--loop: must be at least 1, not 0",

@@ -1,14 +1,16 @@
 package io.fluxperf.replay;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-
 import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.protocol.memcache.log.MemcacheLogFormats;
+import io.fluxperf.engine.protocol.resp.log.RedisMonitorFormat;
+import io.fluxperf.testkit.LogReaders;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** The format is told from the content; what is no log is said in one sentence. */
 class FormatDetectorTest {
@@ -17,30 +19,30 @@ class FormatDetectorTest {
 
     @Test
     void eachFormatFromItsFirstLine() {
-        assertEquals(LogFormat.REDIS_MONITOR, FormatDetector.detect(Readers.write(dir, "a",
+        assertEquals(RedisMonitorFormat.INSTANCE, FormatDetector.detect(LogReaders.write(dir, "a",
                 "OK\n1700000000.123456 [0 127.0.0.1:50000] \"SET\" \"k\" \"v\"\n")));
-        assertEquals(LogFormat.MEMCACHE_WATCH, FormatDetector.detect(Readers.write(dir, "b",
+        assertEquals(MemcacheLogFormats.WATCH, FormatDetector.detect(LogReaders.write(dir, "b",
                 "OK\nts=1700000000.14463 gid=6 type=item_get key=foo status=found clsid=1 cfd=13 size=3\n")));
-        assertEquals(LogFormat.KLOG, FormatDetector.detect(Readers.write(dir, "c",
+        assertEquals(MemcacheLogFormats.KLOG, FormatDetector.detect(LogReaders.write(dir, "c",
                 "172.25.135.205:55438 - [09/Jul/2012:18:15:45 -0700] \"get foo\" 0 14\n")));
-        assertEquals(LogFormat.MEMCACHE_ASCII, FormatDetector.detect(Readers.write(dir, "d",
+        assertEquals(MemcacheLogFormats.ASCII, FormatDetector.detect(LogReaders.write(dir, "d",
                 "set foo 0 0 3\r\nbar\r\nget foo\r\n")));
     }
 
     @Test
     void emptyBinaryAndUnknownAreOneSentence() throws IOException {
-        Path empty = Readers.write(dir, "empty.log", "");
+        Path empty = LogReaders.write(dir, "empty.log", "");
         assertEquals(empty + ": empty log (no commands)",
                 assertThrows(UserError.class, () -> FormatDetector.detect(empty)).getMessage());
-        Path blank = Readers.write(dir, "blank.log", "\n\n  \n");
+        Path blank = LogReaders.write(dir, "blank.log", "\n\n  \n");
         assertEquals(blank + ": empty log (only blank lines)",
                 assertThrows(UserError.class, () -> FormatDetector.detect(blank)).getMessage());
         Path png = Files.write(dir.resolve("image.png"), new byte[] {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0});
         assertEquals(png + ": not a command log (binary content at byte 6)",
                 assertThrows(UserError.class, () -> FormatDetector.detect(png)).getMessage());
-        Path prose = Readers.write(dir, "notes.txt", "Dear diary,\ntoday I replayed a log.\n");
+        Path prose = LogReaders.write(dir, "notes.txt", "Dear diary,\ntoday I replayed a log.\n");
         assertEquals(prose + ":1: cannot tell the log format from its first line ('Dear diary,'); name it with --format "
-                        + "redis-monitor|memcache-watch|memcache-ascii|klog|trace",
+                        + "memcache-watch|klog|memcache-ascii|redis-monitor|trace",
                 assertThrows(UserError.class, () -> FormatDetector.detect(prose)).getMessage());
         Path notATrace = Files.createDirectory(dir.resolve("not-a-trace"));
         assertThrows(UserError.class, () -> FormatDetector.detect(notATrace));
@@ -50,6 +52,6 @@ class FormatDetectorTest {
     void namedFormatStillRefusesBinary() throws IOException {
         Path elf = Files.write(dir.resolve("a.out"), new byte[] {0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0});
         assertEquals(elf + ": not a redis-monitor log (binary content at byte 7)",
-                assertThrows(UserError.class, () -> FormatDetector.checkText(elf, LogFormat.REDIS_MONITOR)).getMessage());
+                assertThrows(UserError.class, () -> FormatDetector.checkText(elf, RedisMonitorFormat.INSTANCE)).getMessage());
     }
 }

@@ -1,8 +1,5 @@
 package io.fluxperf.replay;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.fluxperf.engine.metrics.OutcomeCounts;
 import io.fluxperf.testkit.MemcachedProcess;
 import java.io.ByteArrayOutputStream;
@@ -13,6 +10,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A replay stopped early (Ctrl-C) reports what ran, every request ended once, the reader stopped. */
 class InterruptTest {

@@ -1,8 +1,6 @@
 package io.fluxperf.replay;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import io.fluxperf.engine.protocol.memcache.log.MemcacheLogFormats;
 import io.fluxperf.replay.testkit.MemcachedWatch;
 import io.fluxperf.testkit.MemcachedProcess;
 import java.nio.file.Path;
@@ -11,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A {@code watch fetchers mutations} log captured from a real memcached while a known workload
@@ -64,7 +64,7 @@ class MemcacheWatchReplayTest {
             Map<String, Long> replayed = target.stats();
             assertEquals(original.get("cmd_get"), replayed.get("cmd_get"), run.out());
             assertEquals(original.get("cmd_set"), replayed.get("cmd_set"), run.out());
-            assertEquals(LogFormat.MEMCACHE_WATCH, run.result().format());
+            assertEquals(MemcacheLogFormats.WATCH, run.result().format());
             assertEquals(0, run.result().badLines(), run.out());
             assertEquals(Map.of("set", 100L, "get", 350L, "add", 50L), run.result().commands());
             assertEquals(500L, run.result().run().total().total().outcomes().requests());

@@ -1,10 +1,10 @@
 package io.fluxperf.replay;
 
+import io.fluxperf.engine.log.LogEntry;
+import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import org.junit.jupiter.api.Test;
 
 /** Send times from log times: speed, --max-wait, --rate-cap, --loop, late lines. */
 class PacerTest {

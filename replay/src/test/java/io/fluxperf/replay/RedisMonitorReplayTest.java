@@ -1,9 +1,6 @@
 package io.fluxperf.replay;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import io.fluxperf.engine.protocol.resp.log.RedisMonitorFormat;
 import io.fluxperf.replay.testkit.RedisProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,6 +12,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A MONITOR log captured from a real redis-server while a known workload runs (values with spaces,
@@ -110,8 +110,8 @@ class RedisMonitorReplayTest {
             stats.remove("info");
             assertEquals(logged, stats, run.out());
             assertEquals(0, run.result().badLines(), run.out());
-            assertEquals(5L, run.result().skipped().get(RedisMonitorReader.SCRIPT), run.out());
-            assertEquals(LogFormat.REDIS_MONITOR, run.result().format());
+            assertEquals(5L, run.result().skipped().get("run inside a script (its EVAL or FCALL runs it again)"), run.out());
+            assertEquals(RedisMonitorFormat.INSTANCE, run.result().format());
             assertEquals("redis", run.result().protocol());
             assertEquals(0, run.result().run().total().total().outcomes().error(), run.out());
             try (RedisProcess.Client q = target.client()) {

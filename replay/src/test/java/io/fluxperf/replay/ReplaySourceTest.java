@@ -1,12 +1,13 @@
 package io.fluxperf.replay;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import io.fluxperf.engine.log.BadLines;
+import io.fluxperf.engine.log.LogStats;
+import io.fluxperf.engine.log.ReaderContext;
+import io.fluxperf.engine.log.VerbTable;
 import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.RequestPool;
+import io.fluxperf.testkit.LogReaders;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.reactivestreams.Subscription;
 import reactor.core.publisher.BaseSubscriber;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The source on its own, with a subscriber that behaves as the load driver does (one request at a
@@ -70,12 +74,12 @@ class ReplaySourceTest {
         return sent;
     }
 
-    private ReplaySource source(Path log, int threads, double speed, int readAhead, ReplayStats stats, int loops) {
+    private ReplaySource source(Path log, int threads, double speed, int readAhead, LogStats stats, int loops) {
         ReplayOptions options = ReplayOptions.builder(log).speed(speed).readAhead(readAhead).loops(loops).build();
         ReplayPlan plan = ReplayPlan.make(options);
         VerbTable verbs = new VerbTable(plan.verbs);
-        ReaderContext ctx = new ReaderContext("log", new BadLines(false), verbs, stats, null, false,
-                Protocols.find("memcache"));
+        ReaderContext ctx = new ReaderContext("log", new BadLines(false), verbs, stats, null, false, "memcache",
+                Protocols.find("memcache")::supports);
         int[] workloads = new int[plan.verbs.size()];
         for (int i = 0; i < workloads.length; i++) {
             workloads[i] = i;
@@ -86,14 +90,14 @@ class ReplaySourceTest {
 
     @Test
     void outOfOrderLinesAreSortedByGidAndPacedByTheirTimes() throws Exception {
-        Path log = Readers.write(dir, "watch.log", """
+        Path log = LogReaders.write(dir, "watch.log", """
                 ts=1700000000.0 gid=1 type=item_get key=a status=found clsid=1 cfd=10 size=3
                 ts=1700000000.300000 gid=4 type=item_get key=d status=found clsid=1 cfd=11 size=3
                 ts=1700000000.100000 gid=2 type=item_get key=b status=found clsid=1 cfd=10 size=3
                 ts=1700000000.200000 gid=3 type=item_get key=c status=found clsid=1 cfd=12 size=3
                 ts=1700000001.0 gid=5 type=item_get key=e status=found clsid=1 cfd=11 size=3
                 """);
-        ReplayStats stats = new ReplayStats();
+        LogStats stats = new LogStats();
         try (ReplaySource source = source(log, 1, 2, 100, stats, 1)) {
             source.start();
             List<Sent> sent = drain(source, 1);
@@ -114,8 +118,8 @@ class ReplaySourceTest {
                     .append(" status=found clsid=1 cfd=10 size=3\n");
         }
         b.append("ts=1700000000.500 gid=0 type=item_get key=late status=found clsid=1 cfd=10 size=3\n");
-        Path log = Readers.write(dir, "watch.log", b.toString());
-        ReplayStats stats = new ReplayStats();
+        Path log = LogReaders.write(dir, "watch.log", b.toString());
+        LogStats stats = new LogStats();
         try (ReplaySource source = source(log, 1, 1, 4, stats, 1)) {
             source.start();
             List<Sent> sent = drain(source, 1);
@@ -131,7 +135,7 @@ class ReplaySourceTest {
     void manyCommandsOverTwoThreadsAndLoopsAllArriveInOrderPerClient() throws Exception {
         Path log = dir.resolve("many.log");
         LogWriter.watch(log, 20_000, 1, new boolean[] {true}, 7);
-        ReplayStats stats = new ReplayStats();
+        LogStats stats = new LogStats();
         try (ReplaySource source = source(log, 2, 0, 1000, stats, 3)) {
             source.start();
             List<Sent> sent = drain(source, 2);

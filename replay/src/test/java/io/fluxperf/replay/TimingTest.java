@@ -1,8 +1,5 @@
 package io.fluxperf.replay;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.fluxperf.testkit.MemcachedProcess;
 import io.fluxperf.trace.TraceReader;
 import io.fluxperf.trace.TraceRecord;
@@ -11,6 +8,8 @@ import java.util.Arrays;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Replay keeps the log's timing: a log with bursts (1 s busy at 2000 commands/s, 1 s idle) replayed

@@ -1,8 +1,5 @@
 package io.fluxperf.replay;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.fluxperf.engine.config.KeyspaceConfig;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
@@ -21,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The trace of a run replays into the same per-command counts, by the replay's report and by memcached's stats. */
 class TraceReplayTest {
@@ -39,8 +38,9 @@ class TraceReplayTest {
         Map<String, Long> runCounts = new LinkedHashMap<>();
         Map<String, Long> original;
         try (MemcachedProcess source = MemcachedProcess.start()) {
-            RunConfig config = new RunConfig(source.address(), "memcache", 1, 4, 1, Duration.ofMillis(1500), 1,
-                    Duration.ZERO, Duration.ofSeconds(1), true, 0, 42, workloads);
+            RunConfig config = RunConfig.builder().server(source.address()).threads(1).connections(4).pipeline(1)
+                    .duration(Duration.ofMillis(1500)).windows(1).timeout(Duration.ofSeconds(1)).tcpNoDelay(true)
+                    .seed(42).workloads(workloads).build();
             RunResult result;
             try (RunTrace runTrace = RunTrace.open(trace, config, new JsonReport().configJson(config))) {
                 result = new LoadRun(config, new RunListener() { }).trace(runTrace)
@@ -54,7 +54,7 @@ class TraceReplayTest {
         }
         try (MemcachedProcess target = MemcachedProcess.start()) {
             Replays.Run run = Replays.run(ReplayOptions.builder(trace).server(target.address()).live(false).build());
-            assertEquals(LogFormat.TRACE, run.result().format());
+            assertEquals(TraceFormat.INSTANCE, run.result().format());
             assertEquals(runCounts, run.result().commands(), run.out());
             Map<String, Long> replayed = target.stats();
             assertEquals(original.get("cmd_get"), replayed.get("cmd_get"), "a multi-get counts each key");

@@ -71,7 +71,7 @@ public class CodecBench extends HotPathBenchmark {
         if (p == null) {
             throw new IllegalArgumentException("no protocol " + protocol + "; there are " + Protocols.names());
         }
-        codec = p.newCodec(ProtocolOptions.defaults());
+        codec = p.codecs(ProtocolOptions.none(), null).newCodec();
         Command c = Command.parse(command);
         long keyIndex = 4242;
         ValuePattern pattern = new ValuePattern(42, valueBytes);

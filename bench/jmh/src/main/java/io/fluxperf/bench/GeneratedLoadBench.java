@@ -9,7 +9,6 @@ import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.RequestPool;
 import io.fluxperf.engine.workload.GeneratedLoad;
-import java.time.Duration;
 import java.util.List;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Param;
@@ -56,8 +55,7 @@ public class GeneratedLoadBench extends HotPathBenchmark {
 
     /** A one-thread run of these workloads (what {@code GeneratedLoad} reads of it: workloads, seed, limit). */
     static RunConfig runConfig(List<WorkloadConfig> workloads) {
-        return new RunConfig(null, "memcache", 1, 1, 1, Duration.ofSeconds(60), 1, Duration.ZERO,
-                Duration.ofSeconds(1), true, 0, 42, workloads);
+        return RunConfig.builder().threads(1).connections(1).workloads(workloads).build();
     }
 
     @TearDown

@@ -7,10 +7,8 @@ import io.fluxperf.engine.config.KeyspaceConfig;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.ValueSize;
 import io.fluxperf.engine.config.WorkloadConfig;
-import io.fluxperf.engine.protocol.ProtocolOptions;
 import io.fluxperf.engine.request.Command;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -40,6 +38,8 @@ public record McbSettings(Command command, String address, int port, McbTranspor
     /** mcb waits for every reply; a reply this late counts as a timeout (a lost UDP datagram). */
     static final Duration TIMEOUT = Duration.ofSeconds(5);
     static final long SEED = RunConfig.DEFAULT_SEED;
+    /** mcb is memcached's benchmark: it speaks memcached's text protocol, whatever the default. */
+    static final String PROTOCOL = "memcache";
 
     /** Checks the options as given on the command line; every mistake is one sentence naming its flag. */
     public static McbSettings of(String command, String address, int port, String transport, String socketPath,
@@ -121,12 +121,12 @@ public record McbSettings(Command command, String address, int port, McbTranspor
      * thread), a window long enough that the request count ends it.
      */
     public RunConfig runConfig() {
-        WorkloadConfig workload = new WorkloadConfig(command.label(), command, 0, 1, ValueSize.fixed(length),
-                keyspace(), false, false, 1, 0);
-        ConnectionOptions connection = new ConnectionOptions(transport == McbTransport.UDP, false, null, false, null,
-                single, 0, 0, false);
-        return new RunConfig(server(), RunConfig.DEFAULT_PROTOCOL, threads, 1, 1, WINDOW, 1, Duration.ZERO, TIMEOUT,
-                RunConfig.DEFAULT_TCP_NODELAY, totalCommands(), SEED, List.of(workload), ProtocolOptions.defaults(),
-                connection, Duration.ZERO);
+        WorkloadConfig workload = WorkloadConfig.of(command).withName(command.label()).withBytes(ValueSize.fixed(length))
+                .withKeyspace(keyspace());
+        ConnectionOptions connection = ConnectionOptions.builder().udp(transport == McbTransport.UDP)
+                .connectPerRequest(single).build();
+        return RunConfig.builder().server(server()).protocol(PROTOCOL).threads(threads).connections(1).pipeline(1)
+                .duration(WINDOW).timeout(TIMEOUT).requests(totalCommands()).seed(SEED).workload(workload)
+                .connection(connection).build();
     }
 }

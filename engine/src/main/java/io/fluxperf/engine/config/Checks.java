@@ -73,31 +73,6 @@ final class Checks {
         return text;
     }
 
-    /** An HTTP header line "Name: value". */
-    static String header(String text) {
-        int colon = text.indexOf(':');
-        if (colon <= 0 || text.substring(0, colon).chars().anyMatch(c -> c <= ' ' || c == ':')) {
-            throw new IllegalArgumentException("'" + text + "' is not a header; write Name: value");
-        }
-        if (text.indexOf('\r') >= 0 || text.indexOf('\n') >= 0) {
-            throw new IllegalArgumentException("a header cannot hold a line break");
-        }
-        return text;
-    }
-
-    /** Status classes "2xx,3xx" → {2, 3}. */
-    static java.util.Set<Integer> statusClasses(String text) {
-        java.util.Set<Integer> classes = new java.util.TreeSet<>();
-        for (String part : text.split(",")) {
-            String p = part.trim().toLowerCase(java.util.Locale.ROOT);
-            if (!p.matches("[1-5]xx")) {
-                throw new IllegalArgumentException("'" + part.trim() + "' is not a status class; write 2xx, 3xx, 4xx or 5xx");
-            }
-            classes.add(p.charAt(0) - '0');
-        }
-        return classes;
-    }
-
     static KeyDistribution distribution(String text) {
         KeyDistribution d = KeyDistribution.parse(text);
         if (d == null) {

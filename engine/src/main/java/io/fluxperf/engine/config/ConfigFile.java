@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.protocol.ProtocolOption;
+import io.fluxperf.engine.protocol.ProtocolOptions;
+import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.request.Command;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,9 +20,9 @@ import java.util.function.Function;
  */
 final class ConfigFile {
     static final List<String> TOP_KEYS = List.of("general", "workload");
+    /** The keys of [general] that are not protocol options, which the protocols add ({@link #generalKeys()}). */
     static final List<String> GENERAL_KEYS = List.of("server", "protocol", "threads", "connections", "pipeline",
             "duration", "windows", "warmup", "timeout", "tcp-nodelay", "requests", "seed",
-            "user", "password", "db", "resp", "headers", "http-ok",
             "udp", "tls", "tls-ca", "tls-insecure", "sni", "connect-per-request", "hold-connections", "connect-rate",
             "io-uring", "busy-poll", "stats-interval");
     static final List<String> WORKLOAD_KEYS = List.of("name", "method", "rate", "weight", "bytes", "hit", "flush",
@@ -38,12 +41,8 @@ final class ConfigFile {
     Boolean tcpNoDelay;
     Long requests;
     Long seed;
-    String user;
-    String password;
-    Integer db;
-    Integer resp;
-    List<String> headers;
-    String httpOk;
+    /** The protocol options of [general], each with its place in the file; checked by the protocol. */
+    ProtocolOptions protocolOptions = ProtocolOptions.none();
     Boolean udp;
     Boolean tls;
     String tlsCa;
@@ -91,6 +90,13 @@ final class ConfigFile {
         }
     }
 
+    /** Every key [general] may hold: the run's own and every registered protocol's options. */
+    static List<String> generalKeys() {
+        List<String> keys = new ArrayList<>(GENERAL_KEYS);
+        Protocols.allOptions().values().forEach(o -> keys.add(o.key()));
+        return keys;
+    }
+
     private ConfigFile(TomlConfigFile toml) {
         this.toml = toml;
     }
@@ -133,7 +139,7 @@ final class ConfigFile {
     }
 
     private void readGeneral(TomlTable g) {
-        g.allowOnly(GENERAL_KEYS);
+        g.allowOnly(generalKeys());
         server = checked(g, "server", g.string("server"), Checks::server);
         protocol = checked(g, "protocol", g.string("protocol"), Checks::protocol);
         threads = toInt(g.integer("threads", 1, ConfigResolver.MAX_THREADS));
@@ -146,19 +152,16 @@ final class ConfigFile {
         tcpNoDelay = g.bool("tcp-nodelay");
         requests = g.integer("requests", 0, Long.MAX_VALUE);
         seed = g.integer("seed", Long.MIN_VALUE, Long.MAX_VALUE);
-        user = g.string("user");
-        password = g.string("password");
-        db = toInt(g.integer("db", 0, ConfigResolver.MAX_DB));
-        resp = toInt(g.integer("resp", 2, 3));
-        headers = g.strings("headers");
-        if (headers != null) {
-            for (String h : headers) {
-                checked(g, "headers", h, Checks::header);
+        for (ProtocolOption o : Protocols.allOptions().values()) {
+            List<String> values = switch (o.shape()) {
+                case TEXT -> g.string(o.key()) == null ? null : List.of(g.string(o.key()));
+                case INTEGER -> g.integer(o.key(), o.min(), o.max()) == null ? null
+                        : List.of(Long.toString(g.integer(o.key(), o.min(), o.max())));
+                case TEXT_LIST -> g.strings(o.key());
+            };
+            for (String v : values == null ? List.<String>of() : values) {
+                protocolOptions = protocolOptions.with(o.flag(), v, g.place(o.key()));
             }
-        }
-        httpOk = g.string("http-ok");
-        if (httpOk != null) {
-            checked(g, "http-ok", httpOk, Checks::statusClasses);
         }
         udp = g.bool("udp");
         tls = g.bool("tls");

@@ -2,8 +2,8 @@ package io.fluxperf.engine.config;
 
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.protocol.Protocol;
-import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.protocol.ProtocolOptions;
+import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.CommandTemplate;
 import java.time.Duration;
@@ -83,8 +83,6 @@ public final class ConfigResolver {
     public static final int MAX_KEY_LENGTH = 250;
     /** memcached reads an expiry above 30 days as a Unix time, so larger ttls would expire at once. */
     public static final int MAX_TTL = 30 * 24 * 3600;
-    /** redis' default number of databases is 16; servers may have more. */
-    public static final int MAX_DB = 1_000_000;
     public static final int MAX_HELD_CONNECTIONS = 1_000_000;
     /** No warm-up unless asked for. */
     public static final Duration DEFAULT_WARMUP = Duration.ZERO;
@@ -109,7 +107,7 @@ public final class ConfigResolver {
 
         String server = flags.server != null ? flag("server", () -> Checks.server(flags.server)) : f.server;
         String protocolName = flags.protocol != null ? flag("protocol", () -> Checks.protocol(flags.protocol))
-                : f.protocol != null ? f.protocol : RunConfig.DEFAULT_PROTOCOL;
+                : f.protocol != null ? f.protocol : Protocols.defaultProtocol().name();
         int threads = flags.threads != null ? flagRange("threads", flags.threads, 1, MAX_THREADS)
                 : or(f.threads, RunConfig.DEFAULT_THREADS);
         int connections = flags.connections != null ? flagRange("connections", flags.connections, 1, MAX_CONNECTIONS)
@@ -134,7 +132,7 @@ public final class ConfigResolver {
         List<WorkloadConfig> workloads = fileWorkloads
                 ? fromFile(file, wf, protocol)
                 : List.of(fromFlags(flags, wf, protocol));
-        ProtocolOptions protocolOptions = protocolOptions(flags, f, protocol, server);
+        ProtocolOptions protocolOptions = protocolOptions(flags, f.protocolOptions, protocol, server);
         if (workloads.stream().anyMatch(WorkloadConfig::flush) && !protocol.supports(Command.FLUSH)) {
             throw new UserError("--flush: " + protocol.name() + " has no command to flush the server");
         }
@@ -142,34 +140,32 @@ public final class ConfigResolver {
         Duration statsInterval = flags.statsInterval != null ? flag("stats-interval", () -> notNegative(flags.statsInterval))
                 : or(f.statsInterval, Duration.ZERO);
         try {
-            return new RunConfig(server, protocol.name(), threads, connections, pipeline, duration, windows, warmup,
-                    timeout, tcpNoDelay, requests, seed, workloads, protocolOptions, connection, statsInterval);
+            return RunConfig.builder().server(server).protocol(protocol.name()).threads(threads)
+                    .connections(connections)
+                    .pipeline(pipeline).duration(duration).windows(windows).warmup(warmup).timeout(timeout)
+                    .tcpNoDelay(tcpNoDelay).requests(requests).seed(seed).workloads(workloads)
+                    .protocolOptions(protocolOptions).connection(connection).statsInterval(statsInterval).build();
         } catch (IllegalArgumentException e) {
             throw fileWorkloads ? file.toml.error(e.getMessage()) : new UserError("the command line: " + e.getMessage());
         }
     }
 
-    private static ProtocolOptions protocolOptions(RunSettings flags, ConfigFile f, Protocol protocol, String server) {
-        String user = flags.user != null ? flags.user : f.user;
-        String password = flags.password != null ? flags.password : f.password;
-        if (user != null && password == null) {
-            throw new UserError("--user: a user needs a --password (redis AUTH user password)");
-        }
-        int db = flags.db != null ? flagRange("db", flags.db, 0, MAX_DB) : or(f.db, -1);
-        int resp = flags.resp != null ? flagRange("resp", flags.resp, 2, 3) : or(f.resp, 2);
-        List<String> headers = new ArrayList<>(f.headers != null ? f.headers : List.of());
-        if (flags.headers != null) {
-            for (String h : flags.headers) {
-                headers.add(flag("header", () -> Checks.header(h)));
+    /**
+     * The protocol options of the file, then of the flags (so that a flag's value comes last and
+     * wins, and repeated ones add up), checked by the protocol: one it does not read is an error,
+     * as is a bad value, named by its flag or key.
+     */
+    public static ProtocolOptions protocolOptions(RunSettings flags, ProtocolOptions fromFile, Protocol protocol,
+                                                  String server) {
+        ProtocolOptions options = fromFile;
+        for (java.util.Map.Entry<String, List<String>> e : flags.protocolOptions.entrySet()) {
+            for (String v : e.getValue()) {
+                options = options.with(e.getKey(), v, "--" + e.getKey());
             }
         }
-        boolean hasHost = headers.stream().anyMatch(h -> h.regionMatches(true, 0, "host:", 0, 5));
-        if (protocol.name().equals("http") && !hasHost && server != null && !server.startsWith("unix:")) {
-            headers.add("Host: " + server); // what a browser would send for this address
-        }
-        Set<Integer> ok = flags.httpOk != null ? flag("http-ok", () -> Checks.statusClasses(flags.httpOk))
-                : f.httpOk != null ? Checks.statusClasses(f.httpOk) : Set.of(2);
-        return new ProtocolOptions(user, password, db, resp, headers, ok);
+        Protocols.rejectUnknownOptions(protocol, options);
+        protocol.codecs(options, server); // checks every value now, before anything is sent
+        return options;
     }
 
     private static ConnectionOptions connectionOptions(RunSettings flags, ConfigFile f) {
@@ -200,7 +196,9 @@ public final class ConfigResolver {
         }
         boolean ioUring = flags.ioUring != null ? flags.ioUring : or(f.ioUring, false);
         boolean busyPoll = flags.busyPoll != null ? flags.busyPoll : or(f.busyPoll, false);
-        return new ConnectionOptions(udp, tls, ca, insecure, sni, perRequest, hold, connectRate, ioUring, busyPoll);
+        return ConnectionOptions.builder().udp(udp).tls(tls).tlsCa(ca).tlsInsecure(insecure).sni(sni)
+                .connectPerRequest(perRequest).holdConnections(hold).connectRate(connectRate).ioUring(ioUring)
+                .busyPoll(busyPoll).build();
     }
 
     /** rpc-perf's rule: these flags describe a workload, and the file already has its own. */

@@ -1,31 +1,19 @@
 package io.fluxperf.engine.config;
 
 import io.fluxperf.engine.protocol.ProtocolOptions;
+import io.fluxperf.engine.protocol.Protocols;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Everything that shapes a run (what the config file and the flags say, merged and checked).
- * Outputs (JSON, HdrHistogram log, trace) are not part of it.
- *
- * @param server      HOST:PORT of the target, or null for the embedded target
- * @param threads     event loops, each with its own connections
- * @param connections connections per thread
- * @param pipeline    requests in flight per connection
- * @param duration    length of one window
- * @param windows     number of windows
- * @param warmup      time before the first window, not reported
- * @param timeout     per-request timeout
- * @param requests    stop after this many requests in total (0 = no limit)
- * @param protocolOptions protocol settings (redis AUTH/SELECT/RESP3, HTTP headers)
- * @param connection  transport and connection mode (UDP, TLS, connect-per-request, held connections)
- * @param statsInterval how often the per-second statistics block is printed (zero: never)
+ * Outputs (JSON, HdrHistogram log, trace) are not part of it. Immutable: make one with
+ * {@link #builder()}, or a changed copy with {@link #toBuilder()}; {@link Builder#build()} checks
+ * what no single setter can (a run needs a workload, rated and unrated workloads do not mix).
  */
-public record RunConfig(String server, String protocol, int threads, int connections, int pipeline,
-                        Duration duration, int windows, Duration warmup, Duration timeout, boolean tcpNoDelay,
-                        long requests, long seed, List<WorkloadConfig> workloads, ProtocolOptions protocolOptions,
-                        ConnectionOptions connection, Duration statsInterval) {
-    public static final String DEFAULT_PROTOCOL = "memcache";
+public final class RunConfig {
     public static final int DEFAULT_THREADS = 1;
     public static final int DEFAULT_CONNECTIONS = 25;
     public static final int DEFAULT_PIPELINE = 1;
@@ -39,35 +27,127 @@ public record RunConfig(String server, String protocol, int threads, int connect
      */
     public static final boolean DEFAULT_TCP_NODELAY = true;
 
-    /** A run with default protocol and connection settings and no statistics block. */
-    public RunConfig(String server, String protocol, int threads, int connections, int pipeline,
-                     Duration duration, int windows, Duration warmup, Duration timeout, boolean tcpNoDelay,
-                     long requests, long seed, List<WorkloadConfig> workloads) {
-        this(server, protocol, threads, connections, pipeline, duration, windows, warmup, timeout, tcpNoDelay,
-                requests, seed, workloads, ProtocolOptions.defaults(), ConnectionOptions.defaults(), Duration.ZERO);
+    private final String server;
+    private final String protocol;
+    private final int threads;
+    private final int connections;
+    private final int pipeline;
+    private final Duration duration;
+    private final int windows;
+    private final Duration warmup;
+    private final Duration timeout;
+    private final boolean tcpNoDelay;
+    private final long requests;
+    private final long seed;
+    private final List<WorkloadConfig> workloads;
+    private final ProtocolOptions protocolOptions;
+    private final ConnectionOptions connection;
+    private final Duration statsInterval;
+
+    private RunConfig(Builder b) {
+        this.server = b.server;
+        this.protocol = b.protocol;
+        this.threads = b.threads;
+        this.connections = b.connections;
+        this.pipeline = b.pipeline;
+        this.duration = b.duration;
+        this.windows = b.windows;
+        this.warmup = b.warmup;
+        this.timeout = b.timeout;
+        this.tcpNoDelay = b.tcpNoDelay;
+        this.requests = b.requests;
+        this.seed = b.seed;
+        this.workloads = List.copyOf(b.workloads);
+        this.protocolOptions = b.protocolOptions;
+        this.connection = b.connection;
+        this.statsInterval = b.statsInterval;
     }
 
-    public RunConfig {
-        workloads = List.copyOf(workloads);
-        if (protocolOptions == null) {
-            protocolOptions = ProtocolOptions.defaults();
-        }
-        if (connection == null) {
-            connection = ConnectionOptions.defaults();
-        }
-        if (statsInterval == null) {
-            statsInterval = Duration.ZERO;
-        }
-        if (workloads.isEmpty()) {
-            throw new IllegalArgumentException("a run needs at least one workload");
-        }
-        boolean rated = workloads.get(0).isRated();
-        for (WorkloadConfig w : workloads) {
-            if (w.isRated() != rated) {
-                throw new IllegalArgumentException("either every workload has a rate or none has (workload '"
-                        + w.name() + "' differs from '" + workloads.get(0).name() + "')");
-            }
-        }
+    /** Defaults everywhere, and no workload yet. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder that starts from this config. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** HOST:PORT, [IPv6]:PORT or unix:/path of the target, or null for the embedded target. */
+    public String server() {
+        return server;
+    }
+
+    /** The registered protocol's name. */
+    public String protocol() {
+        return protocol;
+    }
+
+    /** Event loops, each with its own connections. */
+    public int threads() {
+        return threads;
+    }
+
+    /** Connections per thread. */
+    public int connections() {
+        return connections;
+    }
+
+    /** Requests in flight per connection. */
+    public int pipeline() {
+        return pipeline;
+    }
+
+    /** Length of one window. */
+    public Duration duration() {
+        return duration;
+    }
+
+    public int windows() {
+        return windows;
+    }
+
+    /** Load before the first window, not reported. */
+    public Duration warmup() {
+        return warmup;
+    }
+
+    /** Per-request timeout. */
+    public Duration timeout() {
+        return timeout;
+    }
+
+    public boolean tcpNoDelay() {
+        return tcpNoDelay;
+    }
+
+    /** Stop after this many requests in total; 0: no limit. */
+    public long requests() {
+        return requests;
+    }
+
+    /** Seed of the key, size and value generators. */
+    public long seed() {
+        return seed;
+    }
+
+    public List<WorkloadConfig> workloads() {
+        return workloads;
+    }
+
+    /** Protocol settings as given (redis AUTH/SELECT/RESP3, HTTP headers), read by the protocol. */
+    public ProtocolOptions protocolOptions() {
+        return protocolOptions;
+    }
+
+    /** Transport and connection mode (UDP, TLS, connect per request, held connections). */
+    public ConnectionOptions connection() {
+        return connection;
+    }
+
+    /** How often the per-second statistics block is printed; zero: never. */
+    public Duration statsInterval() {
+        return statsInterval;
     }
 
     /** Open loop: every workload has a rate, and latency counts from the intended send time. */
@@ -90,5 +170,204 @@ public record RunConfig(String server, String protocol, int threads, int connect
 
     public double totalRate() {
         return workloads.stream().mapToDouble(WorkloadConfig::rate).sum();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RunConfig c && Objects.equals(server, c.server) && protocol.equals(c.protocol)
+                && threads == c.threads && connections == c.connections && pipeline == c.pipeline
+                && duration.equals(c.duration) && windows == c.windows && warmup.equals(c.warmup)
+                && timeout.equals(c.timeout) && tcpNoDelay == c.tcpNoDelay && requests == c.requests && seed == c.seed
+                && workloads.equals(c.workloads) && protocolOptions.equals(c.protocolOptions)
+                && connection.equals(c.connection) && statsInterval.equals(c.statsInterval);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(server, protocol, threads, connections, pipeline, duration, windows, warmup, timeout,
+                tcpNoDelay, requests, seed, workloads, protocolOptions, connection, statsInterval);
+    }
+
+    @Override
+    public String toString() {
+        return "RunConfig[server=" + server + ", protocol=" + protocol + ", threads=" + threads + ", connections="
+                + connections + ", pipeline=" + pipeline + ", duration=" + duration + ", windows=" + windows
+                + ", warmup=" + warmup + ", timeout=" + timeout + ", requests=" + requests + ", workloads=" + workloads
+                + "]";
+    }
+
+    /**
+     * Builds a {@link RunConfig}. Each setter checks its own argument
+     * ({@link IllegalArgumentException}); callers that know the flag or key check first, so that
+     * their message can name it.
+     */
+    public static final class Builder {
+        private String server;
+        private String protocol = Protocols.defaultProtocol().name();
+        private int threads = DEFAULT_THREADS;
+        private int connections = DEFAULT_CONNECTIONS;
+        private int pipeline = DEFAULT_PIPELINE;
+        private Duration duration = DEFAULT_DURATION;
+        private int windows = DEFAULT_WINDOWS;
+        private Duration warmup = Duration.ZERO;
+        private Duration timeout = DEFAULT_TIMEOUT;
+        private boolean tcpNoDelay = DEFAULT_TCP_NODELAY;
+        private long requests;
+        private long seed = DEFAULT_SEED;
+        private final List<WorkloadConfig> workloads = new ArrayList<>();
+        private ProtocolOptions protocolOptions = ProtocolOptions.none();
+        private ConnectionOptions connection = ConnectionOptions.defaults();
+        private Duration statsInterval = Duration.ZERO;
+
+        private Builder() {
+        }
+
+        private Builder(RunConfig c) {
+            server = c.server;
+            protocol = c.protocol;
+            threads = c.threads;
+            connections = c.connections;
+            pipeline = c.pipeline;
+            duration = c.duration;
+            windows = c.windows;
+            warmup = c.warmup;
+            timeout = c.timeout;
+            tcpNoDelay = c.tcpNoDelay;
+            requests = c.requests;
+            seed = c.seed;
+            workloads.addAll(c.workloads);
+            protocolOptions = c.protocolOptions;
+            connection = c.connection;
+            statsInterval = c.statsInterval;
+        }
+
+        /** @param v HOST:PORT, [IPv6]:PORT or unix:/path; null for the embedded target */
+        public Builder server(String v) {
+            server = v;
+            return this;
+        }
+
+        /** @param v a registered protocol's name */
+        public Builder protocol(String v) {
+            protocol = Objects.requireNonNull(v, "protocol");
+            return this;
+        }
+
+        public Builder threads(int v) {
+            threads = atLeast(v, 1, "threads");
+            return this;
+        }
+
+        public Builder connections(int v) {
+            connections = atLeast(v, 1, "connections");
+            return this;
+        }
+
+        public Builder pipeline(int v) {
+            pipeline = atLeast(v, 1, "pipeline");
+            return this;
+        }
+
+        public Builder duration(Duration v) {
+            duration = positive(v, "duration");
+            return this;
+        }
+
+        public Builder windows(int v) {
+            windows = atLeast(v, 1, "windows");
+            return this;
+        }
+
+        public Builder warmup(Duration v) {
+            if (v.isNegative()) {
+                throw new IllegalArgumentException("warmup must not be negative, not " + v);
+            }
+            warmup = v;
+            return this;
+        }
+
+        public Builder timeout(Duration v) {
+            timeout = positive(v, "timeout");
+            return this;
+        }
+
+        public Builder tcpNoDelay(boolean v) {
+            tcpNoDelay = v;
+            return this;
+        }
+
+        /** @param v stop after this many requests in total; 0: no limit */
+        public Builder requests(long v) {
+            if (v < 0) {
+                throw new IllegalArgumentException("requests must be >= 0, not " + v);
+            }
+            requests = v;
+            return this;
+        }
+
+        public Builder seed(long v) {
+            seed = v;
+            return this;
+        }
+
+        /** Adds a workload after those added before. */
+        public Builder workload(WorkloadConfig v) {
+            workloads.add(Objects.requireNonNull(v, "workload"));
+            return this;
+        }
+
+        /** Replaces the workloads. */
+        public Builder workloads(List<WorkloadConfig> v) {
+            workloads.clear();
+            v.forEach(this::workload);
+            return this;
+        }
+
+        public Builder protocolOptions(ProtocolOptions v) {
+            protocolOptions = Objects.requireNonNull(v, "protocolOptions");
+            return this;
+        }
+
+        public Builder connection(ConnectionOptions v) {
+            connection = Objects.requireNonNull(v, "connection");
+            return this;
+        }
+
+        /** @param v how often the statistics block is printed; zero: never */
+        public Builder statsInterval(Duration v) {
+            if (v.isNegative()) {
+                throw new IllegalArgumentException("stats interval must not be negative, not " + v);
+            }
+            statsInterval = v;
+            return this;
+        }
+
+        public RunConfig build() {
+            if (workloads.isEmpty()) {
+                throw new IllegalArgumentException("a run needs at least one workload");
+            }
+            boolean rated = workloads.get(0).isRated();
+            for (WorkloadConfig w : workloads) {
+                if (w.isRated() != rated) {
+                    throw new IllegalArgumentException("either every workload has a rate or none has (workload '"
+                            + w.name() + "' differs from '" + workloads.get(0).name() + "')");
+                }
+            }
+            return new RunConfig(this);
+        }
+
+        private static int atLeast(int v, int min, String what) {
+            if (v < min) {
+                throw new IllegalArgumentException(what + " must be at least " + min + ", not " + v);
+            }
+            return v;
+        }
+
+        private static Duration positive(Duration v, String what) {
+            if (v.isNegative() || v.isZero()) {
+                throw new IllegalArgumentException(what + " must be greater than 0, not " + v);
+            }
+            return v;
+        }
     }
 }

@@ -40,14 +40,12 @@ public final class RunSettings {
     public String command;
     /** --path: the path template of HTTP requests, e.g. "/items/__key__". */
     public String path;
-    public String user;
-    public String password;
-    public Integer db;
-    public Integer resp;
-    /** --header, repeatable: "Name: value". */
-    public java.util.List<String> headers;
-    /** --http-ok: status classes that count as ok, e.g. "2xx,3xx". */
-    public String httpOk;
+    /**
+     * Protocol options by flag name without dashes ({@code db}, {@code header}), each with the
+     * values given in order; the protocol that declares an option reads it
+     * ({@link io.fluxperf.engine.protocol.Protocol#options()}).
+     */
+    public final java.util.Map<String, java.util.List<String>> protocolOptions = new java.util.LinkedHashMap<>();
     public Boolean udp;
     public Boolean tls;
     public Path tlsCa;
@@ -61,4 +59,14 @@ public final class RunSettings {
     /** --busy-poll: the load loops poll for I/O without waiting in the kernel. */
     public Boolean busyPoll;
     public Duration statsInterval;
+
+    /** Records a protocol option's value, or each value of a list, when given (not null). */
+    public RunSettings protocolOption(String flag, Object value) {
+        if (value instanceof java.util.Collection<?> values) {
+            values.forEach(v -> protocolOption(flag, v));
+        } else if (value != null) {
+            protocolOptions.computeIfAbsent(flag, k -> new java.util.ArrayList<>()).add(value.toString());
+        }
+        return this;
+    }
 }

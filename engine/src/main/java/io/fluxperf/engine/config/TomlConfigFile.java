@@ -141,8 +141,13 @@ final class TomlConfigFile {
 
     /** A problem with the value at {@code keyPath} (as in {@code workload[1].rate}). */
     UserError error(String keyPath, String problem) {
+        return new UserError(place(keyPath) + ": " + problem);
+    }
+
+    /** Where the key at {@code keyPath} is, to start a message with: {@code run.toml: general.db (line 3)}. */
+    String place(String keyPath) {
         int line = lineOf(keyPath);
-        return new UserError(name + ": " + keyPath + (line > 0 ? " (line " + line + ")" : "") + ": " + problem);
+        return name + ": " + keyPath + (line > 0 ? " (line " + line + ")" : "");
     }
 
     /** A problem with the file as a whole. */

@@ -47,6 +47,11 @@ final class TomlTable {
         return node.get(key);
     }
 
+    /** Where {@code key} of this table is, to start a message with. */
+    String place(String key) {
+        return file.place(keyPath(key));
+    }
+
     /** A problem with {@code key} of this table. */
     UserError error(String key, String problem) {
         return file.error(keyPath(key), problem);

@@ -58,8 +58,14 @@ public record WorkloadConfig(String name, Command method, double rate, int weigh
         }
     }
 
+    /** A closed-loop workload of {@code method} with default sizes, keys and name. */
     public static WorkloadConfig of(Command method) {
-        return new WorkloadConfig(null, method, 0, 1, null, null, false, false, 1, 0, null);
+        return of(method, null);
+    }
+
+    /** The same with a template: a command workload's words, or an HTTP workload's path. */
+    public static WorkloadConfig of(Command method, CommandTemplate template) {
+        return new WorkloadConfig(null, method, 0, 1, null, null, false, false, 1, 0, template);
     }
 
     public WorkloadConfig withTemplate(CommandTemplate v) {

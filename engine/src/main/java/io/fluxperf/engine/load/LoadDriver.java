@@ -6,9 +6,9 @@ import io.fluxperf.engine.metrics.ConnectionCounts;
 import io.fluxperf.engine.metrics.ThreadCpu;
 import io.fluxperf.engine.metrics.WorkloadStats;
 import io.fluxperf.engine.netty.AlarmIoHandler;
+import io.fluxperf.engine.protocol.CodecFactory;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.ProtocolCodec;
-import io.fluxperf.engine.protocol.ProtocolOptions;
 import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.RequestPool;
@@ -57,7 +57,7 @@ final class LoadDriver {
     private final Protocol protocol;
     private final Transports transports;
     private final long timeoutNanos;
-    private final ProtocolOptions protocolOptions;
+    private final CodecFactory codecs;
     /** A handshake was refused: reconnecting would only be refused again. */
     private boolean refused;
     private final List<ConnectionSlot> connections = new ArrayList<>();
@@ -131,7 +131,7 @@ final class LoadDriver {
         this.protocol = protocol;
         this.errors = errors;
         this.timeoutNanos = config.timeout().toNanos();
-        this.protocolOptions = config.protocolOptions();
+        this.codecs = protocol.codecs(config.protocolOptions(), config.server());
         this.stats = newStats(config.workloads().size());
         this.workloadCount = config.workloads().size();
         this.perRequest = config.connection().connectPerRequest();
@@ -144,7 +144,7 @@ final class LoadDriver {
             firstId += slotsOfThread(config, t);
         }
         for (int c = 0; c < slots; c++) {
-            connections.add(config.connection().udp() ? new UdpSlot(this, firstId + c, pipeline, target, clientLoop) : new TargetConnection(this, firstId + c, pipeline, perRequest));
+            connections.add(config.connection().udp() ? new UdpSlot(this, firstId + c, pipeline, target, clientLoop, protocol.datagramFraming()) : new TargetConnection(this, firstId + c, pipeline, perRequest));
             backoffNanos[c] = MIN_BACKOFF_NANOS;
         }
         this.firstSlotId = firstId;
@@ -261,7 +261,7 @@ final class LoadDriver {
         // the backoff is reset by the first reply (replied), not here: a target that accepts and closes
         // at once (a proxy whose back end is down) is backed off from like one that refuses
         ProtocolCodec codec = slot.reusableCodec();
-        slot.attach(wire, codec != null ? codec : protocol.newCodec(protocolOptions));
+        slot.attach(wire, codec != null ? codec : codecs.newCodec());
         slot.startHandshake();
         pump();
     }
@@ -320,7 +320,7 @@ final class LoadDriver {
 
     /** A new codec for one of this thread's connections. */
     ProtocolCodec newCodec() {
-        return protocol.newCodec(protocolOptions);
+        return codecs.newCodec();
     }
 
     EventLoop loop() {

@@ -124,23 +124,22 @@ public final class LoadRun {
     /** System.nanoTime() until which {@link #waitUntil} wakes the loops from outside. */
     private long exerciseWakeupsUntil = Long.MIN_VALUE;
 
+    /** A run of {@code config}'s protocol, as the registry has it. */
     public LoadRun(RunConfig config, RunListener listener) {
-        this(config, listener, java.util.function.UnaryOperator.identity());
+        this(config, registered(config.protocol()), listener);
     }
 
     /**
-     * @param protocolWrapper wraps the run's protocol (a test watches what its codecs decode); the
-     *                        identity in real runs
+     * A run that speaks {@code protocol}, which need not be registered: a test may watch what a
+     * protocol's codecs decode by wrapping the registered one.
      */
-    public LoadRun(RunConfig config, RunListener listener, java.util.function.UnaryOperator<Protocol> protocolWrapper) {
+    public LoadRun(RunConfig config, Protocol protocol, RunListener listener) {
         this.config = config;
-        Protocol found = Protocols.find(config.protocol());
-        if (found == null) {
-            throw new UserError("--protocol: unknown protocol '" + config.protocol() + "'; expected one of " + Protocols.names());
-        }
-        this.protocol = protocolWrapper.apply(found);
-        if (config.connection().udp() && !protocol.name().equals("memcache")) {
-            throw new UserError("--udp: only the memcache protocol runs over UDP, not " + protocol.name());
+        this.protocol = protocol;
+        if (config.connection().udp() && protocol.datagramFraming() == null) {
+            throw new UserError("--udp: protocol " + protocol.name() + " has no UDP framing; "
+                    + Protocols.all().stream().filter(p -> p.datagramFraming() != null).map(Protocol::name).toList()
+                    + " runs over UDP");
         }
         for (WorkloadConfig w : config.workloads()) {
             if (!protocol.supports(w.method())) {
@@ -151,6 +150,14 @@ public final class LoadRun {
             IoUringClientLoop.ensureAvailable(); // one sentence now, not a stack trace from the first loop
         }
         this.listener = listener;
+    }
+
+    private static Protocol registered(String name) {
+        Protocol found = Protocols.find(name);
+        if (found == null) {
+            throw new UserError("--protocol: unknown protocol '" + name + "'; expected one of " + Protocols.names());
+        }
+        return found;
     }
 
     /** Ends the run early (Ctrl-C): sending stops, requests in flight finish, the report covers what ran. */

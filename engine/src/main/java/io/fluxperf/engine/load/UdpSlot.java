@@ -1,6 +1,7 @@
 package io.fluxperf.engine.load;
 
 import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.protocol.DatagramFraming;
 import io.fluxperf.engine.protocol.ProtocolCodec;
 import io.fluxperf.engine.protocol.ProtocolException;
 import io.fluxperf.engine.request.Outcome;
@@ -21,40 +22,40 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * memcache over UDP (memcached's protocol.txt, "UDP protocol"): one connected datagram socket on
- * the driver's event loop, with up to {@code pipeline} requests in flight. Lives on that loop; not
- * thread-safe.
+ * A protocol over UDP, framed by its {@link DatagramFraming} (memcache: memcached's 8-byte frame
+ * header): one connected datagram socket on the driver's event loop, with up to {@code pipeline}
+ * requests in flight. Lives on that loop; not thread-safe.
  *
- * <p>Framing: every datagram starts with an 8-byte header — request id, sequence number, total
- * number of datagrams, reserved (big-endian 16-bit each). A request is one datagram (sequence 0 of
- * 1). A request id is {@code generation << bits | entry}: the low bits name the in-flight entry,
- * the high bits count that entry's uses, so a reply finds its request in O(1) and one for a
- * request that already ended (late after its timeout, or duplicated) does not match and is
- * dropped and counted as a protocol error. Replies are matched by id, never by order.
+ * <p>Matching: a request is one datagram whose header carries its request id,
+ * {@code generation << bits | entry}: the low bits name the in-flight entry, the high bits count
+ * that entry's uses, so a reply finds its request in O(1) and one for a request that already
+ * ended (late after its timeout, or duplicated) does not match and is dropped and counted as a
+ * protocol error. Replies are matched by id, never by order.
  *
  * <p>Reassembly: datagrams of a reply are appended in sequence order; one that arrives ahead of
  * its turn is held (retained) until the gap fills. When all {@code total} datagrams of a group are
- * in, the codec decodes the reply; if it is not complete yet, the next group is awaited — memcached
- * 1.6 sends each VALUE of a multi-key get as its own group numbered from 0 again. A one-datagram
+ * in, the codec decodes the reply; if it is not complete yet, the next group is awaited (memcached
+ * 1.6 sends each VALUE of a multi-key get as its own group numbered from 0 again). A one-datagram
  * reply is decoded in place, without a copy.
  *
  * <p>A lost or incomplete reply ends as TIMEOUT when its request times out ({@link #expire}); the
  * socket stays, and the other requests are unaffected (unlike TCP, order was never relied on). An
  * ICMP error (nothing listens on the port) is counted as a connection error; the request still
- * ends by its timeout. Byte counts include the 8-byte headers: they are what went over UDP.
+ * ends by its timeout. Byte counts include the headers: they are what went over UDP.
  */
 final class UdpSlot implements ConnectionSlot {
-    static final int HEADER = 8;
     /** Largest UDP payload over IPv4 (65535 - 20 - 8). */
     static final int MAX_DATAGRAM = 65_507;
     /** Receive buffer per datagram; memcached sends at most 1400 bytes. A larger datagram is cut here and its reply fails to decode. */
     static final int RECEIVE_BUFFER = 16 << 10;
 
     private final LoadDriver driver;
+    private final DatagramFraming framing;
+    private final DatagramFraming.Header header = new DatagramFraming.Header();
     private final int id;
     private final SocketAddress target;
     private final Bootstrap bootstrap;
-    /** Bits of the request id that name the entry; the other {@code 16 - bits} count generations. */
+    /** Bits of the request id that name the entry; the id's other bits count generations. */
     private final int bits;
     private final int entryMask;
     private final int generationMask;
@@ -100,20 +101,23 @@ final class UdpSlot implements ConnectionSlot {
     /**
      * @param target the server's UDP address (HOST:PORT)
      */
-    UdpSlot(LoadDriver driver, int id, int pipeline, SocketAddress target, ClientLoop clientLoop) {
+    UdpSlot(LoadDriver driver, int id, int pipeline, SocketAddress target, ClientLoop clientLoop, DatagramFraming framing) {
         if (!(target instanceof InetSocketAddress)) {
             throw new UserError("--udp: UDP needs --server HOST:PORT, not " + target);
         }
         this.driver = driver;
+        this.framing = framing;
         this.id = id;
         this.target = target;
         int size = Integer.highestOneBit(Math.max(1, pipeline - 1)) << (pipeline > 1 ? 1 : 0);
         this.bits = Integer.numberOfTrailingZeros(size);
-        if (bits > 12) {
-            throw new UserError("--pipeline: at most 4096 requests can be in flight per UDP socket (16-bit request ids)");
+        int idBits = framing.requestIdBits();
+        if (bits > idBits - 4) { // at least 16 generations, so that a late reply rarely matches a new request
+            throw new UserError("--pipeline: at most " + (1 << (idBits - 4)) + " requests can be in flight per UDP socket ("
+                    + idBits + "-bit request ids)");
         }
         this.entryMask = size - 1;
-        this.generationMask = (1 << (16 - bits)) - 1;
+        this.generationMask = (1 << (idBits - bits)) - 1;
         this.entries = new Entry[pipeline];
         this.free = new int[pipeline];
         for (int i = 0; i < pipeline; i++) {
@@ -192,7 +196,7 @@ final class UdpSlot implements ConnectionSlot {
         e.request = r;
         inFlight++;
         ByteBuf out = channel.alloc().ioBuffer(256);
-        out.writeShort(e.requestId).writeShort(0).writeShort(1).writeShort(0);
+        framing.writeRequestHeader(out, e.requestId);
         e.codec.encode(r, out);
         int bytes = out.readableBytes();
         r.sentNanos(nowNanos).sentOn(id, bytes);
@@ -272,17 +276,18 @@ final class UdpSlot implements ConnectionSlot {
 
     private void receive(ByteBuf in) {
         int size = in.readableBytes();
-        if (size < HEADER) {
-            driver.noteProtocolError("a UDP datagram of " + size + " bytes, shorter than the 8-byte frame header; dropped");
+        if (size < framing.headerBytes()) {
+            driver.noteProtocolError("a UDP datagram of " + size + " bytes, shorter than the " + framing.headerBytes()
+                    + "-byte frame header; dropped");
             return;
         }
         if (size >= RECEIVE_BUFFER) {
             driver.noteProtocolError("a UDP datagram larger than " + RECEIVE_BUFFER + " bytes was cut short");
         }
-        int requestId = in.readUnsignedShort();
-        int seq = in.readUnsignedShort();
-        int total = in.readUnsignedShort();
-        in.skipBytes(2);
+        framing.readReplyHeader(in, header);
+        int requestId = header.requestId;
+        int seq = header.sequence;
+        int total = header.total;
         Entry e = entries.length > (requestId & entryMask) ? entries[requestId & entryMask] : null;
         if (e == null || e.request == null || e.requestId != requestId) {
             driver.noteProtocolError("a UDP reply datagram for a request that already ended (late after its timeout,"

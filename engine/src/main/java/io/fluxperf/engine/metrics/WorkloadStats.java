@@ -1,6 +1,7 @@
 package io.fluxperf.engine.metrics;
 
 import io.fluxperf.engine.CpuCourtesy;
+import io.fluxperf.engine.protocol.ReplyClasses;
 import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.trace.LatencyHistograms;
 import org.HdrHistogram.Histogram;
@@ -21,8 +22,8 @@ public final class WorkloadStats {
     private final KeptHistogram keptService;
     private long bytesSent;
     private long sent;
-    /** Replies by class (HTTP: index 2 counts 2xx, …); index 0 unused. */
-    private final long[] replyClasses = new long[6];
+    /** Replies by the protocol's reply class, from 1 ({@link io.fluxperf.engine.protocol.ReplyClasses}); index 0 unused. */
+    private final long[] replyClasses = new long[ReplyClasses.MAX + 1];
     private long bytesReceived;
 
     public WorkloadStats() {
@@ -147,14 +148,14 @@ public final class WorkloadStats {
         }
     }
 
-    /** Counts a reply of class {@code c} (1..5); other values are ignored. */
+    /** Counts a reply of class {@code c} (from 1); other values are ignored. */
     public void recordReplyClass(int c) {
         if (c > 0 && c < replyClasses.length) {
             replyClasses[c]++;
         }
     }
 
-    /** Replies of class {@code c} (HTTP: 2 → 2xx). */
+    /** Replies of class {@code c}. */
     public long replyClass(int c) {
         return replyClasses[c];
     }

@@ -1,10 +1,16 @@
 package io.fluxperf.engine.protocol;
 
+import io.fluxperf.engine.log.LogFormat;
 import io.fluxperf.engine.request.Command;
+import io.fluxperf.engine.target.TargetFactory;
+import java.util.List;
 
 /**
- * A wire protocol the engine can load a server with. The engine knows protocols only through
- * this interface; each lives in its own package and is registered in {@link Protocols}.
+ * A wire protocol as a plug-in: everything the engine, the embedded targets and replay need to
+ * know about it, behind one interface. The engine knows protocols only through it; each lives in
+ * a package of its own ({@code io.fluxperf.engine.protocol.NAME} and its sub-packages) and is
+ * listed once, in {@code META-INF/services/io.fluxperf.engine.protocol.Protocol}, which
+ * {@link Protocols} reads.
  */
 public interface Protocol {
     /** The name users type ({@code --protocol memcache}). */
@@ -13,8 +19,47 @@ public interface Protocol {
     /** The port its servers usually listen on. */
     int defaultPort();
 
+    /** The protocol of a run that names none; exactly one registered protocol says so. */
+    default boolean isDefault() {
+        return false;
+    }
+
+    /** Whether a workload of this protocol may use {@code command}. */
     boolean supports(Command command);
 
-    /** A new codec for one connection: codecs keep per-connection decoding state. */
-    ProtocolCodec newCodec(ProtocolOptions options);
+    /** The options this protocol reads (redis: {@code --db}, HTTP: {@code --header}, …). */
+    default List<ProtocolOption> options() {
+        return List.of();
+    }
+
+    /**
+     * Reads and checks this protocol's options once per run and returns what makes the run's
+     * codecs, one per connection.
+     *
+     * @param options the values the user gave for {@link #options()}; no others
+     * @param server  the target as the user named it (HOST:PORT or unix:/path), or null for the
+     *                embedded target
+     * @throws io.fluxperf.engine.UserError for a bad value, naming its place
+     */
+    CodecFactory codecs(ProtocolOptions options, String server);
+
+    /** How replies fall into classes for the report (HTTP's status classes); none by default. */
+    default ReplyClasses replyClasses() {
+        return ReplyClasses.NONE;
+    }
+
+    /** How requests and replies are framed over UDP, or null when the protocol has no UDP. */
+    default DatagramFraming datagramFraming() {
+        return null;
+    }
+
+    /** The command logs whose commands replay sends with this protocol, in the order to try them on a log. */
+    default List<LogFormat> logFormats() {
+        return List.of();
+    }
+
+    /** Starts an embedded server of this protocol, or null when it has none. */
+    default TargetFactory target() {
+        return null;
+    }
 }

@@ -9,6 +9,7 @@ import io.fluxperf.engine.metrics.IntervalSample;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.metrics.WorkloadStats;
+import io.fluxperf.engine.protocol.ReplyClasses;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -46,7 +47,7 @@ final class JsonResultModel {
                   long timeout, long closed, double rate, Double successPercent, Double hitratePercent,
                   LatencySummary latency, LatencySummary service, LatencySummary sendLag, Connections connections,
                   long bytesSent, long bytesReceived, Long cpuNanos, Double cpuNanosPerRequest, Double busiestLoadThreadCpuShare,
-                  double connectRate, LatencySummary connectLatency, java.util.Map<String, Long> statusClasses,
+                  double connectRate, LatencySummary connectLatency, java.util.Map<String, Long> replyClasses,
                   List<Workload> workloads) {
     }
 
@@ -129,17 +130,17 @@ final class JsonResultModel {
                 w.cpuNanosPerRequest() < 0 ? null : w.cpuNanosPerRequest(),
                 w.busiestLoopShare() < 0 ? null : w.busiestLoopShare(),
                 w.connectLatency() != null ? w.connectRate() : 0,
-                w.connectLatency() != null ? LatencySummary.of(w.connectLatency()) : null, statusClasses(t), workloads);
+                w.connectLatency() != null ? LatencySummary.of(w.connectLatency()) : null, replyClasses(t, TextReport.replyClasses(run)), workloads);
     }
 
-    /** Replies by status class ("2xx" → n), or null for protocols without classes. */
-    private static java.util.Map<String, Long> statusClasses(WorkloadStats s) {
-        if (!s.hasReplyClasses()) {
+    /** Replies by the protocol's class ("2xx" → n for HTTP), or null for protocols without classes. */
+    private static java.util.Map<String, Long> replyClasses(WorkloadStats s, ReplyClasses classes) {
+        if (!s.hasReplyClasses() || classes.count() == 0) {
             return null;
         }
         java.util.Map<String, Long> m = new java.util.LinkedHashMap<>();
-        for (int c = 1; c <= 5; c++) {
-            m.put(c + "xx", s.replyClass(c));
+        for (int c = 1; c <= classes.count(); c++) {
+            m.put(classes.label(c), s.replyClass(c));
         }
         return m;
     }

@@ -8,6 +8,9 @@ import io.fluxperf.engine.metrics.LiveSample;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.metrics.WorkloadStats;
+import io.fluxperf.engine.protocol.Protocol;
+import io.fluxperf.engine.protocol.Protocols;
+import io.fluxperf.engine.protocol.ReplyClasses;
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -157,10 +160,11 @@ public final class TextReport {
                 + " ns stddev: " + l.stddev() + " ns");
         out.println("Percentiles: p50: " + l.p50() + " ns p90: " + l.p90() + " ns p99: " + l.p99()
                 + " ns p999: " + l.p999() + " ns p9999: " + l.p9999() + " ns");
-        if (w.total().hasReplyClasses()) {
-            StringBuilder b = new StringBuilder("Status:");
-            for (int k = 1; k <= 5; k++) {
-                b.append(' ').append(k).append("xx: ").append(w.total().replyClass(k));
+        ReplyClasses classes = replyClasses(config);
+        if (w.total().hasReplyClasses() && classes.count() > 0) {
+            StringBuilder b = new StringBuilder(classes.title()).append(':');
+            for (int k = 1; k <= classes.count(); k++) {
+                b.append(' ').append(classes.label(k)).append(": ").append(w.total().replyClass(k));
             }
             out.println(b);
         }
@@ -260,5 +264,11 @@ public final class TextReport {
             return "0";
         }
         return BigDecimal.valueOf(d.toMillis()).movePointLeft(3).stripTrailingZeros().toPlainString();
+    }
+
+    /** The reply classes of the run's protocol, for the per-class line. */
+    static ReplyClasses replyClasses(RunConfig config) {
+        Protocol p = Protocols.find(config.protocol());
+        return p == null ? ReplyClasses.NONE : p.replyClasses();
     }
 }

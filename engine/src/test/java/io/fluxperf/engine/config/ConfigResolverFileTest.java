@@ -1,10 +1,5 @@
 package io.fluxperf.engine.config;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.request.Command;
 import java.io.IOException;
@@ -19,6 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Config files, alone and with flags over them. */
 class ConfigResolverFileTest {
@@ -78,12 +77,11 @@ class ConfigResolverFileTest {
     @Test
     void defaultSampleIsRpcPerfsDefault() {
         RunConfig c = sample("default.toml", s -> { });
-        RunConfig expected = new RunConfig(null, "memcache", 1, 25, 1, Duration.ofSeconds(60), 1, Duration.ZERO,
-                RunConfig.DEFAULT_TIMEOUT, RunConfig.DEFAULT_TCP_NODELAY, 0, RunConfig.DEFAULT_SEED, List.of(
-                        new WorkloadConfig("set", Command.SET, 10_000, 1, ValueSize.fixed(1), KeyspaceConfig.defaults(),
-                                false, false, 1, 0),
-                        new WorkloadConfig("get", Command.GET, 50_000, 1, ValueSize.fixed(1), KeyspaceConfig.defaults(),
-                                true, false, 1, 0)));
+        RunConfig expected = RunConfig.builder().threads(1).connections(25).pipeline(1).duration(Duration.ofSeconds(60))
+                .windows(1).timeout(RunConfig.DEFAULT_TIMEOUT).tcpNoDelay(RunConfig.DEFAULT_TCP_NODELAY)
+                .seed(RunConfig.DEFAULT_SEED)
+                .workloads(List.of( new WorkloadConfig("set", Command.SET, 10_000, 1, ValueSize.fixed(1), KeyspaceConfig.defaults(), false, false, 1, 0), new WorkloadConfig("get", Command.GET, 50_000, 1, ValueSize.fixed(1), KeyspaceConfig.defaults(), true, false, 1, 0)))
+                .build();
         assertEquals(expected, c);
         assertTrue(c.isOpenLoop());
         assertEquals(60_000, c.totalRate());
@@ -207,8 +205,7 @@ class ConfigResolverFileTest {
             s.requests = 0L;
             s.seed = 2L;
         });
-        assertEquals(new RunConfig("b:2", "memcache", 3, 11, 9, Duration.ofSeconds(31), 5, Duration.ZERO,
-                Duration.ofMillis(100), false, 0, 2, List.of(WorkloadConfig.of(Command.GET))), c);
+        assertEquals(RunConfig.builder().server("b:2").threads(3).connections(11).pipeline(9).duration(Duration.ofSeconds(31)).windows(5).timeout(Duration.ofMillis(100)).tcpNoDelay(false).seed(2).workload(WorkloadConfig.of(Command.GET)).build(), c);
         // and the file's values stand where no flag is given
         RunConfig fromFile = resolve(toml);
         assertEquals("a:1", fromFile.server());
@@ -457,7 +454,7 @@ class ConfigResolverFileTest {
         "server = \"h:99999\"        | general.server (line 2): port must be between 1 and 65535, not '99999'",
         "thread = 4                  | general.thread (line 2): unknown key; did you mean threads?",
         "tcp_nodelay = true          | general.tcp_nodelay (line 2): unknown key; did you mean tcp-nodelay?",
-        "colour = \"blue\"           | general.colour (line 2): unknown key; expected one of server, protocol, threads, connections, pipeline, duration, windows, warmup, timeout, tcp-nodelay, requests, seed, user, password, db, resp, headers, http-ok, udp, tls, tls-ca, tls-insecure, sni, connect-per-request, hold-connections, connect-rate, io-uring, busy-poll, stats-interval",
+        "colour = \"blue\"           | general.colour (line 2): unknown key; expected one of server, protocol, threads, connections, pipeline, duration, windows, warmup, timeout, tcp-nodelay, requests, seed, udp, tls, tls-ca, tls-insecure, sni, connect-per-request, hold-connections, connect-rate, io-uring, busy-poll, stats-interval, user, password, db, resp, headers, http-ok",
     })
     void badGeneralValues(String line, String message) {
         assertEquals(f + ": " + message, error("[general]\n" + line + "\n"));

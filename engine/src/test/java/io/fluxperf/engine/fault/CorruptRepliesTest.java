@@ -1,16 +1,11 @@
 package io.fluxperf.engine.fault;
 
-import static io.fluxperf.engine.fault.FaultRun.assertTrueAbout;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
-
 import io.fluxperf.engine.config.KeyDistribution;
 import io.fluxperf.engine.config.KeyspaceConfig;
 import io.fluxperf.engine.config.ValueSize;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.OutcomeCounts;
 import io.fluxperf.engine.request.Command;
-import io.fluxperf.engine.workload.GeneratedLoad;
 import io.fluxperf.testkit.Fault;
 import io.fluxperf.testkit.FaultCounters;
 import io.fluxperf.testkit.FaultProxy;
@@ -23,6 +18,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static io.fluxperf.engine.fault.FaultRun.assertTrueAbout;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * Replies that are swapped between connections, cut short or corrupted on the way (through a
@@ -79,7 +77,7 @@ class CorruptRepliesTest {
                 schedules.add(proxy.rotate(Duration.ofMillis(100),
                         List.of(Fault.truncate(60), Fault.truncate(5), Fault.truncate(131), Fault.truncate(200))));
             });
-            ValueCheckingProtocol check = ValueCheckingProtocol.install(run.run, GeneratedLoad.patternFor(run.config));
+            ValueCheckingProtocol check = run.checkValues();
             run.execute(proxy.address());
             System.out.println(run.describe());
 
@@ -94,8 +92,8 @@ class CorruptRepliesTest {
             assertTrueAbout(o.ok() > 1000, "the rest hit; " + about, run);
             assertEquals(o.ok(), check.okReads.get(), "every hit was looked at");
             assertTrueAbout(check.otherKeysValue.get() == 0, "no hit carried another key's value; " + about, run);
-            assertTrueAbout(run.run.errors().protocolErrors() > 0, "protocol errors are counted", run);
-            assertTrueAbout(!run.run.errors().summary().contains("Exception"), "errors are sentences, not exceptions", run);
+            assertTrueAbout(run.errors().protocolErrors() > 0, "protocol errors are counted", run);
+            assertTrueAbout(!run.errors().summary().contains("Exception"), "errors are sentences, not exceptions", run);
         });
     }
 
@@ -106,7 +104,7 @@ class CorruptRepliesTest {
             FaultRun run = run(() -> schedules.add(proxy.rotate(Duration.ofMillis(25),
                     List.of(Fault.truncate(1), Fault.truncate(29), Fault.truncate(30), Fault.truncate(77),
                             Fault.truncate(131), Fault.truncate(136)))));
-            ValueCheckingProtocol check = ValueCheckingProtocol.install(run.run, GeneratedLoad.patternFor(run.config));
+            ValueCheckingProtocol check = run.checkValues();
             run.execute(proxy.address());
             System.out.println(run.describe());
 
@@ -132,7 +130,7 @@ class CorruptRepliesTest {
     void corruptedValuesCountAsErrors() {
         assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
             FaultRun run = run(() -> proxy.corrupt(1e-3, FaultProxy.Corruption.FLIP, 5));
-            ValueCheckingProtocol check = ValueCheckingProtocol.install(run.run, GeneratedLoad.patternFor(run.config));
+            ValueCheckingProtocol check = run.checkValues();
             run.execute(proxy.address());
             System.out.println(run.describe());
 

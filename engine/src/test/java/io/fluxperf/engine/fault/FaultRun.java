@@ -1,9 +1,5 @@
 package io.fluxperf.engine.fault;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.load.LoadRun;
@@ -12,7 +8,10 @@ import io.fluxperf.engine.metrics.OutcomeCounts;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.metrics.WorkloadStats;
+import io.fluxperf.engine.protocol.Protocol;
+import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.trace.RunTrace;
+import io.fluxperf.engine.workload.GeneratedLoad;
 import io.fluxperf.trace.TraceReader;
 import io.fluxperf.trace.TraceRecord;
 import java.net.InetSocketAddress;
@@ -22,6 +21,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * One traced {@link LoadRun} of a fault test: it keeps every window as it comes,
@@ -32,7 +34,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class FaultRun {
     final RunConfig config;
-    final LoadRun run;
+    private Protocol protocol;
+    private final RunListener listener;
+    private volatile LoadRun run;
     final List<WindowResult> windows = new CopyOnWriteArrayList<>();
     private final Path traceDir;
     private volatile Runnable onPreloaded = () -> { };
@@ -45,7 +49,8 @@ final class FaultRun {
     FaultRun(RunConfig config, Path traceDir) {
         this.config = config;
         this.traceDir = traceDir;
-        this.run = new LoadRun(config, new RunListener() {
+        this.protocol = Protocols.find(config.protocol());
+        this.listener = new RunListener() {
             @Override
             public void connected(long open, long failures) {
                 onConnected.run();
@@ -60,14 +65,34 @@ final class FaultRun {
             public void window(WindowResult window) {
                 windows.add(window);
             }
-        });
+        };
+    }
+
+    /** Checks every OK read's value against what the run wrote: call before {@link #execute}. */
+    ValueCheckingProtocol checkValues() {
+        ValueCheckingProtocol check = new ValueCheckingProtocol(protocol, GeneratedLoad.patternFor(config));
+        protocol = check;
+        return check;
+    }
+
+    /** The run's errors that are not outcomes; after {@link #execute}. */
+    io.fluxperf.engine.load.RunErrors errors() {
+        return run.errors();
+    }
+
+    /** Ends the run early, as Ctrl-C does; nothing before it has started. */
+    void requestStop() {
+        LoadRun r = run;
+        if (r != null) {
+            r.requestStop();
+        }
     }
 
     /** One thread; {@code connections} × {@code pipeline} in flight; no warm-up; seed 7. */
     static RunConfig config(int connections, int pipeline, Duration window, int windows, Duration timeout,
                             WorkloadConfig... workloads) {
-        return new RunConfig(null, "memcache", 1, connections, pipeline, window, windows, Duration.ZERO, timeout,
-                true, 0, 7, List.of(workloads));
+        return RunConfig.builder().threads(1).connections(connections).pipeline(pipeline).duration(window)
+                .windows(windows).timeout(timeout).tcpNoDelay(true).seed(7).workloads(List.of(workloads)).build();
     }
 
     /** Runs when the preload is done, on the run's thread (faults that must spare the preload). */
@@ -84,6 +109,7 @@ final class FaultRun {
     /** Runs on the calling thread, then reads the trace back. */
     RunResult execute(InetSocketAddress target) {
         long start = System.nanoTime();
+        run = new LoadRun(config, protocol, listener);
         try (RunTrace trace = RunTrace.open(traceDir, config, "{}")) {
             run.trace(trace);
             result = run.execute(target, "127.0.0.1:" + target.getPort());

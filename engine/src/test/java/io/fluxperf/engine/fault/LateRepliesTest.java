@@ -1,16 +1,11 @@
 package io.fluxperf.engine.fault;
 
-import static io.fluxperf.engine.fault.FaultRun.assertTrueAbout;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
-
 import io.fluxperf.engine.config.KeyDistribution;
 import io.fluxperf.engine.config.KeyspaceConfig;
 import io.fluxperf.engine.config.ValueSize;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.OutcomeCounts;
 import io.fluxperf.engine.request.Command;
-import io.fluxperf.engine.workload.GeneratedLoad;
 import io.fluxperf.testkit.Fault;
 import io.fluxperf.testkit.FaultProxy;
 import io.fluxperf.testkit.MemcachedProcess;
@@ -19,6 +14,9 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static io.fluxperf.engine.fault.FaultRun.assertTrueAbout;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * Replies that arrive around their request's timeout (the reply delay switches between 120 ms
@@ -44,7 +42,7 @@ class LateRepliesTest {
                 run.onPreloaded(() -> delays[0] = proxy.rotate(Duration.ofMillis(150), List.of(
                         Fault.named("in time", p -> p.delay(FaultProxy.Direction.TO_CLIENT, TIMEOUT.minusMillis(120))),
                         Fault.named("late", p -> p.delay(FaultProxy.Direction.TO_CLIENT, TIMEOUT.plusMillis(100))))));
-                ValueCheckingProtocol check = ValueCheckingProtocol.install(run.run, GeneratedLoad.patternFor(run.config));
+                ValueCheckingProtocol check = run.checkValues();
                 run.execute(proxy.address());
                 delays[0].close();
                 System.out.println(run.describe() + "\n" + check.summary() + "\n" + proxy.counters());

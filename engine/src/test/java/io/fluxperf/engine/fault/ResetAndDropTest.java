@@ -1,10 +1,5 @@
 package io.fluxperf.engine.fault;
 
-import static io.fluxperf.engine.fault.FaultRun.answered;
-import static io.fluxperf.engine.fault.FaultRun.assertTrueAbout;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
-
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.OutcomeCounts;
 import io.fluxperf.engine.metrics.WindowResult;
@@ -18,6 +13,10 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static io.fluxperf.engine.fault.FaultRun.answered;
+import static io.fluxperf.engine.fault.FaultRun.assertTrueAbout;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * Every connection reset (RST) or dropped (FIN) again and again while an open-loop run goes on:
@@ -53,8 +52,8 @@ class ResetAndDropTest {
                 for (WindowResult w : run.result.windows()) {
                     assertTrueAbout(answered(w.total()) > 1000, "traffic goes on in window " + w.number(), run);
                 }
-                assertTrueAbout(run.run.errors().connectionErrors() > 0, "resets are reported as connection errors", run);
-                assertTrueAbout(!run.run.errors().summary().contains("Exception"), "errors are sentences, not exceptions", run);
+                assertTrueAbout(run.errors().connectionErrors() > 0, "resets are reported as connection errors", run);
+                assertTrueAbout(!run.errors().summary().contains("Exception"), "errors are sentences, not exceptions", run);
             }
         });
     }

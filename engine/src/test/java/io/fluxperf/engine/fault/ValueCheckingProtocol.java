@@ -1,8 +1,8 @@
 package io.fluxperf.engine.fault;
 
 import io.fluxperf.engine.load.LoadRun;
+import io.fluxperf.engine.protocol.CodecFactory;
 import io.fluxperf.engine.protocol.Protocol;
-import io.fluxperf.engine.protocol.ProtocolCodec;
 import io.fluxperf.engine.protocol.ProtocolException;
 import io.fluxperf.engine.protocol.ProtocolOptions;
 import io.fluxperf.engine.request.Outcome;
@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * engine's. Each OK read is one of: its own key's value, another key's value (a reply attributed to
  * the wrong request), or neither (corrupted bytes taken as a hit).
  *
- * <p>Installed into a {@link LoadRun} with {@link ForwardingProtocol#install}, since the
- * engine has no hook for a test protocol yet; see the proposal in the fault tests' report.
+ * <p>A run uses it when it is handed to {@link LoadRun#LoadRun(io.fluxperf.engine.config.RunConfig, Protocol,
+ * io.fluxperf.engine.load.RunListener)}.
  */
 final class ValueCheckingProtocol extends ForwardingProtocol {
     final AtomicLong okReads = new AtomicLong();
@@ -34,14 +34,9 @@ final class ValueCheckingProtocol extends ForwardingProtocol {
     final Queue<String> examples = new ConcurrentLinkedQueue<>();
     private final ValuePattern pattern;
 
-    private ValueCheckingProtocol(Protocol inner, ValuePattern pattern) {
+    ValueCheckingProtocol(Protocol inner, ValuePattern pattern) {
         super(inner);
         this.pattern = pattern;
-    }
-
-    /** Wraps {@code run}'s protocol; call before {@link LoadRun#execute}. */
-    static ValueCheckingProtocol install(LoadRun run, ValuePattern pattern) {
-        return ForwardingProtocol.install(run, inner -> new ValueCheckingProtocol(inner, pattern));
     }
 
     String summary() {
@@ -50,8 +45,9 @@ final class ValueCheckingProtocol extends ForwardingProtocol {
     }
 
     @Override
-    public ProtocolCodec newCodec(ProtocolOptions options) {
-        return new ForwardingCodec(inner.newCodec(options)) {
+    public CodecFactory codecs(ProtocolOptions options, String server) {
+        CodecFactory codecs = inner.codecs(options, server);
+        return () -> new ForwardingCodec(codecs.newCodec()) {
             @Override
             public int decode(ByteBuf in, Request request) throws ProtocolException {
                 int start = in.readerIndex();

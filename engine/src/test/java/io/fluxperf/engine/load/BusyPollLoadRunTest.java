@@ -1,16 +1,11 @@
 package io.fluxperf.engine.load;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import io.fluxperf.engine.config.ConnectionOptions;
 import io.fluxperf.engine.config.KeyspaceConfig;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
-import io.fluxperf.engine.protocol.ProtocolOptions;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.testkit.LoadThread;
 import io.fluxperf.testkit.MemcachedProcess;
@@ -20,8 +15,10 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code --busy-poll} on a real paced run against memcached: the load thread never sleeps (its
@@ -70,9 +67,10 @@ class BusyPollLoadRunTest {
     private static Observed run(boolean busyPoll) {
         WorkloadConfig get = WorkloadConfig.of(Command.GET).withRate(RATE).withHit(true)
                 .withKeyspace(KeyspaceConfig.defaults().withCount(KEYS));
-        ConnectionOptions connection = new ConnectionOptions(false, false, null, false, null, false, 0, 0, false, busyPoll);
-        RunConfig config = new RunConfig(null, "memcache", 1, 4, 1, Duration.ofSeconds(1), 2, Duration.ofSeconds(1),
-                Duration.ofSeconds(1), true, 0, 7, List.of(get), ProtocolOptions.defaults(), connection, Duration.ZERO);
+        ConnectionOptions connection = ConnectionOptions.builder().busyPoll(busyPoll).build();
+        RunConfig config = RunConfig.builder().threads(1).connections(4).pipeline(1).duration(Duration.ofSeconds(1))
+                .windows(2).warmup(Duration.ofSeconds(1)).timeout(Duration.ofSeconds(1)).tcpNoDelay(true).seed(7)
+                .workload(get).connection(connection).build();
         long[] marks = new long[2]; // voluntary switches and allocated bytes of the load thread at the last window's start
         Observed[] second = new Observed[1];
         int[] windows = {0};

@@ -1,21 +1,18 @@
 package io.fluxperf.engine.load;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.fluxperf.engine.config.ConnectionOptions;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.ConnectionCounts;
 import io.fluxperf.engine.metrics.OutcomeCounts;
 import io.fluxperf.engine.metrics.RunResult;
-import io.fluxperf.engine.protocol.ProtocolOptions;
+import io.fluxperf.engine.protocol.memcache.target.MemcacheTargetServer;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.target.TargetOptions;
-import io.fluxperf.engine.target.memcache.MemcacheTargetServer;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A request that times out on a connect-per-request connection: the bare socket closes (a late
@@ -27,10 +24,10 @@ class ConnectPerRequestTimeoutTest {
         // the embedded target answers every request 300 ms late; the run gives up after 40 ms
         try (MemcacheTargetServer slow = MemcacheTargetServer.start(
                 TargetOptions.builder().responseDelay(Duration.ofMillis(300)).build())) {
-            ConnectionOptions perRequest = new ConnectionOptions(false, false, null, false, null, true, 0, 0, false);
-            RunConfig config = new RunConfig(null, "memcache", 1, 2, 1, Duration.ofSeconds(30), 1, Duration.ZERO,
-                    Duration.ofMillis(40), true, 20, 7, List.of(WorkloadConfig.of(Command.GET)),
-                    ProtocolOptions.defaults(), perRequest, Duration.ZERO);
+            ConnectionOptions perRequest = ConnectionOptions.builder().connectPerRequest(true).build();
+            RunConfig config = RunConfig.builder().threads(1).connections(2).pipeline(1)
+                    .duration(Duration.ofSeconds(30)).windows(1).timeout(Duration.ofMillis(40)).tcpNoDelay(true)
+                    .requests(20).seed(7).workload(WorkloadConfig.of(Command.GET)).connection(perRequest).build();
             RunResult result = new LoadRun(config, new RunListener() { }).execute(slow.address(), "slow target");
             OutcomeCounts o = result.total().total().outcomes();
             assertEquals(20, o.requests());

@@ -1,19 +1,17 @@
 package io.fluxperf.engine.load;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WorkloadStats;
+import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.target.TargetOptions;
 import io.fluxperf.engine.target.TargetServer;
-import io.fluxperf.engine.target.TargetServers;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Latency is measured as it really is (invariant 2): a server that answers in 2 ms reads as 2 ms,
@@ -23,9 +21,10 @@ import org.junit.jupiter.api.Test;
 class LatencyTruthTest {
 
     private static RunResult run(TargetOptions options, double rate, Duration duration) {
-        try (TargetServer target = TargetServers.start("memcache", options)) {
-            RunConfig config = new RunConfig(null, "memcache", 1, 4, 1, duration, 1, Duration.ofMillis(500),
-                    Duration.ofSeconds(1), true, 0, 1, List.of(WorkloadConfig.of(Command.GET).withRate(rate)));
+        try (TargetServer target = Protocols.startTarget("memcache", options)) {
+            RunConfig config = RunConfig.builder().threads(1).connections(4).pipeline(1).duration(duration).windows(1)
+                    .warmup(Duration.ofMillis(500)).timeout(Duration.ofSeconds(1)).tcpNoDelay(true).seed(1)
+                    .workload(WorkloadConfig.of(Command.GET).withRate(rate)).build();
             return new LoadRun(config, new RunListener() { }).execute(target.address(), target.describe());
         }
     }

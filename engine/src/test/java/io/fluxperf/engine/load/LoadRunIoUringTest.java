@@ -1,10 +1,5 @@
 package io.fluxperf.engine.load;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.config.ConnectionOptions;
 import io.fluxperf.engine.config.KeyDistribution;
@@ -16,7 +11,6 @@ import io.fluxperf.engine.metrics.OutcomeCounts;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.netty.EpollLoopResources;
-import io.fluxperf.engine.protocol.ProtocolOptions;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.testkit.MemcachedProcess;
 import io.fluxperf.testkit.PacedRate;
@@ -31,11 +25,14 @@ import io.netty.channel.uring.IoUringDomainSocketChannel;
 import io.netty.channel.uring.IoUringSocketChannel;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code --io-uring}: the load engine on Netty's io_uring transport against a real memcached and a
@@ -43,7 +40,7 @@ import org.junit.jupiter.api.Test;
  * io_uring classes are on the class path (reactor-netty would otherwise prefer them).
  */
 class LoadRunIoUringTest {
-    private static final ConnectionOptions IO_URING = new ConnectionOptions(false, false, null, false, null, false, 0, 0, true);
+    private static final ConnectionOptions IO_URING = ConnectionOptions.builder().ioUring(true).build();
 
     @BeforeAll
     static void ioUringAvailable() {
@@ -51,8 +48,9 @@ class LoadRunIoUringTest {
     }
 
     private static RunConfig config(String protocol, int pipeline, Duration duration, long requests, WorkloadConfig w) {
-        return new RunConfig(null, protocol, 1, 4, pipeline, duration, 1, Duration.ZERO, Duration.ofSeconds(1), true,
-                requests, 7, List.of(w), ProtocolOptions.defaults(), IO_URING, Duration.ZERO);
+        return RunConfig.builder().protocol(protocol).threads(1).connections(4).pipeline(pipeline).duration(duration)
+                .windows(1).timeout(Duration.ofSeconds(1)).tcpNoDelay(true).requests(requests).seed(7).workload(w)
+                .connection(IO_URING).build();
     }
 
     private static OutcomeCounts assertReconciles(WindowResult w) {
@@ -118,10 +116,10 @@ class LoadRunIoUringTest {
     @Test
     void aConnectionPerRequestRunsOnChannels() {
         try (MemcachedProcess memcached = MemcachedProcess.start()) {
-            ConnectionOptions perRequest = new ConnectionOptions(false, false, null, false, null, true, 0, 0, true);
-            RunConfig config = new RunConfig(null, "memcache", 1, 4, 1, Duration.ofSeconds(30), 1, Duration.ZERO,
-                    Duration.ofSeconds(1), true, 300, 7, List.of(WorkloadConfig.of(Command.GET)),
-                    ProtocolOptions.defaults(), perRequest, Duration.ZERO);
+            ConnectionOptions perRequest = ConnectionOptions.builder().connectPerRequest(true).ioUring(true).build();
+            RunConfig config = RunConfig.builder().threads(1).connections(4).pipeline(1)
+                    .duration(Duration.ofSeconds(30)).windows(1).timeout(Duration.ofSeconds(1)).tcpNoDelay(true)
+                    .requests(300).seed(7).workload(WorkloadConfig.of(Command.GET)).connection(perRequest).build();
             long before = memcached.stats().get("total_connections");
             RunResult result = new LoadRun(config, new RunListener() { })
                     .execute(new InetSocketAddress("127.0.0.1", memcached.port()), memcached.address());

@@ -1,9 +1,5 @@
 package io.fluxperf.engine.load;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.fluxperf.engine.config.KeyspaceConfig;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.ValueSize;
@@ -23,6 +19,9 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The load engine against a real memcached on a free loopback port. */
 class LoadRunMemcachedTest {
@@ -44,8 +43,9 @@ class LoadRunMemcachedTest {
     }
 
     static RunConfig config(Duration duration, int windows, long requests, List<WorkloadConfig> workloads) {
-        return new RunConfig(null, "memcache", 1, 4, 1, duration, windows, Duration.ZERO, Duration.ofSeconds(1),
-                false, requests, 7, workloads);
+        return RunConfig.builder().threads(1).connections(4).pipeline(1).duration(duration).windows(windows)
+                .timeout(Duration.ofSeconds(1)).tcpNoDelay(false).requests(requests).seed(7).workloads(workloads)
+                .build();
     }
 
     private static void assertReconciles(WindowResult w) {

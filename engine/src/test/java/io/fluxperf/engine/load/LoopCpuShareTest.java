@@ -1,26 +1,25 @@
 package io.fluxperf.engine.load;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.protocol.memcache.target.MemcacheTargetServer;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.target.TargetOptions;
-import io.fluxperf.engine.target.memcache.MemcacheTargetServer;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.List;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Each window says how much of it every load loop spent on its CPU, measured on the loop's own thread. */
 class LoopCpuShareTest {
     private static RunResult run(int threads, WorkloadConfig workload) {
         try (MemcacheTargetServer target = MemcacheTargetServer.start(TargetOptions.builder().build())) {
-            RunConfig config = new RunConfig(null, "memcache", threads, 2 * threads, 1, Duration.ofSeconds(1), 2, Duration.ZERO,
-                    Duration.ofSeconds(1), true, 0, 7, List.of(workload));
+            RunConfig config = RunConfig.builder().threads(threads).connections(2 * threads).pipeline(1)
+                    .duration(Duration.ofSeconds(1)).windows(2).timeout(Duration.ofSeconds(1)).tcpNoDelay(true).seed(7)
+                    .workload(workload).build();
             return new LoadRun(config, new RunListener() { }).execute(target.address(), "embedded target");
         }
     }

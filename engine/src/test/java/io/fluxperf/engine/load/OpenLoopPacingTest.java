@@ -1,8 +1,5 @@
 package io.fluxperf.engine.load;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.fluxperf.engine.config.KeyspaceConfig;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
@@ -18,9 +15,10 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Open-loop pacing against a real memcached: requests due within {@link LoadDriver#EARLY_NANOS}
@@ -39,12 +37,14 @@ class OpenLoopPacingTest {
     void requestsDueTogetherLeaveTogetherAndNoneIsTimedFromAfterItsWrite() {
         WorkloadConfig get = WorkloadConfig.of(Command.GET).withRate(RATE)
                 .withKeyspace(KeyspaceConfig.defaults().withCount(1000));
-        RunConfig config = new RunConfig(null, "memcache", 1, CONNECTIONS, 1, Duration.ofSeconds(2), 1, Duration.ofSeconds(1),
-                Duration.ofSeconds(1), false, 0, 7, List.of(get));
+        RunConfig config = RunConfig.builder().threads(1).connections(CONNECTIONS).pipeline(1)
+                .duration(Duration.ofSeconds(2)).windows(1).warmup(Duration.ofSeconds(1)).timeout(Duration.ofSeconds(1))
+                .tcpNoDelay(false).seed(7).workload(get).build();
         // a cold JVM falls up to a second behind 20,000/s while it compiles the request path (a warm-up
         // of 2-3 s did not always make it up): a second of closed loop compiles most of it first
-        RunConfig closedLoop = new RunConfig(null, "memcache", 1, CONNECTIONS, 1, Duration.ofSeconds(1), 1, Duration.ZERO,
-                Duration.ofSeconds(1), false, 0, 7, List.of(WorkloadConfig.of(Command.GET)));
+        RunConfig closedLoop = RunConfig.builder().threads(1).connections(CONNECTIONS).pipeline(1)
+                .duration(Duration.ofSeconds(1)).windows(1).timeout(Duration.ofSeconds(1)).tcpNoDelay(false).seed(7)
+                .workload(WorkloadConfig.of(Command.GET)).build();
         Path traceDir = dir.resolve("trace");
         RunResult result;
         try (MemcachedProcess memcached = MemcachedProcess.start();

@@ -1,8 +1,5 @@
 package io.fluxperf.engine.load;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.fluxperf.engine.config.KeyspaceConfig;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
@@ -17,6 +14,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Invariant 4 on a real paced run: once warm, the load thread allocates (next to) nothing per
@@ -31,8 +30,9 @@ class PacedRunAllocationTest {
     void aWarmPacedLoadThreadAllocatesNothingPerRequest() {
         WorkloadConfig get = WorkloadConfig.of(Command.GET).withRate(RATE)
                 .withKeyspace(KeyspaceConfig.defaults().withCount(1000));
-        RunConfig config = new RunConfig(null, "memcache", 1, 8, 1, Duration.ofSeconds(1), 5, Duration.ofSeconds(1),
-                Duration.ofSeconds(1), false, 0, 7, List.of(get));
+        RunConfig config = RunConfig.builder().threads(1).connections(8).pipeline(1).duration(Duration.ofSeconds(1))
+                .windows(5).warmup(Duration.ofSeconds(1)).timeout(Duration.ofSeconds(1)).tcpNoDelay(false).seed(7)
+                .workload(get).build();
         List<long[]> perWindow = new ArrayList<>(); // {requests, bytes the load thread allocated}
         long[] last = {-1};
         RunListener listener = new RunListener() {

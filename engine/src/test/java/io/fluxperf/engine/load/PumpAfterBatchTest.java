@@ -1,19 +1,18 @@
 package io.fluxperf.engine.load;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.protocol.CodecFactory;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.ProtocolCodec;
 import io.fluxperf.engine.protocol.ProtocolException;
 import io.fluxperf.engine.protocol.ProtocolOptions;
+import io.fluxperf.engine.protocol.Protocols;
+import io.fluxperf.engine.protocol.memcache.target.MemcacheTargetServer;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.target.TargetOptions;
-import io.fluxperf.engine.target.memcache.MemcacheTargetServer;
 import io.fluxperf.testkit.ForwardingCodec;
 import io.fluxperf.testkit.ForwardingProtocol;
 import io.netty.buffer.ByteBuf;
@@ -22,6 +21,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Replies that come in one batch of events are all read before any connection sends again: the
@@ -41,9 +42,14 @@ class PumpAfterBatchTest {
         }
 
         @Override
-        public ProtocolCodec newCodec(ProtocolOptions options) {
+        public CodecFactory codecs(ProtocolOptions options, String server) {
+            CodecFactory made = inner.codecs(options, server);
+            return () -> newCodec(made);
+        }
+
+        private ProtocolCodec newCodec(CodecFactory made) {
             int id = codecs.incrementAndGet();
-            return new ForwardingCodec(inner.newCodec(options)) {
+            return new ForwardingCodec(made.newCodec()) {
                 @Override
                 public void encode(Request request, ByteBuf out) {
                     events.add("E" + id);
@@ -68,10 +74,11 @@ class PumpAfterBatchTest {
         // come back together, mostly within one wait of the loop
         try (MemcacheTargetServer target = MemcacheTargetServer.start(
                 TargetOptions.builder().responseDelay(Duration.ofMillis(5)).build())) {
-            RunConfig config = new RunConfig(null, "memcache", 1, 2, 1, Duration.ofSeconds(30), 1, Duration.ZERO,
-                    Duration.ofSeconds(2), true, REQUESTS, 7, List.of(WorkloadConfig.of(Command.GET)));
-            LoadRun run = new LoadRun(config, new RunListener() { });
-            LoggingProtocol log = ForwardingProtocol.install(run, LoggingProtocol::new);
+            RunConfig config = RunConfig.builder().threads(1).connections(2).pipeline(1)
+                    .duration(Duration.ofSeconds(30)).windows(1).timeout(Duration.ofSeconds(2)).tcpNoDelay(true)
+                    .requests(REQUESTS).seed(7).workload(WorkloadConfig.of(Command.GET)).build();
+            LoggingProtocol log = new LoggingProtocol(Protocols.find(config.protocol()));
+            LoadRun run = new LoadRun(config, log, new RunListener() { });
             RunResult result = run.execute(target.address(), "delaying target");
             assertEquals(REQUESTS, result.total().total().outcomes().requests());
 

@@ -1,8 +1,5 @@
 package io.fluxperf.engine.load;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.fluxperf.engine.config.KeyspaceConfig;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
@@ -13,8 +10,9 @@ import io.fluxperf.engine.request.Command;
 import io.fluxperf.testkit.MemcachedProcess;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A paced run counts how long due requests found no connection with room (they waited for
@@ -26,8 +24,8 @@ class RoomWaitTest {
     private static RunResult run(MemcachedProcess memcached, int connections, int rate, Duration duration) {
         WorkloadConfig get = WorkloadConfig.of(Command.GET).withRate(rate)
                 .withKeyspace(KeyspaceConfig.defaults().withCount(100));
-        RunConfig config = new RunConfig(null, "memcache", 1, connections, 1, duration, 1, Duration.ZERO,
-                Duration.ofSeconds(1), false, 0, 7, List.of(get));
+        RunConfig config = RunConfig.builder().threads(1).connections(connections).pipeline(1).duration(duration)
+                .windows(1).timeout(Duration.ofSeconds(1)).tcpNoDelay(false).seed(7).workload(get).build();
         return new LoadRun(config, new RunListener() { })
                 .execute(new InetSocketAddress("127.0.0.1", memcached.port()), memcached.address());
     }

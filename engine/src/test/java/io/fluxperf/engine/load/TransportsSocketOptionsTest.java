@@ -1,26 +1,23 @@
 package io.fluxperf.engine.load;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.fluxperf.engine.config.ConnectionOptions;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
-import io.fluxperf.engine.protocol.ProtocolOptions;
 import io.fluxperf.engine.request.Command;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The socket options a load connection gets: Nagle's algorithm off unless --tcp-nodelay false
@@ -50,10 +47,10 @@ class TransportsSocketOptionsTest {
     /** Connects to {@code server} through {@link Transports} on {@code loop}, as a load connection does. */
     static Wire connect(ClientLoop loop, ServerSocket server, boolean tcpNoDelay, boolean connectPerRequest)
             throws Exception {
-        ConnectionOptions c = new ConnectionOptions(false, false, null, false, null, connectPerRequest, 0, 0, false);
-        RunConfig config = new RunConfig(null, "memcache", 1, 1, 1, Duration.ofSeconds(1), 1, Duration.ZERO,
-                Duration.ofSeconds(1), tcpNoDelay, 0, 7, List.of(WorkloadConfig.of(Command.GET)),
-                ProtocolOptions.defaults(), c, Duration.ZERO);
+        ConnectionOptions c = ConnectionOptions.builder().connectPerRequest(connectPerRequest).build();
+        RunConfig config = RunConfig.builder().threads(1).connections(1).pipeline(1).duration(Duration.ofSeconds(1))
+                .windows(1).timeout(Duration.ofSeconds(1)).tcpNoDelay(tcpNoDelay).seed(7)
+                .workload(WorkloadConfig.of(Command.GET)).connection(c).build();
         InetSocketAddress target = new InetSocketAddress(server.getInetAddress(), server.getLocalPort());
         Transports transports = new Transports(config, loop, target);
         CompletableFuture<Wire> done = new CompletableFuture<>();

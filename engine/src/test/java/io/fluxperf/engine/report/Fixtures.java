@@ -8,10 +8,10 @@ import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.metrics.WorkloadStats;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.Outcome;
+import io.fluxperf.trace.LatencyHistograms;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import io.fluxperf.trace.LatencyHistograms;
 import org.HdrHistogram.Histogram;
 
 /** Hand-built configs and results with known values, so report lines can be asserted exactly. */
@@ -23,8 +23,9 @@ final class Fixtures {
     }
 
     static RunConfig config(List<WorkloadConfig> workloads) {
-        return new RunConfig("127.0.0.1:11211", "memcache", 1, 25, 1, Duration.ofSeconds(60), 1, Duration.ZERO,
-                Duration.ofSeconds(1), false, 0, 42, workloads);
+        return RunConfig.builder().server("127.0.0.1:11211").threads(1).connections(25).pipeline(1)
+                .duration(Duration.ofSeconds(60)).windows(1).timeout(Duration.ofSeconds(1)).tcpNoDelay(false).seed(42)
+                .workloads(workloads).build();
     }
 
     /** Closed loop: set (weight 1) and get (weight 9). */

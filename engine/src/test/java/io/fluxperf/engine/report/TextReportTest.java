@@ -1,10 +1,5 @@
 package io.fluxperf.engine.report;
 
-import static io.fluxperf.engine.report.Fixtures.SECOND;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.fluxperf.engine.config.KeyDistribution;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.ValueSize;
@@ -22,6 +17,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
+import static io.fluxperf.engine.report.Fixtures.SECOND;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class TextReportTest {
 
@@ -51,12 +50,11 @@ class TextReportTest {
 
     @Test
     void configEchoNamesTheEmbeddedTargetRequestLimitWeightsAndKeysPerRequest() {
-        RunConfig config = new RunConfig(null, "memcache", 2, 4, 8, Duration.ofMillis(1500), 3, Duration.ofSeconds(5),
-                Duration.ofMillis(250), true, 1000, 7, List.of(
-                WorkloadConfig.of(Command.SET).withName("writes").withWeight(1).withBytes(new ValueSize.Range(16, 1024)),
-                WorkloadConfig.of(Command.GET).withWeight(9).withKeysPerRequest(4)
-                        .withKeyspace(io.fluxperf.engine.config.KeyspaceConfig.defaults()
-                                .withDistribution(KeyDistribution.ZIPF, 0.99))));
+        RunConfig config = RunConfig.builder().threads(2).connections(4).pipeline(8).duration(Duration.ofMillis(1500))
+                .windows(3).warmup(Duration.ofSeconds(5)).timeout(Duration.ofMillis(250)).tcpNoDelay(true)
+                .requests(1000).seed(7)
+                .workloads(List.of( WorkloadConfig.of(Command.SET).withName("writes").withWeight(1).withBytes(new ValueSize.Range(16, 1024)), WorkloadConfig.of(Command.GET).withWeight(9).withKeysPerRequest(4) .withKeyspace(io.fluxperf.engine.config.KeyspaceConfig.defaults() .withDistribution(KeyDistribution.ZIPF, 0.99))))
+                .build();
         List<String> out = lines(r -> r.configEcho(config, "embedded memcache on 127.0.0.1:40211"));
         assertEquals("Config: Server: embedded memcache on 127.0.0.1:40211 Protocol: memcache", out.get(2));
         assertEquals("Config: TCP_NODELAY: true Timeout: 250 ms Pipeline: 8", out.get(3));

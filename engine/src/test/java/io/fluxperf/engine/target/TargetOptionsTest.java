@@ -1,10 +1,6 @@
 package io.fluxperf.engine.target;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import io.fluxperf.engine.protocol.Protocols;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -17,6 +13,10 @@ import java.util.Collections;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Options are checked where they enter, and the server is safe by default: loopback only. */
 class TargetOptionsTest {
@@ -44,7 +44,7 @@ class TargetOptionsTest {
 
     @Test
     void aDefaultServerListensOnLoopbackOnlyAndDescribesItself() throws IOException {
-        server = TargetServers.start("memcache", TargetOptions.defaults());
+        server = Protocols.startTarget("memcache", TargetOptions.defaults());
         InetSocketAddress address = server.address();
         assertTrue(address.getAddress().isLoopbackAddress(), address.toString());
         assertTrue(address.getPort() > 0);
@@ -63,10 +63,10 @@ class TargetOptionsTest {
 
     @Test
     void aSecondServerOnTheSamePortFailsWithTheAddressInTheMessage() {
-        server = TargetServers.start("memcache", TargetOptions.defaults());
+        server = Protocols.startTarget("memcache", TargetOptions.defaults());
         int port = server.address().getPort();
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> TargetServers.start("memcache", TargetOptions.builder().port(port).build()));
+                () -> Protocols.startTarget("memcache", TargetOptions.builder().port(port).build()));
         assertTrue(e.getMessage().startsWith("cannot listen on 127.0.0.1:" + port + ": "), e.getMessage());
     }
 
@@ -81,7 +81,7 @@ class TargetOptionsTest {
                 () -> TargetOptions.builder().stall(Duration.ofMillis(100), Duration.ZERO).build());
         assertThrows(IllegalArgumentException.class,
                 () -> TargetOptions.builder().stall(Duration.ofMillis(100), Duration.ofMillis(100)).build());
-        assertThrows(IllegalArgumentException.class, () -> TargetServers.start("gopher", TargetOptions.defaults()));
+        assertThrows(IllegalArgumentException.class, () -> Protocols.startTarget("gopher", TargetOptions.defaults()));
     }
 
     private static Optional<InetAddress> externalIPv4() throws SocketException {

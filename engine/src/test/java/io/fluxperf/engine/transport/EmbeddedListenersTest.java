@@ -1,19 +1,13 @@
 package io.fluxperf.engine.transport;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.fluxperf.engine.config.ConfigResolver;
 import io.fluxperf.engine.config.RunSettings;
 import io.fluxperf.engine.load.LoadRun;
 import io.fluxperf.engine.load.RunListener;
 import io.fluxperf.engine.metrics.OutcomeCounts;
+import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.target.TargetOptions;
 import io.fluxperf.engine.target.TargetServer;
-import io.fluxperf.engine.target.TargetServers;
 import io.fluxperf.testkit.SelfSignedCertificate;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -40,6 +34,11 @@ import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The embedded memcache target's UDP, Unix-socket and TLS listeners, seen from plain JDK clients and from the engine. */
 class EmbeddedListenersTest {
@@ -61,7 +60,7 @@ class EmbeddedListenersTest {
 
     @Test
     void udpRepliesCarryTheRequestIdAndAreSplitIntoNumberedDatagramsOfAtMost1400Bytes() throws Exception {
-        try (TargetServer target = TargetServers.start("memcache", TargetOptions.builder().udpPort(0).build());
+        try (TargetServer target = Protocols.startTarget("memcache", TargetOptions.builder().udpPort(0).build());
              DatagramSocket client = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             client.connect(target.udpAddress());
             client.setSoTimeout(2000);
@@ -93,7 +92,7 @@ class EmbeddedListenersTest {
 
     @Test
     void udpDropsMultiDatagramRequestsAndRuntDatagramsAsMemcachedDoes() throws Exception {
-        try (TargetServer target = TargetServers.start("memcache", TargetOptions.builder().udpPort(0).build());
+        try (TargetServer target = Protocols.startTarget("memcache", TargetOptions.builder().udpPort(0).build());
              DatagramSocket client = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             client.connect(target.udpAddress());
             client.setSoTimeout(300);
@@ -132,7 +131,7 @@ class EmbeddedListenersTest {
     @Test
     void unixSocketListenerServesTheSameStoreAndReplacesAStaleSocketFile() throws Exception {
         Path socket = dir.resolve("mc.sock");
-        try (TargetServer target = TargetServers.start("memcache", TargetOptions.builder().unixPath(socket).build())) {
+        try (TargetServer target = Protocols.startTarget("memcache", TargetOptions.builder().unixPath(socket).build())) {
             assertEquals(socket, target.unixPath());
             assertTrue(target.describe().contains("Unix socket " + socket), target.describe());
             assertEquals("STORED\r\n", unixExchange(socket, "set k 0 0 2\r\nhi\r\n", "\r\n"));
@@ -143,7 +142,7 @@ class EmbeddedListenersTest {
             stale.bind(UnixDomainSocketAddress.of(socket));
         }
         assertTrue(Files.exists(socket));
-        try (TargetServer target = TargetServers.start("memcache", TargetOptions.builder().unixPath(socket).build())) {
+        try (TargetServer target = Protocols.startTarget("memcache", TargetOptions.builder().unixPath(socket).build())) {
             assertEquals("END\r\n", unixExchange(socket, "get k\r\n", "END\r\n"));
         }
     }
@@ -152,12 +151,12 @@ class EmbeddedListenersTest {
     void aFileInTheWayOfTheUnixSocketOrABusyUdpPortIsOneClearMessage() throws Exception {
         Path file = Files.writeString(dir.resolve("not-a-socket"), "data");
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> TargetServers.start("memcache", TargetOptions.builder().unixPath(file).build()));
+                () -> Protocols.startTarget("memcache", TargetOptions.builder().unixPath(file).build()));
         assertTrue(e.getMessage().contains("Unix socket " + file) && e.getMessage().contains("not a socket"), e.getMessage());
         assertEquals("data", Files.readString(file), "never removed");
         try (DatagramSocket busy = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             IllegalStateException u = assertThrows(IllegalStateException.class,
-                    () -> TargetServers.start("memcache", TargetOptions.builder().udpPort(busy.getLocalPort()).build()));
+                    () -> Protocols.startTarget("memcache", TargetOptions.builder().udpPort(busy.getLocalPort()).build()));
             assertTrue(u.getMessage().startsWith("cannot listen on UDP 127.0.0.1:" + busy.getLocalPort() + ": "), u.getMessage());
             assertTrue(u.getMessage().toLowerCase().contains("in use"), u.getMessage());
         }
@@ -166,7 +165,7 @@ class EmbeddedListenersTest {
     @Test
     void tlsListenerHandshakesWithTheTestCertificate() throws Exception {
         SelfSignedCertificate cert = SelfSignedCertificate.create(dir, "server");
-        try (TargetServer target = TargetServers.start("memcache",
+        try (TargetServer target = Protocols.startTarget("memcache",
                 TargetOptions.builder().tls(cert.certificate(), cert.privateKey()).build())) {
             assertTrue(target.tls());
             assertTrue(target.describe().contains("(TLS)"), target.describe());
@@ -194,10 +193,10 @@ class EmbeddedListenersTest {
         Path cert = Files.writeString(dir.resolve("cert.pem"), "not a certificate");
         Path key = Files.writeString(dir.resolve("key.pem"), "not a key");
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> TargetServers.start("memcache", TargetOptions.builder().tls(cert, key).build()));
+                () -> Protocols.startTarget("memcache", TargetOptions.builder().tls(cert, key).build()));
         assertTrue(e.getMessage().startsWith("TLS certificate " + cert), e.getMessage());
         IllegalStateException missing = assertThrows(IllegalStateException.class,
-                () -> TargetServers.start("memcache", TargetOptions.builder().tls(dir.resolve("none.pem"), key).build()));
+                () -> Protocols.startTarget("memcache", TargetOptions.builder().tls(dir.resolve("none.pem"), key).build()));
         assertTrue(missing.getMessage().contains("does not exist"), missing.getMessage());
         assertThrows(IllegalArgumentException.class, () -> TargetOptions.builder().tls(cert, null).build());
         assertThrows(IllegalArgumentException.class, () -> TargetOptions.builder().udpPort(-2).build());
@@ -219,7 +218,7 @@ class EmbeddedListenersTest {
     void theEngineLoadsTheUnixAndTlsListeners() {
         SelfSignedCertificate cert = SelfSignedCertificate.create(dir, "engine");
         Path socket = dir.resolve("engine.sock");
-        try (TargetServer target = TargetServers.start("memcache", TargetOptions.builder()
+        try (TargetServer target = Protocols.startTarget("memcache", TargetOptions.builder()
                 .unixPath(socket).tls(cert.certificate(), cert.privateKey()).build())) {
             RunSettings unix = settings("unix:" + socket);
             OutcomeCounts viaUnix = new LoadRun(ConfigResolver.resolve(unix), new RunListener() { })
@@ -239,7 +238,7 @@ class EmbeddedListenersTest {
 
     @Test
     void withSeveralThreadsEveryThreadHasAUdpSocketOnTheSamePort() {
-        try (TargetServer target = TargetServers.start("memcache", TargetOptions.builder().threads(2).udpPort(0).build())) {
+        try (TargetServer target = Protocols.startTarget("memcache", TargetOptions.builder().threads(2).udpPort(0).build())) {
             RunSettings s = settings("127.0.0.1:" + target.udpAddress().getPort());
             s.udp = true;
             s.connections = 8; // eight client ports: the kernel spreads them over both sockets

@@ -1,23 +1,21 @@
 package io.fluxperf.engine.transport;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.fluxperf.engine.config.ConfigResolver;
 import io.fluxperf.engine.config.RunSettings;
 import io.fluxperf.engine.load.LoadRun;
 import io.fluxperf.engine.load.RunListener;
 import io.fluxperf.engine.metrics.OutcomeCounts;
 import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.target.TargetOptions;
 import io.fluxperf.engine.target.TargetServer;
-import io.fluxperf.engine.target.TargetServers;
 import io.fluxperf.testkit.FreePorts;
 import io.fluxperf.testkit.MemcachedProcess;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The UDP client against memcached's own UDP listener ({@code -U}), with values large enough that
@@ -63,7 +61,7 @@ class MemcachedUdpTest {
 
     @Test
     void embeddedTargetUdpListenerAnswersSetsAndGets() {
-        try (TargetServer target = TargetServers.start("memcache", TargetOptions.builder().udpPort(0).build())) {
+        try (TargetServer target = Protocols.startTarget("memcache", TargetOptions.builder().udpPort(0).build())) {
             InetSocketAddress udp = target.udpAddress();
             String server = "127.0.0.1:" + udp.getPort();
             RunResult sets = run(server, udp.getPort(), "set", 2000, 1, 500);

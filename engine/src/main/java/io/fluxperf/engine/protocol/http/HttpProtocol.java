@@ -1,22 +1,29 @@
 package io.fluxperf.engine.protocol.http;
 
+import io.fluxperf.engine.protocol.CodecFactory;
 import io.fluxperf.engine.protocol.Protocol;
-import io.fluxperf.engine.protocol.ProtocolCodec;
+import io.fluxperf.engine.protocol.ProtocolOption;
 import io.fluxperf.engine.protocol.ProtocolOptions;
+import io.fluxperf.engine.protocol.ReplyClasses;
+import io.fluxperf.engine.protocol.http.target.HttpTargetServer;
 import io.fluxperf.engine.request.Command;
+import io.fluxperf.engine.target.TargetFactory;
+import java.util.List;
 
 /**
  * HTTP/1.1 (RFC 9112) over keep-alive connections: GET, POST, PUT and DELETE of a path template
- * ({@code --path /items/__key__}), the user's headers ({@code --header "Name: value"}), bodies
- * of {@code --bytes} for POST and PUT, responses counted as OK by status class
- * ({@code --http-ok}, 2xx by default). See {@link HttpClientCodec} for the rules.
+ * ({@code --path /items/__key__}; {@code /} without one), the user's headers
+ * ({@code --header "Name: value"}), bodies of {@code --bytes} for POST and PUT, responses
+ * counted as OK by status class ({@code --http-ok}, 2xx by default) and reported per class. See
+ * {@link HttpClientCodec} for the rules; the embedded server is {@link HttpTargetServer}.
  *
- * <p>Host: the codec is not told the server's address, so requests carry
- * {@code Host: localhost} unless the user gives a {@code Host} header. Servers with virtual hosts
- * need {@code --header "Host: name"}.
+ * <p>Host: requests name the server as {@code --server} gives it, unless the user gives a
+ * {@code Host} header; the embedded target and Unix sockets get {@code Host: localhost}.
  */
 public final class HttpProtocol implements Protocol {
     public static final String NAME = "http";
+    /** Status classes 1xx to 5xx, as {@link HttpClientCodec#replyClass()} numbers them. */
+    static final ReplyClasses STATUS_CLASSES = ReplyClasses.of("Status", "1xx", "2xx", "3xx", "4xx", "5xx");
 
     @Override
     public String name() {
@@ -36,27 +43,29 @@ public final class HttpProtocol implements Protocol {
         };
     }
 
-    /**
-     * The request head of the options last seen. Every connection of a run has the same options,
-     * and with a connection per request, building the head for each was 1.3 % of the load thread
-     * (its header parsing and strings). Immutable, so event loops may share it.
-     */
-    private volatile HeadFor cached;
+    @Override
+    public List<ProtocolOption> options() {
+        return HttpOptions.DECLARED;
+    }
 
-    private record HeadFor(ProtocolOptions options, HttpRequestHead head) {
+    /**
+     * The request head is encoded once per run and shared by its codecs: with a connection per
+     * request, building it for each was 1.3 % of the load thread (its header parsing and strings).
+     */
+    @Override
+    public CodecFactory codecs(ProtocolOptions options, String server) {
+        HttpOptions http = HttpOptions.of(options, server);
+        HttpRequestHead head = HttpRequestHead.of(http.headers(), HttpRequestHead.DEFAULT_HOST);
+        return () -> new HttpClientCodec(head, http.okClasses());
     }
 
     @Override
-    public ProtocolCodec newCodec(ProtocolOptions options) {
-        return new HttpClientCodec(head(options), options.httpOkClasses());
+    public ReplyClasses replyClasses() {
+        return STATUS_CLASSES;
     }
 
-    HttpRequestHead head(ProtocolOptions options) {
-        HeadFor c = cached;
-        if (c == null || c.options() != options) {
-            c = new HeadFor(options, HttpRequestHead.of(options.httpHeaders(), HttpRequestHead.DEFAULT_HOST));
-            cached = c;
-        }
-        return c.head();
+    @Override
+    public TargetFactory target() {
+        return HttpTargetServer::start;
     }
 }

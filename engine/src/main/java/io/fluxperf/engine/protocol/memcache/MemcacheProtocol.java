@@ -1,13 +1,24 @@
 package io.fluxperf.engine.protocol.memcache;
 
+import io.fluxperf.engine.log.LogFormat;
+import io.fluxperf.engine.protocol.CodecFactory;
+import io.fluxperf.engine.protocol.DatagramFraming;
 import io.fluxperf.engine.protocol.Protocol;
-import io.fluxperf.engine.protocol.ProtocolCodec;
 import io.fluxperf.engine.protocol.ProtocolOptions;
+import io.fluxperf.engine.protocol.memcache.log.MemcacheLogFormats;
+import io.fluxperf.engine.protocol.memcache.target.MemcacheTargetServer;
 import io.fluxperf.engine.request.Command;
+import io.fluxperf.engine.target.TargetFactory;
+import java.util.List;
 
-/** memcached's text protocol (protocol.txt in memcached's repository). */
+/**
+ * memcached's text protocol (protocol.txt in memcached's repository), over TCP, Unix sockets or
+ * UDP ({@link MemcacheUdpFraming}); the protocol of a run that names none. The embedded server
+ * ({@link MemcacheTargetServer}) speaks it and the binary protocol on the same port.
+ */
 public final class MemcacheProtocol implements Protocol {
     public static final String NAME = "memcache";
+    private static final DatagramFraming UDP = new MemcacheUdpFraming();
 
     @Override
     public String name() {
@@ -20,12 +31,32 @@ public final class MemcacheProtocol implements Protocol {
     }
 
     @Override
+    public boolean isDefault() {
+        return true;
+    }
+
+    @Override
     public boolean supports(Command command) {
         return true;
     }
 
     @Override
-    public ProtocolCodec newCodec(ProtocolOptions options) {
-        return new MemcacheTextCodec();
+    public CodecFactory codecs(ProtocolOptions options, String server) {
+        return MemcacheTextCodec::new;
+    }
+
+    @Override
+    public DatagramFraming datagramFraming() {
+        return UDP;
+    }
+
+    @Override
+    public List<LogFormat> logFormats() {
+        return MemcacheLogFormats.ALL;
+    }
+
+    @Override
+    public TargetFactory target() {
+        return MemcacheTargetServer::start;
     }
 }

@@ -1,8 +1,5 @@
 package io.fluxperf.engine.protocol.memcache;
 
-import static io.fluxperf.engine.protocol.Ascii.bytes;
-import static io.fluxperf.engine.protocol.Ascii.startsWith;
-
 import io.fluxperf.engine.protocol.Ascii;
 import io.fluxperf.engine.protocol.ProtocolCodec;
 import io.fluxperf.engine.protocol.ProtocolException;
@@ -13,6 +10,8 @@ import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.ValueCheck;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
+import static io.fluxperf.engine.protocol.Ascii.bytes;
+import static io.fluxperf.engine.protocol.Ascii.startsWith;
 
 /**
  * Client side of memcached's text protocol for one connection.

@@ -1,12 +1,9 @@
 package io.fluxperf.engine.protocol.resp;
 
-import static io.fluxperf.engine.protocol.resp.RespCommands.bytes;
-
 import io.fluxperf.engine.protocol.Ascii;
 import io.fluxperf.engine.protocol.HandshakeRefused;
 import io.fluxperf.engine.protocol.ProtocolCodec;
 import io.fluxperf.engine.protocol.ProtocolException;
-import io.fluxperf.engine.protocol.ProtocolOptions;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.CommandTemplate;
 import io.fluxperf.engine.request.Outcome;
@@ -14,6 +11,7 @@ import io.fluxperf.engine.request.Request;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import static io.fluxperf.engine.protocol.resp.RespCommands.bytes;
 
 /**
  * Client side of RESP for one connection: every request goes out as a RESP array of bulk
@@ -86,7 +84,7 @@ final class RespCodec implements ProtocolCodec {
     private static final int STEP_AUTH = 2;
     private static final int STEP_SELECT = 3;
 
-    private final ProtocolOptions options;
+    private final RespOptions options;
     private final RespReplyDecoder decoder = new RespReplyDecoder();
     private final ReplyShape shape = new ReplyShape();
     private final HandshakeReply handshakeReply = new HandshakeReply();
@@ -95,7 +93,7 @@ final class RespCodec implements ProtocolCodec {
     private int stepCount;
     private int stepsDone;
 
-    RespCodec(ProtocolOptions options) {
+    RespCodec(RespOptions options) {
         this.options = options;
     }
 
@@ -103,7 +101,7 @@ final class RespCodec implements ProtocolCodec {
 
     @Override
     public boolean hasHandshake() {
-        return options.respVersion() == 3 || options.password() != null || options.database() >= 0;
+        return options.hasHandshake();
     }
 
     @Override

@@ -1,13 +1,20 @@
 package io.fluxperf.engine.protocol.resp;
 
+import io.fluxperf.engine.log.LogFormat;
+import io.fluxperf.engine.protocol.CodecFactory;
 import io.fluxperf.engine.protocol.Protocol;
-import io.fluxperf.engine.protocol.ProtocolCodec;
+import io.fluxperf.engine.protocol.ProtocolOption;
 import io.fluxperf.engine.protocol.ProtocolOptions;
+import io.fluxperf.engine.protocol.resp.log.RedisMonitorFormat;
+import io.fluxperf.engine.protocol.resp.target.RespTargetServer;
 import io.fluxperf.engine.request.Command;
+import io.fluxperf.engine.target.TargetFactory;
+import java.util.List;
 
 /**
- * Redis' RESP: RESP2, or RESP3 after {@code HELLO 3} ({@code --resp 3}); AUTH and SELECT from the
- * {@link ProtocolOptions}. What each command sends is described on {@link RespCodec}.
+ * Redis' RESP: RESP2, or RESP3 after {@code HELLO 3} ({@code --resp 3}); AUTH and SELECT from
+ * {@link RespOptions}. What each command sends is described on {@link RespCodec}; the embedded
+ * server is {@link RespTargetServer}.
  */
 public final class RespProtocol implements Protocol {
     public static final String NAME = "redis";
@@ -28,7 +35,23 @@ public final class RespProtocol implements Protocol {
     }
 
     @Override
-    public ProtocolCodec newCodec(ProtocolOptions options) {
-        return new RespCodec(options);
+    public List<ProtocolOption> options() {
+        return RespOptions.DECLARED;
+    }
+
+    @Override
+    public CodecFactory codecs(ProtocolOptions options, String server) {
+        RespOptions resp = RespOptions.of(options);
+        return () -> new RespCodec(resp);
+    }
+
+    @Override
+    public List<LogFormat> logFormats() {
+        return List.of(RedisMonitorFormat.INSTANCE);
+    }
+
+    @Override
+    public TargetFactory target() {
+        return RespTargetServer::start;
     }
 }

@@ -1,19 +1,14 @@
 package io.fluxperf.engine.protocol.http;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import io.fluxperf.engine.protocol.CodecFactory;
 import io.fluxperf.engine.protocol.ProtocolCodec;
 import io.fluxperf.engine.protocol.ProtocolException;
-import io.fluxperf.engine.protocol.ProtocolOptions;
 import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.CommandTemplate;
 import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.engine.request.Request;
+import io.fluxperf.testkit.HttpOptionsOf;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.lang.management.ManagementFactory;
@@ -21,6 +16,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Requests as bytes on the wire, and responses to outcomes, through the {@link ProtocolCodec} interface. */
 class HttpClientCodecTest {
@@ -28,7 +28,7 @@ class HttpClientCodecTest {
     private static final byte[] VALUE = "0123456789abcdefghij".getBytes(StandardCharsets.US_ASCII);
 
     static ProtocolCodec codec(List<String> headers, Set<Integer> ok) {
-        return new HttpProtocol().newCodec(new ProtocolOptions(null, null, -1, 2, headers, ok));
+        return new HttpProtocol().codecs(HttpOptionsOf.of(headers, ok), null).newCodec();
     }
 
     static ProtocolCodec codec() {
@@ -58,15 +58,13 @@ class HttpClientCodecTest {
     @Test
     void connectionsOfOneRunShareTheRequestHeadAndAnotherRunGetsItsOwn() {
         HttpProtocol http = new HttpProtocol();
-        ProtocolOptions run1 = new ProtocolOptions(null, null, -1, 2, List.of("Host: one"), Set.of(2));
-        ProtocolOptions run2 = new ProtocolOptions(null, null, -1, 2, List.of("Host: two", "X-Run: 2"), Set.of(2));
-        HttpRequestHead first = http.head(run1);
-        assertTrue(first == http.head(run1), "built once for the options of a run");
-        assertEquals("GET /0042 HTTP/1.1\r\nHost: one\r\n" + UA + "\r\n", encode(http.newCodec(run1), get(42)));
+        CodecFactory run1 = http.codecs(HttpOptionsOf.of(List.of("Host: one"), Set.of(2)), null);
+        CodecFactory run2 = http.codecs(HttpOptionsOf.of(List.of("Host: two", "X-Run: 2"), Set.of(2)), null);
+        assertEquals("GET /0042 HTTP/1.1\r\nHost: one\r\n" + UA + "\r\n", encode(run1.newCodec(), get(42)));
         assertEquals("GET /0042 HTTP/1.1\r\nHost: two\r\n" + UA + "X-Run: 2\r\n\r\n",
-                encode(http.newCodec(run2), get(42)));
-        assertEquals("GET /0042 HTTP/1.1\r\nHost: one\r\n" + UA + "\r\n", encode(http.newCodec(run1), get(42)),
-                "back to the first run's options: its own head again");
+                encode(run2.newCodec(), get(42)));
+        assertEquals("GET /0042 HTTP/1.1\r\nHost: one\r\n" + UA + "\r\n", encode(run1.newCodec(), get(42)),
+                "back to the first run's codecs: its own head again");
     }
 
     @Test

@@ -1,8 +1,5 @@
 package io.fluxperf.engine.protocol.http;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.fluxperf.engine.config.ConnectionOptions;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.ValueSize;
@@ -12,11 +9,14 @@ import io.fluxperf.engine.load.RunListener;
 import io.fluxperf.engine.metrics.OutcomeCounts;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
-import io.fluxperf.engine.protocol.ProtocolCodec;
+import io.fluxperf.engine.protocol.CodecFactory;
+import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.ProtocolOptions;
+import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.CommandTemplate;
 import io.fluxperf.testkit.ForwardingProtocol;
+import io.fluxperf.testkit.HttpOptionsOf;
 import io.fluxperf.testkit.NginxProcess;
 import io.fluxperf.testkit.NginxProcess.Access;
 import java.net.InetSocketAddress;
@@ -28,6 +28,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The HTTP codec through {@link LoadRun} against a real nginx 1.22, with nginx's access log as
@@ -55,26 +57,28 @@ class HttpLoadRunNginxTest {
     /** {@code codecs}, if not null, counts the codecs the run makes. */
     private static RunResult run(int connections, int pipeline, long requests, WorkloadConfig workload,
                                  Set<Integer> okClasses, boolean perRequest, List<String> headers, AtomicInteger codecs) {
-        ProtocolOptions options = new ProtocolOptions(null, null, -1, 2, headers, okClasses);
-        ConnectionOptions connection = new ConnectionOptions(false, false, null, false, null, perRequest, 0, 0, false);
-        RunConfig config = new RunConfig(null, "http", 1, connections, pipeline, Duration.ofSeconds(20), 1, Duration.ZERO,
-                Duration.ofSeconds(2), true, requests, 7, List.of(workload), options, connection, Duration.ZERO);
-        LoadRun run = new LoadRun(config, new RunListener() { });
-        if (codecs != null) {
-            countCodecs(run, codecs);
-        }
+        ProtocolOptions options = HttpOptionsOf.of(headers, okClasses);
+        ConnectionOptions connection = ConnectionOptions.builder().connectPerRequest(perRequest).build();
+        RunConfig config = RunConfig.builder().protocol("http").threads(1).connections(connections).pipeline(pipeline)
+                .duration(Duration.ofSeconds(20)).windows(1).timeout(Duration.ofSeconds(2)).tcpNoDelay(true)
+                .requests(requests).seed(7).workload(workload).protocolOptions(options).connection(connection).build();
+        Protocol http = Protocols.find("http");
+        LoadRun run = new LoadRun(config, codecs != null ? countingCodecs(http, codecs) : http, new RunListener() { });
         return run.execute(new InetSocketAddress("127.0.0.1", nginx.port()), nginx.address());
     }
 
-    /** Counts the codecs the run makes. */
-    private static void countCodecs(LoadRun run, AtomicInteger codecs) {
-        ForwardingProtocol.install(run, inner -> new ForwardingProtocol(inner) {
+    /** {@code inner}, counting the codecs a run makes. */
+    private static Protocol countingCodecs(Protocol inner, AtomicInteger codecs) {
+        return new ForwardingProtocol(inner) {
             @Override
-            public ProtocolCodec newCodec(ProtocolOptions options) {
-                codecs.incrementAndGet();
-                return inner.newCodec(options);
+            public CodecFactory codecs(ProtocolOptions options, String server) {
+                CodecFactory made = inner.codecs(options, server);
+                return () -> {
+                    codecs.incrementAndGet();
+                    return made.newCodec();
+                };
             }
-        });
+        };
     }
 
     private static WorkloadConfig workload(Command method, String path) {

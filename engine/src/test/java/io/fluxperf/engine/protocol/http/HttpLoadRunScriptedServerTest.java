@@ -1,8 +1,5 @@
 package io.fluxperf.engine.protocol.http;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.load.LoadRun;
@@ -21,12 +18,13 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The client against servers that answer what a test scripts (plain sockets, a thread per
@@ -121,8 +119,9 @@ class HttpLoadRunScriptedServerTest {
 
     private static LoadRun loadRun(int connections, long requests) {
         WorkloadConfig get = WorkloadConfig.of(Command.GET).withTemplate(CommandTemplate.word("/scripted/__key__"));
-        RunConfig config = new RunConfig(null, "http", 1, connections, 1, Duration.ofSeconds(20), 1, Duration.ZERO,
-                Duration.ofSeconds(2), true, requests, 3, List.of(get));
+        RunConfig config = RunConfig.builder().protocol("http").threads(1).connections(connections).pipeline(1)
+                .duration(Duration.ofSeconds(20)).windows(1).timeout(Duration.ofSeconds(2)).tcpNoDelay(true)
+                .requests(requests).seed(3).workload(get).build();
         return new LoadRun(config, new RunListener() { });
     }
 

@@ -1,9 +1,5 @@
 package io.fluxperf.engine.protocol.resp;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.config.ConnectionOptions;
 import io.fluxperf.engine.config.KeyDistribution;
@@ -29,11 +25,13 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every redis command through the load engine, against a real redis-server and against the
@@ -79,8 +77,9 @@ class RedisLoadRunTest {
     }
 
     static RunConfig config(long requests, int connections, int pipeline, ProtocolOptions options, WorkloadConfig w) {
-        return new RunConfig(null, "redis", 1, connections, pipeline, Duration.ofSeconds(30), 1, Duration.ZERO,
-                Duration.ofSeconds(2), true, requests, 7, List.of(w), options, ConnectionOptions.defaults(), Duration.ZERO);
+        return RunConfig.builder().protocol("redis").threads(1).connections(connections).pipeline(pipeline)
+                .duration(Duration.ofSeconds(30)).windows(1).timeout(Duration.ofSeconds(2)).tcpNoDelay(true)
+                .requests(requests).seed(7).workload(w).protocolOptions(options).build();
     }
 
     static OutcomeCounts run(RedisTargets.Target t, RunConfig config) {
@@ -94,7 +93,7 @@ class RedisLoadRunTest {
 
     /** Runs {@code requests} of {@code w} on 4 connections and returns the outcomes. */
     static OutcomeCounts run(RedisTargets.Target t, long requests, WorkloadConfig w) {
-        return run(t, config(requests, 4, 1, ProtocolOptions.defaults(), w));
+        return run(t, config(requests, 4, 1, ProtocolOptions.none(), w));
     }
 
     private static void assertOutcomes(long ok, long miss, OutcomeCounts o) {
@@ -119,7 +118,7 @@ class RedisLoadRunTest {
         assertOutcomes(200, 0, run(t, 200, set));
         assertEquals(200, t.calls("set"));
         assertEquals((long) KEYS, t.command("DBSIZE"));
-        byte[] expected = GeneratedLoad.patternFor(config(1, 1, 1, ProtocolOptions.defaults(), set)).expected(17, 32);
+        byte[] expected = GeneratedLoad.patternFor(config(1, 1, 1, ProtocolOptions.none(), set)).expected(17, 32);
         assertEquals(new String(expected, StandardCharsets.ISO_8859_1), t.command("GET", key(17)), "the value written for key 17");
 
         assertOutcomes(200, 0, run(t, 200, workload(Command.GET)));
@@ -208,7 +207,7 @@ class RedisLoadRunTest {
         assertEquals(100, t.stat("keyspace_misses"));
         WorkloadConfig hset = workload(Command.HSET);
         assertOutcomes(200, 0, run(t, 200, hset));
-        byte[] expected = GeneratedLoad.patternFor(config(1, 1, 1, ProtocolOptions.defaults(), hset)).expected(7, 32);
+        byte[] expected = GeneratedLoad.patternFor(config(1, 1, 1, ProtocolOptions.none(), hset)).expected(7, 32);
         assertEquals(new String(expected, StandardCharsets.ISO_8859_1), t.command("HGET", key(7), key(7)),
                 "the field is the key, the value the workload's");
         assertOutcomes(200, 0, run(t, 200, workload(Command.HGET)));
@@ -307,7 +306,7 @@ class RedisLoadRunTest {
     @EnumSource(RedisTargets.class)
     void selectDatabase(RedisTargets kind) {
         RedisTargets.Target t = target(kind);
-        ProtocolOptions db3 = new ProtocolOptions(null, null, 3, 2, List.of(), Set.of(2));
+        ProtocolOptions db3 = ProtocolOptions.of("db", "3");
         assertOutcomes(100, 0, run(t, config(100, 4, 1, db3, workload(Command.SET))));
         assertEquals(0L, t.command("DBSIZE"));
         try (Client c = t.client()) {
@@ -316,7 +315,7 @@ class RedisLoadRunTest {
             assertTrue(c.info("keyspace").contains("db3:keys=100,"), c.info("keyspace"));
         }
         assertOutcomes(100, 0, run(t, config(100, 4, 1, db3, workload(Command.GET))));
-        ProtocolOptions db99 = new ProtocolOptions(null, null, 99, 2, List.of(), Set.of(2));
+        ProtocolOptions db99 = ProtocolOptions.of("db", "99");
         UserError e = assertThrows(UserError.class, () -> run(t, config(10, 2, 1, db99, workload(Command.GET))));
         assertEquals("--db 99: redis refused SELECT 99: ERR DB index is out of range.", e.getMessage());
     }
@@ -325,7 +324,7 @@ class RedisLoadRunTest {
     @EnumSource(RedisTargets.class)
     void resp3(RedisTargets kind) {
         RedisTargets.Target t = target(kind);
-        ProtocolOptions resp3 = new ProtocolOptions(null, null, -1, 3, List.of(), Set.of(2));
+        ProtocolOptions resp3 = ProtocolOptions.of("resp", "3");
         assertOutcomes(0, 100, run(t, config(100, 4, 1, resp3, workload(Command.GET))));
         assertOutcomes(0, 50, run(t, config(50, 4, 1, resp3, workload(Command.MGET).withKeysPerRequest(2))));
         assertOutcomes(0, 50, run(t, config(50, 4, 1, resp3, workload(Command.HGETALL))));
@@ -355,7 +354,7 @@ class RedisLoadRunTest {
     void pipelineOf16(RedisTargets kind) {
         RedisTargets.Target t = target(kind);
         WorkloadConfig get = workload(Command.GET).withHit(true).withKeyspace(keys(1000));
-        OutcomeCounts o = run(t, config(20_000, 4, 16, ProtocolOptions.defaults(), get));
+        OutcomeCounts o = run(t, config(20_000, 4, 16, ProtocolOptions.none(), get));
         assertOutcomes(20_000, 0, o);
         assertEquals(20_000, t.stat("keyspace_hits"));
         assertEquals(20_000, t.calls("get"));
@@ -365,22 +364,22 @@ class RedisLoadRunTest {
     @EnumSource(RedisTargets.class)
     void authentication(RedisTargets kind) throws Exception {
         try (RedisTargets.Target t = kind.start("s3cret")) {
-            ProtocolOptions right = new ProtocolOptions(null, "s3cret", -1, 2, List.of(), Set.of(2));
+            ProtocolOptions right = ProtocolOptions.of("password", "s3cret");
             assertOutcomes(100, 0, run(t, config(100, 4, 1, right, workload(Command.SET))));
-            ProtocolOptions asDefaultUser = new ProtocolOptions("default", "s3cret", 2, 2, List.of(), Set.of(2));
+            ProtocolOptions asDefaultUser = ProtocolOptions.of("user", "default", "password", "s3cret", "db", "2");
             assertOutcomes(0, 100, run(t, config(100, 4, 1, asDefaultUser, workload(Command.GET))));
-            ProtocolOptions resp3 = new ProtocolOptions(null, "s3cret", 1, 3, List.of(), Set.of(2));
+            ProtocolOptions resp3 = ProtocolOptions.of("password", "s3cret", "db", "1", "resp", "3");
             assertOutcomes(0, 100, run(t, config(100, 4, 1, resp3, workload(Command.GET))));
 
-            ProtocolOptions wrong = new ProtocolOptions(null, "wrong", -1, 2, List.of(), Set.of(2));
+            ProtocolOptions wrong = ProtocolOptions.of("password", "wrong");
             UserError e = assertThrows(UserError.class, () -> run(t, config(100, 4, 1, wrong, workload(Command.GET))));
             assertEquals("--password: redis refused AUTH: WRONGPASS invalid username-password pair or user is disabled.",
                     e.getMessage());
-            ProtocolOptions wrong3 = new ProtocolOptions(null, "wrong", -1, 3, List.of(), Set.of(2));
+            ProtocolOptions wrong3 = ProtocolOptions.of("password", "wrong", "resp", "3");
             e = assertThrows(UserError.class, () -> run(t, config(100, 4, 1, wrong3, workload(Command.GET))));
             assertEquals("--password: redis refused HELLO 3 AUTH: WRONGPASS invalid username-password pair or user is disabled.",
                     e.getMessage());
-            ProtocolOptions none3 = new ProtocolOptions(null, null, -1, 3, List.of(), Set.of(2));
+            ProtocolOptions none3 = ProtocolOptions.of("resp", "3");
             e = assertThrows(UserError.class, () -> run(t, config(100, 4, 1, none3, workload(Command.GET))));
             assertTrue(e.getMessage().startsWith("--password: redis requires a password (it answered HELLO with: NOAUTH "),
                     e.getMessage());
@@ -389,7 +388,7 @@ class RedisLoadRunTest {
             assertEquals(20, o.error());
         }
         RedisTargets.Target open = target(kind);
-        ProtocolOptions needless = new ProtocolOptions(null, "pw", -1, 2, List.of(), Set.of(2));
+        ProtocolOptions needless = ProtocolOptions.of("password", "pw");
         UserError e = assertThrows(UserError.class, () -> run(open, config(10, 2, 1, needless, workload(Command.GET))));
         assertEquals("--password: redis has no password configured, so it refused AUTH; leave out --password.", e.getMessage());
     }
@@ -399,8 +398,8 @@ class RedisLoadRunTest {
     @EnumSource(RedisTargets.class)
     void aConnectionPerRequestAuthenticatesAndSelectsEachTime(RedisTargets kind) throws Exception {
         try (RedisTargets.Target t = kind.start("s3cret")) {
-            ConnectionOptions perRequest = new ConnectionOptions(false, false, null, false, null, true, 0, 0, false);
-            ProtocolOptions db2 = new ProtocolOptions(null, "s3cret", 2, 2, List.of(), Set.of(2));
+            ConnectionOptions perRequest = ConnectionOptions.builder().connectPerRequest(true).build();
+            ProtocolOptions db2 = ProtocolOptions.of("password", "s3cret", "db", "2");
             RunConfig set = withConnection(config(300, 4, 1, db2, workload(Command.SET)), perRequest);
             long before = kind == RedisTargets.REDIS_SERVER ? t.stat("total_connections_received") : 0;
             assertOutcomes(300, 0, run(t, set));
@@ -410,7 +409,7 @@ class RedisLoadRunTest {
                 assertTrue(made >= 300 && made <= 304, "a connection per request: " + made);
             }
             assertEquals(0L, ((Long) t.command("DBSIZE")), "database 0 stays empty: SELECT 2 came first");
-            ProtocolOptions wrong = new ProtocolOptions(null, "wrong", 2, 2, List.of(), Set.of(2));
+            ProtocolOptions wrong = ProtocolOptions.of("password", "wrong", "db", "2");
             UserError e = assertThrows(UserError.class,
                     () -> run(t, withConnection(config(100, 4, 1, wrong, workload(Command.GET)), perRequest)));
             assertTrue(e.getMessage().startsWith("--password: redis refused AUTH"), e.getMessage());
@@ -418,9 +417,11 @@ class RedisLoadRunTest {
     }
 
     private static RunConfig withConnection(RunConfig c, ConnectionOptions connection) {
-        return new RunConfig(null, c.protocol(), c.threads(), c.connections(), c.pipeline(), c.duration(), c.windows(),
-                c.warmup(), c.timeout(), c.tcpNoDelay(), c.requests(), c.seed(), c.workloads(), c.protocolOptions(),
-                connection, c.statsInterval());
+        return RunConfig.builder().protocol(c.protocol()).threads(c.threads()).connections(c.connections())
+                .pipeline(c.pipeline()).duration(c.duration()).windows(c.windows()).warmup(c.warmup())
+                .timeout(c.timeout()).tcpNoDelay(c.tcpNoDelay()).requests(c.requests()).seed(c.seed())
+                .workloads(c.workloads()).protocolOptions(c.protocolOptions()).connection(connection)
+                .statsInterval(c.statsInterval()).build();
     }
 
     @ParameterizedTest

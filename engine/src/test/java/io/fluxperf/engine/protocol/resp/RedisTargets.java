@@ -1,7 +1,7 @@
 package io.fluxperf.engine.protocol.resp;
 
+import io.fluxperf.engine.protocol.resp.target.RespTargetServer;
 import io.fluxperf.engine.target.TargetOptions;
-import io.fluxperf.engine.target.resp.RespTargetServer;
 import io.fluxperf.testkit.RedisProcess;
 import io.fluxperf.testkit.RedisProcess.Client;
 

@@ -1,16 +1,8 @@
 package io.fluxperf.engine.protocol.resp;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
-
 import io.fluxperf.engine.protocol.HandshakeRefused;
 import io.fluxperf.engine.protocol.ProtocolCodec;
 import io.fluxperf.engine.protocol.ProtocolException;
-import io.fluxperf.engine.protocol.ProtocolOptions;
 import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.CommandTemplate;
@@ -24,15 +16,20 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /** What each request sends, which outcome each reply gives, the handshake, fuzzed replies, and no allocation. */
 class RespCodecTest {
     private static final byte[] VALUE = "abcdefghij".getBytes(StandardCharsets.US_ASCII);
 
     private static RespCodec codec() {
-        return new RespCodec(ProtocolOptions.defaults());
+        return new RespCodec(RespOptions.defaults());
     }
 
     private static Request request(Command c, long... keys) {
@@ -229,7 +226,7 @@ class RespCodecTest {
     // ---- handshake ----
 
     private static RespCodec codec(String user, String password, int db, int resp) {
-        return new RespCodec(new ProtocolOptions(user, password, db, resp, List.of(), Set.of(2)));
+        return new RespCodec(new RespOptions(user, password, db, resp));
     }
 
     private static String handshake(RespCodec codec) {

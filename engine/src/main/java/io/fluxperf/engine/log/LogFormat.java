@@ -1,0 +1,53 @@
+package io.fluxperf.engine.log;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A kind of command log that replay reads: its name for {@code --format}, how its first line looks,
+ * and how to read it. A protocol lists the formats whose commands it sends
+ * ({@link io.fluxperf.engine.protocol.Protocol#logFormats()}); the format's reader lives in the
+ * protocol's package.
+ */
+public interface LogFormat {
+    /** The name {@code --format} takes, e.g. {@code redis-monitor}. */
+    String label();
+
+    /**
+     * Whether {@code firstLine}, the first line of a log that is neither blank nor the {@code OK}
+     * that redis-cli and memcached print first, is a line of this format.
+     */
+    boolean recognizes(String firstLine);
+
+    /**
+     * Whether a log of this format may hold any bytes (a raw protocol stream with binary values);
+     * otherwise a NUL byte near its start means the file is not such a log.
+     */
+    default boolean binary() {
+        return false;
+    }
+
+    /** Whether the format takes a sidecar file of send times ({@code --times}). */
+    default boolean takesSendTimes() {
+        return false;
+    }
+
+    /**
+     * Readies replays of {@code log}: what must be read once before the first pass (a log whose
+     * times have a resolution of seconds counts its commands per second), and the notes the
+     * report shows.
+     *
+     * @param sendTimes the {@code --times} file, or null; only when {@link #takesSendTimes()}
+     * @throws io.fluxperf.engine.UserError when the log cannot be read, naming it
+     */
+    PreparedLog prepare(Path log, Path sendTimes);
+
+    /** A log readied for replay: as many passes over it as {@code --loop} asks. */
+    interface PreparedLog {
+        /** A new reader at the log's start. */
+        LogReader open(ReaderContext ctx);
+
+        /** What the report says about how this log was read (e.g. where send times came from). */
+        List<String> notes();
+    }
+}

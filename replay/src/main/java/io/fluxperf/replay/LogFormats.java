@@ -1,0 +1,38 @@
+package io.fluxperf.replay;
+
+import io.fluxperf.engine.log.LogFormat;
+import io.fluxperf.engine.protocol.Protocol;
+import io.fluxperf.engine.protocol.Protocols;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** The logs replay reads: every protocol's formats, in the registry's order, and fluxperf's own traces. */
+public final class LogFormats {
+    private LogFormats() {
+    }
+
+    /** Every format, the protocols' first, then {@code trace}. */
+    public static List<LogFormat> all() {
+        List<LogFormat> all = new ArrayList<>(Protocols.logFormats());
+        all.add(TraceFormat.INSTANCE);
+        return all;
+    }
+
+    /** The format {@code --format} names, or null. */
+    public static LogFormat parse(String text) {
+        String t = text.trim().toLowerCase(Locale.ROOT);
+        return all().stream().filter(f -> f.label().equals(t)).findFirst().orElse(null);
+    }
+
+    /** "redis-monitor, memcache-watch, …, trace": for messages and help. */
+    public static String labels() {
+        return all().stream().map(LogFormat::label).collect(Collectors.joining(", "));
+    }
+
+    /** The protocol a format's commands go out with; null for a trace, whose header names it. */
+    static Protocol protocolOf(LogFormat format) {
+        return format == TraceFormat.INSTANCE ? null : Protocols.ofLogFormat(format);
+    }
+}
