@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
-# Installs what fluxperf's build and tests need on Debian 12, skipping what is already there:
-# a JDK 17 and Maven to build; memcached, redis-server and nginx that the tests start on free
-# loopback ports; Chromium for the heatmap page test; fonts for the PNG heatmap's labels; Python and a C compiler
-# for the bench scripts' helpers. Safe to run again.
+# Installs what fluxperf needs on Debian 12, skipping what is already there. Safe to run again.
+#   scripts/install-deps.sh         everything the build and the tests need: a JDK 17 and Maven;
+#                                   memcached, redis-server and nginx that the tests start on free
+#                                   loopback ports; Chromium for the heatmap page test; fonts for the
+#                                   PNG heatmap's labels; Python and a C compiler for the bench helpers
+#   scripts/install-deps.sh build   only what building and running fluxperf needs (the launcher's case)
 set -euo pipefail
 
 need=()
 command -v javac >/dev/null || need+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null || need+=(maven)
-command -v memcached >/dev/null || need+=(memcached)
-command -v redis-server >/dev/null || need+=(redis-server redis-tools)
-[ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || need+=(nginx)
-command -v chromium >/dev/null || need+=(chromium)
-command -v python3 >/dev/null || need+=(python3)   # bench/lib's scripts, tested in bench/jmh
-command -v cc >/dev/null || need+=(gcc libc6-dev)   # bench/lib/pace_reference.c, built by its test in bench/jmh
-fc-list 2>/dev/null | grep -qi dejavu || need+=(fontconfig fonts-dejavu-core)   # text in heatmap PNGs
+if [ "${1:-all}" != build ]; then
+  command -v memcached >/dev/null || need+=(memcached)
+  command -v redis-server >/dev/null || need+=(redis-server redis-tools)
+  [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || need+=(nginx)
+  command -v chromium >/dev/null || need+=(chromium)
+  command -v python3 >/dev/null || need+=(python3)   # bench/lib's scripts, tested in bench/jmh
+  command -v cc >/dev/null || need+=(gcc libc6-dev)   # bench/lib/pace_reference.c, built by its test in bench/jmh
+  fc-list 2>/dev/null | grep -qi dejavu || need+=(fontconfig fonts-dejavu-core)   # text in heatmap PNGs
+fi
 
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""

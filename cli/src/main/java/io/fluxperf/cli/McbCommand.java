@@ -4,21 +4,16 @@ import io.fluxperf.cli.mcb.McbReport;
 import io.fluxperf.cli.mcb.McbSettings;
 import io.fluxperf.cli.mcb.McbTransport;
 import io.fluxperf.cli.mcb.ThreadTimes;
-import io.fluxperf.engine.config.ConnectionOptions;
 import io.fluxperf.engine.config.RunConfig;
-import io.fluxperf.engine.config.WorkloadConfig;
-import io.fluxperf.engine.load.LoadRun;
-import io.fluxperf.engine.load.RunListener;
-import io.fluxperf.engine.load.ServerAddress;
+import io.fluxperf.engine.connection.ServerAddress;
+import io.fluxperf.engine.load.RunErrors;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
-import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.report.TextReport;
-import io.fluxperf.engine.target.TargetOptions;
-import io.fluxperf.engine.target.TargetServer;
+import io.fluxperf.engine.run.RunOrchestrator;
+import io.fluxperf.engine.run.RunReport;
+import io.fluxperf.engine.trace.RunTrace;
 import java.io.PrintStream;
-import java.net.SocketAddress;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -116,76 +111,87 @@ public final class McbCommand implements Callable<Integer>, Streams.Aware {
         RunConfig config = settings.runConfig();
         PrintStream out = streams.out();
         String flag = settings.transport() == McbTransport.UNIX_SOCKET ? "-f" : "-a";
-        SocketAddress target = ServerAddress.parse(config.server(), flag);
-        String description = config.server();
+        ServerAddress.parse(config.server(), flag); // an unknown host is a mistake before the warm-up, named by its flag
 
         McbReport report = new McbReport(out);
         report.condition(settings);
         out.flush();
+        McbRunReport runReport = new McbRunReport(report, settings, out, streams.err(), threadTimes, verbose);
+        RunOrchestrator run = new RunOrchestrator(config, runReport);
         if (!noWarmup) {
-            try {
-                warmUp(config);
-            } catch (RuntimeException e) {
-                streams.err().println("fluxperf: warm-up skipped (" + e.getMessage() + "); the first commands run on a cold JVM");
-            }
+            // mcb is a C program: its figures carry no warm-up, and fluxperf's should not carry a cold JVM
+            run.warmUp(new RunOrchestrator.Warmup(single ? WARMUP_REQUESTS_SINGLE : WARMUP_REQUESTS, null));
         }
-
-        long[] connections = new long[2];
-        List<WindowResult> windows = new ArrayList<>();
-        LoadRun run = new LoadRun(config, new RunListener() {
-            @Override
-            public void connected(long open, long failures) {
-                connections[0] = open;
-                connections[1] = failures;
-            }
-
-            @Override
-            public void window(WindowResult window) {
-                windows.add(window);
-            }
-        });
         RunResult result;
         int interruptExit;
         try (Interrupts interrupts = Interrupts.install(run::requestStop)) {
-            result = run.execute(target, description);
+            result = run.execute();
             interruptExit = interrupts.exitCode();
         }
-        report.result(McbReport.Result.of(result, threadTimes), settings.command());
-        if (verbose) {
-            TextReport text = new TextReport(out);
-            text.configEcho(config, description);
-            text.connections(connections[0], connections[1]);
-            for (WindowResult w : windows) {
-                text.window(w, config);
-            }
-            text.summary(result);
-        }
-        if (run.errors().any()) {
-            out.println(run.errors().summary());
-        }
-        out.flush();
         return result.interrupted() ? (interruptExit != 0 ? interruptExit : RunCommand.EXIT_INTERRUPTED) : 0;
     }
 
-    /**
-     * Warms this JVM up on the same kind of load against the embedded memcache target on a free
-     * loopback port, so that nothing reaches the server under test (mcb is a C program: its
-     * figures carry no warm-up). A cold JVM takes about 0.25 s before its first request leaves
-     * (class initialisation: commons-rng's random sources alone 0.28 s on first use, Netty's
-     * allocator and pipeline, the codec) and runs interpreted code for a while after; measured on
-     * 2 cores, {@code -t 10 -n 1000 -l 100} against memcached took 1.05 s cold and 0.43 s after
-     * this warm-up, which itself costs about 0.3 s.
-     */
-    static void warmUp(RunConfig config) {
-        WorkloadConfig workload = config.workloads().get(0);
-        RunConfig warm = config.toBuilder().server(null).threads(Math.min(2, config.threads())).connections(1)
-                .pipeline(1).duration(Duration.ofSeconds(2)).windows(1)
-                .requests(config.connection().connectPerRequest() ? WARMUP_REQUESTS_SINGLE : WARMUP_REQUESTS)
-                .workloads(List.of(workload))
-                .connection(ConnectionOptions.builder().connectPerRequest(config.connection().connectPerRequest()).build())
-                .build();
-        try (TargetServer target = Protocols.startTarget(config.protocol(), TargetOptions.defaults())) {
-            new LoadRun(warm, new RunListener() { }).execute(target.address(), target.describe());
+    /** mcb's result block after the run; with -v, fluxperf's own report of it too. */
+    private static final class McbRunReport implements RunReport {
+        private final McbReport report;
+        private final McbSettings settings;
+        private final PrintStream out;
+        private final PrintStream err;
+        private final ThreadTimes threadTimes;
+        private final boolean verbose;
+        private final List<WindowResult> windows = new ArrayList<>();
+        private long open;
+        private long failures;
+        private String target;
+
+        McbRunReport(McbReport report, McbSettings settings, PrintStream out, PrintStream err, ThreadTimes threadTimes,
+                     boolean verbose) {
+            this.report = report;
+            this.settings = settings;
+            this.out = out;
+            this.err = err;
+            this.threadTimes = threadTimes;
+            this.verbose = verbose;
+        }
+
+        @Override
+        public void starting(RunConfig config, String description) {
+            target = description;
+        }
+
+        @Override
+        public void connected(long opened, long failed) {
+            open = opened;
+            failures = failed;
+        }
+
+        @Override
+        public void window(WindowResult window) {
+            windows.add(window);
+        }
+
+        @Override
+        public void warmupSkipped(String reason) {
+            err.println("fluxperf: warm-up skipped (" + reason + "); the first commands run on a cold JVM");
+        }
+
+        @Override
+        public void finished(RunResult result, RunErrors errors, RunTrace trace) {
+            report.result(McbReport.Result.of(result, threadTimes), settings.command());
+            if (verbose) {
+                TextReport text = new TextReport(out);
+                text.configEcho(result.config(), target);
+                text.connections(open, failures);
+                for (WindowResult w : windows) {
+                    text.window(w, result.config());
+                }
+                text.summary(result);
+            }
+            if (errors.any()) {
+                out.println(errors.summary());
+            }
+            out.flush();
         }
     }
+
 }

@@ -1,7 +1,12 @@
 package io.fluxperf.cli;
 
 import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.config.ConfigResolver;
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.RunSettings;
+import io.fluxperf.engine.host.HostTuning;
 import io.fluxperf.engine.log.LogFormat;
+import io.fluxperf.engine.protocol.ProtocolOptions;
 import io.fluxperf.replay.LogFormats;
 import io.fluxperf.replay.Replay;
 import io.fluxperf.replay.ReplayOptions;
@@ -12,6 +17,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code fluxperf replay}: a recorded command log sent to a server with its original timing, measured like {@code run}. */
@@ -50,10 +56,6 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
         this.streams = streams;
     }
 
-    @Option(names = {"-s", "--server"}, paramLabel = "HOST:PORT",
-            description = "Target server; [::1]:PORT for IPv6. Default: an embedded server of the log's protocol.")
-    private String server;
-
     @Option(names = {"-l", "--log"}, paramLabel = "FILE", required = true,
             description = "The command log (plain or gzip), or a trace directory.")
     private Path log;
@@ -90,23 +92,6 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
     @Option(names = "--protocol", paramLabel = "NAME", description = "memcache or redis (default: the log's).")
     private String protocol;
 
-    @Option(names = {"-t", "--threads"}, paramLabel = "N", description = "Event-loop threads (default 1).")
-    private int threads = 1;
-
-    @Option(names = {"-c", "--connections"}, paramLabel = "N", description = "Connections per thread (default 25).")
-    private int connections = 25;
-
-    @Option(names = "--pipeline", paramLabel = "N", description = "Requests in flight per connection (default 1).")
-    private int pipeline = 1;
-
-    @Option(names = "--timeout", paramLabel = "TIME", converter = DurationConverter.class,
-            description = "Per-request timeout (default 1s).")
-    private Duration timeout = Duration.ofSeconds(1);
-
-    @Option(names = "--tcp-nodelay", arity = "0..1", paramLabel = "true|false",
-            description = "TCP_NODELAY on the connections (default true).")
-    private boolean tcpNoDelay = true;
-
     @Option(names = "--any-connection",
             description = "Send each command on any free connection, ignoring which client sent it (faster at --speed max; per-client order is lost).")
     private boolean anyConnection;
@@ -129,11 +114,8 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
             description = "Replay the log's first TIME as warm-up, as 'run --warmup' does: sent, but not in the report.")
     private Duration warmup;
 
-    @Option(names = "--user", paramLabel = "NAME", description = "redis ACL user for AUTH.")
-    private String user;
-
-    @Option(names = "--password", paramLabel = "SECRET", description = "redis AUTH password (MONITOR logs hide AUTH's).")
-    private String password;
+    @Mixin
+    private ConnectionFlags connection = new ConnectionFlags();
 
     @Option(names = "--json", paramLabel = "FILE", description = "Write the result as JSON, with a \"replay\" object for the fidelity.")
     private Path json;
@@ -156,9 +138,13 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
         if (rateCap != null && !(rateCap > 0)) {
             throw new UserError("--rate-cap: must be a number above 0, not " + rateCap);
         }
+        RunSettings settings = connection.applyTo(new RunSettings());
+        if (settings.earlySend != null && settings.earlySend.isNegative()) {
+            throw new UserError("--early-send: must be at least 0");
+        }
         ReplayOptions options = ReplayOptions.builder(log)
                 .format(logFormat)
-                .server(server)
+                .server(settings.server)
                 .protocol(protocol)
                 .speed(ReplayOptions.parseSpeed(speed))
                 .maxWait(maxWait)
@@ -166,11 +152,14 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
                 .only(only == null ? List.of() : only.stream().flatMap(s -> Arrays.stream(s.split(","))).toList())
                 .keyPrefix(keyPrefix)
                 .rateCap(rateCap == null ? 0 : rateCap)
-                .threads(threads)
-                .connections(connections)
-                .pipeline(pipeline)
-                .timeout(timeout)
-                .tcpNoDelay(tcpNoDelay)
+                .threads(or(settings.threads, RunConfig.DEFAULT_THREADS))
+                .connections(or(settings.connections, RunConfig.DEFAULT_CONNECTIONS))
+                .pipeline(or(settings.pipeline, RunConfig.DEFAULT_PIPELINE))
+                .timeout(or(settings.timeout, RunConfig.DEFAULT_TIMEOUT))
+                .tcpNoDelay(or(settings.tcpNoDelay, RunConfig.DEFAULT_TCP_NODELAY))
+                .connection(ConfigResolver.connectionOptions(settings))
+                .protocolOptions(ConfigResolver.given(settings, ProtocolOptions.none()))
+                .earlySend(or(settings.earlySend, RunConfig.DEFAULT_EARLY_SEND))
                 .times(times)
                 .anyConnection(anyConnection)
                 .allowFlush(allowFlush)
@@ -178,13 +167,12 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
                 .readAhead(readAhead)
                 .window(window)
                 .warmup(warmup)
-                .user(user)
-                .password(password)
                 .json(json)
                 .trace(trace)
                 .live(!noLive)
                 .build();
-        Replay replay = new Replay(options).yieldToLoops(Main.ownsProcess());
+        Replay replay = new Replay(options).tuning(Main.ownsProcess()
+                ? HostTuning.ownProcess(options.speed() > 0, !connection.noHostTuning) : HostTuning.standard());
         ReplayResult result;
         int interruptExit;
         try (Interrupts interrupts = Interrupts.install(replay::requestStop)) {
@@ -192,5 +180,9 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
             interruptExit = interrupts.exitCode();
         }
         return result.run().interrupted() ? (interruptExit != 0 ? interruptExit : RunCommand.EXIT_INTERRUPTED) : 0;
+    }
+
+    private static <T> T or(T value, T fallback) {
+        return value != null ? value : fallback;
     }
 }

@@ -1,6 +1,9 @@
 package io.fluxperf.cli;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.properties.HasName;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import io.fluxperf.engine.protocol.Protocol;
@@ -62,6 +65,22 @@ class ArchitectureTest {
                 .check(main);
         noClasses().that().resideInAPackage("io.fluxperf.replay..")
                 .should().dependOnClassesThat().resideInAPackage("io.fluxperf.cli..")
+                .check(main);
+    }
+
+    @Test
+    void hostWorkaroundsSitBehindOnePolicy() {
+        DescribedPredicate<JavaClass> primitives = JavaClass.Predicates.resideInAPackage("io.fluxperf.engine.host..")
+                .and(DescribedPredicate.not(HasName.Predicates.nameMatching(
+                        "io\\.fluxperf\\.engine\\.host\\.HostTuning(\\$.*)?")));
+        noClasses().that().resideOutsideOfPackages("io.fluxperf.engine.host..", "io.fluxperf.engine.target..")
+                .should().dependOnClassesThat(primitives)
+                .because("JIT rehearsals, priorities, timer slack and CPU courtesy are applied through HostTuning"
+                        + " (the embedded targets minimize their own loops' timer slack)")
+                .check(main);
+        noClasses().that().resideInAnyPackage("io.fluxperf.engine.metrics..", "io.fluxperf.engine.report..")
+                .should().dependOnClassesThat().resideInAPackage("io.fluxperf.engine.host..")
+                .because("figures and reports know nothing of the host's workarounds")
                 .check(main);
     }
 

@@ -47,6 +47,11 @@ public abstract class ForwardingProtocol implements Protocol {
     }
 
     @Override
+    public ProtocolOptions forEmbeddedTarget(ProtocolOptions given) {
+        return inner.forEmbeddedTarget(given);
+    }
+
+    @Override
     public ReplyClasses replyClasses() {
         return inner.replyClasses();
     }

@@ -1,6 +1,6 @@
 package io.fluxperf.testkit;
 
-import io.fluxperf.engine.LinuxThreads;
+import io.fluxperf.engine.host.LinuxThreads;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;

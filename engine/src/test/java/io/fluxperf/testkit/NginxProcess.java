@@ -62,6 +62,7 @@ public final class NginxProcess extends ExternalServer {
             Files.createDirectories(dir.resolve("html"));
             Files.createDirectories(dir.resolve("tmp"));
             Files.write(dir.resolve("html/small.txt"), "a".repeat(SMALL_BYTES).getBytes(StandardCharsets.US_ASCII));
+            Files.writeString(dir.resolve("html/index.html"), "<html><body>fluxperf test nginx</body></html>\n");
             Files.writeString(dir.resolve("nginx.conf"), config(dir, port));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the nginx config", e);

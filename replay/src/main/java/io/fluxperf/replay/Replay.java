@@ -3,31 +3,21 @@ package io.fluxperf.replay;
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
-import io.fluxperf.engine.load.LoadRun;
-import io.fluxperf.engine.load.RunListener;
-import io.fluxperf.engine.load.ServerAddress;
+import io.fluxperf.engine.host.HostTuning;
 import io.fluxperf.engine.log.BadLines;
 import io.fluxperf.engine.log.LogEntry;
 import io.fluxperf.engine.log.LogStats;
 import io.fluxperf.engine.log.ReaderContext;
 import io.fluxperf.engine.log.VerbTable;
-import io.fluxperf.engine.metrics.LiveSample;
+import io.fluxperf.engine.metrics.LatencySummary;
 import io.fluxperf.engine.metrics.RunResult;
-import io.fluxperf.engine.metrics.WindowResult;
-import io.fluxperf.engine.protocol.ProtocolOptions;
+import io.fluxperf.engine.metrics.StopReason;
 import io.fluxperf.engine.protocol.Protocols;
-import io.fluxperf.engine.report.JsonReport;
-import io.fluxperf.engine.report.LatencySummary;
-import io.fluxperf.engine.report.TextReport;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.CommandTemplate;
-import io.fluxperf.engine.target.TargetOptions;
-import io.fluxperf.engine.target.TargetServer;
-import io.fluxperf.engine.trace.RunTrace;
-import io.fluxperf.trace.TraceFormatException;
-import java.io.IOException;
+import io.fluxperf.engine.run.RunOrchestrator;
+import io.fluxperf.engine.run.RunOutputs;
 import java.io.PrintStream;
-import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +27,7 @@ import java.util.Set;
  * {@code fluxperf replay}: a command log sent to a server with its original timing (or faster),
  * measured and reported as {@code run} is, plus how faithfully it was replayed. The log becomes a
  * {@link ReplaySource}; everything below the request flux (connections, pacing, metrics, reports,
- * trace) is {@code run}'s.
+ * trace, output files) is {@code run}'s, through the same {@link RunOrchestrator}.
  *
  * <p>Workloads: one per command the log holds (its verb), so the report's per-workload breakdown
  * is the per-command breakdown; a command first met after the plan's scan is counted under
@@ -47,29 +37,37 @@ public final class Replay {
     /** The window of a replay reported as one block: longer than any log (30 days). */
     private static final Duration WHOLE_REPLAY = Duration.ofDays(30);
     private static final String OTHER = "other";
+    /**
+     * Commands of the log's start that the in-process warm-up plays at full speed against an
+     * embedded target before the replay's schedule starts: enough for the JIT's first tier of the
+     * reader, the lanes and the request path, in a few tenths of a second.
+     */
+    static final long WARMUP_COMMANDS = 2_000;
+    /**
+     * A paced replay's warm-up is paced too, at this rate: its alarms and early sends are compiled
+     * as well as its sends (2,000 commands take 0.2 s).
+     */
+    static final double WARMUP_RATE = 10_000;
 
     private final ReplayOptions options;
-    private volatile LoadRun run;
+    private volatile RunOrchestrator run;
     private volatile boolean stopRequested;
-    private boolean yieldToLoops;
+    private HostTuning tuning = HostTuning.standard();
 
     public Replay(ReplayOptions options) {
         this.options = options;
     }
 
-    /**
-     * For a replay in a process of its own: it settles before the load ({@link LoadRun#settleBeforeLoad})
-     * and, when paced, lowers the JIT's priority ({@link LoadRun#yieldToLoops}).
-     */
-    public Replay yieldToLoops(boolean yield) {
-        this.yieldToLoops = yield;
+    /** What the replay may do to the JVM and the machine ({@link HostTuning#standard()} unless told). */
+    public Replay tuning(HostTuning policy) {
+        this.tuning = policy;
         return this;
     }
 
     /** Ends the replay early (Ctrl-C): sending stops, replies in flight are waited for, the report covers what ran. */
     public void requestStop() {
         stopRequested = true;
-        LoadRun r = run;
+        RunOrchestrator r = run;
         if (r != null) {
             r.requestStop();
         }
@@ -83,6 +81,8 @@ public final class Replay {
      */
     public ReplayResult run(PrintStream out, PrintStream err) {
         ReplayPlan plan = ReplayPlan.make(options);
+        Protocols.rejectUnknownOptions(plan.protocol, options.protocolOptions());
+        plan.protocol.codecs(options.protocolOptions(), options.server()); // checks the values before anything is read
         List<Command> commands = plan.commands();
         List<WorkloadConfig> workloads = new ArrayList<>();
         int[] workloadByVerb = new int[plan.verbs.size()];
@@ -95,116 +95,60 @@ public final class Replay {
             other = workloads.size();
             workloads.add(workload(plan.verbs.contains(OTHER) ? OTHER + "-commands" : OTHER, Command.COMMAND));
         }
-        ProtocolOptions protocolOptions = ProtocolOptions.none();
-        if (options.user() != null) {
-            protocolOptions = protocolOptions.with("user", options.user(), "--user");
-        }
-        if (options.password() != null) {
-            protocolOptions = protocolOptions.with("password", options.password(), "--password");
-        }
         RunConfig config = RunConfig.builder().server(options.server()).protocol(plan.protocol.name())
                 .threads(options.threads()).connections(options.connections()).pipeline(options.pipeline())
                 .duration(options.window() != null ? options.window() : WHOLE_REPLAY)
                 .windows(options.window() != null ? Integer.MAX_VALUE : 1)
                 .warmup(options.warmup() != null ? options.warmup() : Duration.ZERO)
                 .timeout(options.timeout()).tcpNoDelay(options.tcpNoDelay()).workloads(workloads)
-                .protocolOptions(protocolOptions).build();
+                .protocolOptions(options.protocolOptions()).connection(options.connection())
+                .earlySend(options.earlySend()).build();
 
-        try (TargetServer target = options.server() == null ? startEmbedded(plan) : null) {
-            SocketAddress address = target != null ? target.address() : ServerAddress.parse(options.server(), "--server");
-            String description = target != null ? target.describe() : options.server();
-            ReplayReport replayReport = new ReplayReport(out);
-            TextReport report = new TextReport(out);
-            replayReport.configEcho(config, description, plan);
-
-            BadLines bad = new BadLines(options.strict());
-            VerbTable verbs = new VerbTable(plan.verbs);
-            LogStats stats = new LogStats();
-            ReaderContext ctx = plan.context(bad, verbs, stats);
-            Pacer pacer = new Pacer(options.speed(), options.maxWait() == null ? 0 : options.maxWait().toNanos(),
-                    options.rateCap());
-            ReplaySource source = new ReplaySource(plan::open, ctx, options.threads(), pacer, options.loops(),
-                    options.readAhead(), options.anyConnection(), plan.only, workloadByVerb, other);
-            source.start(); // reading starts now, so that the read-ahead is full when the first command is due
-            LoadRun loadRun;
-            RunTrace trace = null;
-            RunResult result;
-            try {
-                long[] started = {System.nanoTime()};
-                loadRun = new LoadRun(config, new RunListener() {
-                    @Override
-                    public void connected(long open, long failures) {
-                        report.connections(open, failures);
-                        started[0] = System.nanoTime();
-                    }
-
-                    @Override
-                    public void warmupComplete() {
-                        report.warmupComplete();
-                    }
-
-                    @Override
-                    public void live(LiveSample sample) {
-                        if (options.live()) {
-                            err.println(ReplayReport.progressLine(sample, System.nanoTime() - started[0],
-                                    source.progress(), stats.size, options.loops(), plan.format == TraceFormat.INSTANCE));
-                        }
-                    }
-
-                    @Override
-                    public void window(WindowResult window) {
-                        report.window(window, config);
-                        replayReport.scheduleLines(window, true);
-                    }
-                });
-                trace = options.trace() != null ? openTrace(config) : null;
-                if (trace != null) {
-                    loadRun.trace(trace);
-                }
-                loadRun.yieldToLoops(yieldToLoops && options.speed() > 0);
-                loadRun.settleBeforeLoad(yieldToLoops);
-                loadRun.liveSamples(options.live());
-                source.onFailure(loadRun::requestStop);
-                run = loadRun;
-                if (stopRequested) {
-                    loadRun.requestStop();
-                }
-                source.awaitPrimed(30_000);
-                result = loadRun.execute(address, description, source);
-            } finally {
-                source.close();
-                if (trace != null) {
-                    trace.close();
-                }
-            }
-            Throwable failure = source.failure();
-            result = shown(result, config, failure);
-            report.summary(result);
-            replayReport.scheduleLines(result.total(), false);
-            if (trace != null) {
-                out.println(trace.statusLine());
-            }
-            if (loadRun.errors().any()) {
-                out.println(loadRun.errors().summary());
-            }
-            ReplayResult replay = result(plan, result, verbs, stats, bad, failure);
-            replayReport.fidelity(replay, plan.notes);
-            if (options.json() != null) {
-                try {
-                    ReplayReport.writeJson(replay, options.json());
-                } catch (IOException e) {
-                    throw new UserError("--json: cannot write " + options.json() + ": " + e.getMessage());
-                }
-            }
-            out.flush();
-            if (failure instanceof UserError u) {
-                throw u;
-            }
-            if (failure != null) {
-                throw new IllegalStateException("the replay reader failed", failure);
-            }
-            return replay;
+        BadLines bad = new BadLines(options.strict());
+        VerbTable verbs = new VerbTable(plan.verbs);
+        LogStats stats = new LogStats();
+        ReaderContext ctx = plan.context(bad, verbs, stats);
+        Pacer pacer = new Pacer(options.speed(), options.maxWait() == null ? 0 : options.maxWait().toNanos(),
+                options.rateCap());
+        ReplaySource source = new ReplaySource(plan::open, ctx, options.threads(), pacer, options.loops(),
+                options.readAhead(), options.anyConnection(), plan.only, workloadByVerb, other);
+        Finisher finisher = new Finisher(plan, config, verbs, stats, bad);
+        ReplayRunReport report = new ReplayRunReport(out, err, plan, source, finisher);
+        RunOrchestrator orchestrator = new RunOrchestrator(config, report).source(source)
+                .outputs(new RunOutputs(options.json(), null, options.trace(), false))
+                .tuning(tuning).liveSamples(options.live());
+        ReplaySource warm = null;
+        if (tuning.warmsUp()) {
+            // the log's first commands, as fast as they go, through the same reader, lanes and connections
+            ReaderContext warmCtx = plan.context(new BadLines(false), new VerbTable(plan.verbs), new LogStats());
+            warm = new ReplaySource(c -> new FirstCommands(plan.open(c), WARMUP_COMMANDS), warmCtx, options.threads(),
+                    new Pacer(0, 0, options.speed() > 0 ? WARMUP_RATE : 0), 1, options.readAhead(), options.anyConnection(), plan.only, workloadByVerb, other);
+            orchestrator.warmUp(new RunOrchestrator.Warmup(WARMUP_COMMANDS, warm));
+            warm.start();
         }
+        source.start(); // reading starts now, so that the read-ahead is full when the first command is due
+        try {
+            source.onFailure(orchestrator::requestStop);
+            run = orchestrator;
+            if (stopRequested) {
+                orchestrator.requestStop();
+            }
+            source.awaitPrimed(30_000);
+            orchestrator.execute();
+        } finally {
+            source.close();
+            if (warm != null) {
+                warm.close();
+            }
+        }
+        Throwable failure = source.failure();
+        if (failure instanceof UserError u) {
+            throw u;
+        }
+        if (failure != null) {
+            throw new IllegalStateException("the replay reader failed", failure);
+        }
+        return report.result();
     }
 
     private static WorkloadConfig workload(String name, Command method) {
@@ -212,48 +156,56 @@ public final class Replay {
         return WorkloadConfig.of(method, template).withName(name);
     }
 
-    private static TargetServer startEmbedded(ReplayPlan plan) {
-        try {
-            return Protocols.startTarget(plan.protocol.name(), TargetOptions.defaults());
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            throw new UserError("--server: no embedded " + plan.protocol.name() + " server to replay against ("
-                    + e.getMessage() + "); name one with --server HOST:PORT");
-        }
-    }
+    /** What a replay's report makes of the run at its end, from what the reader saw. */
+    final class Finisher {
+        private final ReplayPlan plan;
+        private final RunConfig config;
+        private final VerbTable verbs;
+        private final LogStats stats;
+        private final BadLines bad;
 
-    private RunTrace openTrace(RunConfig config) {
-        try {
-            return RunTrace.open(options.trace(), config, new JsonReport().configJson(config));
-        } catch (TraceFormatException e) {
-            throw new UserError("--trace: " + e.getMessage());
+        Finisher(ReplayPlan plan, RunConfig config, VerbTable verbs, LogStats stats, BadLines bad) {
+            this.plan = plan;
+            this.config = config;
+            this.verbs = verbs;
+            this.stats = stats;
+            this.bad = bad;
         }
-    }
 
-    /**
-     * The result as the report shows it: the log running out is how a replay completes (not a
-     * request limit); the config shows the windows there were and, for one window, the replay's
-     * length rather than the placeholder.
-     */
-    private static RunResult shown(RunResult r, RunConfig config, Throwable failure) {
-        String reason = r.stopReason();
-        if (failure instanceof UserError) {
-            reason = "a bad line under --strict (below)";
-        } else if ("requests".equals(reason)) {
-            reason = "completed";
+        LogStats stats() {
+            return stats;
         }
-        Duration window = config.windows() == 1 ? Duration.ofNanos(r.total().endNanos() - r.total().startNanos())
-                : config.duration();
-        RunConfig c = config.toBuilder().duration(window.isZero() ? Duration.ofNanos(1) : window)
-                .windows(Math.max(1, r.windows().size())).build();
-        return new RunResult(c, r.target(), r.windows(), r.total(), reason, r.preloadedKeys(), r.intervals(),
-                r.threadSeconds());
+
+        /**
+         * The result as the report shows it: the log running out is how a replay completes; the
+         * config shows the windows there were and, for one window, the replay's length rather than
+         * the placeholder.
+         */
+        RunResult shown(RunResult r, Throwable failure) {
+            StopReason reason = r.stopReason();
+            if (failure instanceof UserError) {
+                reason = StopReason.BAD_INPUT;
+            } else if (reason == StopReason.SOURCE_ENDED) {
+                reason = StopReason.COMPLETED;
+            }
+            Duration window = config.windows() == 1 ? Duration.ofNanos(r.total().endNanos() - r.total().startNanos())
+                    : config.duration();
+            RunConfig c = config.toBuilder().duration(window.isZero() || window.isNegative() ? Duration.ofNanos(1) : window)
+                    .windows(Math.max(1, r.windows().size())).build();
+            return new RunResult(c, r.target(), r.windows(), r.total(), reason, r.preloadedKeys(), r.intervals(),
+                    r.threadSeconds());
+        }
+
+        ReplayResult result(RunResult r, Throwable failure) {
+            return Replay.this.result(plan, r, verbs, stats, bad, failure);
+        }
     }
 
     private ReplayResult result(ReplayPlan plan, RunResult r, VerbTable verbs, LogStats stats, BadLines bad,
                                 Throwable failure) {
         long[] lag = null;
         if (r.total().sendLag().getTotalCount() > 0) {
-            LatencySummary l = LatencySummary.of(r.total().sendLag());
+            LatencySummary l = r.total().summaries().sendLag();
             lag = new long[] {l.p50(), l.p99(), l.max()};
         }
         double original = stats.firstTime == LogEntry.NO_TIME ? Double.NaN : (stats.lastTime - stats.firstTime) / 1e9;

@@ -1,8 +1,10 @@
 package io.fluxperf.replay;
 
 import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.config.ConnectionOptions;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.log.LogFormat;
+import io.fluxperf.engine.protocol.ProtocolOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -33,13 +35,16 @@ import java.util.Locale;
  * @param live          print the progress line on stderr once a second
  * @param warmup        the replay's first stretch, sent as logged but left out of the report (as
  *                      {@code run --warmup}): it warms up this JVM; null = none
+ * @param protocolOptions the protocol's settings ({@code --user}, {@code --db}, {@code --resp}, …), as {@code run} takes them
+ * @param connection    how connections are made ({@code --tls}, Unix sockets, {@code --udp}, {@code --io-uring}, …), as {@code run}'s
+ * @param earlySend     how long before its time a paced command may leave with others ({@code --early-send})
  */
 public record ReplayOptions(Path log, LogFormat format, String server, String protocol, double speed,
                             Duration maxWait, int loops, List<String> only, String keyPrefix, double rateCap,
                             int threads, int connections, int pipeline, Duration timeout, boolean tcpNoDelay,
                             Path times, boolean anyConnection, boolean allowFlush, boolean strict, Duration window,
-                            int readAhead, Path trace, Path json, boolean live, String user, String password,
-                            Duration warmup) {
+                            int readAhead, Path trace, Path json, boolean live, Duration warmup,
+                            ProtocolOptions protocolOptions, ConnectionOptions connection, Duration earlySend) {
     public static final int DEFAULT_READ_AHEAD = 16_384;
 
     public ReplayOptions {
@@ -82,6 +87,9 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         if (keyPrefix != null && keyPrefix.isEmpty()) {
             keyPrefix = null;
         }
+        protocolOptions = protocolOptions == null ? ProtocolOptions.none() : protocolOptions;
+        connection = connection == null ? ConnectionOptions.defaults() : connection;
+        earlySend = earlySend == null ? RunConfig.DEFAULT_EARLY_SEND : earlySend;
         only = only == null ? List.of() : only.stream().map(s -> s.trim().toLowerCase(Locale.ROOT))
                 .filter(s -> !s.isEmpty()).toList();
     }
@@ -144,9 +152,10 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         private Path trace;
         private Path json;
         private boolean live = true;
-        private String user;
-        private String password;
         private Duration warmup;
+        private ProtocolOptions protocolOptions = ProtocolOptions.none();
+        private ConnectionOptions connection = ConnectionOptions.defaults();
+        private Duration earlySend = RunConfig.DEFAULT_EARLY_SEND;
 
         private Builder(Path log) {
             this.log = log;
@@ -268,13 +277,35 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
             return this;
         }
 
-        public Builder user(String v) {
-            user = v;
+        /** The protocol's settings as {@code run} takes them (checked by the protocol when the replay starts). */
+        public Builder protocolOptions(ProtocolOptions v) {
+            protocolOptions = v;
             return this;
         }
 
+        /** The redis ACL user ({@code --user}), added to the protocol options. */
+        public Builder user(String v) {
+            if (v != null) {
+                protocolOptions = protocolOptions.with("user", v, "--user");
+            }
+            return this;
+        }
+
+        /** The redis password ({@code --password}), added to the protocol options. */
         public Builder password(String v) {
-            password = v;
+            if (v != null) {
+                protocolOptions = protocolOptions.with("password", v, "--password");
+            }
+            return this;
+        }
+
+        public Builder connection(ConnectionOptions v) {
+            connection = v;
+            return this;
+        }
+
+        public Builder earlySend(Duration v) {
+            earlySend = v;
             return this;
         }
 
@@ -286,7 +317,7 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         public ReplayOptions build() {
             return new ReplayOptions(log, format, server, protocol, speed, maxWait, loops, only, keyPrefix, rateCap,
                     threads, connections, pipeline, timeout, tcpNoDelay, times, anyConnection, allowFlush, strict,
-                    window, readAhead, trace, json, live, user, password, warmup);
+                    window, readAhead, trace, json, live, warmup, protocolOptions, connection, earlySend);
         }
     }
 }

@@ -10,9 +10,8 @@ import io.fluxperf.engine.log.LogInput;
 import io.fluxperf.engine.metrics.LiveSample;
 import io.fluxperf.engine.report.JsonReport;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -80,7 +79,7 @@ final class ReplayReport {
         if (w.sendLag().getTotalCount() == 0) {
             return;
         }
-        io.fluxperf.engine.report.LatencySummary service = io.fluxperf.engine.report.LatencySummary.of(w.total().service());
+        io.fluxperf.engine.metrics.LatencySummary service = w.summaries().service();
         out.println("Service: p50: " + service.p50() + " ns p99: " + service.p99() + " ns p999: " + service.p999()
                 + " ns (from the actual write)");
         if (withLag) {
@@ -153,7 +152,8 @@ final class ReplayReport {
     }
 
     /** The run's JSON with a "replay" object added. */
-    static void writeJson(ReplayResult r, Path file) throws IOException {
+    /** The JSON result of {@code run} with a {@code replay} object for the fidelity; {@code out} is left open. */
+    static void writeJson(ReplayResult r, OutputStream out) throws IOException {
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         ObjectNode root = (ObjectNode) mapper.readTree(new JsonReport().toJson(r.run()));
         ObjectNode replay = root.putObject("replay");
@@ -175,7 +175,7 @@ final class ReplayReport {
             ObjectNode n = windows.addObject();
             n.put("window", w.number());
             if (w.sendLag().getTotalCount() > 0) {
-                io.fluxperf.engine.report.LatencySummary l = io.fluxperf.engine.report.LatencySummary.of(w.sendLag());
+                io.fluxperf.engine.metrics.LatencySummary l = w.summaries().sendLag();
                 n.put("p50", l.p50());
                 n.put("p99", l.p99());
                 n.put("max", l.max());
@@ -205,11 +205,7 @@ final class ReplayReport {
         if (r.failure() != null) {
             replay.put("failure", r.failure());
         }
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        mapper.writeValue(file.toFile(), root);
+        mapper.writer().without(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET).writeValue(out, root);
     }
 
     private static void putSeconds(ObjectNode node, String name, double v) {

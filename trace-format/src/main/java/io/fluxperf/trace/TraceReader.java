@@ -60,7 +60,7 @@ public final class TraceReader implements AutoCloseable {
             queue = SingleChronicleQueueBuilder.binary(directory).readOnly(true)
                     .rollCycle(RollCycles.FAST_HOURLY).build();
         } catch (RuntimeException e) {
-            throw new TraceFormatException("Cannot open the records of trace " + directory + ": " + e + ".", e);
+            throw new TraceFormatException("Cannot open the records of trace " + directory + ": " + FileErrors.describe(e) + ".", e);
         }
         ExcerptTailer tailer = null;
         try {
@@ -84,7 +84,7 @@ public final class TraceReader implements AutoCloseable {
             if (e instanceof TraceFormatException) {
                 throw e;
             }
-            throw new TraceFormatException("Cannot read the records of trace " + directory + ": " + e + ".", e);
+            throw new TraceFormatException("Cannot read the records of trace " + directory + ": " + FileErrors.describe(e) + ".", e);
         }
     }
 
@@ -97,7 +97,7 @@ public final class TraceReader implements AutoCloseable {
         try (Stream<Path> files = Files.list(directory)) {
             return files.anyMatch(p -> p.getFileName().toString().endsWith(".cq4"));
         } catch (IOException e) {
-            throw new TraceFormatException("Cannot list trace directory " + directory + ": " + e + ".", e);
+            throw new TraceFormatException("Cannot list trace directory " + directory + ": " + FileErrors.describe(e) + ".", e);
         }
     }
 
@@ -164,7 +164,7 @@ public final class TraceReader implements AutoCloseable {
         } catch (RuntimeException e) {
             excerpt.clear();
             throw new TraceFormatException("In trace " + directory + ", record " + (recordsRead + 1)
-                    + " is damaged (" + e + ").", e);
+                    + " is damaged (" + FileErrors.describe(e) + ").", e);
         }
         recordsRead++;
         return true;

@@ -93,13 +93,14 @@ public final class TraceWriter implements AutoCloseable {
             Files.createDirectories(directory);
             TraceFiles.writeAtomically(directory.resolve(TraceFiles.HEADER_FILE), header.toJson());
         } catch (IOException e) {
-            throw new TraceFormatException("Cannot create trace directory " + directory + ": " + e + ".", e);
+            throw new TraceFormatException("Cannot create trace directory " + directory + ": " + FileErrors.describe(e) + ".", e);
         }
         SingleChronicleQueue queue;
         try {
             queue = SingleChronicleQueueBuilder.binary(directory).rollCycle(RollCycles.FAST_HOURLY).build();
         } catch (RuntimeException e) {
-            throw new TraceFormatException("Cannot open the trace queue in " + directory + ": " + e + ".", e);
+            throw new TraceFormatException("Cannot open the trace queue in " + directory + ": "
+                    + (e.getMessage() != null ? e.getMessage() : "the queue library failed") + ".", e);
         }
         return new TraceWriter(directory, header, queue);
     }
@@ -278,8 +279,7 @@ public final class TraceWriter implements AutoCloseable {
     }
 
     private static String describe(Throwable t) {
-        String msg = t.getMessage() == null ? t.getClass().getSimpleName() : t.getClass().getSimpleName() + ": "
-                + t.getMessage();
+        String msg = FileErrors.describe(t);
         if (t instanceof InternalError) {
             msg += " (a memory-mapped write failed; is the disk full?)";
         }

@@ -24,7 +24,7 @@ final class ConfigFile {
     static final List<String> GENERAL_KEYS = List.of("server", "protocol", "threads", "connections", "pipeline",
             "duration", "windows", "warmup", "timeout", "tcp-nodelay", "requests", "seed",
             "udp", "tls", "tls-ca", "tls-insecure", "sni", "connect-per-request", "hold-connections", "connect-rate",
-            "io-uring", "busy-poll", "stats-interval");
+            "io-uring", "busy-poll", "stats-interval", "early-send");
     static final List<String> WORKLOAD_KEYS = List.of("name", "method", "rate", "weight", "bytes", "hit", "flush",
             "keys-per-request", "ttl", "keyspace", "key-length", "distribution", "exponent", "command", "path");
 
@@ -54,6 +54,7 @@ final class ConfigFile {
     Boolean ioUring;
     Boolean busyPoll;
     Duration statsInterval;
+    Duration earlySend;
     final List<Workload> workloads = new ArrayList<>();
 
     /** One [[workload]] table; null fields were not given. */
@@ -174,6 +175,7 @@ final class ConfigFile {
         ioUring = g.bool("io-uring");
         busyPoll = g.bool("busy-poll");
         statsInterval = checked(g, "stats-interval", g.duration("stats-interval"), ConfigResolver::notNegative);
+        earlySend = checked(g, "early-send", g.duration("early-send"), ConfigResolver::notNegative);
     }
 
     private static Workload readWorkload(TomlTable t, int index) {

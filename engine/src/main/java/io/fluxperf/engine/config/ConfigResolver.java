@@ -41,6 +41,7 @@ import java.util.function.Supplier;
  * seed = 42
  * io-uring = false             # Netty's io_uring transport for the load connections (default epoll)
  * busy-poll = false            # the load loops poll without waiting: a whole CPU each, no client wake-ups
+ * early-send = "50us"          # a paced request may leave this early to share a wake-up with others
  *
  * [[workload]]                 # one table per workload; workload[0] is the first
  * name = "get"                 # for the report; default: the method (made unique with -INDEX)
@@ -139,12 +140,15 @@ public final class ConfigResolver {
         ConnectionOptions connection = connectionOptions(flags, f);
         Duration statsInterval = flags.statsInterval != null ? flag("stats-interval", () -> notNegative(flags.statsInterval))
                 : or(f.statsInterval, Duration.ZERO);
+        Duration earlySend = flags.earlySend != null ? flag("early-send", () -> notNegative(flags.earlySend))
+                : or(f.earlySend, RunConfig.DEFAULT_EARLY_SEND);
         try {
             return RunConfig.builder().server(server).protocol(protocol.name()).threads(threads)
                     .connections(connections)
                     .pipeline(pipeline).duration(duration).windows(windows).warmup(warmup).timeout(timeout)
                     .tcpNoDelay(tcpNoDelay).requests(requests).seed(seed).workloads(workloads)
-                    .protocolOptions(protocolOptions).connection(connection).statsInterval(statsInterval).build();
+                    .protocolOptions(protocolOptions).connection(connection).statsInterval(statsInterval)
+                    .earlySend(earlySend).build();
         } catch (IllegalArgumentException e) {
             throw fileWorkloads ? file.toml.error(e.getMessage()) : new UserError("the command line: " + e.getMessage());
         }
@@ -157,15 +161,29 @@ public final class ConfigResolver {
      */
     public static ProtocolOptions protocolOptions(RunSettings flags, ProtocolOptions fromFile, Protocol protocol,
                                                   String server) {
-        ProtocolOptions options = fromFile;
+        ProtocolOptions options = given(flags, fromFile);
+        Protocols.rejectUnknownOptions(protocol, options);
+        protocol.codecs(options, server); // checks every value now, before anything is sent
+        return options;
+    }
+
+    /**
+     * The protocol options the flags give, after {@code before} (a config file's), each placed at
+     * its flag; not yet checked (that takes the protocol: {@link #protocolOptions}).
+     */
+    public static ProtocolOptions given(RunSettings flags, ProtocolOptions before) {
+        ProtocolOptions options = before;
         for (java.util.Map.Entry<String, List<String>> e : flags.protocolOptions.entrySet()) {
             for (String v : e.getValue()) {
                 options = options.with(e.getKey(), v, "--" + e.getKey());
             }
         }
-        Protocols.rejectUnknownOptions(protocol, options);
-        protocol.codecs(options, server); // checks every value now, before anything is sent
         return options;
+    }
+
+    /** The connection options of the flags alone (a command without a config file: replay). */
+    public static ConnectionOptions connectionOptions(RunSettings flags) {
+        return connectionOptions(flags, ConfigFile.empty());
     }
 
     private static ConnectionOptions connectionOptions(RunSettings flags, ConfigFile f) {

@@ -59,6 +59,8 @@ public final class RunSettings {
     /** --busy-poll: the load loops poll for I/O without waiting in the kernel. */
     public Boolean busyPoll;
     public Duration statsInterval;
+    /** --early-send: how long before its time a paced request may leave with others. */
+    public Duration earlySend;
 
     /** Records a protocol option's value, or each value of a list, when given (not null). */
     public RunSettings protocolOption(String flag, Object value) {

@@ -1,21 +1,24 @@
 package io.fluxperf.engine.load;
 
-import io.fluxperf.engine.CpuCourtesy;
-import io.fluxperf.engine.HousekeepingPriority;
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.connection.ClientLoop;
+import io.fluxperf.engine.connection.IoUringClientLoop;
+import io.fluxperf.engine.host.HostTuning;
 import io.fluxperf.engine.metrics.ConnectionCounts;
 import io.fluxperf.engine.metrics.IntervalSample;
+import io.fluxperf.engine.metrics.LatencySummary;
 import io.fluxperf.engine.metrics.LiveSample;
 import io.fluxperf.engine.metrics.OutcomeCounts;
 import io.fluxperf.engine.metrics.ProcessCpu;
 import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.StopReason;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.metrics.WorkloadStats;
+import io.fluxperf.engine.protocol.CodecFactory;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.Protocols;
-import io.fluxperf.engine.report.LatencySummary;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.trace.RunTrace;
@@ -25,6 +28,7 @@ import io.fluxperf.trace.LatencyHistograms;
 import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -36,24 +40,26 @@ import reactor.core.publisher.Flux;
 
 /**
  * Runs a load test from the run's own thread: connect, flush and preload when asked, warm up,
- * then the measured windows, each ended by a snapshot taken on every event loop. The last window
+ * then the measured windows, each ended by a swap of figures on every event loop. The last window
  * ends by stopping the sources and waiting for every request in flight (at most the timeout), so
  * every issued request is counted in exactly one window (invariant 1).
  */
 public final class LoadRun {
     private static final long LIVE_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
-    /** The live line's latency, all threads together (reused every second). */
-    private final Histogram liveLatency = LatencyHistograms.create();
 
     private final RunConfig config;
     private final Protocol protocol;
     private final RunListener listener;
     private final RunErrors errors = new RunErrors();
     private final CountDownLatch stopSignal = new CountDownLatch(1);
+    /** The live line's latency, all threads together (reused every second). */
+    private final Histogram liveLatency = LatencyHistograms.create();
     private volatile boolean stopRequested;
+    private HostTuning tuning = HostTuning.standard();
     private RunTrace trace;
     /** --trace-required: a run whose trace fails stops, rather than going on untraced. */
     private boolean traceRequired;
+    private boolean liveSamples = true;
     /** --stats-interval: when the next block is due (System.nanoTime), and what was printed. */
     private long nextStatsNanos = Long.MAX_VALUE;
     private long lastStatsNanos;
@@ -61,68 +67,6 @@ public final class LoadRun {
     private long lastProtocolErrors;
     private long lastConnectionErrors;
     private final List<IntervalSample> intervals = new ArrayList<>();
-    /**
-     * Lower the JIT's and this run's own thread's priority at the end of the warm-up, or 3 s into a
-     * run without one (see {@link #yieldToLoops}).
-     */
-    private boolean yieldToLoops;
-    private boolean settleBeforeLoad;
-    private boolean liveSamples = true;
-    /** The priority has been lowered (it is, once per run). */
-    private boolean yielded;
-    /**
-     * Rounds of {@link #rehearseWindowEnd}. With ten, C2 still compiled HdrHistogram's
-     * {@code getMean} and {@code getStdDeviation} at the first real window ends, 34–40 ms of the
-     * client's CPU in the measured windows of a 50,000/s run in slices of up to 4 ms; with twenty,
-     * 1.4–4.3 ms. Twenty take about 0.6 s before the first request instead of 0.45 s.
-     */
-    static final int REHEARSAL_ROUNDS = 20;
-    /**
-     * Extra summaries (mean, deviation, percentiles) per rehearsal round. Without them C2 still
-     * compiled HdrHistogram's {@code getStdDeviation} at the first real window end (2 runs of 2, with
-     * -XX:+PrintCompilation); with 5, it and {@code getMean} are compiled before the load.
-     */
-    private static final int REHEARSAL_SUMMARIES = 5;
-    /**
-     * The JIT compiles the paced path at full priority first: lowered from the start, it compiled
-     * with the loops' leftovers while the loops, still in slow code, left it little (19–20 instead
-     * of 16 µs per request for the first 30 s at 50,000/s).
-     */
-    private static final long YIELD_AFTER_NANOS = TimeUnit.SECONDS.toNanos(3);
-    /**
-     * With a warm-up, the priorities drop this long before its end rather than at it: the
-     * {@code renice} it runs took 4–5 ms of the client's CPU (its process, the JVM's spawn helper
-     * and reaper) inside the first window.
-     */
-    private static final long YIELD_BEFORE_WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
-    /**
-     * How often the warm-up's figures are emptied ({@link LoadDriver#forgetWarmupFigures}). The
-     * recording code is compiled during the warm-up; in one histogram that never starts again, a
-     * new highest or lowest value soon stops coming, the JIT compiles those branches as never
-     * taken, and the first window's new histograms took them: its start threw away the compiled
-     * request path (a connection per request: LoadDriver.complete, SocketWire.handle and 7 more)
-     * to compile it again while the window ran.
-     */
-    private static final long WARMUP_FORGET_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
-    /**
-     * For the first {@link #WAKEUP_EXERCISE_NANOS} of a paced run's warm-up ({@link #yieldToLoops}),
-     * and never its last second, this run's thread queues an empty task on every loop each
-     * {@link #WAKEUP_EXERCISE_INTERVAL_NANOS} ({@link LoadDriver#wakeFromOutside}). The JIT
-     * compiles the loop's wait (Netty's {@code EpollIoHandler.run}) a few seconds into the load,
-     * from a profile in which a task from another thread (a window's snapshot, a few a second) had
-     * not yet come in during the wait's own checks. When one later did, 13–38 s into a run, the
-     * compiled code met a branch the JIT had left out, was thrown away, and the loop ran slower
-     * until the JIT, on the loop's CPU, had compiled it again: 6 times in 15 runs of three 10-s
-     * windows at 30,000/s (in 5 of them), and not once in 16 runs with the exercise. Made
-     * frequent while the profile is taken, those races are in it. It stops early: run for 6 s, its
-     * own cost put the loop's last compile into the first window; at one in 500 µs, the rarest
-     * race first came after the compile, and its recompile ran late in the warm-up.
-     */
-    private static final long WAKEUP_EXERCISE_NANOS = TimeUnit.SECONDS.toNanos(3);
-    private static final long WAKEUP_EXERCISE_INTERVAL_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
-    private static final long WAKEUP_EXERCISE_SPARED_NANOS = TimeUnit.SECONDS.toNanos(1);
-    /** System.nanoTime() until which {@link #waitUntil} wakes the loops from outside. */
-    private long exerciseWakeupsUntil = Long.MIN_VALUE;
 
     /** A run of {@code config}'s protocol, as the registry has it. */
     public LoadRun(RunConfig config, RunListener listener) {
@@ -166,6 +110,15 @@ public final class LoadRun {
         stopSignal.countDown();
     }
 
+    /**
+     * What this run may do to the JVM and the machine ({@link HostTuning#standard()} unless told):
+     * a run in a process of its own gets {@link HostTuning#ownProcess}.
+     */
+    public LoadRun tuning(HostTuning policy) {
+        this.tuning = policy;
+        return this;
+    }
+
     /** Writes one trace record per request of the measured run (and of the warm-up, flagged as such). */
     public LoadRun trace(RunTrace runTrace) {
         return trace(runTrace, false);
@@ -179,36 +132,9 @@ public final class LoadRun {
     }
 
     /**
-     * For a paced run in a process of its own (the CLI): at the end of the warm-up (without one, 3 s
-     * into the run), the JIT compiler threads and the thread that calls {@link #execute} drop to the
-     * lowest priority, so that they no longer take the loops' CPU while requests are due
-     * ({@link HousekeepingPriority}). Not undone at the end: a process that runs more than once
-     * must not ask for it.
-     */
-    public LoadRun yieldToLoops(boolean yield) {
-        this.yieldToLoops = yield;
-        return this;
-    }
-
-    /**
-     * For any run in a process of its own (the CLI), paced or not: before the load starts, the
-     * window bookkeeping of a run of several windows is compiled on made-up figures
-     * ({@link #rehearseWindowEnd}, the listener's report included) and the heap is collected once.
-     * Without it, closed-loop runs of 1-s windows on one CPU measured 18-23k requests/s in window 2
-     * against 53-81k in window 1 (7 runs; 54-59k with it, 3 runs): the JIT compiled the first
-     * window's compaction and report, 300 methods, while the loop needed the CPU. It cost about
-     * half a second before the load while kept windows were packed, less now that they are
-     * encoded. {@link #yieldToLoops} implies it.
-     */
-    public LoadRun settleBeforeLoad(boolean settle) {
-        this.settleBeforeLoad = settle;
-        return this;
-    }
-
-    /**
      * Whether the listener gets a {@link RunListener#live} sample every second (the default).
      * Off when nothing shows them ({@code --no-live}): each sample adds every thread's histograms
-     * on its loop, and the JIT compiled that adding in the middle of the window.
+     * on its loop.
      */
     public LoadRun liveSamples(boolean live) {
         this.liveSamples = live;
@@ -238,11 +164,12 @@ public final class LoadRun {
         List<ClientLoop> loops = new ArrayList<>();
         List<LoadDriver> drivers = new ArrayList<>();
         try {
+            CodecFactory codecs = protocol.codecs(config.protocolOptions(), config.server());
             for (int t = 0; t < config.threads(); t++) {
                 ClientLoop loop = ClientLoop.create("fluxperf-load-" + t, config.connection().ioUring());
                 loops.add(loop);
-                drivers.add(new LoadDriver(t, config, protocol, loop, target, errors,
-                        trace != null ? trace.forThread() : null));
+                drivers.add(new LoadDriver(t, config, protocol, codecs, loop, target, errors,
+                        trace != null ? trace.forThread() : null, tuning));
             }
             connect(drivers, targetDescription);
             if (config.needsFlush()) {
@@ -255,7 +182,7 @@ public final class LoadRun {
             }
             return measure(drivers, source != null ? source : load, targetDescription, preloaded);
         } finally {
-            CpuCourtesy.end();
+            tuning.end();
             for (LoadDriver d : drivers) {
                 await(d.close(), Duration.ofSeconds(5));
             }
@@ -271,7 +198,7 @@ public final class LoadRun {
         for (CompletableFuture<Integer> a : attempts) {
             failed += await(a, Duration.ofSeconds(30));
         }
-        long open = config.totalConnections() - failed;
+        long open = drivers.stream().mapToLong(LoadDriver::slotCount).sum() - failed;
         if (errors.fatal() != null) {
             throw new UserError(errors.fatal());
         }
@@ -288,9 +215,9 @@ public final class LoadRun {
                     sink.next(r.command(Command.FLUSH, 0).addKey(0, 1));
                     sink.complete();
                 });
-        await(driver.start(flushOnce, System.nanoTime()), config.timeout().plusSeconds(5));
-        ThreadSnapshot s = await(driver.snapshot(true), Duration.ofSeconds(5));
-        if (s.workloads()[0].outcomes().ok() != 1) {
+        await(driver.start(flushOnce, System.nanoTime(), false, false), config.timeout().plusSeconds(5));
+        ThreadFigures f = await(driver.swap(new ThreadFigures(driver.workloadCount()), false), Duration.ofSeconds(5));
+        if (f.workloads[0].outcomes().ok() != 1) {
             throw new UserError("--flush: " + targetDescription + " did not accept flush_all");
         }
         listener.flushed();
@@ -300,7 +227,7 @@ public final class LoadRun {
         long started = System.nanoTime();
         List<CompletableFuture<Void>> phases = new ArrayList<>();
         for (LoadDriver d : drivers) {
-            phases.add(d.start(preload, started));
+            phases.add(d.start(preload, started, false, false));
         }
         CompletableFuture<Void> all = CompletableFuture.allOf(phases.toArray(CompletableFuture[]::new));
         while (!all.isDone() && !stopRequested) {
@@ -310,10 +237,9 @@ public final class LoadRun {
             drivers.forEach(LoadDriver::stop);
         }
         await(all, config.timeout().plusSeconds(10));
-        List<ThreadSnapshot> snapshots = snapshotAll(drivers, true);
         long failed = 0;
-        for (ThreadSnapshot s : snapshots) {
-            for (WorkloadStats w : s.workloads()) {
+        for (ThreadFigures f : swapAll(drivers, null, false)) {
+            for (WorkloadStats w : f.workloads) {
                 failed += w.outcomes().requests() - w.outcomes().ok();
             }
         }
@@ -328,31 +254,23 @@ public final class LoadRun {
     }
 
     private RunResult measure(List<LoadDriver> drivers, RequestSource load, String targetDescription, long preloaded) {
-        boolean settle = settleBeforeLoad || yieldToLoops;
-        if (settle && config.windows() > 1) { // a single window's bookkeeping comes after the load
-            rehearseWindowEnd();
-        }
-        if (settle) {
-            // the JVM's first young collection copies everything made since start (8 MB: 17.6 ms
-            // with the Serial collector that a one-CPU client gets); it came after the first
-            // window, in the paced load. Done now, what survives it is old, and later ones are short
-            System.gc();
-        }
+        WindowBookkeeping bookkeeping = new WindowBookkeeping(tuning::pause, tuning.pausesBookkeeping(), config.workloads());
+        tuning.beforeLoad(config.windows(), () -> rehearseWindowEnd(), this::rehearseSummary);
         // closed-loop requests leave as soon as a driver starts, before `start`: thread times count from here
         long launched = System.nanoTime();
         long start = launched + TimeUnit.MILLISECONDS.toNanos(1);
-        List<CompletableFuture<Void>> phases = new ArrayList<>();
         boolean warmup = !config.warmup().isZero();
         if (!config.statsInterval().isZero()) {
             // the first interval starts now, queued on each loop ahead of its start: a closed loop's
-            // first replies come before any later snapshot could run, and would count in no block
-            drivers.forEach(LoadDriver::intervalSnapshot);
+            // first replies come before any later block could run, and would count in no block
+            drivers.forEach(LoadDriver::interval);
         }
+        List<CompletableFuture<Void>> phases = new ArrayList<>();
         for (LoadDriver d : drivers) {
             phases.add(d.start(load, start, true, warmup));
         }
         double[] threadSeconds = new double[phases.size()];
-        java.util.Arrays.fill(threadSeconds, Double.NaN);
+        Arrays.fill(threadSeconds, Double.NaN);
         List<CompletableFuture<Void>> timed = new ArrayList<>();
         for (int t = 0; t < phases.size(); t++) {
             int thread = t;
@@ -364,58 +282,55 @@ public final class LoadRun {
             lastStatsNanos = start;
             nextStatsNanos = start + config.statsInterval().toNanos();
         }
-        String stopReason = null;
+        HostTuning.Load host = tuning.loadStarts(start, start + config.warmup().toNanos(), new HostTuning.Loops() {
+            @Override
+            public void clearWarmupFigures() {
+                drivers.forEach(LoadDriver::clearWarmupFigures);
+            }
+
+            @Override
+            public void wakeFromOutside() {
+                drivers.forEach(LoadDriver::wakeFromOutside);
+            }
+        });
+        StopReason stop = null;
+        List<ThreadFigures> spares = null;
         long windowStart = System.nanoTime();
         long windowCpu = ProcessCpu.nanos();
         if (warmup) {
-            long warmupEnd = start + config.warmup().toNanos();
-            if (yieldToLoops) {
-                exerciseWakeupsUntil = Math.min(start + WAKEUP_EXERCISE_NANOS, warmupEnd - WAKEUP_EXERCISE_SPARED_NANOS);
-            }
-            for (long next = start + WARMUP_FORGET_NANOS; stopReason == null && next < warmupEnd; next += WARMUP_FORGET_NANOS) {
-                stopReason = waitUntil(drivers, next, exhausted, 0, start);
-                if (stopReason == null) {
-                    drivers.forEach(LoadDriver::forgetWarmupFigures);
-                }
-                if (next >= warmupEnd - YIELD_BEFORE_WINDOW_NANOS) {
-                    yieldNow();
-                }
-            }
-            if (stopReason == null) {
-                stopReason = waitUntil(drivers, warmupEnd, exhausted, 0, start);
-            }
+            stop = waitUntil(drivers, host, start + config.warmup().toNanos(), exhausted, 0, start);
             // the first window starts when the loops start counting it, however late the run's
-            // thread (at nice 19 after yieldNow, and yielding as it makes the next window's
-            // histograms) hands them the swap: its own clock put 1-2 % of a window's requests in
-            // the next one at 50,000/s with --busy-poll
-            windowStart = ThreadSnapshot.takenNanos(snapshotAll(drivers, true, true));
+            // thread hands them the swap (at nice 19, and yielding, it may be late)
+            List<ThreadFigures> warm = swapAll(drivers, null, true);
+            windowStart = ThreadFigures.takenNanos(warm);
             windowCpu = ProcessCpu.nanos();
-            yieldNow(); // at the latest: the paced path is compiled by now
-            if (stopReason == null) {
+            host.measuredLoadBegins();
+            spares = emptied(warm);
+            if (stop == null) {
                 listener.warmupComplete();
             }
         }
         List<WindowResult> windows = new ArrayList<>();
-        WindowResult total = null;
         for (int w = 1; w <= config.windows(); w++) {
-            if (stopReason == null) {
-                stopReason = waitUntil(drivers, windowStart + config.duration().toNanos(), exhausted, w, windowStart);
+            if (stop == null) {
+                stop = waitUntil(drivers, host, windowStart + config.duration().toNanos(), exhausted, w, windowStart);
             }
-            boolean last = w == config.windows() || stopReason != null;
+            boolean last = w == config.windows() || stop != null;
             if (last) {
                 for (LoadDriver d : drivers) {
                     d.stop();
                 }
                 await(exhausted, config.timeout().plusSeconds(5));
             }
-            List<ThreadSnapshot> snapshots = snapshotAll(drivers, true);
-            long now = ThreadSnapshot.takenNanos(snapshots); // when the loops ended the window (see the warm-up's end)
+            List<ThreadFigures> figures = swapAll(drivers, spares, false);
+            long now = ThreadFigures.takenNanos(figures); // when the loops ended the window (see the warm-up's end)
             long cpu = ProcessCpu.nanos();
-            WindowResult window = assemble(w, windowStart, now, cpu < 0 ? -1 : cpu - windowCpu, snapshots);
+            WindowResult window = bookkeeping.window(w, windowStart, now, cpu < 0 ? -1 : cpu - windowCpu, figures);
             windowCpu = cpu;
             listener.window(window);
-            total = total == null ? window : total.merge(0, window);
-            windows.add(window.compact()); // kept for the result: small, so long runs stay flat
+            bookkeeping.addToRun(window);
+            windows.add(bookkeeping.keep(window)); // kept for the result: small, so long runs stay flat
+            spares = emptied(figures);
             windowStart = now;
             if (last) {
                 break;
@@ -424,7 +339,6 @@ public final class LoadRun {
         if (errors.sourceFailure() != null) {
             throw new IllegalStateException("the request source failed", errors.sourceFailure());
         }
-        total = total.merge(0, WindowResult.empty(0, total.startNanos(), config.workloads()));
         if (!config.statsInterval().isZero()) {
             statsBlock(drivers, System.nanoTime()); // the last, partial interval
         }
@@ -432,32 +346,41 @@ public final class LoadRun {
         for (double seconds : threadSeconds) {
             perThread.add(seconds);
         }
-        return new RunResult(config, targetDescription, windows, total, stopReason == null ? "completed" : stopReason,
+        return new RunResult(config, targetDescription, windows, bookkeeping.run(), stop == null ? StopReason.COMPLETED : stop,
                 preloaded, List.copyOf(intervals), perThread);
     }
 
+    /** The figures handed back emptied, for the next swap: a window's end allocates none. */
+    private List<ThreadFigures> emptied(List<ThreadFigures> figures) {
+        for (ThreadFigures f : figures) {
+            f.reset();
+            tuning.pause();
+        }
+        return figures;
+    }
+
     /**
-     * Waits until {@code deadline}, a stop request, or the sources running out; prints a live
-     * sample every second while a window runs. Returns the stop reason, or null at the deadline.
+     * Waits until {@code deadline}, a stop request, or the sources running out; passes a live
+     * sample every second while a window runs, a statistics block every interval, and lets the host
+     * policy do what it has due. Returns why the run stops, or null at the deadline.
      */
-    private String waitUntil(List<LoadDriver> drivers, long deadline, CompletableFuture<Void> exhausted, int window, long windowStart) {
+    private StopReason waitUntil(List<LoadDriver> drivers, HostTuning.Load host, long deadline,
+                                 CompletableFuture<Void> exhausted, int window, long windowStart) {
         long nextLive = windowStart + LIVE_INTERVAL_NANOS;
         long lastRequests = 0;
         long lastSample = windowStart;
         while (true) {
             if (stopRequested) {
-                return "interrupted";
+                return StopReason.INTERRUPTED;
             }
             if (traceRequired && trace.failed()) {
-                return "trace failed";
+                return StopReason.TRACE_FAILED;
             }
             if (exhausted.isDone()) {
-                return "requests";
+                return config.requests() > 0 ? StopReason.REQUEST_LIMIT : StopReason.SOURCE_ENDED;
             }
             long now = System.nanoTime();
-            if (config.warmup().isZero() && now - loadStartNanos >= YIELD_AFTER_NANOS) {
-                yieldNow();
-            }
+            long hostNext = host.tick(now);
             if (now >= deadline) {
                 return null;
             }
@@ -473,72 +396,54 @@ public final class LoadRun {
                 nextLive += LIVE_INTERVAL_NANOS;
             }
             long wake = Math.min(window > 0 && liveSamples ? Math.min(deadline, nextLive) : deadline, nextStatsNanos);
-            if (now < exerciseWakeupsUntil) {
-                for (LoadDriver d : drivers) {
-                    d.wakeFromOutside();
-                }
-                wake = Math.min(wake, now + WAKEUP_EXERCISE_INTERVAL_NANOS);
-            }
+            wake = Math.min(wake, hostNext);
             awaitStop(Math.min(wake - System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(20)));
         }
     }
 
     /**
-     * Does a window's bookkeeping {@link #REHEARSAL_ROUNDS} times on made-up figures before the load starts, so that the
-     * JIT compiles it while the CPU is free. Done first at the end of the first window, its packed
-     * histogram code (300 methods) was compiled while a paced loop needed the CPU: that window's
-     * successor had a send lag p99 of 1.7–2.5 ms at 50,000/s (0.65–0.71 ms with this), its process
-     * 2–3 µs/request more. Five rounds of half the values did as well as ten (the first pass over
-     * full-size histograms dominates) and did not help. Since kept windows are encoded
-     * ({@link io.fluxperf.engine.metrics.KeptHistogram}) rather than packed, it is cheaper: the
-     * run's thread used 0.82 s of CPU in its first second instead of 1.17 s.
+     * One window's end on made-up figures, through the code a real one runs (the listener's too),
+     * for the host policy's rehearsal: values over the whole range, and counts of every size a
+     * window holds (HdrHistogram's encoder writes a count in 1 to 9 bytes).
      */
     private void rehearseWindowEnd() {
-        for (int round = 0; round < REHEARSAL_ROUNDS; round++) {
-            WorkloadStats[] made = new WorkloadStats[config.workloads().size()];
-            Histogram lag = LatencyHistograms.create();
-            for (int i = 0; i < made.length; i++) {
-                made[i] = new WorkloadStats();
-                for (int v = 0; v < 2_000; v++) { // values over the whole range, as a run records them
-                    long nanos = 1_000L + (long) v * v * 97 + round;
-                    // counts of every size a window holds: HdrHistogram's encoder writes a count in
-                    // 1 to 9 bytes, and C2 code that saw only 1s was thrown away at the first real window
-                    long count = 1L << ((v * 7 + round) % 40);
-                    made[i].latency().recordValueWithCount(nanos, count);
-                    made[i].service().recordValueWithCount(nanos / 2, count);
-                    lag.recordValueWithCount(v, count);
-                }
-            }
-            // a loop CPU time far beyond the 1-ns window: the rehearsal prints the saturated-client line too
-            ThreadSnapshot snapshot = new ThreadSnapshot(made, new ConnectionCounts(), lag, LatencyHistograms.create(), 900_000_000L, 1);
-            WindowResult window = assemble(0, 0, 1, -1, List.of(snapshot));
-            listener.rehearseWindow(window);
-            window.merge(0, window).compact().total().latency().getValueAtPercentile(99);
-            for (int k = 0; k < REHEARSAL_SUMMARIES; k++) {
-                LatencySummary.of(window.total().latency());
+        List<ThreadFigures> made = List.of(new ThreadFigures(config.workloads().size()));
+        ThreadFigures f = made.get(0);
+        for (WorkloadStats w : f.workloads) {
+            for (int v = 0; v < 2_000; v++) {
+                long nanos = 1_000L + (long) v * v * 97;
+                long count = 1L << ((v * 7) % 40);
+                w.latency().recordValueWithCount(nanos, count);
+                w.service().recordValueWithCount(nanos / 2, count);
+                f.sendLag.recordValueWithCount(v, count);
             }
         }
+        f.loopCpuNanos = 900_000_000L; // far beyond the made-up window: the saturated-client line is rehearsed too
+        f.takenNanos = 1;
+        WindowBookkeeping rehearsal = new WindowBookkeeping(() -> { }, true, config.workloads());
+        WindowResult window = rehearsal.window(0, 0, 1, -1, made);
+        listener.rehearseWindow(window);
+        rehearsal.addToRun(window);
+        rehearsal.keep(window).total().latency().getValueAtPercentile(99);
+        rehearsal.run();
     }
 
-    /** Lowers the housekeeping threads' priority, once, if {@link #yieldToLoops} asked for it. */
-    private void yieldNow() {
-        if (yieldToLoops && !yielded) {
-            yielded = true;
-            HousekeepingPriority.lowerCompilersAndCurrentThread();
-            if (HousekeepingPriority.enabled()) {
-                CpuCourtesy.begin();
-            }
+    private void rehearseSummary() {
+        Histogram h = LatencyHistograms.create();
+        for (int v = 1; v < 2_000; v++) {
+            h.recordValueWithCount(1_000L + (long) v * v * 97, v);
         }
+        LatencySummary.of(h);
     }
 
     /** Collects and reports one statistics block: the interval's figures from every thread. */
     private void statsBlock(List<LoadDriver> drivers, long now) {
-        List<CompletableFuture<ThreadSnapshot>> futures = drivers.stream().map(LoadDriver::intervalSnapshot).toList();
+        List<CompletableFuture<ThreadRecorder.IntervalFigures>> futures = drivers.stream().map(LoadDriver::interval).toList();
         WorkloadStats all = new WorkloadStats();
         ConnectionCounts conns = new ConnectionCounts();
-        for (CompletableFuture<ThreadSnapshot> f : futures) {
-            ThreadSnapshot s = await(f, Duration.ofSeconds(10));
-            all.add(s.workloads()[0]);
+        for (CompletableFuture<ThreadRecorder.IntervalFigures> f : futures) {
+            ThreadRecorder.IntervalFigures s = await(f, Duration.ofSeconds(10));
+            all.add(s.all());
             conns.add(s.connections());
         }
         long protocolErrors = errors.protocolErrors();
@@ -558,26 +463,32 @@ public final class LoadRun {
         listener.stats(sample);
     }
 
-    private List<ThreadSnapshot> snapshotAll(List<LoadDriver> drivers, boolean reset) {
-        return snapshotAll(drivers, reset, false);
-    }
-
-    private List<ThreadSnapshot> snapshotAll(List<LoadDriver> drivers, boolean reset, boolean endWarmup) {
-        List<CompletableFuture<ThreadSnapshot>> futures = drivers.stream().map(d -> d.snapshot(reset, endWarmup)).toList();
-        List<ThreadSnapshot> snapshots = new ArrayList<>();
-        for (CompletableFuture<ThreadSnapshot> f : futures) {
-            snapshots.add(await(f, Duration.ofSeconds(10)));
+    /**
+     * Ends every thread's interval at about the same moment and returns their figures.
+     *
+     * @param spares emptied figures to record into next, one per thread in thread order; null: new ones
+     */
+    private List<ThreadFigures> swapAll(List<LoadDriver> drivers, List<ThreadFigures> spares, boolean endWarmup) {
+        List<CompletableFuture<ThreadFigures>> futures = new ArrayList<>();
+        for (int t = 0; t < drivers.size(); t++) {
+            LoadDriver d = drivers.get(t);
+            ThreadFigures spare = spares != null ? spares.get(t) : new ThreadFigures(d.workloadCount());
+            futures.add(d.swap(spare, endWarmup));
         }
-        return snapshots;
+        List<ThreadFigures> figures = new ArrayList<>();
+        for (CompletableFuture<ThreadFigures> f : futures) {
+            figures.add(await(f, Duration.ofSeconds(10)));
+        }
+        return figures;
     }
 
     private LiveSample liveSample(int window, long windowStart, List<LoadDriver> drivers, long lastRequests, long lastSample) {
-        List<CompletableFuture<LoadDriver.LiveCounts>> futures = drivers.stream().map(LoadDriver::liveSnapshot).toList();
+        List<CompletableFuture<ThreadRecorder.LiveCounts>> futures = drivers.stream().map(LoadDriver::live).toList();
         long requests = 0;
         long failed = 0;
         liveLatency.reset();
-        for (CompletableFuture<LoadDriver.LiveCounts> f : futures) {
-            LoadDriver.LiveCounts c = await(f, Duration.ofSeconds(10));
+        for (CompletableFuture<ThreadRecorder.LiveCounts> f : futures) {
+            ThreadRecorder.LiveCounts c = await(f, Duration.ofSeconds(10));
             requests += c.requests();
             failed += c.failed();
             liveLatency.add(c.latency());
@@ -586,33 +497,6 @@ public final class LoadRun {
         double rate = (requests - lastRequests) / Math.max(1e-9, (now - lastSample) / 1e9);
         long p99 = liveLatency.getTotalCount() == 0 ? 0 : liveLatency.getValueAtPercentile(99.0);
         return new LiveSample(window, now - windowStart, requests, failed, p99, rate);
-    }
-
-    private WindowResult assemble(int number, long start, long end, long cpuNanos, List<ThreadSnapshot> snapshots) {
-        WindowResult window = WindowResult.empty(number, start, config.workloads());
-        List<WorkloadStats> perWorkload = window.workloads();
-        ConnectionCounts connections = window.connections();
-        Histogram lag = window.sendLag();
-        Histogram connect = window.connectLatency();
-        long[] loopCpu = new long[snapshots.size()];
-        for (int t = 0; t < snapshots.size(); t++) {
-            ThreadSnapshot s = snapshots.get(t);
-            loopCpu[t] = s.loopCpuNanos();
-            CpuCourtesy.breathe();
-            connect.add(s.connectLatency());
-            for (int i = 0; i < perWorkload.size(); i++) {
-                perWorkload.get(i).add(s.workloads()[i]);
-            }
-            connections.add(s.connections());
-            CpuCourtesy.breathe();
-            lag.add(s.sendLag());
-        }
-        WorkloadStats total = window.total();
-        for (WorkloadStats w : perWorkload) {
-            total.add(w);
-        }
-        return new WindowResult(number, start, end, config.workloads(), perWorkload, total, connections, lag, connect, cpuNanos,
-                loopCpu);
     }
 
     private void awaitStop(long nanos) {

@@ -20,4 +20,13 @@ public interface RequestSource {
      * @param startNanos the run's time zero, {@link System#nanoTime()}
      */
     Flux<Request> requests(int thread, int threads, RequestPool pool, long startNanos);
+
+    /**
+     * How many requests thread {@code thread}'s flux will emit, or -1 when that is not known in
+     * advance (a replayed log, a run that ends by time). A connection per request then opens
+     * exactly that many connections, and no spare one.
+     */
+    default long size(int thread, int threads) {
+        return -1;
+    }
 }

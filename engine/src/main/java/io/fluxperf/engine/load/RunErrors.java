@@ -1,9 +1,10 @@
 package io.fluxperf.engine.load;
 
+import io.fluxperf.engine.connection.Failures;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.stream.Collectors;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 
 /**
  * Errors that are not a request's outcome: failed connects, connection resets, replies that
@@ -103,21 +104,6 @@ public final class RunErrors {
     }
 
     static String describe(Throwable error) {
-        Throwable root = error;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String message = root.getMessage();
-        if (message == null || message.isBlank()) {
-            message = root.getClass().getSimpleName();
-        }
-        // Netty's native transport prefixes the syscall: "recvAddress(..) failed with error(-104): Connection reset by peer"
-        int errno = message.indexOf("failed with error(");
-        if (errno >= 0 && message.indexOf("): ", errno) > 0) {
-            message = message.substring(message.indexOf("): ", errno) + 3);
-        }
-        // and appends the address ("Connection refused: /127.0.0.1:1"); the caller names it already
-        int colon = message.indexOf(": /");
-        return colon > 0 ? message.substring(0, colon) : message;
+        return Failures.describe(error);
     }
 }

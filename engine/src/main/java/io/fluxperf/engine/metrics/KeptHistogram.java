@@ -1,6 +1,5 @@
 package io.fluxperf.engine.metrics;
 
-import io.fluxperf.engine.CpuCourtesy;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.HdrHistogram.Histogram;
@@ -32,7 +31,6 @@ public final class KeptHistogram {
 
     /** Encodes {@code h}'s counts; later changes to {@code h} do not show in the result. */
     public static KeptHistogram of(Histogram h) {
-        CpuCourtesy.breathe();
         ByteBuffer buffer = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
         int length = h.encodeIntoByteBuffer(buffer);
         return new KeptHistogram(Arrays.copyOf(buffer.array(), length), h);
@@ -43,7 +41,6 @@ public final class KeptHistogram {
      * callers read it once per report, and a kept window stays small).
      */
     public Histogram histogram() {
-        CpuCourtesy.breathe();
         Histogram h = Histogram.decodeFromByteBuffer(ByteBuffer.wrap(encoded), 0);
         h.setStartTimeStamp(startTimeStamp);
         h.setEndTimeStamp(endTimeStamp);

@@ -8,7 +8,7 @@ import java.util.List;
  * their sum.
  *
  * @param target       what was measured, e.g. "127.0.0.1:11211" or "embedded memcache on 127.0.0.1:40211"
- * @param stopReason   why the run ended: "completed", "requests" (the --requests limit), "interrupted"
+ * @param stopReason   why the run ended
  * @param preloadedKeys keys written before measuring (for --hit), 0 if none
  * @param intervals     the statistics blocks (--stats-interval), in order; empty when off
  * @param threadSeconds per load thread, seconds from the moment the run started its threads (open-loop
@@ -17,14 +17,19 @@ import java.util.List;
  *                      busy when the run was stopped
  */
 public record RunResult(RunConfig config, String target, List<WindowResult> windows, WindowResult total,
-                        String stopReason, long preloadedKeys, List<IntervalSample> intervals,
+                        StopReason stopReason, long preloadedKeys, List<IntervalSample> intervals,
                         List<Double> threadSeconds) {
     public RunResult(RunConfig config, String target, List<WindowResult> windows, WindowResult total,
-                     String stopReason, long preloadedKeys) {
+                     StopReason stopReason, long preloadedKeys) {
         this(config, target, windows, total, stopReason, preloadedKeys, List.of(), List.of());
     }
 
     public boolean interrupted() {
-        return "interrupted".equals(stopReason);
+        return stopReason == StopReason.INTERRUPTED;
+    }
+
+    /** The same result, ended for another reason (a replay's log running out is how it completes). */
+    public RunResult stoppedBecause(StopReason reason) {
+        return new RunResult(config, target, windows, total, reason, preloadedKeys, intervals, threadSeconds);
     }
 }

@@ -1,6 +1,5 @@
 package io.fluxperf.engine.metrics;
 
-import io.fluxperf.engine.CpuCourtesy;
 import io.fluxperf.engine.config.WorkloadConfig;
 import java.util.List;
 import org.HdrHistogram.Histogram;
@@ -9,7 +8,8 @@ import org.HdrHistogram.Histogram;
  * What happened in one window (or in the whole run): per workload stats, their total, the
  * connection events and the send lag (actual minus intended send time, open loop only).
  * Requests are counted in the window in which they ended. A window that has been reported is
- * kept in a small read-only form ({@link #compact()}).
+ * kept in a small read-only form ({@link #compact()}). Its latency summaries are made once
+ * ({@link #summaries()}); not thread-safe.
  */
 public final class WindowResult {
     /**
@@ -32,6 +32,8 @@ public final class WindowResult {
     private final KeptHistogram keptConnectLatency;
     private final long cpuNanos;
     private final long[] loopCpuNanos;
+    /** Made on first need, or given ({@link #withSummaries}); kept by {@link #compact()}. */
+    private WindowSummaries summaries;
 
     public WindowResult(int number, long startNanos, long endNanos, List<WorkloadConfig> workloadConfigs,
                         List<WorkloadStats> workloads, WorkloadStats total, ConnectionCounts connections,
@@ -62,6 +64,22 @@ public final class WindowResult {
     /** 1-based window number; 0 for the whole run. */
     public int number() {
         return number;
+    }
+
+    /** Every latency summary of this window, read from its histograms once. */
+    public WindowSummaries summaries() {
+        if (summaries == null) {
+            summaries = WindowSummaries.of(this);
+        }
+        return summaries;
+    }
+
+    /** This window with summaries made elsewhere (in steps, between other work) from its own histograms. */
+    public WindowResult withSummaries(WindowSummaries s) {
+        WindowResult w = new WindowResult(number, startNanos, endNanos, workloadConfigs, workloads, total, connections,
+                sendLag, connectLatency, keptSendLag, keptConnectLatency, cpuNanos, loopCpuNanos);
+        w.summaries = s;
+        return w;
     }
 
     /** Window start, System.nanoTime(). */
@@ -178,10 +196,22 @@ public final class WindowResult {
      * 50 MB). Made on the run's thread at each window end, while the load goes on.
      */
     public WindowResult compact() {
-        List<WorkloadStats> compacted = workloads.stream().map(WorkloadStats::compact).toList();
-        return new WindowResult(number, startNanos, endNanos, workloadConfigs, compacted, total.compact(),
-                connections.copy(), null, null, KeptHistogram.of(sendLag()), KeptHistogram.of(connectLatency()), cpuNanos,
-                loopCpuNanos);
+        return kept(workloads.stream().map(WorkloadStats::compact).toList(), total.compact(), KeptHistogram.of(sendLag()),
+                KeptHistogram.of(connectLatency()));
+    }
+
+    /**
+     * This window kept read-only from its parts, encoded by the caller ({@link #compact()} in
+     * steps): the workloads' and total's kept copies, and the encoded send lag and connect times.
+     * Summaries made already come along; others are made from the kept copy when asked for.
+     */
+    public WindowResult kept(List<WorkloadStats> keptWorkloads, WorkloadStats keptTotal, KeptHistogram keptLag,
+                             KeptHistogram keptConnect) {
+        WindowSummaries s = summaries;
+        WindowResult w = new WindowResult(number, startNanos, endNanos, workloadConfigs, keptWorkloads, keptTotal,
+                connections.copy(), null, null, keptLag, keptConnect, cpuNanos, loopCpuNanos);
+        w.summaries = s;
+        return w;
     }
 
     /** Bytes held by the window's histograms: their counts, or a kept window's encodings. */
@@ -209,13 +239,9 @@ public final class WindowResult {
         ConnectionCounts c = connections.copy();
         c.add(other.connections);
         c.setOpen(other.connections.open());
-        CpuCourtesy.breathe();
         Histogram lag = sendLag().copy();
-        CpuCourtesy.breathe();
         lag.add(other.sendLag());
-        CpuCourtesy.breathe();
         Histogram connect = connectLatency().copy();
-        CpuCourtesy.breathe();
         connect.add(other.connectLatency());
         return new WindowResult(newNumber, Math.min(startNanos, other.startNanos), Math.max(endNanos, other.endNanos),
                 workloadConfigs, merged, t, c, lag, connect,
@@ -223,7 +249,7 @@ public final class WindowResult {
     }
 
     /** Per-loop sums; an empty start takes the other's, and loops of unknown time stay unknown. */
-    private static long[] addLoopCpu(long[] a, long[] b) {
+    public static long[] addLoopCpu(long[] a, long[] b) {
         if (a.length == 0) {
             return b;
         }

@@ -1,6 +1,5 @@
 package io.fluxperf.engine.metrics;
 
-import io.fluxperf.engine.CpuCourtesy;
 import io.fluxperf.engine.protocol.ReplyClasses;
 import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.trace.LatencyHistograms;
@@ -30,12 +29,8 @@ public final class WorkloadStats {
         this(newHistogram(), newHistogram());
     }
 
-    /**
-     * A new latency histogram, made between steps of a window's bookkeeping: 270 KB to allocate and
-     * clear, about 30 µs, so the run's thread may first hand a paced loop its CPU ({@link CpuCourtesy}).
-     */
+    /** A new, empty latency histogram of the range and precision every figure uses. */
     public static Histogram newHistogram() {
-        CpuCourtesy.breathe();
         return LatencyHistograms.create();
     }
 
@@ -59,7 +54,12 @@ public final class WorkloadStats {
      * long run. Its {@link #latency()} and {@link #service()} decode a new histogram on each call.
      */
     public WorkloadStats compact() {
-        WorkloadStats c = new WorkloadStats(KeptHistogram.of(latency()), KeptHistogram.of(service()));
+        return kept(KeptHistogram.of(latency()), KeptHistogram.of(service()));
+    }
+
+    /** A read-only copy with this one's counts and the given encodings of its histograms ({@link #compact()} in steps). */
+    public WorkloadStats kept(KeptHistogram latency, KeptHistogram service) {
+        WorkloadStats c = new WorkloadStats(latency, service);
         c.outcomes.add(outcomes);
         c.bytesSent = bytesSent;
         c.sent = sent;
@@ -86,12 +86,15 @@ public final class WorkloadStats {
     }
 
     public void add(WorkloadStats other) {
+        addCounts(other);
+        latency.add(other.latency());
+        service.add(other.service());
+    }
+
+    /** Adds {@code other}'s counts and bytes, not its histograms (add those with {@link #latency()} and {@link #service()}). */
+    public void addCounts(WorkloadStats other) {
         requireRecordable();
         outcomes.add(other.outcomes);
-        CpuCourtesy.breathe();
-        latency.add(other.latency());
-        CpuCourtesy.breathe();
-        service.add(other.service());
         bytesSent += other.bytesSent;
         sent += other.sent;
         for (int i = 0; i < replyClasses.length; i++) {

@@ -43,6 +43,15 @@ public interface Protocol {
      */
     CodecFactory codecs(ProtocolOptions options, String server);
 
+    /**
+     * The options a run against this protocol's embedded target may keep of {@code given}: the
+     * in-process warm-up runs the user's settings against it, less those that only a real server
+     * takes (redis: a password, which the embedded server has none of).
+     */
+    default ProtocolOptions forEmbeddedTarget(ProtocolOptions given) {
+        return given;
+    }
+
     /** How replies fall into classes for the report (HTTP's status classes); none by default. */
     default ReplyClasses replyClasses() {
         return ReplyClasses.NONE;

@@ -6,6 +6,7 @@ import io.fluxperf.engine.config.ValueSize;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.ConnectionCounts;
 import io.fluxperf.engine.metrics.IntervalSample;
+import io.fluxperf.engine.metrics.LatencySummary;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.metrics.WorkloadStats;
@@ -71,7 +72,7 @@ final class JsonResultModel {
         for (WindowResult w : r.windows()) {
             windows.add(window(w, config, origin));
         }
-        return new Result(version, config(config), r.target(), r.stopReason(), r.preloadedKeys(), windows,
+        return new Result(version, config(config), r.target(), r.stopReason().label(), r.preloadedKeys(), windows,
                 window(r.total(), config, origin), r.intervals());
     }
 
@@ -115,22 +116,23 @@ final class JsonResultModel {
         List<WorkloadConfig> configs = WindowFigures.configs(w, run);
         List<Workload> workloads = new ArrayList<>();
         for (int i = 0; i < w.workloads().size(); i++) {
-            workloads.add(workload(i, i < configs.size() ? configs.get(i) : null, w.workloads().get(i), w.rate(i)));
+            workloads.add(workload(i, i < configs.size() ? configs.get(i) : null, w.workloads().get(i),
+                    w.summaries().workloadLatency().get(i), w.summaries().workloadService().get(i), w.rate(i)));
         }
         WorkloadStats t = w.total();
         Counts c = Counts.of(t.outcomes());
         ConnectionCounts cc = w.connections() != null ? w.connections() : new ConnectionCounts();
         return new Window(w.number(), w.startNanos() - origin, w.endNanos() - origin, w.seconds(),
                 c.requests(), c.ok(), c.miss(), c.error(), c.timeout(), c.closed(), w.rate(), c.successPercent(),
-                WindowFigures.hitratePercent(w, configs), LatencySummary.of(t.latency()),
-                LatencySummary.of(t.service()), run.isOpenLoop() ? LatencySummary.of(w.sendLag()) : null,
+                WindowFigures.hitratePercent(w, configs), w.summaries().latency(),
+                w.summaries().service(), run.isOpenLoop() ? w.summaries().sendLag() : null,
                 new Connections(cc.attempts(), cc.openedCount(), cc.failures(), cc.closedCount(), cc.open(), cc.roomWaitNanos(),
                         cc.roomWaitBehindNanos()),
                 t.bytesSent(), t.bytesReceived(), w.cpuNanos() < 0 ? null : w.cpuNanos(),
                 w.cpuNanosPerRequest() < 0 ? null : w.cpuNanosPerRequest(),
                 w.busiestLoopShare() < 0 ? null : w.busiestLoopShare(),
                 w.connectLatency() != null ? w.connectRate() : 0,
-                w.connectLatency() != null ? LatencySummary.of(w.connectLatency()) : null, replyClasses(t, TextReport.replyClasses(run)), workloads);
+                w.connectLatency() != null ? w.summaries().connect() : null, replyClasses(t, TextReport.replyClasses(run)), workloads);
     }
 
     /** Replies by the protocol's class ("2xx" → n for HTTP), or null for protocols without classes. */
@@ -145,12 +147,12 @@ final class JsonResultModel {
         return m;
     }
 
-    private static Workload workload(int index, WorkloadConfig config, WorkloadStats s, double rate) {
+    private static Workload workload(int index, WorkloadConfig config, WorkloadStats s, LatencySummary latency,
+                                     LatencySummary service, double rate) {
         Counts c = Counts.of(s.outcomes());
         return new Workload(index, config != null ? config.name() : "workload-" + index,
                 config != null ? config.method().label() : null, config != null ? config.rate() : 0,
                 WindowFigures.belowTarget(config, rate), c.requests(), c.ok(), c.miss(), c.error(), c.timeout(),
-                c.closed(), rate, WindowFigures.hitratePercent(config, s), LatencySummary.of(s.latency()),
-                LatencySummary.of(s.service()), s.bytesSent(), s.bytesReceived());
+                c.closed(), rate, WindowFigures.hitratePercent(config, s), latency, service, s.bytesSent(), s.bytesReceived());
     }
 }

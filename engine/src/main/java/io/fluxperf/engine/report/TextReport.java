@@ -4,6 +4,7 @@ import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.ConnectionCounts;
 import io.fluxperf.engine.metrics.IntervalSample;
+import io.fluxperf.engine.metrics.LatencySummary;
 import io.fluxperf.engine.metrics.LiveSample;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
@@ -155,7 +156,7 @@ public final class TextReport {
         out.println(counts(c));
         out.println("Rate: " + Math.round(w.rate()) + " rps Success: " + percent(c.successPercent())
                 + " Hitrate: " + percent(WindowFigures.hitratePercent(w, configs)));
-        LatencySummary l = LatencySummary.of(w.total().latency());
+        LatencySummary l = w.summaries().latency();
         out.println("Latency: min: " + l.min() + " ns max: " + l.max() + " ns avg: " + l.mean()
                 + " ns stddev: " + l.stddev() + " ns");
         out.println("Percentiles: p50: " + l.p50() + " ns p90: " + l.p90() + " ns p99: " + l.p99()
@@ -177,7 +178,7 @@ public final class TextReport {
                     + " and requests waited in it (give it more --threads and CPUs)%n", 100 * w.busiestLoopShare());
         }
         if (config.isOpenLoop()) {
-            LatencySummary s = LatencySummary.of(w.total().service());
+            LatencySummary s = w.summaries().service();
             out.println("Service: p50: " + s.p50() + " ns p99: " + s.p99() + " ns p999: " + s.p999()
                     + " ns (from the actual write)");
             out.println(sendLagLine(w));
@@ -192,14 +193,14 @@ public final class TextReport {
                     + cc.failures() + " closed " + cc.closedCount() + " open " + cc.open());
         }
         if (config.connection().connectPerRequest() && w.connectLatency() != null && w.connectLatency().getTotalCount() > 0) {
-            LatencySummary cl = LatencySummary.of(w.connectLatency());
+            LatencySummary cl = w.summaries().connect();
             out.println("Connect: " + Math.round(w.connectRate()) + " connections/s p50: " + cl.p50() + " ns p99: " + cl.p99()
                     + " ns p999: " + cl.p999() + " ns max: " + cl.max() + " ns (connect to ready, apart from request latency)");
         }
         if (w.workloads().size() > 1) {
             for (int i = 0; i < w.workloads().size(); i++) {
                 WorkloadConfig wc = i < configs.size() ? configs.get(i) : null;
-                out.println(workloadBreakdown(i, wc, w.workloads().get(i), w.rate(i)));
+                out.println(workloadBreakdown(i, wc, w.workloads().get(i), w.summaries().workloadLatency().get(i), w.rate(i)));
             }
         }
     }
@@ -212,7 +213,7 @@ public final class TextReport {
      * server.
      */
     public static String sendLagLine(WindowResult w) {
-        LatencySummary lag = LatencySummary.of(w.sendLag());
+        LatencySummary lag = w.summaries().sendLag();
         ConnectionCounts cc = w.connections() != null ? w.connections() : new ConnectionCounts();
         return "Send lag: p50: " + lag.p50() + " ns p99: " + lag.p99() + " ns max: " + lag.max() + " ns"
                 + (cc.roomWaitNanos() > 0 ? String.format(Locale.ROOT,
@@ -220,9 +221,9 @@ public final class TextReport {
                 cc.roomWaitNanos() / 1e6, cc.roomWaitBehindNanos() / 1e6) : "");
     }
 
-    private static String workloadBreakdown(int index, WorkloadConfig config, WorkloadStats stats, double rate) {
+    private static String workloadBreakdown(int index, WorkloadConfig config, WorkloadStats stats, LatencySummary l,
+                                            double rate) {
         String name = config != null ? config.name() : "workload-" + index;
-        LatencySummary l = LatencySummary.of(stats.latency());
         return "Workload " + index + " (" + name + "): " + counts(Counts.of(stats.outcomes()))
                 + " Rate: " + Math.round(rate) + " rps Hitrate: " + percent(WindowFigures.hitratePercent(config, stats))
                 + " p50: " + l.p50() + " ns p99: " + l.p99() + " ns p999: " + l.p999() + " ns";
@@ -234,16 +235,14 @@ public final class TextReport {
     }
 
     private static String stopLine(RunResult r) {
-        String reason = r.stopReason();
-        if (reason == null || reason.equals("completed")) {
-            return null;
-        }
-        return switch (reason) {
-            case "interrupted" -> "Stopped: interrupted (Ctrl-C); the report covers what ran";
-            case "requests" -> r.config().requests() > 0 ? "Stopped: request limit of " + r.config().requests() + " reached"
-                    : "Stopped: the requests ran out (the end of the log)";
-            case "trace failed" -> "Stopped: the trace could not be written (--trace-required); the Trace line says how many records were lost";
-            default -> "Stopped: " + reason;
+        return switch (r.stopReason()) {
+            case COMPLETED -> null;
+            case INTERRUPTED -> "Stopped: interrupted (Ctrl-C); the report covers what ran";
+            case REQUEST_LIMIT -> "Stopped: request limit of " + r.config().requests() + " reached";
+            case SOURCE_ENDED -> "Stopped: the requests ran out (the end of the log)";
+            case TRACE_FAILED -> "Stopped: the trace could not be written (--trace-required); the Trace line says how many"
+                    + " records were lost";
+            case BAD_INPUT -> "Stopped: " + r.stopReason().label() + " (below)";
         };
     }
 

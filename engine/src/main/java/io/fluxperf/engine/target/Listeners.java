@@ -1,6 +1,6 @@
 package io.fluxperf.engine.target;
 
-import io.fluxperf.engine.TimerSlack;
+import io.fluxperf.engine.host.TimerSlack;
 import io.fluxperf.engine.netty.EpollLoopResources;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;

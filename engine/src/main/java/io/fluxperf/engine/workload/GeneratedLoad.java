@@ -69,9 +69,13 @@ public final class GeneratedLoad implements RequestSource {
     }
 
     @Override
+    public long size(int thread, int threads) {
+        return requestLimit == 0 ? -1 : requestLimit / threads + (thread < requestLimit % threads ? 1 : 0);
+    }
+
+    @Override
     public Flux<Request> requests(int thread, int threads, RequestPool pool, long startNanos) {
-        long limit = requestLimit == 0 ? Long.MAX_VALUE
-                : requestLimit / threads + (thread < requestLimit % threads ? 1 : 0);
+        long limit = requestLimit == 0 ? Long.MAX_VALUE : size(thread, threads);
         return Flux.generate(() -> new ThreadState(thread, threads, startNanos, limit), (state, sink) -> {
             if (state.emitted == state.limit) {
                 sink.complete();
@@ -84,6 +88,9 @@ public final class GeneratedLoad implements RequestSource {
             }
             state.fill(r);
             sink.next(r);
+            if (state.emitted == state.limit) {
+                sink.complete(); // with the last request: a connection per request then opens no spare one
+            }
             return state;
         });
     }

@@ -54,6 +54,17 @@ public final class Preload implements RequestSource {
         return targets.stream().mapToLong(w -> w.keyspace().count()).sum();
     }
 
+    /** Each thread writes the keys {@code thread, thread + threads, …} of every preloaded workload. */
+    @Override
+    public long size(int thread, int threads) {
+        long n = 0;
+        for (WorkloadConfig w : targets) {
+            long count = w.keyspace().count();
+            n += count > thread ? (count - thread + threads - 1) / threads : 0;
+        }
+        return n;
+    }
+
     @Override
     public Flux<Request> requests(int thread, int threads, RequestPool pool, long startNanos) {
         UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(seed ^ 0x5eed_10adL ^ thread);
@@ -78,6 +89,9 @@ public final class Preload implements RequestSource {
                         .value(pattern.array(), pattern.offset(key), sizes.next())
                         .ttlSeconds(0);
                 sink.next(r);
+                if (next[0] >= count) {
+                    sink.complete(); // with the last write (see GeneratedLoad)
+                }
                 return next;
             });
         }, 1);

@@ -1,12 +1,8 @@
 package io.fluxperf.engine.fault;
 
-import static io.fluxperf.engine.fault.FaultRun.answered;
-import static io.fluxperf.engine.fault.FaultRun.assertTrueAbout;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
-
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.StopReason;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.testkit.MemcachedProcess;
@@ -17,6 +13,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static io.fluxperf.engine.fault.FaultRun.answered;
+import static io.fluxperf.engine.fault.FaultRun.assertTrueAbout;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * memcached is killed (SIGKILL) in the middle of a run and started again on the same port a
@@ -60,7 +60,7 @@ class ServerRestartTest {
             memcached.close();
         }
 
-        assertEquals("completed", result.stopReason());
+        assertEquals(StopReason.COMPLETED, result.stopReason());
         run.assertReconciles(GET_BYTES);
 
         long closes = 0;

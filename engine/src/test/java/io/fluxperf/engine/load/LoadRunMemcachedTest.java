@@ -6,6 +6,7 @@ import io.fluxperf.engine.config.ValueSize;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.OutcomeCounts;
 import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.StopReason;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.workload.GeneratedLoad;
@@ -79,7 +80,7 @@ class LoadRunMemcachedTest {
         OutcomeCounts o = result.total().total().outcomes();
         assertEquals(3000, o.requests());
         assertEquals(3000, o.miss());
-        assertEquals("requests", result.stopReason());
+        assertEquals(StopReason.REQUEST_LIMIT, result.stopReason());
         assertEquals(3000, memcached.stats().get("get_misses"));
     }
 

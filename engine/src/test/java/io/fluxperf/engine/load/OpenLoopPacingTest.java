@@ -78,7 +78,7 @@ class OpenLoopPacingTest {
         int early = 0;
         for (int k = 0; k < n; k++) {
             long scheduled = origin + k * SPACING_NANOS;
-            assertTrue(sent[k] >= scheduled - LoadDriver.EARLY_NANOS,
+            assertTrue(sent[k] >= scheduled - RunConfig.DEFAULT_EARLY_SEND.toNanos(),
                     "request " + k + " left " + (scheduled - sent[k]) + " ns before its time");
             if (sent[k] < scheduled) {
                 early++;

@@ -1,10 +1,8 @@
 package io.fluxperf.engine.load;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.fluxperf.engine.config.KeyspaceConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.host.HostTuning;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.request.Command;
@@ -16,6 +14,8 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link LoadRun#settleBeforeLoad}: a run of several windows goes through its window bookkeeping,
@@ -52,7 +52,7 @@ class SettleBeforeLoadTest {
             }
         };
         return new LoadRun(LoadRunMemcachedTest.config(Duration.ofMillis(300), windows, 0, List.of(get)), listener)
-                .settleBeforeLoad(settle)
+                .tuning(settle ? HostTuning.ownProcess(false, false) : HostTuning.standard())
                 .execute(new InetSocketAddress("127.0.0.1", memcached.port()), memcached.address());
     }
 
@@ -60,9 +60,9 @@ class SettleBeforeLoadTest {
     void severalWindowsAreRehearsedBeforeTheFirstRequest() {
         RunResult result = run(3, true);
         List<String> rehearsals = events.stream().filter(e -> e.startsWith("rehearsal")).toList();
-        assertEquals(LoadRun.REHEARSAL_ROUNDS, rehearsals.size(), events.toString());
+        assertEquals(HostTuning.REHEARSAL_ROUNDS, rehearsals.size(), events.toString());
         assertTrue(rehearsals.stream().allMatch("rehearsal@0"::equals), "no get reached the server before: " + events);
-        assertEquals(List.of("window 1", "window 2", "window 3"), events.subList(LoadRun.REHEARSAL_ROUNDS, events.size()));
+        assertEquals(List.of("window 1", "window 2", "window 3"), events.subList(HostTuning.REHEARSAL_ROUNDS, events.size()));
         assertEquals(3, result.windows().size(), "the made-up windows are not in the result");
         long requests = result.total().total().outcomes().requests();
         assertTrue(requests > 0, "requests: " + requests);

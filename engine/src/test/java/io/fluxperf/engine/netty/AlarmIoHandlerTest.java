@@ -1,9 +1,6 @@
 package io.fluxperf.engine.netty;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.fluxperf.engine.LinuxThreads;
+import io.fluxperf.engine.host.LinuxThreads;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoEventLoop;
@@ -29,6 +26,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The alarm on a real event loop of each transport: on time, never early, once, and without garbage. */
 class AlarmIoHandlerTest {

@@ -4,6 +4,7 @@ import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.ConnectionCounts;
 import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.StopReason;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.metrics.WorkloadStats;
 import io.fluxperf.engine.request.Command;
@@ -103,7 +104,7 @@ final class Fixtures {
                 w.connections(), w.sendLag(), w.connectLatency(), w.cpuNanos(), loopCpuNanos);
     }
 
-    static RunResult run(RunConfig config, String stopReason, WindowResult... windows) {
+    static RunResult run(RunConfig config, StopReason stopReason, WindowResult... windows) {
         WindowResult total = windows[0];
         for (int i = 1; i < windows.length; i++) {
             total = total.merge(0, windows[i]);

@@ -1,14 +1,11 @@
 package io.fluxperf.engine.report;
 
-import static io.fluxperf.engine.report.Fixtures.SECOND;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.StopReason;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.Outcome;
@@ -17,6 +14,9 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static io.fluxperf.engine.report.Fixtures.SECOND;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class JsonReportTest {
     private final ObjectMapper mapper = new ObjectMapper();
@@ -36,7 +36,7 @@ class JsonReportTest {
     @Test
     void everyWindowEveryWorkloadAndTheTotal(@TempDir Path dir) throws Exception {
         RunConfig config = Fixtures.config(Fixtures.setAndGet());
-        RunResult result = Fixtures.run(config, "completed",
+        RunResult result = Fixtures.run(config, StopReason.COMPLETED,
                 Fixtures.mixedWindow(1, 10 * SECOND), Fixtures.mixedWindow(2, 11 * SECOND));
         JsonNode root = written(result, dir);
 
@@ -99,7 +99,7 @@ class JsonReportTest {
     @Test
     void theBusiestLoadThreadsShareOfEachWindowAndOfTheRun(@TempDir Path dir) throws Exception {
         RunConfig config = Fixtures.config(Fixtures.setAndGet());
-        RunResult result = Fixtures.run(config, "completed",
+        RunResult result = Fixtures.run(config, StopReason.COMPLETED,
                 Fixtures.withLoopCpu(Fixtures.mixedWindow(1, 10 * SECOND), 600_000_000L, 100_000_000L),
                 Fixtures.withLoopCpu(Fixtures.mixedWindow(2, 11 * SECOND), 200_000_000L, 950_000_000L));
         JsonNode root = written(result, dir);
@@ -120,7 +120,7 @@ class JsonReportTest {
         WindowResult w2 = Fixtures.window(2, SECOND, 2 * SECOND, rated,
                 new Fixtures.Stats().noReply(Outcome.CLOSED, 1),
                 new Fixtures.Stats().replies(Outcome.OK, 9, 400));
-        JsonNode root = written(Fixtures.run(config, "interrupted", w1, w2), dir);
+        JsonNode root = written(Fixtures.run(config, StopReason.INTERRUPTED, w1, w2), dir);
 
         for (JsonNode w : root.get("windows")) {
             assertReconciles(w);
@@ -147,7 +147,7 @@ class JsonReportTest {
         List<WorkloadConfig> sets = List.of(WorkloadConfig.of(Command.SET));
         RunConfig config = Fixtures.config(sets);
         WindowResult w = Fixtures.window(1, 0, SECOND, sets, new Fixtures.Stats().reply(Outcome.OK, 100));
-        JsonNode root = written(Fixtures.run(config, "completed", w), dir);
+        JsonNode root = written(Fixtures.run(config, StopReason.COMPLETED, w), dir);
         assertTrue(root.get("windows").get(0).get("hitratePercent").isNull());
         assertTrue(root.get("total").get("hitratePercent").isNull());
         assertEquals(100.0, root.get("total").get("successPercent").asDouble());
@@ -158,7 +158,7 @@ class JsonReportTest {
         RunConfig config = Fixtures.config(List.of(WorkloadConfig.of(Command.GET).withRate(50000).withHit(true)
                 .withKeysPerRequest(4).withTtlSeconds(30)));
         WindowResult w = Fixtures.window(1, 0, SECOND, config.workloads(), new Fixtures.Stats());
-        JsonNode c = written(Fixtures.run(config, "completed", w), dir).get("config");
+        JsonNode c = written(Fixtures.run(config, StopReason.COMPLETED, w), dir).get("config");
         assertEquals("127.0.0.1:11211", c.get("server").asText());
         assertEquals("memcache", c.get("protocol").asText());
         assertEquals(1, c.get("threads").asInt());

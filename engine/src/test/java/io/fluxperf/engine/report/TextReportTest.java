@@ -7,6 +7,7 @@ import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.ConnectionCounts;
 import io.fluxperf.engine.metrics.LiveSample;
 import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.StopReason;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.Outcome;
@@ -197,7 +198,7 @@ class TextReportTest {
     @Test
     void summaryCoversTheWholeRunAndSaysWhyItStopped() {
         RunConfig config = Fixtures.config(Fixtures.setAndGet());
-        RunResult interrupted = Fixtures.run(config, "interrupted", Fixtures.mixedWindow(1, 0),
+        RunResult interrupted = Fixtures.run(config, StopReason.INTERRUPTED, Fixtures.mixedWindow(1, 0),
                 Fixtures.mixedWindow(2, SECOND));
         List<String> out = lines(r -> r.summary(interrupted));
         assertEquals("-----", out.get(0));
@@ -206,7 +207,7 @@ class TextReportTest {
         assertEquals("Rate: 10 rps Success: 90.00 % Hitrate: 66.67 %", out.get(3));
         assertEquals("Stopped: interrupted (Ctrl-C); the report covers what ran", out.get(out.size() - 1));
 
-        RunResult completed = Fixtures.run(config, "completed", Fixtures.mixedWindow(1, 0));
+        RunResult completed = Fixtures.run(config, StopReason.COMPLETED, Fixtures.mixedWindow(1, 0));
         assertTrue(lines(r -> r.summary(completed)).stream().noneMatch(l -> l.startsWith("Stopped:")));
     }
 

@@ -19,13 +19,13 @@ import java.util.Set;
  * the method, the path, then {@link HttpRequestHead} (request-line end, Host, User-Agent, the
  * user's headers), then for POST and PUT {@code Content-Length} and the request's value as the
  * body. The path is the request's template ({@code --path /items/__key__}) expanded while
- * writing, or {@code /KEY} without one; key and value bytes that are not allowed in a path are
- * percent-encoded. SET (what {@code --hit} preloads with) is sent as PUT, so a preload stores the
+ * writing, or {@code /} without one (as wrk and dperf ask); key and value bytes that are not
+ * allowed in a path are percent-encoded. SET (what {@code --hit} preloads with) is sent as PUT, so a preload stores the
  * values that later GETs read.
  *
  * <p><b>Outcomes</b>: a response whose status class (2 for 2xx, …) is in
- * {@link io.fluxperf.engine.protocol.ProtocolOptions#httpOkClasses()} is OK, any other is ERROR,
- * as the issue asks ("non-2xx counted as errors unless told otherwise"). A GET answered 404 is
+ * {@link HttpOptions#okClasses()} ({@code --http-ok}) is OK, any other is ERROR,
+ * ("non-2xx counted as errors unless told otherwise"). A GET answered 404 is
  * therefore an ERROR by default, not a MISS: an HTTP server gives no reliable "not found" for a
  * load test to count as a miss (a 404 is as often a wrong path as an absent item), and
  * {@code --http-ok 2xx,4xx} makes it OK when 404s are expected. Bytes that are not a response
@@ -121,10 +121,7 @@ final class HttpClientCodec implements ProtocolCodec {
     private static void writePath(Request r, ByteBuf out) {
         CommandTemplate template = r.template();
         if (template == null) {
-            out.writeByte('/');
-            if (r.keyCount() > 0) {
-                writeEncoded(out, r.keyBytes(), r.keyOffset(0), r.keyLength(0));
-            }
+            out.writeByte('/'); // as wrk and dperf ask: a key is in the path only where the template puts __key__
             return;
         }
         List<CommandTemplate.Part> parts = template.words().get(0);

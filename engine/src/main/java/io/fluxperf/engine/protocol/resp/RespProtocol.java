@@ -45,6 +45,18 @@ public final class RespProtocol implements Protocol {
         return () -> new RespCodec(resp);
     }
 
+    /** The embedded server has no password: AUTH is left out, SELECT and HELLO 3 stay. */
+    @Override
+    public ProtocolOptions forEmbeddedTarget(ProtocolOptions given) {
+        ProtocolOptions kept = ProtocolOptions.none();
+        for (ProtocolOptions.Value v : given.values()) {
+            if (!v.option().equals("user") && !v.option().equals("password")) {
+                kept = kept.with(v.option(), v.text(), v.place());
+            }
+        }
+        return kept;
+    }
+
     @Override
     public List<LogFormat> logFormats() {
         return List.of(RedisMonitorFormat.INSTANCE);

@@ -116,6 +116,17 @@ class HttpLoadRunNginxTest {
                 "the 100-byte body and nginx's head, every time: " + result.total().total().bytesReceived());
     }
 
+    /** Without --path, every request asks for / (as wrk and dperf do), which an ordinary web server has: no 404s. */
+    @Test
+    void withoutAPathEveryGetAsksForTheRoot() {
+        RunResult result = run(2, 1, 200, WorkloadConfig.of(Command.GET), Set.of(2), false);
+        OutcomeCounts o = outcomes(result);
+        assertEquals(200, o.ok(), "nginx answered every GET / with its index: " + o);
+        List<Access> log = nginx.awaitAccessLog("/", 200, 5000);
+        assertEquals(200, log.size(), "every request was for /");
+        assertTrue(log.stream().allMatch(a -> a.status() == 200), "no request was for a key's path (a 404 each)");
+    }
+
     @Test
     void pipelinedGetsComeBackInOrder() {
         String path = "/small.txt?run=pipelined";

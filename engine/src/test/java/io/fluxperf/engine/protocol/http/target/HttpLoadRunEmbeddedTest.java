@@ -67,7 +67,8 @@ class HttpLoadRunEmbeddedTest {
 
     @Test
     void putBodiesAreStoredByteForByte() throws IOException {
-        WorkloadConfig put = WorkloadConfig.of(Command.PUT).withBytes(ValueSize.fixed(100)).withKeyspace(sequential(500, 12));
+        WorkloadConfig put = WorkloadConfig.of(Command.PUT, CommandTemplate.word("/__key__")).withBytes(ValueSize.fixed(100))
+                .withKeyspace(sequential(500, 12));
         RunConfig config = config(4, 1, 1000, Set.of(2), put);
         OutcomeCounts o = outcomes(run(config));
         assertEquals(1000, o.ok(), "201 Created, then 204 No Content");

@@ -1,0 +1,62 @@
+package io.fluxperf.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Output files are checked before the load: a long run never learns at its end that its result
+ * cannot be written, and the message names the flag, the path and the reason in words.
+ */
+class OutputPathsTest {
+    @TempDir
+    Path dir;
+
+    static Stream<Arguments> unwritable() {
+        return Stream.of(
+                Arguments.of("--json", "/proc/fluxperf/result.json"),
+                Arguments.of("--hdr-log", "/proc/fluxperf/run.hlog"),
+                Arguments.of("--trace", "/proc/fluxperf-trace"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("unwritable")
+    void anOutputThatCannotBeWrittenStopsTheRunBeforeAnyRequest(String flag, String path) {
+        // 50 s of load if the check came after it
+        CliRun run = CliRun.of("run", "--rate", "100", "-d", "50", "--no-live", flag, path);
+        assertEquals(2, run.exitCode(), run.out() + run.err());
+        String message = run.err().lines().findFirst().orElse("");
+        assertTrue(message.startsWith("fluxperf: " + flag + ": ") && message.contains(path.split("/")[2]),
+                "names the flag and the path: " + message);
+        assertTrue(message.contains("no such file or directory") || message.contains("permission denied")
+                || message.contains("not a directory"), "says why, in words: " + message);
+        assertFalse(message.contains("java.") || message.contains("Exception"), "no Java class name: " + message);
+        assertFalse(run.out().contains("Window:") || run.out().contains("Total:"), "no load was sent:\n" + run.out());
+    }
+
+    @Test
+    void anUnwrittenJsonFileIsNotLeftBehind() {
+        Path json = dir.resolve("result.json");
+        CliRun run = CliRun.of("run", "-s", "127.0.0.1:1", "-d", "1", "--no-live", "--json", json.toString());
+        assertEquals(2, run.exitCode(), run.err());
+        assertTrue(run.err().contains("cannot connect"), run.err());
+        assertFalse(Files.exists(json), "the run wrote no result, so no empty file stays");
+    }
+
+    @Test
+    void theJsonResultIsWrittenAtTheEnd() throws Exception {
+        Path json = dir.resolve("sub/result.json");
+        CliRun run = CliRun.of("run", "--requests", "500", "-c", "2", "--no-live", "--json", json.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(Files.readString(json).contains("\"stopReason\" : \"requests\""), Files.readString(json));
+    }
+}

@@ -1,0 +1,67 @@
+package io.fluxperf.engine.connection;
+
+import io.fluxperf.engine.request.Outcome;
+import io.fluxperf.engine.request.Request;
+import io.netty.channel.EventLoop;
+
+/**
+ * What connection slots tell the load thread they belong to: the one narrow way from a slot to
+ * its thread. Every call comes on the thread's event loop.
+ *
+ * <p>A slot's life, as these calls tell it: {@link #established} (the transport is connected),
+ * then {@link #ready} (after the protocol's handshake) or {@link #connectFailed}; while ready,
+ * {@link #completed} for each request that ends and {@link #answered} for each reply; at the end
+ * {@link #closed}. Whether and when to connect again is the thread's decision
+ * ({@link ConnectionSlot#connect()}).
+ */
+public interface SlotEvents {
+    /** The loop the slots run on. */
+    EventLoop loop();
+
+    /** A new codec for one of the thread's connections. */
+    io.fluxperf.engine.protocol.ProtocolCodec newCodec();
+
+    /** The slot's transport is connected (before any protocol handshake). */
+    void established(ConnectionSlot slot);
+
+    /** The slot is ready for load: its connect (and handshake) is done. */
+    void ready(ConnectionSlot slot);
+
+    /** The slot's connect failed (refused, timed out, TLS handshake failed); it is closed again. */
+    void connectFailed(ConnectionSlot slot, Throwable cause);
+
+    /**
+     * The slot's connection closed (by either side, or after an error) and every request on it
+     * has ended.
+     *
+     * @param expected the close came where the protocol or the mode says it comes (HTTP's
+     *                 {@code Connection: close}, a connection per request after its reply), not
+     *                 as a failure
+     */
+    void closed(ConnectionSlot slot, boolean expected);
+
+    /** A reply came on the slot: the target works. */
+    void answered(ConnectionSlot slot);
+
+    /** The server refused the handshake (a wrong password): a settings mistake, so no reconnect. */
+    void refused(ConnectionSlot slot, String message);
+
+    /**
+     * A request ended. It must not be used afterwards: it goes back to its pool.
+     *
+     * @param replyClass the protocol's class of its reply (from 1), or -1
+     */
+    void completed(Request request, Outcome outcome, long nowNanos, int responseBytes, int replyClass);
+
+    /** A read turn is over: replies it decoded may have freed room to send. */
+    void readDone();
+
+    /** Room may have come free outside a read turn (a timeout, a request that could not be sent): send what is due. */
+    void pump();
+
+    /** Bytes that break the protocol; the slot has dealt with them (closed, or dropped a datagram). */
+    void protocolError(String reason);
+
+    /** A reset, a broken pipe, an ICMP error: counted. */
+    void connectionError(Throwable cause);
+}

@@ -1,0 +1,217 @@
+package io.fluxperf.engine.host;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What a run does to the JVM and the machine so that the load loops, not the client's own
+ * housekeeping, set the timing: the one place where the JIT, the scheduler and timer workarounds
+ * live. A run applies its policy at fixed points ({@code LoadRun}); nothing else calls the host
+ * primitives of this package.
+ *
+ * <ul>
+ *   <li><b>Timer slack</b> (every run): each load loop's timer slack is set to 1 ns, so that an
+ *       alarm for a paced send rings on time ({@link TimerSlack}).</li>
+ *   <li><b>A fresh start of recording</b> (every run with a warm-up): the warm-up's figures are
+ *       emptied every 250 ms, so that the JIT compiles the recording code as a new window's empty
+ *       histograms run it, not as one histogram that stopped seeing new extremes does.</li>
+ *   <li><b>Rehearsal</b> (a process of its own): before the load, the window's end is done on
+ *       made-up figures, so that the JIT compiles it while the CPU is free rather than at the
+ *       first window's end while a loop needs it; then the heap is collected once.</li>
+ *   <li><b>Wake-up exercise</b> (a paced run's warm-up in a process of its own): for its first
+ *       seconds the loops are woken from outside every 100 µs, so that the profile the JIT compiles
+ *       the loop's wait from has seen a task arrive at every point of it, as the window ends'
+ *       tasks later do.</li>
+ *   <li><b>Priorities and courtesy</b> (a paced run in a process of its own): from the end of the
+ *       warm-up (3 s into a run without one), the JIT's compiler threads and the run's own thread
+ *       drop to nice 19 ({@link HousekeepingPriority}), and the run's thread offers the CPU back
+ *       between the steps of a window's bookkeeping ({@link #pause()}, {@link CpuCourtesy}).</li>
+ * </ul>
+ * bench/README.md and docs/internals.md have the measurements behind each.
+ */
+public final class HostTuning {
+    /** Rounds of the window-end rehearsal: with ten, C2 still compiled summary code at the first real window ends. */
+    public static final int REHEARSAL_ROUNDS = 20;
+    /** Extra latency summaries per round, so that C2 compiles HdrHistogram's mean and deviation before the load. */
+    static final int REHEARSAL_SUMMARIES = 5;
+    /** Without a warm-up, priorities drop this long into the load: first the JIT compiles the paced path at full priority. */
+    private static final long YIELD_AFTER_NANOS = TimeUnit.SECONDS.toNanos(3);
+    /** With a warm-up, this long before its end: the {@code renice} costs a few ms of CPU, which must not fall in a window. */
+    private static final long YIELD_BEFORE_WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    /** How often the warm-up's figures are emptied, so that recording is compiled as a fresh window runs it. */
+    private static final long WARMUP_CLEAR_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+    /** How long, how often and until how near the warm-up's end the loops are woken from outside. */
+    private static final long WAKE_EXERCISE_NANOS = TimeUnit.SECONDS.toNanos(3);
+    private static final long WAKE_EXERCISE_INTERVAL_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+    private static final long WAKE_EXERCISE_SPARED_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private static final HostTuning STANDARD = new HostTuning(false, false, false);
+
+    private final boolean rehearse;
+    private final boolean exercise;
+    private final boolean yieldToLoops;
+
+    private HostTuning(boolean rehearse, boolean exercise, boolean yieldToLoops) {
+        this.rehearse = rehearse;
+        this.exercise = exercise;
+        this.yieldToLoops = yieldToLoops;
+    }
+
+    /**
+     * What every run does, in a process that hosts other runs too (tests, an embedding program):
+     * the loops' timer slack, and the warm-up's fresh starts. Nothing that outlives the run.
+     */
+    public static HostTuning standard() {
+        return STANDARD;
+    }
+
+    /**
+     * For a run in a process of its own (the command line), which may change what outlives it.
+     *
+     * @param paced      the run is open loop (or a timed replay): its loops must not wait for the CPU
+     * @param priorities lower the housekeeping threads and offer the CPU back ({@code --no-host-tuning}: false, for comparisons)
+     */
+    public static HostTuning ownProcess(boolean paced, boolean priorities) {
+        return new HostTuning(true, paced, paced && priorities);
+    }
+
+    /**
+     * Whether the command warms this process up in-process before its run (against an embedded
+     * target: {@code RunOrchestrator.warmUp}): only a process of its own, whose JIT state is the
+     * run's alone.
+     */
+    public boolean warmsUp() {
+        return rehearse;
+    }
+
+    /** On each load loop, as it starts. */
+    public void onLoadLoop() {
+        TimerSlack.minimizeForCurrentThread();
+    }
+
+    /**
+     * Before the load: rehearses a window's end {@link #REHEARSAL_ROUNDS} times (when the run has
+     * more than one, and so ends windows while loading), then collects the heap once (the first young
+     * collection copies everything made since start; it would otherwise come in the load).
+     *
+     * @param windowEnd one window's end on made-up figures, through the same code as the real ones
+     * @param summary   one summary of a made-up window's latency
+     */
+    public void beforeLoad(int windows, Runnable windowEnd, Runnable summary) {
+        if (!rehearse) {
+            return;
+        }
+        if (windows > 1) {
+            for (int round = 0; round < REHEARSAL_ROUNDS; round++) {
+                windowEnd.run();
+                for (int k = 0; k < REHEARSAL_SUMMARIES; k++) {
+                    summary.run();
+                }
+            }
+        }
+        System.gc();
+    }
+
+    /** What the policy may do to the load threads while they load. */
+    public interface Loops {
+        /** Empties the warm-up's figures of every loop. */
+        void clearWarmupFigures();
+
+        /** Queues an empty task on every loop, which wakes the ones that wait. */
+        void wakeFromOutside();
+    }
+
+    /**
+     * The load starts: the policy's schedule for this run, which the run's thread ticks while it
+     * waits ({@link Load#tick}).
+     *
+     * @param warmupEndNanos when the warm-up ends, or {@code startNanos} without one
+     */
+    public Load loadStarts(long startNanos, long warmupEndNanos, Loops loops) {
+        return new Load(startNanos, warmupEndNanos, loops);
+    }
+
+    /** Whether {@link #pause()} may yield: a window's bookkeeping then makes its summaries in steps too. */
+    public boolean pausesBookkeeping() {
+        return yieldToLoops;
+    }
+
+    /**
+     * Between two steps of a window's bookkeeping on the run's thread: once the measured load has
+     * begun under {@link #ownProcess} priorities, the thread yields after each 100 µs of work, so
+     * that a paced loop waiting for the CPU gets it at once, not at the next scheduler tick.
+     */
+    public void pause() {
+        CpuCourtesy.breathe();
+    }
+
+    /** The run is over: its thread stops yielding. Lowered priorities stay (they cannot be raised again). */
+    public void end() {
+        CpuCourtesy.end();
+    }
+
+    /** One run's schedule of exercises and of the moment priorities drop. */
+    public final class Load {
+        private final long start;
+        private final long warmupEnd;
+        private final Loops loops;
+        /** The wake-up exercise runs until {@link #wakeUntil}; false: none in this run. */
+        private final boolean wakes;
+        private final long wakeUntil;
+        private long nextClear;
+        private boolean yielded;
+
+        private Load(long start, long warmupEnd, Loops loops) {
+            this.start = start;
+            this.warmupEnd = warmupEnd;
+            this.loops = loops;
+            boolean warmup = warmupEnd - start > 0;
+            this.wakes = exercise && warmup;
+            this.wakeUntil = Math.min(start + WAKE_EXERCISE_NANOS, warmupEnd - WAKE_EXERCISE_SPARED_NANOS);
+            this.nextClear = warmup ? start + WARMUP_CLEAR_NANOS : Long.MAX_VALUE;
+        }
+
+        /**
+         * Does what is due at {@code now} and returns when it next wants to be called; the run's
+         * thread calls it whenever it wakes while the load runs.
+         */
+        public long tick(long now) {
+            long next = Long.MAX_VALUE;
+            if (nextClear != Long.MAX_VALUE) {
+                if (now - nextClear >= 0) {
+                    loops.clearWarmupFigures();
+                    nextClear += WARMUP_CLEAR_NANOS;
+                }
+                if (warmupEnd - nextClear <= 0) {
+                    nextClear = Long.MAX_VALUE; // the last part of the warm-up is recorded as a window is
+                } else {
+                    next = nextClear;
+                }
+            }
+            if (wakes && now - wakeUntil < 0) {
+                loops.wakeFromOutside();
+                next = Math.min(next, now + WAKE_EXERCISE_INTERVAL_NANOS);
+            }
+            if (!yielded) {
+                long yieldAt = warmupEnd - start > 0 ? warmupEnd - YIELD_BEFORE_WINDOW_NANOS : start + YIELD_AFTER_NANOS;
+                if (now - yieldAt >= 0) {
+                    measuredLoadBegins();
+                } else {
+                    next = Math.min(next, yieldAt);
+                }
+            }
+            return next;
+        }
+
+        /** The warm-up is over (or there is none): the paced path is compiled by now, so priorities drop at the latest here. */
+        public void measuredLoadBegins() {
+            if (yielded) {
+                return;
+            }
+            yielded = true;
+            if (yieldToLoops) {
+                HousekeepingPriority.lowerCompilersAndCurrentThread();
+                CpuCourtesy.begin();
+            }
+        }
+    }
+}

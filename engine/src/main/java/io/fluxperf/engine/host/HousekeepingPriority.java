@@ -1,0 +1,95 @@
+package io.fluxperf.engine.host;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A paced run's load loops share their CPU with the JVM's JIT compiler threads and with the run's
+ * own thread, which times the windows and prints them. Linux's scheduler lets either of them run
+ * for a slice of several milliseconds while a loop has requests due, and every request due
+ * meanwhile leaves late (send lag). At nice 19 they still run whenever the loops wait, and still
+ * get about 1.5 % of a CPU that the loops keep busy, so a compile is slowed, never stopped (a
+ * loop thrown back to interpreted code must get its compiled code again).
+ *
+ * <p>Only ever lowers: an unprivileged process cannot raise a thread's priority back, so a
+ * process that hosts more than one run (the tests) must not call this. The JVM has no call for
+ * a thread's nice value, so {@code renice} does it, once per run. Best effort: elsewhere than
+ * Linux, or without {@code renice}, nothing changes.
+ */
+public final class HousekeepingPriority {
+    /** The lowest priority a normal thread can have: it runs when the loops leave the CPU free. */
+    static final int NICE = 19;
+    /** How HotSpot names its compiler threads (Linux keeps the first 15 bytes) and its code sweeper. */
+    private static final List<String> COMPILER_THREAD_NAMES = List.of("C1 CompilerThre", "C2 CompilerThre", "Sweeper thread");
+    private static final Path TASKS = Path.of("/proc/self/task");
+
+    private HousekeepingPriority() {
+    }
+
+    /**
+     * Lowers the JIT compiler threads and the calling thread (the run's) to nice 19. Threads the
+     * compilers start later inherit it.
+     *
+     * @return how many threads were lowered; 0 where the platform does not allow it
+     */
+    public static int lowerCompilersAndCurrentThread() {
+        if (!enabled()) {
+            return 0; // for comparisons: everything at the priority it started with
+        }
+        List<Integer> tids = new ArrayList<>(compilerThreads());
+        LinuxThreads.currentTid().ifPresent(tids::add);
+        return lower(tids) ? tids.size() : 0;
+    }
+
+    /**
+     * False when {@code -Dfluxperf.pacing.yieldToLoops=false} asks, for a comparison, that the
+     * housekeeping threads neither lose priority nor yield ({@link CpuCourtesy}).
+     */
+    public static boolean enabled() {
+        return !"false".equals(System.getProperty("fluxperf.pacing.yieldToLoops"));
+    }
+
+    /** The thread ids of this JVM's JIT compiler threads; empty elsewhere than Linux. */
+    static List<Integer> compilerThreads() {
+        List<Integer> tids = new ArrayList<>();
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
+            for (Path task : tasks) {
+                String name = LinuxThreads.threadName(task);
+                if (name != null && COMPILER_THREAD_NAMES.contains(name)) {
+                    tids.add(Integer.parseInt(task.getFileName().toString()));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return List.of();
+        }
+        return tids;
+    }
+
+    /** Sets the threads' nice value to 19; false if that could not be done. */
+    static boolean lower(List<Integer> tids) {
+        if (tids.isEmpty()) {
+            return false;
+        }
+        List<String> command = new ArrayList<>(List.of("renice", "-n", Integer.toString(NICE), "-p"));
+        tids.forEach(t -> command.add(t.toString()));
+        try {
+            Process renice = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!renice.waitFor(5, TimeUnit.SECONDS)) {
+                renice.destroyForcibly();
+                return false;
+            }
+            return renice.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}

@@ -1,0 +1,368 @@
+package io.fluxperf.engine.load;
+
+import io.fluxperf.engine.connection.ConnectionSlot;
+import io.fluxperf.engine.netty.AlarmIoHandler;
+import io.fluxperf.engine.request.Request;
+import io.fluxperf.engine.request.RequestPool;
+import io.netty.channel.EventLoop;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.reactivestreams.Subscription;
+import reactor.core.publisher.BaseSubscriber;
+
+/**
+ * When each request of one load thread leaves, and on which connection: it takes requests from
+ * the phase's source one at a time, waits for each one's intended time (the loop's alarm) and for
+ * a connection with room, encodes it there, and flushes each batch of sends together.
+ *
+ * <p>At most one request waits here ({@code pending}). A request whose intended time is in the
+ * future waits for the alarm; one that is due waits for room on a connection (pipeline depth ×
+ * connections bounds what is in flight, invariant 4), and that wait is measured. While it waits,
+ * the source is not asked for more, so a slow server builds up lateness (which the open-loop
+ * latency shows) and never memory.
+ *
+ * <p>Open loop: a request may leave up to {@code early} before its intended time when the loop
+ * is awake anyway (the alarm rang for an earlier one, or a reply came in); its latency is then
+ * measured from the actual write ({@link Request#latencyOriginNanos()}), never from the later
+ * intended time. Requests closer together than that share one wake-up, one flush and one wake-up
+ * of the server, where an alarm each would cost a context switch each on both sides.
+ *
+ * <h2>Assumptions and guarantees</h2>
+ * <ul>
+ *   <li>Everything runs on the thread's event loop except {@link SourceSubscriber#hookOnNext}
+ *       from a source that emits elsewhere, which hands the request over to the loop.</li>
+ *   <li>{@link #pump()} is not re-entrant: a call from inside it (a send that completes a request
+ *       at once) returns at once, and the outer call goes on.</li>
+ *   <li>Every slot is in the ready queue at most once, and in the flush list at most once.</li>
+ * </ul>
+ */
+final class SendScheduler {
+    /** The alarm is set at most this long before a request's time, however late timers have fired. */
+    private static final long MAX_TIMER_LEAD_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
+    /** An alarm set for less than this ahead rings at about the same time as one set for zero. */
+    private static final long MIN_TIMER_NANOS = TimeUnit.MICROSECONDS.toNanos(10);
+    /**
+     * Later than this, a request that finds no connection with room is part of a backlog. Not
+     * 100 µs: on a busy machine a timer fires that late now and then, and a server stall that began
+     * with such a wake-up would count as a backlog.
+     */
+    static final long BEHIND_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long NO_ROOM_WAIT = Long.MIN_VALUE;
+
+    private final EventLoop loop;
+    private final AlarmIoHandler alarm;
+    private final boolean busyPoll;
+    /** How long before its intended time a request may leave with others (see the class comment). */
+    private final long earlyNanos;
+    private final List<ConnectionSlot> slots;
+    private final ThreadRecorder recorder;
+    private final RequestPool pool;
+    private final RunErrors errors;
+    /** Run after each pump and when the source ends: the thread checks whether its phase is over. */
+    private final Runnable afterPump;
+    /** Told of each slot a request went out on (a connection per request counts them); null: nobody. */
+    private final java.util.function.Consumer<ConnectionSlot> onSend;
+
+    private SourceSubscriber subscriber;
+    private Request pending;
+    private boolean sourceDone = true;
+    private boolean stopping;
+    private boolean pumping;
+    private boolean pumpQueued;
+    /** How late this machine's alarms ring, learnt: a slow moving average, bounded. */
+    private long timerLeadNanos = TimeUnit.MICROSECONDS.toNanos(20);
+    /** Since when a due paced request has found no connection with room, or {@link #NO_ROOM_WAIT}. */
+    private long roomWaitSince = NO_ROOM_WAIT;
+    /** The request that began the wait for room was already {@link #BEHIND_NANOS} late then. */
+    private boolean roomWaitBehind;
+    /** Slots that may have room to send, in the order they got it (each at most once: {@code queued}). */
+    private final ArrayDeque<ConnectionSlot> ready = new ArrayDeque<>();
+    private final boolean[] queued;
+    /** Slots with encoded requests not yet flushed (each at most once: {@code dirty}). */
+    private final ArrayList<ConnectionSlot> dirtySlots = new ArrayList<>();
+    private final boolean[] dirty;
+    private final Runnable pumpAfterBatch = () -> {
+        pumpQueued = false;
+        pump();
+    };
+
+    /**
+     * @param early    how long before its time a paced request may leave with others due
+     * @param busyPoll while a phase runs, the loop polls and never sleeps ({@link AlarmIoHandler#pollOnly})
+     */
+    SendScheduler(EventLoop loop, AlarmIoHandler alarm, boolean busyPoll, Duration early, List<ConnectionSlot> slots,
+                  ThreadRecorder recorder, RequestPool pool, RunErrors errors, Runnable afterPump,
+                  java.util.function.Consumer<ConnectionSlot> onSend) {
+        this.loop = loop;
+        this.alarm = alarm;
+        this.busyPoll = busyPoll;
+        this.earlyNanos = early.toNanos();
+        this.slots = slots;
+        this.recorder = recorder;
+        this.pool = pool;
+        this.errors = errors;
+        this.afterPump = afterPump;
+        this.onSend = onSend;
+        this.queued = new boolean[slots.size()];
+        this.dirty = new boolean[slots.size()];
+        alarm.onAlarm(this::wakeUp);
+    }
+
+    /** Starts taking requests from {@code source}. On the loop. */
+    void start(RequestSource source, int thread, int threads, long startNanos) {
+        stopping = false;
+        roomWaitSince = NO_ROOM_WAIT; // a wait of the phase before (a preload) is not this one's
+        alarm.pollOnly(busyPoll);
+        sourceDone = false;
+        subscriber = new SourceSubscriber();
+        source.requests(thread, threads, pool, startNanos).subscribe(subscriber);
+        pump();
+    }
+
+    /** Stops asking the source; a request that waits is dropped unsent (it is no request). On the loop. */
+    void stop() {
+        stopping = true;
+        if (subscriber != null) {
+            subscriber.dispose();
+        }
+        if (pending != null) {
+            pool.release(pending);
+            pending = null;
+        }
+    }
+
+    /** A request waits for a connection, or the phase's source may still give more: connections are still needed. */
+    boolean needsConnections() {
+        return pending != null || !sourceDone && !stopping;
+    }
+
+    /** Nothing waits here and nothing more will come: the phase is over once its requests in flight end. */
+    boolean drained() {
+        return (sourceDone || stopping) && pending == null;
+    }
+
+    /** Lets the loop sleep again (the phase is over, or the run ends). */
+    void idle() {
+        alarm.pollOnly(false);
+    }
+
+    /** Stops the alarm for good: the run is over. */
+    void shutdown() {
+        alarm.cancel();
+        alarm.pollOnly(false); // the loop may sleep while it shuts down
+    }
+
+    /** The slot may have room to send: queue it for {@link #pickConnection()} (once). */
+    void slotReady(ConnectionSlot c) {
+        int i = c.index();
+        if (!queued[i]) {
+            queued[i] = true;
+            ready.addLast(c);
+        }
+    }
+
+    /**
+     * Replies freed room: pump once the loop has read every connection of its batch of events, not
+     * after each connection's read. The batch's requests then leave together, and the server, woken
+     * once, takes them in one go (bench/README.md has the figures). The delay is the rest of the
+     * batch's reads, a few µs; closed-loop latency is timed from the write, and a paced request's
+     * lateness is in its send lag.
+     */
+    void pumpAfterReads() {
+        if (!pumpQueued) {
+            pumpQueued = true;
+            try {
+                loop.execute(pumpAfterBatch);
+            } catch (RejectedExecutionException e) {
+                pumpAfterBatch.run(); // the loop is shutting down: pump now
+            }
+        }
+    }
+
+    /** Sends whatever is due and fits, then flushes the batch. Re-entrant calls return at once. */
+    void pump() {
+        if (pumping) {
+            return;
+        }
+        pumping = true;
+        try {
+            long now = System.nanoTime();
+            while (true) {
+                if (pending == null) {
+                    if (sourceDone || stopping || subscriber == null) {
+                        break;
+                    }
+                    subscriber.requestOne();
+                    if (pending == null) {
+                        break; // exhausted, or a source that emits later from elsewhere
+                    }
+                }
+                Request r = pending;
+                if (r.isScheduled() && r.intendedNanos() - earlyNanos > now) {
+                    now = System.nanoTime();
+                    if (r.intendedNanos() - earlyNanos > now) {
+                        waitForSendTime(r.intendedNanos(), now);
+                        break; // the alarm will pump again
+                    }
+                }
+                ConnectionSlot c = r.affinity() >= 0 ? connectionFor(r.affinity()) : pickConnection();
+                if (c == null) {
+                    if (r.isScheduled() && roomWaitSince == NO_ROOM_WAIT) {
+                        // one that left early with others is not due before its time
+                        roomWaitSince = Math.max(now, r.intendedNanos());
+                        roomWaitBehind = now - r.intendedNanos() > BEHIND_NANOS;
+                    }
+                    break; // all full: a reply will pump again
+                }
+                if (roomWaitSince != NO_ROOM_WAIT) {
+                    countRoomWait(now);
+                    roomWaitSince = NO_ROOM_WAIT;
+                }
+                pending = null;
+                int bytes = c.send(r, now);
+                if (onSend != null) {
+                    onSend.accept(c);
+                }
+                int i = c.index();
+                if (!dirty[i]) {
+                    dirty[i] = true;
+                    dirtySlots.add(c);
+                }
+                if (c.canSend()) {
+                    slotReady(c); // pipelining: room for more
+                }
+                recorder.sent(r, bytes, now);
+            }
+        } finally {
+            pumping = false;
+            flushAll();
+            afterPump.run();
+        }
+    }
+
+    /**
+     * Counts the wait for room so far, up to {@code until}, in the interval's figures; a wait that
+     * goes on counts from there on (an interval's end in the middle of one splits it).
+     */
+    void countRoomWait(long until) {
+        if (roomWaitSince != NO_ROOM_WAIT && until - roomWaitSince > 0) {
+            recorder.roomWait(until - roomWaitSince, roomWaitBehind);
+            roomWaitSince = until;
+        }
+    }
+
+    /** The pacing alarm rang (never early); it was set for {@code wakeAt}. */
+    private void wakeUp(long wakeAt) {
+        long now = System.nanoTime();
+        timerLeadNanos = Math.max(0, Math.min(MAX_TIMER_LEAD_NANOS, timerLeadNanos + (now - wakeAt - timerLeadNanos) / 8));
+        pump();
+    }
+
+    private void flushAll() {
+        for (int k = 0; k < dirtySlots.size(); k++) {
+            ConnectionSlot c = dirtySlots.get(k);
+            dirty[c.index()] = false;
+            c.flush();
+        }
+        dirtySlots.clear();
+    }
+
+    /**
+     * Sets the alarm to wake the loop {@code timerLeadNanos} (at most {@code early}) before
+     * {@code sendAt}. The lead is learnt: how late this machine's timers fire (a few µs once the
+     * loop's timer slack is minimal, 50 µs and more otherwise). Whatever is due by then, and within
+     * {@code early} after it, leaves on that wake-up.
+     */
+    private void waitForSendTime(long sendAt, long now) {
+        long wakeAt = Math.max(now + MIN_TIMER_NANOS, sendAt - Math.min(timerLeadNanos, earlyNanos));
+        if (wakeAt < alarm.alarmNanos()) { // NONE when unset: an alarm set earlier stays
+            alarm.set(wakeAt);
+        }
+    }
+
+    /** The connection a request with affinity must use, or null while it has no room (order is kept). */
+    private ConnectionSlot connectionFor(int affinity) {
+        ConnectionSlot c = slots.get(affinity % slots.size());
+        return c.canSend() ? c : null;
+    }
+
+    /**
+     * A slot with room, in the order slots got room (fair, and O(1): a thread may have thousands of
+     * connections). Queued slots that lost their room meanwhile (closed) are dropped here.
+     */
+    private ConnectionSlot pickConnection() {
+        ConnectionSlot c;
+        while ((c = ready.pollFirst()) != null) {
+            queued[c.index()] = false;
+            if (c.canSend()) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** Pulls from the source one request at a time, only when there is room to send it. */
+    private final class SourceSubscriber extends BaseSubscriber<Request> {
+        @Override
+        protected void hookOnSubscribe(Subscription subscription) {
+            // nothing until there is room
+        }
+
+        void requestOne() {
+            request(1);
+        }
+
+        @Override
+        protected void hookOnNext(Request r) {
+            if (loop.inEventLoop()) {
+                accept(r);
+            } else {
+                loop.execute(() -> {
+                    accept(r);
+                    pump();
+                });
+            }
+        }
+
+        private void accept(Request r) {
+            if (stopping || subscriber != this) {
+                pool.release(r);
+                return;
+            }
+            pending = r;
+        }
+
+        @Override
+        protected void hookOnComplete() {
+            onLoop(() -> {
+                if (subscriber == this) {
+                    sourceDone = true;
+                    afterPump.run();
+                }
+            });
+        }
+
+        @Override
+        protected void hookOnError(Throwable error) {
+            onLoop(() -> {
+                errors.sourceFailed(error);
+                if (subscriber == this) {
+                    sourceDone = true;
+                    afterPump.run();
+                }
+            });
+        }
+    }
+
+    private void onLoop(Runnable task) {
+        if (loop.inEventLoop()) {
+            task.run();
+        } else {
+            loop.execute(task);
+        }
+    }
+}

@@ -1,0 +1,203 @@
+package io.fluxperf.engine.load;
+
+import io.fluxperf.engine.metrics.ConnectionCounts;
+import io.fluxperf.engine.metrics.ThreadCpu;
+import io.fluxperf.engine.metrics.WorkloadStats;
+import io.fluxperf.engine.netty.AlarmIoHandler;
+import io.fluxperf.engine.request.Outcome;
+import io.fluxperf.engine.request.Request;
+import io.fluxperf.engine.trace.ThreadTracer;
+import io.fluxperf.trace.LatencyHistograms;
+import org.HdrHistogram.Histogram;
+
+/**
+ * One load thread's figures and trace: per workload the outcomes, bytes and latencies, the send
+ * lag, connect times and connection events, kept for the window (swapped out at its end) and for
+ * the statistics block; and a trace record per request.
+ *
+ * <h2>Assumptions and guarantees</h2>
+ * <ul>
+ *   <li>Every recording call comes on the thread's event loop; nothing here locks.</li>
+ *   <li>{@link #swap} hands out the window's figures and takes in the ones handed out before,
+ *       emptied by the run's thread (HdrHistogram's {@code Recorder.getIntervalHistogram(toRecycle)}
+ *       habit): a window's end allocates nothing and clears nothing on the loop.</li>
+ *   <li>A request is counted in the figures of the interval in which it ends.</li>
+ * </ul>
+ */
+final class ThreadRecorder {
+    private final int workloadCount;
+    private ThreadFigures current;
+    /** All workloads together since the last statistics block (dperf's per-second lines); null without --stats-interval. */
+    private final WorkloadStats interval;
+    private final ConnectionCounts intervalConnections = new ConnectionCounts();
+    /** Filled by {@link #live()}, reused: a copy per second was most of a paced run's garbage. */
+    private final Histogram liveLatency = LatencyHistograms.create();
+    private final ThreadTracer tracer;
+    private final AlarmIoHandler alarm;
+    /** Requests of this phase are traced (not those of flush and preload). */
+    private boolean tracing;
+    /** Requests ending now belong to the warm-up. */
+    private boolean warmingUp;
+    /** The loop thread's working time at the start of the current interval; -1 unknown. */
+    private long loopCpuMark = -1;
+
+    /**
+     * @param intervalStats keep the statistics block's figures too (--stats-interval)
+     * @param tracer        where trace records go; null without a trace
+     * @param alarm         the loop's alarm, which knows the loop's idle polls
+     */
+    ThreadRecorder(int workloadCount, boolean intervalStats, ThreadTracer tracer, AlarmIoHandler alarm) {
+        this.workloadCount = workloadCount;
+        this.current = new ThreadFigures(workloadCount);
+        this.interval = intervalStats ? new WorkloadStats() : null;
+        this.tracer = tracer;
+        this.alarm = alarm;
+    }
+
+    int workloadCount() {
+        return workloadCount;
+    }
+
+    /** A phase starts: whether its requests are traced, and whether it begins with a warm-up. */
+    void phase(boolean traced, boolean warmup) {
+        tracing = traced && tracer != null;
+        warmingUp = warmup;
+        loopCpuMark = loopWorkNanos();
+    }
+
+    /** The warm-up is over: later requests are measured (and traced as such). */
+    void endWarmup() {
+        warmingUp = false;
+    }
+
+    // ---- the hot path ----
+
+    void sent(Request r, int bytes, long nowNanos) {
+        current.workloads[r.workload()].recordSent(bytes);
+        if (interval != null) {
+            interval.recordSent(bytes);
+        }
+        if (r.isScheduled()) {
+            LatencyHistograms.record(current.sendLag, Math.max(0, nowNanos - r.intendedNanos()));
+        }
+    }
+
+    /** How a request ended; call before it goes back to its pool. */
+    void completed(Request r, Outcome outcome, long nowNanos, int responseBytes, int replyClass) {
+        WorkloadStats s = current.workloads[r.workload()];
+        if (replyClass > 0) {
+            s.recordReplyClass(replyClass);
+        }
+        long latency = nowNanos - r.latencyOriginNanos();
+        long service = nowNanos - r.sentNanos();
+        s.record(outcome, latency, service, responseBytes);
+        if (interval != null) {
+            interval.record(outcome, latency, service, responseBytes);
+        }
+        if (tracing) {
+            tracer.record(r, outcome, nowNanos, responseBytes, warmingUp);
+        }
+    }
+
+    /** Due requests waited {@code nanos} for a connection with room; {@code behind}: the wait began with a backlog. */
+    void roomWait(long nanos, boolean behind) {
+        current.connections.addRoomWait(nanos, behind);
+        intervalConnections.addRoomWait(nanos, behind);
+    }
+
+    // ---- connection events ----
+
+    void connectAttempt() {
+        current.connections.attempt();
+        intervalConnections.attempt();
+    }
+
+    void connectionOpened() {
+        current.connections.opened();
+        intervalConnections.opened();
+    }
+
+    void connectFailed() {
+        current.connections.failed();
+        intervalConnections.failed();
+    }
+
+    void connectionClosed() {
+        current.connections.closed();
+        intervalConnections.closed();
+    }
+
+    /** A connection is ready for load {@code nanos} after its connect began. */
+    void connectTime(long nanos) {
+        LatencyHistograms.record(current.connectLatency, nanos);
+    }
+
+    // ---- handing figures to the run's thread, on the loop ----
+
+    /**
+     * Ends the interval: returns its figures and records into {@code spare} from now on.
+     *
+     * @param spare emptied figures of this recorder's shape (the ones a swap returned before, or new)
+     * @param open  the thread's connections open now
+     */
+    ThreadFigures swap(ThreadFigures spare, long open, long takenNanos) {
+        ThreadFigures out = current;
+        current = spare;
+        out.connections.setOpen(open);
+        long cpu = loopWorkNanos();
+        out.loopCpuNanos = cpu < 0 || loopCpuMark < 0 ? -1 : cpu - loopCpuMark;
+        loopCpuMark = cpu;
+        out.takenNanos = takenNanos;
+        return out;
+    }
+
+    /** Empties the current figures in place (the warm-up's, which are not kept). */
+    void clear() {
+        current.reset();
+    }
+
+    /**
+     * The window's figures so far, for the live line, without copying histograms: the latency
+     * comes in a histogram this recorder reuses, so the caller reads it before asking again.
+     */
+    LiveCounts live() {
+        long requests = 0;
+        long failed = 0;
+        liveLatency.reset();
+        for (WorkloadStats w : current.workloads) {
+            requests += w.outcomes().requests();
+            failed += w.outcomes().error() + w.outcomes().timeout() + w.outcomes().closed();
+            liveLatency.add(w.latency());
+        }
+        return new LiveCounts(requests, failed, liveLatency);
+    }
+
+    /** The statistics block's figures since the last call, which starts them again from zero. */
+    IntervalFigures interval(long open) {
+        WorkloadStats all = interval != null ? interval.copy() : new WorkloadStats();
+        if (interval != null) {
+            interval.reset();
+        }
+        ConnectionCounts connections = intervalConnections.copy();
+        connections.setOpen(open);
+        intervalConnections.reset();
+        return new IntervalFigures(all, connections);
+    }
+
+    /** One thread's part of a statistics block: every workload together, and the connection events. */
+    record IntervalFigures(WorkloadStats all, ConnectionCounts connections) {
+    }
+
+    /** One thread's part of a live sample: requests and failures so far, and their latency. */
+    record LiveCounts(long requests, long failed, Histogram latency) {
+    }
+
+    /**
+     * The loop thread's CPU time less its idle polls under --busy-poll (the time it worked, which
+     * says whether it had room to spare); -1 when the CPU time is unknown. On the loop.
+     */
+    private long loopWorkNanos() {
+        long cpu = ThreadCpu.currentThreadNanos();
+        return cpu < 0 ? -1 : cpu - alarm.idlePollNanos();
+    }
+}

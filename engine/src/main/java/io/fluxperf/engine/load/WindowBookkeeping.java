@@ -1,0 +1,167 @@
+package io.fluxperf.engine.load;
+
+import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.host.HostTuning;
+import io.fluxperf.engine.metrics.ConnectionCounts;
+import io.fluxperf.engine.metrics.KeptHistogram;
+import io.fluxperf.engine.metrics.LatencySummary;
+import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.metrics.WindowSummaries;
+import io.fluxperf.engine.metrics.WorkloadStats;
+import java.util.ArrayList;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * A window's end on the run's thread, in steps of one histogram each: the threads' figures added
+ * into the window, its summaries (where the host policy wants them made here), its addition to the
+ * whole run, and the small copy kept for the result. Between any two steps the host policy may hand a paced loop the CPU
+ * ({@link HostTuning#pause()}); each step is a pass over a histogram's counts (tens to a few hundred
+ * µs).
+ */
+final class WindowBookkeeping {
+    /** Between two steps: the host policy's {@link HostTuning#pause()}. */
+    private final Runnable pause;
+    /**
+     * Make each window's summaries here, in steps, rather than when a report first asks: where the
+     * host policy offers the CPU back between steps, so that the report's summaries do not hold a
+     * paced loop's CPU in one piece.
+     */
+    private final boolean summariesInSteps;
+    private final List<WorkloadConfig> configs;
+    /** The whole run so far, added into in place. */
+    private final List<WorkloadStats> runWorkloads = new ArrayList<>();
+    private final WorkloadStats runTotal = new WorkloadStats();
+    private final ConnectionCounts runConnections = new ConnectionCounts();
+    private final Histogram runSendLag = WorkloadStats.newHistogram();
+    private final Histogram runConnect = WorkloadStats.newHistogram();
+    private long runStart;
+    private long runEnd;
+    private long runCpu;
+    private long[] runLoopCpu = new long[0];
+    private boolean anyWindow;
+
+    WindowBookkeeping(Runnable pause, boolean summariesInSteps, List<WorkloadConfig> configs) {
+        this.pause = pause;
+        this.summariesInSteps = summariesInSteps;
+        this.configs = configs;
+        for (int i = 0; i < configs.size(); i++) {
+            runWorkloads.add(new WorkloadStats());
+        }
+    }
+
+    /**
+     * The window made of every thread's figures, with its summaries.
+     *
+     * @param cpuNanos this process's CPU time in the window; -1 unknown
+     */
+    WindowResult window(int number, long startNanos, long endNanos, long cpuNanos, List<ThreadFigures> figures) {
+        List<WorkloadStats> workloads = new ArrayList<>();
+        for (int i = 0; i < configs.size(); i++) {
+            workloads.add(new WorkloadStats());
+        }
+        WorkloadStats total = new WorkloadStats();
+        ConnectionCounts connections = new ConnectionCounts();
+        Histogram lag = WorkloadStats.newHistogram();
+        Histogram connect = WorkloadStats.newHistogram();
+        long[] loopCpu = new long[figures.size()];
+        for (int t = 0; t < figures.size(); t++) {
+            ThreadFigures f = figures.get(t);
+            loopCpu[t] = f.loopCpuNanos;
+            for (int i = 0; i < workloads.size(); i++) {
+                add(workloads.get(i), f.workloads[i]);
+            }
+            connections.add(f.connections);
+            pause.run();
+            lag.add(f.sendLag);
+            pause.run();
+            connect.add(f.connectLatency);
+        }
+        for (WorkloadStats w : workloads) {
+            add(total, w);
+        }
+        WindowResult w = new WindowResult(number, startNanos, endNanos, configs, workloads, total, connections, lag,
+                connect, cpuNanos, loopCpu);
+        return summariesInSteps ? w.withSummaries(summaries(w)) : w;
+    }
+
+    /** Adds {@code window} to the whole run. */
+    void addToRun(WindowResult window) {
+        for (int i = 0; i < runWorkloads.size(); i++) {
+            add(runWorkloads.get(i), window.workloads().get(i));
+        }
+        add(runTotal, window.total());
+        runConnections.add(window.connections());
+        runConnections.setOpen(window.connections().open());
+        pause.run();
+        runSendLag.add(window.sendLag());
+        pause.run();
+        runConnect.add(window.connectLatency());
+        runStart = anyWindow ? Math.min(runStart, window.startNanos()) : window.startNanos();
+        runEnd = anyWindow ? Math.max(runEnd, window.endNanos()) : window.endNanos();
+        runCpu = anyWindow && (runCpu < 0 || window.cpuNanos() < 0) ? -1 : runCpu + window.cpuNanos();
+        runLoopCpu = WindowResult.addLoopCpu(runLoopCpu, window.loopCpuNanos());
+        anyWindow = true;
+    }
+
+    /** The whole run as one window (number 0), with its summaries. */
+    WindowResult run() {
+        WindowResult w = new WindowResult(0, runStart, runEnd, configs, runWorkloads, runTotal, runConnections, runSendLag,
+                runConnect, anyWindow ? runCpu : 0, runLoopCpu);
+        return w.withSummaries(summaries(w));
+    }
+
+    /** The small read-only copy of {@code w} that the result keeps ({@link WindowResult#compact()} in steps). */
+    WindowResult keep(WindowResult w) {
+        List<WorkloadStats> kept = new ArrayList<>();
+        for (WorkloadStats s : w.workloads()) {
+            kept.add(keep(s));
+        }
+        WorkloadStats keptTotal = keep(w.total());
+        pause.run();
+        KeptHistogram lag = KeptHistogram.of(w.sendLag());
+        pause.run();
+        KeptHistogram connect = KeptHistogram.of(w.connectLatency());
+        return w.kept(kept, keptTotal, lag, connect);
+    }
+
+    private WorkloadStats keep(WorkloadStats s) {
+        pause.run();
+        KeptHistogram latency = KeptHistogram.of(s.latency());
+        pause.run();
+        KeptHistogram service = KeptHistogram.of(s.service());
+        return s.kept(latency, service);
+    }
+
+    private void add(WorkloadStats into, WorkloadStats from) {
+        into.addCounts(from);
+        pause.run();
+        into.latency().add(from.latency());
+        pause.run();
+        into.service().add(from.service());
+    }
+
+    private WindowSummaries summaries(WindowResult w) {
+        List<LatencySummary> latency = new ArrayList<>();
+        List<LatencySummary> service = new ArrayList<>();
+        for (WorkloadStats s : w.workloads()) {
+            latency.add(summary(s.latency()));
+            service.add(summary(s.service()));
+        }
+        return new WindowSummaries(summary(w.total().latency()), summary(w.total().service()), summary(w.sendLag()),
+                summary(w.connectLatency()), latency, service);
+    }
+
+    /** A summary in three passes over the counts, with a pause between each. */
+    private LatencySummary summary(Histogram h) {
+        if (h.getTotalCount() == 0) {
+            return LatencySummary.EMPTY;
+        }
+        pause.run();
+        double mean = h.getMean();
+        pause.run();
+        double stddev = h.getStdDeviation();
+        pause.run();
+        return LatencySummary.of(h, mean, stddev);
+    }
+}

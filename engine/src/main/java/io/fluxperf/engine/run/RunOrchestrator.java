@@ -1,0 +1,259 @@
+package io.fluxperf.engine.run;
+
+import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.config.ConnectionOptions;
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.connection.ServerAddress;
+import io.fluxperf.engine.host.HostTuning;
+import io.fluxperf.engine.load.LoadRun;
+import io.fluxperf.engine.load.RequestSource;
+import io.fluxperf.engine.load.RunErrors;
+import io.fluxperf.engine.load.RunListener;
+import io.fluxperf.engine.metrics.IntervalSample;
+import io.fluxperf.engine.metrics.LiveSample;
+import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.protocol.Protocol;
+import io.fluxperf.engine.protocol.Protocols;
+import io.fluxperf.engine.report.HdrLogWriter;
+import io.fluxperf.engine.target.TargetFactory;
+import io.fluxperf.engine.target.TargetOptions;
+import io.fluxperf.engine.target.TargetServer;
+import io.fluxperf.trace.FileErrors;
+import java.io.IOException;
+import java.net.SocketAddress;
+import java.time.Duration;
+
+/**
+ * One run from a checked config to its report, the same for {@code run}, {@code replay} and
+ * {@code mcb}: it opens the output files (before anything is sent), starts the protocol's embedded
+ * target when no server is named, runs the load ({@link LoadRun}) under the host policy, and
+ * hands every step to the command's {@link RunReport}; then writes the JSON result.
+ *
+ * <p>Warm-up ({@link #warmUp}): before the run, this process's hot path can be compiled on an
+ * in-process copy of the load (the same protocol, commands, threads and connection mode) against
+ * an embedded target of the protocol on a free loopback port, so that the first measured requests
+ * do not run on a cold JVM and nothing reaches the server under test that the user did not ask for.
+ */
+public final class RunOrchestrator {
+    private final RunConfig config;
+    private final RunReport report;
+    private Protocol protocol;
+    private RequestSource source;
+    private RunOutputs outputs = RunOutputs.none();
+    private HostTuning tuning = HostTuning.standard();
+    private boolean liveSamples = true;
+    private Warmup warmup;
+    private volatile LoadRun run;
+    private volatile boolean stopRequested;
+    private RunErrors errors;
+
+    public RunOrchestrator(RunConfig config, RunReport report) {
+        this.config = config;
+        this.report = report;
+    }
+
+    /** The protocol to speak, when not the registered one of the config's name (a test's wrapper). */
+    public RunOrchestrator protocol(Protocol p) {
+        this.protocol = p;
+        return this;
+    }
+
+    /** Requests from {@code s} (a replayed log) instead of the config's generated workloads. */
+    public RunOrchestrator source(RequestSource s) {
+        this.source = s;
+        return this;
+    }
+
+    public RunOrchestrator outputs(RunOutputs o) {
+        this.outputs = o;
+        return this;
+    }
+
+    /** What the run may do to the JVM and the machine ({@link HostTuning#standard()} unless told). */
+    public RunOrchestrator tuning(HostTuning t) {
+        this.tuning = t;
+        return this;
+    }
+
+    /** Whether the report gets a live sample every second (off when nothing shows it). */
+    public RunOrchestrator liveSamples(boolean live) {
+        this.liveSamples = live;
+        return this;
+    }
+
+    /**
+     * What the in-process warm-up sends before the run, against an embedded target.
+     *
+     * @param requests how many requests (a source's own may end sooner)
+     * @param source   the requests, or null for the config's generated workloads; it is read once
+     */
+    public record Warmup(long requests, RequestSource source) {
+    }
+
+    /** Warms this process up before the run (see the class comment); null: no warm-up. */
+    public RunOrchestrator warmUp(Warmup w) {
+        this.warmup = w;
+        return this;
+    }
+
+    /** Ends the run early (Ctrl-C), from any thread: sending stops, requests in flight finish, the report covers what ran. */
+    public void requestStop() {
+        stopRequested = true;
+        LoadRun r = run;
+        if (r != null) {
+            r.requestStop();
+        }
+    }
+
+    /** The run's errors that are not outcomes; after {@link #execute()}. */
+    public RunErrors errors() {
+        return errors;
+    }
+
+    /**
+     * Runs and reports.
+     *
+     * @throws UserError for a mistake the run revealed (an unreachable server, a refused password,
+     *                   an output that cannot be written)
+     */
+    public RunResult execute() {
+        Protocol p = protocol != null ? protocol : registered(config.protocol());
+        try (RunOutputs.Opened files = outputs.open(config)) {
+            if (warmup != null && !stopRequested) {
+                warmUp(p);
+            }
+            return execute(p, files);
+        }
+    }
+
+    private RunResult execute(Protocol p, RunOutputs.Opened files) {
+        try (TargetServer target = config.server() == null ? startEmbedded(p, config.connection().udp()) : null) {
+            SocketAddress address = target != null ? (config.connection().udp() ? target.udpAddress() : target.address())
+                    : ServerAddress.parse(config.server(), "--server");
+            String description = target != null ? target.describe() : config.server();
+            report.starting(config, description);
+            LoadRun load = new LoadRun(config, p, withHdrLog(files.hdr())).tuning(tuning).liveSamples(liveSamples);
+            if (files.trace() != null) {
+                load.trace(files.trace(), outputs.traceRequired());
+            }
+            errors = load.errors();
+            run = load;
+            if (stopRequested) {
+                load.requestStop();
+            }
+            RunResult result;
+            try {
+                result = load.execute(address, description, source);
+            } finally {
+                files.closeLogs();
+            }
+            report.finished(result, load.errors(), files.trace());
+            files.writeJson(out -> report.writeJson(result, out));
+            return result;
+        }
+    }
+
+    private static Protocol registered(String name) {
+        Protocol found = Protocols.find(name);
+        if (found == null) {
+            throw new UserError("--protocol: unknown protocol '" + name + "'; expected one of " + Protocols.names());
+        }
+        return found;
+    }
+
+    /**
+     * The warm-up: the run's shape against an embedded target, quietly. Plain TCP unless the run is
+     * UDP (an embedded target has no certificate), no --hold-connections or --connect-rate, and the
+     * protocol's options less what only a real server takes.
+     */
+    private void warmUp(Protocol p) {
+        ConnectionOptions c = config.connection();
+        ConnectionOptions plain = ConnectionOptions.builder().udp(c.udp()).connectPerRequest(c.connectPerRequest())
+                .ioUring(c.ioUring()).busyPoll(c.busyPoll()).build();
+        RunConfig warm = config.toBuilder().server(null).windows(1).duration(Duration.ofSeconds(30)).warmup(Duration.ZERO)
+                .requests(warmup.source() == null ? warmup.requests() : 0).statsInterval(Duration.ZERO).connection(plain)
+                .connections(Math.min(config.connections(), 8))
+                .protocolOptions(p.forEmbeddedTarget(config.protocolOptions())).build();
+        try (TargetServer target = startEmbedded(p, c.udp())) {
+            LoadRun load = new LoadRun(warm, p, new RunListener() { }).liveSamples(false);
+            run = load;
+            if (stopRequested) {
+                load.requestStop();
+            }
+            load.execute(c.udp() ? target.udpAddress() : target.address(), target.describe(), warmup.source());
+        } catch (RuntimeException e) {
+            report.warmupSkipped(e.getMessage());
+        } finally {
+            run = null;
+        }
+    }
+
+    /** Without --server, the embedded target of the protocol on a free loopback port (and a UDP port for --udp). */
+    private TargetServer startEmbedded(Protocol p, boolean udp) {
+        TargetFactory factory = p.target();
+        if (factory == null) {
+            throw new UserError("--server: protocol " + p.name() + " has no embedded server; name one with --server HOST:PORT");
+        }
+        try {
+            return factory.start(udp ? TargetOptions.builder().udpPort(0).build() : TargetOptions.defaults());
+        } catch (IllegalStateException e) {
+            throw new UserError("--server: cannot start the embedded " + p.name() + " server (" + e.getMessage()
+                    + "); name one with --server HOST:PORT", e);
+        }
+    }
+
+    /** The report's listener, with each window also written to the HdrHistogram log. */
+    private RunListener withHdrLog(HdrLogWriter hdr) {
+        if (hdr == null) {
+            return report;
+        }
+        long runStart = System.nanoTime();
+        return new RunListener() {
+            @Override
+            public void connected(long open, long failures) {
+                report.connected(open, failures);
+            }
+
+            @Override
+            public void flushed() {
+                report.flushed();
+            }
+
+            @Override
+            public void preloaded(long keys, long failed, double seconds) {
+                report.preloaded(keys, failed, seconds);
+            }
+
+            @Override
+            public void warmupComplete() {
+                report.warmupComplete();
+            }
+
+            @Override
+            public void live(LiveSample sample) {
+                report.live(sample);
+            }
+
+            @Override
+            public void rehearseWindow(WindowResult window) {
+                report.rehearseWindow(window);
+            }
+
+            @Override
+            public void stats(IntervalSample sample) {
+                report.stats(sample);
+            }
+
+            @Override
+            public void window(WindowResult window) {
+                report.window(window);
+                try {
+                    hdr.window(window, (window.startNanos() - runStart) / 1e9);
+                } catch (IOException e) {
+                    throw new UserError("--hdr-log: cannot write: " + FileErrors.describe(e), e);
+                }
+            }
+        };
+    }
+}

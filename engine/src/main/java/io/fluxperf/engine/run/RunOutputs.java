@@ -1,0 +1,167 @@
+package io.fluxperf.engine.run;
+
+import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.report.HdrLogWriter;
+import io.fluxperf.engine.report.JsonReport;
+import io.fluxperf.engine.trace.RunTrace;
+import io.fluxperf.trace.FileErrors;
+import io.fluxperf.trace.TraceFormatException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * The files a run writes besides its printed report: the JSON result ({@code --json}), the
+ * HdrHistogram interval log ({@code --hdr-log}) and the trace ({@code --trace}). All of them are
+ * opened before the load starts, so that a long run never learns at its end that its result
+ * cannot be written. Immutable; {@link #open} makes the files.
+ *
+ * @param json          the JSON result, or null
+ * @param hdrLog        the HdrHistogram log, or null
+ * @param trace         a new trace directory, or null
+ * @param traceRequired stop the run when the trace cannot be written (a full disk)
+ */
+public record RunOutputs(Path json, Path hdrLog, Path trace, boolean traceRequired) {
+    public RunOutputs {
+        if (traceRequired && trace == null) {
+            throw new UserError("--trace-required: needs --trace DIR");
+        }
+    }
+
+    /** No file: the printed report only. */
+    public static RunOutputs none() {
+        return new RunOutputs(null, null, null, false);
+    }
+
+    /**
+     * Opens every file the outputs name.
+     *
+     * @throws UserError naming the flag, the path and why when one cannot be written
+     */
+    public Opened open(RunConfig config) {
+        Opened o = new Opened();
+        try {
+            if (json != null) {
+                o.openJson(json);
+            }
+            if (hdrLog != null) {
+                try {
+                    o.hdr = HdrLogWriter.start(hdrLog, System.currentTimeMillis());
+                    o.hdrPath = hdrLog;
+                } catch (IOException e) {
+                    throw new UserError("--hdr-log: cannot write " + hdrLog + ": " + FileErrors.describe(e), e);
+                }
+            }
+            if (trace != null) {
+                try {
+                    o.trace = RunTrace.open(trace, config, new JsonReport().configJson(config));
+                } catch (TraceFormatException e) {
+                    throw new UserError("--trace: " + e.getMessage(), e);
+                }
+            }
+            return o;
+        } catch (RuntimeException e) {
+            o.close();
+            throw e;
+        }
+    }
+
+    /** The files of one run, open. Closing leaves no empty JSON file behind when no result was written. */
+    public static final class Opened implements AutoCloseable {
+        private Path jsonPath;
+        private boolean jsonIsNew;
+        private OutputStream json;
+        private boolean jsonWritten;
+        private HdrLogWriter hdr;
+        private Path hdrPath;
+        private RunTrace trace;
+
+        private void openJson(Path path) {
+            try {
+                Path parent = path.toAbsolutePath().getParent();
+                if (parent != null) {
+                    Files.createDirectories(parent);
+                }
+                jsonIsNew = !Files.exists(path);
+                json = Files.newOutputStream(path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                        StandardOpenOption.WRITE);
+                jsonPath = path;
+            } catch (IOException e) {
+                throw new UserError("--json: cannot write " + path + ": " + FileErrors.describe(e), e);
+            }
+        }
+
+        /** The HdrHistogram log, or null. */
+        public HdrLogWriter hdr() {
+            return hdr;
+        }
+
+        /** The trace, or null. */
+        public RunTrace trace() {
+            return trace;
+        }
+
+        /** Writes the JSON result, if one was asked for, and closes its file. */
+        public void writeJson(JsonWriter writer) {
+            if (json == null) {
+                return;
+            }
+            try (OutputStream out = json) {
+                writer.write(out);
+                jsonWritten = true;
+            } catch (IOException e) {
+                throw new UserError("--json: cannot write " + jsonPath + ": " + FileErrors.describe(e), e);
+            } finally {
+                json = null;
+            }
+        }
+
+        /** Closes the HdrHistogram log and the trace (the report's trace line reads the trace's final counts). */
+        public void closeLogs() {
+            if (hdr != null) {
+                try {
+                    hdr.close();
+                } catch (IOException e) {
+                    throw new UserError("--hdr-log: cannot finish " + hdrPath + ": " + FileErrors.describe(e), e);
+                } finally {
+                    hdr = null;
+                }
+            }
+            if (trace != null) {
+                trace.close();
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                closeLogs();
+            } finally {
+                if (json != null) {
+                    try {
+                        json.close();
+                    } catch (IOException ignored) {
+                        // nothing was written to it
+                    }
+                    json = null;
+                }
+                if (jsonPath != null && !jsonWritten && jsonIsNew) {
+                    try {
+                        Files.deleteIfExists(jsonPath);
+                    } catch (IOException ignored) {
+                        // an empty file stays; the run's own error says what went wrong
+                    }
+                }
+            }
+        }
+    }
+
+    /** Writes a result to an open file. */
+    @FunctionalInterface
+    public interface JsonWriter {
+        void write(OutputStream out) throws IOException;
+    }
+}

@@ -1,0 +1,37 @@
+package io.fluxperf.engine.run;
+
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.load.RunErrors;
+import io.fluxperf.engine.load.RunListener;
+import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.report.JsonReport;
+import io.fluxperf.engine.trace.RunTrace;
+import java.io.IOException;
+import java.io.OutputStream;
+
+/**
+ * What a command shows of its run: the lines before the load, as the load goes
+ * ({@link RunListener}) and after it, and the JSON result. {@code run}'s is {@link TextRunReport};
+ * {@code replay} and {@code mcb} add their own blocks.
+ */
+public interface RunReport extends RunListener {
+    /** Before anything is sent: what is measured, against what. */
+    default void starting(RunConfig config, String target) {
+    }
+
+    /** The in-process warm-up could not run ({@link RunOrchestrator#warmUp}): the run goes on, on a cold JVM. */
+    default void warmupSkipped(String reason) {
+    }
+
+    /**
+     * After the load: the run's end, with its errors that are not outcomes and its trace (closed
+     * by now), if it had one.
+     */
+    default void finished(RunResult result, RunErrors errors, RunTrace trace) {
+    }
+
+    /** The JSON result ({@code --json}): the run's figures as {@link JsonReport} lays them out. */
+    default void writeJson(RunResult result, OutputStream out) throws IOException {
+        new JsonReport().write(result, out);
+    }
+}

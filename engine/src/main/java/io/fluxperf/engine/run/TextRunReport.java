@@ -1,0 +1,112 @@
+package io.fluxperf.engine.run;
+
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.load.RunErrors;
+import io.fluxperf.engine.metrics.IntervalSample;
+import io.fluxperf.engine.metrics.LiveSample;
+import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.report.TextReport;
+import io.fluxperf.engine.trace.RunTrace;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.util.Locale;
+
+/**
+ * {@code run}'s report in rpc-perf's layout ({@link TextReport}): the config echo, connections,
+ * flush and preload lines, the warm-up's end, each window, the statistics blocks, the total, the
+ * trace's line and the errors; the live line goes to the error stream.
+ */
+public class TextRunReport implements RunReport {
+    protected final PrintStream out;
+    protected final PrintStream err;
+    protected final TextReport text;
+    private final boolean live;
+    /** The window text the host policy's rehearsal runs through, and discards. */
+    private final TextReport rehearsal = new TextReport(new PrintStream(OutputStream.nullOutputStream()));
+    private RunConfig config;
+
+    /** @param live print the live line every second on {@code err} */
+    public TextRunReport(PrintStream out, PrintStream err, boolean live) {
+        this.out = out;
+        this.err = err;
+        this.text = new TextReport(out);
+        this.live = live;
+    }
+
+    /** The run's config, once {@link #starting} has been called. */
+    protected RunConfig config() {
+        return config;
+    }
+
+    @Override
+    public void starting(RunConfig runConfig, String target) {
+        this.config = runConfig;
+        echoConfig(runConfig, target);
+    }
+
+    /** The config echo before the load: rpc-perf's, unless a command has its own. */
+    protected void echoConfig(RunConfig runConfig, String target) {
+        text.configEcho(runConfig, target);
+    }
+
+    @Override
+    public void warmupSkipped(String reason) {
+        err.println("fluxperf: warm-up skipped (" + reason + "); the first requests run on a cold JVM");
+    }
+
+    @Override
+    public void connected(long open, long failures) {
+        text.connections(open, failures);
+    }
+
+    @Override
+    public void flushed() {
+        out.println("Flushed: flush_all sent before the run");
+    }
+
+    @Override
+    public void preloaded(long keys, long failed, double seconds) {
+        out.printf(Locale.ROOT, "Preloaded: %d keys in %.1f s%s%n", keys, seconds,
+                failed > 0 ? " (" + failed + " writes failed: reads of those keys will miss)" : "");
+    }
+
+    @Override
+    public void warmupComplete() {
+        text.warmupComplete();
+    }
+
+    @Override
+    public void live(LiveSample sample) {
+        if (live) {
+            err.println(TextReport.liveLine(sample));
+        }
+    }
+
+    @Override
+    public void stats(IntervalSample sample) {
+        text.statsBlock(sample);
+    }
+
+    @Override
+    public void rehearseWindow(WindowResult window) {
+        rehearsal.window(window, config);
+    }
+
+    @Override
+    public void window(WindowResult window) {
+        text.window(window, config);
+    }
+
+    @Override
+    public void finished(RunResult result, RunErrors errors, RunTrace trace) {
+        text.summary(result);
+        if (trace != null) {
+            out.println(trace.statusLine());
+        }
+        if (errors.any()) {
+            out.println(errors.summary());
+        }
+        out.flush();
+    }
+}

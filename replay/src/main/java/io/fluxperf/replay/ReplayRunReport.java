@@ -1,0 +1,94 @@
+package io.fluxperf.replay;
+
+import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.load.RunErrors;
+import io.fluxperf.engine.metrics.LiveSample;
+import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.run.TextRunReport;
+import io.fluxperf.engine.trace.RunTrace;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+
+/**
+ * A replay's report: {@code run}'s ({@link TextRunReport}) with the replay's config echo, a
+ * progress line through the log instead of the live line, the open-loop lines of the requests
+ * that had a send time, and the fidelity block at the end; its JSON result carries a
+ * {@code replay} object.
+ */
+final class ReplayRunReport extends TextRunReport {
+    private final ReplayReport replayReport;
+    private final Replay.Finisher finisher;
+    private final ReplaySource source;
+    private final ReplayPlan plan;
+    private final boolean progress;
+    private long connectedNanos = System.nanoTime();
+    private ReplayResult result;
+
+    ReplayRunReport(PrintStream out, PrintStream err, ReplayPlan plan, ReplaySource source, Replay.Finisher finisher) {
+        super(out, err, false);
+        this.replayReport = new ReplayReport(out);
+        this.plan = plan;
+        this.source = source;
+        this.finisher = finisher;
+        this.progress = plan.options.live();
+    }
+
+    /** The replay's result, once the report is finished. */
+    ReplayResult result() {
+        return result;
+    }
+
+    @Override
+    protected void echoConfig(RunConfig config, String target) {
+        replayReport.configEcho(config, target, plan);
+    }
+
+    @Override
+    public void connected(long open, long failures) {
+        super.connected(open, failures);
+        connectedNanos = System.nanoTime();
+    }
+
+    @Override
+    public void live(LiveSample sample) {
+        if (progress) {
+            err.println(ReplayReport.progressLine(sample, System.nanoTime() - connectedNanos, source.progress(),
+                    finisher.stats().size, plan.options.loops(), plan.format == TraceFormat.INSTANCE));
+        }
+    }
+
+    @Override
+    public void window(WindowResult window) {
+        super.window(window);
+        replayReport.scheduleLines(window, true);
+    }
+
+    @Override
+    public void finished(RunResult run, RunErrors errors, RunTrace trace) {
+        source.close(); // its reader's figures are final once it has stopped
+        Throwable failure = source.failure();
+        RunResult shown = finisher.shown(run, failure);
+        text.summary(shown);
+        replayReport.scheduleLines(shown.total(), false);
+        if (trace != null) {
+            out.println(trace.statusLine());
+        }
+        if (errors.any()) {
+            out.println(errors.summary());
+        }
+        result = finisher.result(shown, failure);
+        replayReport.fidelity(result, plan.notes);
+        out.flush();
+    }
+
+    @Override
+    public void writeJson(RunResult run, OutputStream json) throws IOException {
+        if (result == null) {
+            throw new UserError("--json: the replay ended before its result was made");
+        }
+        ReplayReport.writeJson(result, json);
+    }
+}
