@@ -41,6 +41,10 @@
 #                    by ./fluxperf if stale]; copied into OUTDIR first, so a
 #                    rebuild during the run does not change what is measured
 #   FLUXPERF_JAVA_OPTS  extra JVM options for fluxperf runs [none]
+#   BASE_JAR         a second fluxperf jar (an earlier build) run beside the first as the
+#                    row fluxperf_base, in the same alternating rounds: the ratio columns of
+#                    that row are after/before [none]
+#   PEERS [1]        0: run no peer tools (for a before/after check of fluxperf alone)
 #   PEERS_ANYWAY [0] 1: in workloads fluxperf cannot run yet, still run the peers
 #   SERVER_CPU [0] CLIENT_CPU [1]   taskset CPUs
 #   QUIET_MAX [0.25] QUIET_WAIT [120]  before each run, wait (at most
@@ -78,6 +82,8 @@ ONLY=${ONLY:-$ALL_WORKLOADS}
 MEMTIER=${MEMTIER:-}
 FLUXPERF_JAR=${FLUXPERF_JAR:-}
 FLUXPERF_JAVA_OPTS=${FLUXPERF_JAVA_OPTS:-}
+BASE_JAR=${BASE_JAR:-}
+PEERS=${PEERS:-1}
 PEERS_ANYWAY=${PEERS_ANYWAY:-0}
 SERVER_CPU=${SERVER_CPU:-0}
 CLIENT_CPU=${CLIENT_CPU:-1}
@@ -134,6 +140,12 @@ fi
 [ -f "$FLUXPERF_JAR" ] || { log "no jar at $FLUXPERF_JAR"; exit 1; }
 JAR="$OUTDIR/fluxperf.jar"
 cp "$FLUXPERF_JAR" "$JAR"
+BASE=""
+if [ -n "$BASE_JAR" ]; then
+    [ -f "$BASE_JAR" ] || { log "no jar at $BASE_JAR"; exit 1; }
+    BASE="$OUTDIR/fluxperf-base.jar"
+    cp "$BASE_JAR" "$BASE"
+fi
 FP_VERSION=$(java -jar "$JAR" --version 2>/dev/null | head -n 1)
 FP_HELP=$(java -jar "$JAR" run --help 2>&1)
 GIT_REV=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -253,6 +265,11 @@ one_fluxperf() {  # fluxperf run arguments beyond the common ones
     RES="$req $rps $p50 $p99 $p999"; CPU_WIN=$cpuw; EXTRA=$line2
 }
 
+one_fluxperf_base() {  # one_fluxperf with BASE_JAR's jar (bash scoping: JAR is this call's)
+    local JAR="$BASE"
+    one_fluxperf "$@"
+}
+
 one_fluxperf_trace() {  # one_fluxperf with --trace into the run directory (removed afterwards)
     local trace
     trace="$OUTDIR/$(printf '%03d' $((RUN_SEQ + 1)))-trace"
@@ -319,7 +336,16 @@ compare_begin() {
 add_tool() {
     local tool=$1; shift
     if [ "$tool" = fluxperf ] && [ -n "$FP_SKIP" ]; then return 0; fi
+    case "$tool" in
+        fluxperf*) ;;
+        *) [ "$PEERS" = 0 ] && return 0 ;;
+    esac
     TOOLS+=("$tool"); RUNNERS+=("$(printf '%q ' "$@")")
+    # BASE_JAR: the same run with the earlier jar, right after in every round
+    if [ "$tool" = fluxperf ] && [ -n "$BASE" ] && [ "$1" = one_fluxperf ]; then
+        shift
+        TOOLS+=(fluxperf_base); RUNNERS+=("$(printf '%q ' one_fluxperf_base "$@")")
+    fi
 }
 # skip_workload <reason>: the workload is not run; prints the skip line
 skip_workload() {

@@ -35,7 +35,7 @@ public final class Main implements Runnable {
 
     /**
      * Whether the command has this JVM to itself: only then may it change what outlives it, such
-     * as the JIT threads' priority ({@code LoadRun.yieldToLoops}).
+     * as the JIT threads' priority ({@code HostTuning.ownProcess}).
      */
     static boolean ownsProcess() {
         return ownProcess;

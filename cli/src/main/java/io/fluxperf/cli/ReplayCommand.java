@@ -89,7 +89,7 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
             description = "Send times of a raw memcache stream: CSV rows of seconds[,client], one per command (default: LOG.times.csv when present).")
     private Path times;
 
-    @Option(names = "--protocol", paramLabel = "NAME", description = "memcache or redis (default: the log's).")
+    @Option(names = "--protocol", paramLabel = "NAME", description = "memcache, memcache-binary or redis; a trace of an HTTP run also replays over http (default: the log's).")
     private String protocol;
 
     @Option(names = "--any-connection",

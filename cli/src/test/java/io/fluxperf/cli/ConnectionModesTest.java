@@ -7,33 +7,34 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.RealServers;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Connection per request (CPS), held connections, and the per-second statistics block. */
+@ExtendWith(RealServers.class)
 class ConnectionModesTest {
     @TempDir
     Path dir;
 
     @Test
-    void connectPerRequestOpensOneConnectionPerRequest() {
-        try (MemcachedProcess memcached = MemcachedProcess.start()) {
-            long before = memcached.stats().get("total_connections");
-            CliRun run = CliRun.of("run", "-s", memcached.address(), "--connect-per-request", "-c", "25",
-                    "--requests", "2000", "-d", "30", "--no-live");
-            assertEquals(0, run.exitCode(), run.out() + run.err());
-            assertEquals(2000, field(run.line("Requests:"), "Ok:") + field(run.line("Requests:"), "Miss:"));
-            long made = memcached.stats().get("total_connections") - before - 1; // -1: the stats connection
-            // every request on its own connection, and no spare one (mcb's -s and dperf's CPS count them)
-            assertEquals(2000, made, "connections made by the run");
-            String connect = run.line("Connect:");
-            assertTrue(connect.contains("connections/s p50:"), connect);
-            String connections = run.line("Connections: attempts");
-            assertEquals(made, field(connections, "opened"), connections);
-            assertEquals(2000, field(connections, "closed"), "closed after each reply: " + connections);
-        }
+    void connectPerRequestOpensOneConnectionPerRequest(MemcachedProcess memcached) {
+        long before = memcached.stats().get("total_connections");
+        CliRun run = CliRun.of("run", "-s", memcached.address(), "--connect-per-request", "-c", "25",
+                "--requests", "2000", "-d", "30", "--no-live");
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        assertEquals(2000, field(run.line("Requests:"), "Ok:") + field(run.line("Requests:"), "Miss:"));
+        long made = memcached.stats().get("total_connections") - before - 1; // -1: the stats connection
+        // every request on its own connection, and no spare one (mcb's -s and dperf's CPS count them)
+        assertEquals(2000, made, "connections made by the run");
+        String connect = run.line("Connect:");
+        assertTrue(connect.contains("connections/s p50:"), connect);
+        String connections = run.line("Connections: attempts");
+        assertEquals(made, field(connections, "opened"), connections);
+        assertEquals(2000, field(connections, "closed"), "closed after each reply: " + connections);
     }
 
     @Test

@@ -1,72 +1,74 @@
 package io.fluxperf.cli;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.RealServers;
 import io.fluxperf.trace.TraceReader;
 import io.fluxperf.trace.TraceRecord;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Ctrl-C and SIGTERM stop a run gracefully: the report of what ran, a closed trace, exit 130 / 143. */
+@ExtendWith(RealServers.class)
 class InterruptTest {
     @TempDir
     Path dir;
 
-    static void awaitLine(Path output, String prefix, long timeoutMillis) throws IOException, InterruptedException {
-        long deadline = System.currentTimeMillis() + timeoutMillis;
-        while (System.currentTimeMillis() < deadline) {
-            if (Files.readAllLines(output, StandardCharsets.UTF_8).stream().anyMatch(l -> l.startsWith(prefix))) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("no line '" + prefix + "' within " + timeoutMillis + " ms:\n" + Files.readString(output));
-    }
-
-    private void stopsGracefully(String signal, int expectedExit) throws Exception {
-        try (MemcachedProcess memcached = MemcachedProcess.start()) {
-            Path output = dir.resolve(signal + ".out");
-            Path trace = dir.resolve(signal + "-trace");
-            Process run = CliRun.inChildJvm(output, "run", "-s", memcached.address(), "--rate", "2000", "-c", "4", "-d", "60",
-                    "--trace", trace.toString());
-            awaitLine(output, "[window 1 1s]", 20_000);
-            new ProcessBuilder("kill", "-" + signal, Long.toString(run.pid())).start().waitFor();
-            assertTrue(run.waitFor(20, TimeUnit.SECONDS), "the run ends within the timeout after the signal");
-            String text = Files.readString(output);
-            assertEquals(expectedExit, run.exitValue(), text);
-            assertTrue(text.contains("Stopped: interrupted"), text);
-            assertTrue(text.contains("Total:"), text);
-            assertFalse(text.contains("Exception"), text);
-            long requests = text.lines().dropWhile(l -> !l.equals("Total:")).filter(l -> l.startsWith("Requests:"))
-                    .map(l -> CliRun.field(l, "Requests:")).findFirst().orElseThrow();
-            assertTrue(requests > 1000, text);
-            long records = 0;
-            try (TraceReader reader = TraceReader.open(trace)) {
-                TraceRecord r = new TraceRecord();
-                while (reader.next(r)) {
-                    records++;
-                }
-                assertTrue(reader.closedCleanly(), "the trace was closed cleanly");
-            }
-            assertEquals(requests, records);
+    static void awaitLine(Path output, String prefix, long timeoutMillis) throws IOException {
+        try {
+            await().atMost(Duration.ofMillis(timeoutMillis)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> Files.readAllLines(output, StandardCharsets.UTF_8).stream().anyMatch(l -> l.startsWith(prefix)));
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("no line '" + prefix + "' within " + timeoutMillis + " ms:\n" + Files.readString(output));
         }
     }
 
-    @Test
-    void ctrlCPrintsTheReportAndExits130() throws Exception {
-        stopsGracefully("INT", 130);
+    private void stopsGracefully(MemcachedProcess memcached, String signal, int expectedExit) throws Exception {
+        Path output = dir.resolve(signal + ".out");
+        Path trace = dir.resolve(signal + "-trace");
+        Process run = CliRun.inChildJvm(output, "run", "-s", memcached.address(), "--rate", "2000", "-c", "4", "-d", "60",
+                "--trace", trace.toString());
+        awaitLine(output, "[window 1 1s]", 20_000);
+        new ProcessBuilder("kill", "-" + signal, Long.toString(run.pid())).start().waitFor();
+        assertTrue(run.waitFor(20, TimeUnit.SECONDS), "the run ends within the timeout after the signal");
+        String text = Files.readString(output);
+        assertEquals(expectedExit, run.exitValue(), text);
+        assertTrue(text.contains("Stopped: interrupted"), text);
+        assertTrue(text.contains("Total:"), text);
+        assertFalse(text.contains("Exception"), text);
+        long requests = text.lines().dropWhile(l -> !l.equals("Total:")).filter(l -> l.startsWith("Requests:"))
+                .map(l -> CliRun.field(l, "Requests:")).findFirst().orElseThrow();
+        assertTrue(requests > 1000, text);
+        long records = 0;
+        try (TraceReader reader = TraceReader.open(trace)) {
+            TraceRecord r = new TraceRecord();
+            while (reader.next(r)) {
+                records++;
+            }
+            assertTrue(reader.closedCleanly(), "the trace was closed cleanly");
+        }
+        assertEquals(requests, records);
     }
 
     @Test
-    void sigtermPrintsTheReportAndExits143() throws Exception {
-        stopsGracefully("TERM", 143);
+    void ctrlCPrintsTheReportAndExits130(MemcachedProcess memcached) throws Exception {
+        stopsGracefully(memcached, "INT", 130);
+    }
+
+    @Test
+    void sigtermPrintsTheReportAndExits143(MemcachedProcess memcached) throws Exception {
+        stopsGracefully(memcached, "TERM", 143);
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fluxperf.testkit.FreePorts;
 import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.RealServers;
 import io.netty.channel.uring.IoUring;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,12 +16,14 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code run --io-uring}: the flag in the help, runs over TCP, UDP and a Unix socket against
  * memcached checked by its own statistics, and the one sentence when io_uring cannot be used.
  */
+@ExtendWith(RealServers.class)
 class IoUringCommandTest {
     @TempDir
     Path dir;
@@ -37,16 +40,14 @@ class IoUringCommandTest {
     }
 
     @Test
-    void tcpAgainstMemcachedAgreesWithItsStats() {
+    void tcpAgainstMemcachedAgreesWithItsStats(MemcachedProcess memcached) {
         assumeIoUring();
-        try (MemcachedProcess memcached = MemcachedProcess.start()) {
-            CliRun run = CliRun.of("run", "-s", memcached.address(), "--io-uring", "--method", "get", "--hit",
-                    "--keyspace", "500", "--requests", "4000", "-c", "4", "--pipeline", "4", "-d", "30", "--no-live");
-            assertAllOk(run, 4000);
-            Map<String, Long> stats = memcached.stats();
-            assertEquals(500, stats.get("cmd_set"), "the preload");
-            assertEquals(4000, stats.get("get_hits"));
-        }
+        CliRun run = CliRun.of("run", "-s", memcached.address(), "--io-uring", "--method", "get", "--hit",
+                "--keyspace", "500", "--requests", "4000", "-c", "4", "--pipeline", "4", "-d", "30", "--no-live");
+        assertAllOk(run, 4000);
+        Map<String, Long> stats = memcached.stats();
+        assertEquals(500, stats.get("cmd_set"), "the preload");
+        assertEquals(4000, stats.get("get_hits"));
     }
 
     @Test

@@ -8,28 +8,21 @@ import io.fluxperf.cli.mcb.McbReport;
 import io.fluxperf.cli.mcb.ThreadTimes;
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.request.Command;
-import io.fluxperf.testkit.ExternalServer;
 import io.fluxperf.testkit.FreePorts;
 import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.RealServers;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -41,6 +34,7 @@ import picocli.CommandLine;
  * own {@code stats} agrees) over TCP, UDP and a Unix socket, a connection per command with -s,
  * keys bounded by -m, mcb's result block, and bad input.
  */
+@ExtendWith(RealServers.class)
 class McbCommandTest {
     private static final Pattern INTERVAL = Pattern.compile("(?m)^interval = (\\d+\\.\\d{6}) \\[sec]$");
     private static final Pattern PERFORMANCE = Pattern.compile("(?m)^performance = (\\d+\\.\\d{6}) \\[command/sec]$");
@@ -51,104 +45,92 @@ class McbCommandTest {
     Path dir;
 
     @Test
-    void tenThreadsOfAThousandSetsSendExactlyTenThousand() {
-        try (MemcachedProcess memcached = MemcachedProcess.start()) {
-            long before = memcached.stats().get("cmd_set");
-            CliRun run = mcb("-c", "set", "-a", "127.0.0.1", "-p", port(memcached), "-t", "10", "-n", "1000", "-l", "100");
-            assertEquals(0, run.exitCode(), run.out() + run.err());
-            assertEquals(10_000, memcached.stats().get("cmd_set") - before, "sets memcached counted");
-            assertTrue(run.out().startsWith(String.join(System.lineSeparator(),
-                    "condition =>",
-                    "connect to 127.0.0.1 TCP port " + memcached.port(),
-                    "command = set",
-                    "10 thread run",
-                    "send 1000 command a thread, total 10000 command",
-                    "data length = 100",
-                    "result =>")), run.out());
-            double interval = number(INTERVAL, run.out(), 1);
-            double performance = number(PERFORMANCE, run.out(), 1);
-            // the interval is printed to the microsecond: the quotient of the printed figures agrees to 1e-5
-            assertEquals(10_000 / interval, performance, performance * 1e-5, "performance = commands / interval");
-            // every thread's own time: positive, ordered, none longer than the whole interval
-            double ave = number(THREAD_INFO, run.out(), 1);
-            double min = number(THREAD_INFO, run.out(), 2);
-            double max = number(THREAD_INFO, run.out(), 3);
-            assertTrue(0 < min && min <= ave && ave <= max && max <= interval + 1e-6, run.out());
-            assertFalse(run.out().contains("error ="), run.out());
-            assertEquals(1000, memcached.stats().get("curr_items"), "keys 000..999, all written by 10,000 random sets");
-            assertEquals(100, memcached.get("999").length, "-l 100: the value length");
-        }
+    void tenThreadsOfAThousandSetsSendExactlyTenThousand(MemcachedProcess memcached) {
+        long before = memcached.stats().get("cmd_set");
+        CliRun run = mcb("-c", "set", "-a", "127.0.0.1", "-p", port(memcached), "-t", "10", "-n", "1000", "-l", "100");
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        assertEquals(10_000, memcached.stats().get("cmd_set") - before, "sets memcached counted");
+        assertTrue(run.out().startsWith(String.join(System.lineSeparator(),
+                "condition =>",
+                "connect to 127.0.0.1 TCP port " + memcached.port(),
+                "command = set",
+                "10 thread run",
+                "send 1000 command a thread, total 10000 command",
+                "data length = 100",
+                "result =>")), run.out());
+        double interval = number(INTERVAL, run.out(), 1);
+        double performance = number(PERFORMANCE, run.out(), 1);
+        // the interval is printed to the microsecond: the quotient of the printed figures agrees to 1e-5
+        assertEquals(10_000 / interval, performance, performance * 1e-5, "performance = commands / interval");
+        // every thread's own time: positive, ordered, none longer than the whole interval
+        double ave = number(THREAD_INFO, run.out(), 1);
+        double min = number(THREAD_INFO, run.out(), 2);
+        double max = number(THREAD_INFO, run.out(), 3);
+        assertTrue(0 < min && min <= ave && ave <= max && max <= interval + 1e-6, run.out());
+        assertFalse(run.out().contains("error ="), run.out());
+        assertEquals(1000, memcached.stats().get("curr_items"), "keys 000..999, all written by 10,000 random sets");
+        assertEquals(100, memcached.get("999").length, "-l 100: the value length");
     }
 
     @Test
-    void getsAfterTheSetsCountHitsAndMissesAsMemcachedDoes() {
-        try (MemcachedProcess memcached = MemcachedProcess.start()) {
-            assertEquals(0, mcb("-c", "set", "-p", port(memcached), "-t", "4", "-n", "100", "-m", "400").exitCode());
-            Map<String, Long> before = memcached.stats();
-            CliRun run = mcb("-c", "get", "-p", port(memcached), "-t", "10", "-n", "1000", "-m", "400", "-l", "100");
-            assertEquals(0, run.exitCode(), run.out() + run.err());
-            Map<String, Long> after = memcached.stats();
-            assertEquals(10_000, after.get("cmd_get") - before.get("cmd_get"), "gets memcached counted");
-            long misses = after.get("get_misses") - before.get("get_misses");
-            assertTrue(misses > 0 && misses < 10_000, "400 sets leave some of 400 keys unwritten: " + misses);
-            assertTrue(run.out().contains("command = get"), run.out());
-            assertFalse(run.out().contains("data length"), "no data length for get: " + run.out());
-            assertTrue(run.out().contains("miss = " + misses + " (get found no value; answered, not counted as errors)"),
-                    run.out());
-            assertFalse(run.out().contains("error ="), "a miss is not an error: " + run.out());
-        }
+    void getsAfterTheSetsCountHitsAndMissesAsMemcachedDoes(MemcachedProcess memcached) {
+        assertEquals(0, mcb("-c", "set", "-p", port(memcached), "-t", "4", "-n", "100", "-m", "400").exitCode());
+        Map<String, Long> before = memcached.stats();
+        CliRun run = mcb("-c", "get", "-p", port(memcached), "-t", "10", "-n", "1000", "-m", "400", "-l", "100");
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        Map<String, Long> after = memcached.stats();
+        assertEquals(10_000, after.get("cmd_get") - before.get("cmd_get"), "gets memcached counted");
+        long misses = after.get("get_misses") - before.get("get_misses");
+        assertTrue(misses > 0 && misses < 10_000, "400 sets leave some of 400 keys unwritten: " + misses);
+        assertTrue(run.out().contains("command = get"), run.out());
+        assertFalse(run.out().contains("data length"), "no data length for get: " + run.out());
+        assertTrue(run.out().contains("miss = " + misses + " (get found no value; answered, not counted as errors)"),
+                run.out());
+        assertFalse(run.out().contains("error ="), "a miss is not an error: " + run.out());
     }
 
     @Test
-    void addOfKeysThatExistIsNotStoredAndSaysSo() {
-        try (MemcachedProcess memcached = MemcachedProcess.start()) {
-            assertEquals(0, mcb("-c", "set", "-p", port(memcached), "-n", "200", "-m", "10").exitCode());
-            long before = memcached.stats().get("cmd_set");
-            CliRun run = mcb("-c", "add", "-p", port(memcached), "-t", "2", "-n", "25", "-m", "10");
-            assertEquals(0, run.exitCode(), run.out() + run.err());
-            assertEquals(50, memcached.stats().get("cmd_set") - before, "add is counted in cmd_set");
-            assertTrue(run.out().contains("data length = 10"), "mcb's default -l: " + run.out());
-            assertTrue(run.out().contains("miss = 50 (add found the key there already: NOT_STORED;"), run.out());
-        }
+    void addOfKeysThatExistIsNotStoredAndSaysSo(MemcachedProcess memcached) {
+        assertEquals(0, mcb("-c", "set", "-p", port(memcached), "-n", "200", "-m", "10").exitCode());
+        long before = memcached.stats().get("cmd_set");
+        CliRun run = mcb("-c", "add", "-p", port(memcached), "-t", "2", "-n", "25", "-m", "10");
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        assertEquals(50, memcached.stats().get("cmd_set") - before, "add is counted in cmd_set");
+        assertTrue(run.out().contains("data length = 10"), "mcb's default -l: " + run.out());
+        assertTrue(run.out().contains("miss = 50 (add found the key there already: NOT_STORED;"), run.out());
     }
 
     @Test
-    void singleCommandModeMakesAConnectionPerCommand() {
-        try (MemcachedProcess memcached = MemcachedProcess.start()) {
-            Map<String, Long> before = memcached.stats();
-            CliRun run = mcb("-c", "set", "-p", port(memcached), "-t", "4", "-n", "250", "-s");
-            assertEquals(0, run.exitCode(), run.out() + run.err());
-            Map<String, Long> after = memcached.stats();
-            assertEquals(1000, after.get("cmd_set") - before.get("cmd_set"));
-            // every command on its own connection (+1: the connection that read the stats)
-            assertEquals(1000, after.get("total_connections") - before.get("total_connections") - 1);
-            assertTrue(run.out().contains("single command: a new connection for every command"), run.out());
-        }
+    void singleCommandModeMakesAConnectionPerCommand(MemcachedProcess memcached) {
+        Map<String, Long> before = memcached.stats();
+        CliRun run = mcb("-c", "set", "-p", port(memcached), "-t", "4", "-n", "250", "-s");
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        Map<String, Long> after = memcached.stats();
+        assertEquals(1000, after.get("cmd_set") - before.get("cmd_set"));
+        // every command on its own connection (+1: the connection that read the stats)
+        assertEquals(1000, after.get("total_connections") - before.get("total_connections") - 1);
+        assertTrue(run.out().contains("single command: a new connection for every command"), run.out());
     }
 
     @Test
-    void maxKeyBoundsTheKeys() {
-        try (MemcachedProcess memcached = MemcachedProcess.start()) {
-            CliRun run = mcb("-c", "set", "-p", port(memcached), "-t", "4", "-n", "2000", "-m", "50");
-            assertEquals(0, run.exitCode(), run.out() + run.err());
-            long items = memcached.stats().get("curr_items");
-            assertTrue(items <= 50, "curr_items " + items + " <= -m 50");
-            assertEquals(50, items, "8,000 random sets reach every key below 50");
-            assertTrue(memcached.get("49") != null && memcached.get("50") == null, "keys 00..49");
-        }
+    void maxKeyBoundsTheKeys(MemcachedProcess memcached) {
+        CliRun run = mcb("-c", "set", "-p", port(memcached), "-t", "4", "-n", "2000", "-m", "50");
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        long items = memcached.stats().get("curr_items");
+        assertTrue(items <= 50, "curr_items " + items + " <= -m 50");
+        assertEquals(50, items, "8,000 random sets reach every key below 50");
+        assertTrue(memcached.get("49") != null && memcached.get("50") == null, "keys 00..49");
     }
 
     @Test
-    void verboseAddsFluxperfsReport() {
-        try (MemcachedProcess memcached = MemcachedProcess.start()) {
-            CliRun run = mcb("-c", "set", "-p", port(memcached), "-t", "2", "-n", "5", "-v");
-            assertEquals(0, run.exitCode(), run.out() + run.err());
-            String out = run.out();
-            assertTrue(out.indexOf("result =>") < out.indexOf("Total:"), out);
-            assertEquals(10, CliRun.field(out.lines().filter(l -> l.startsWith("Requests:")).reduce((a, b) -> b)
-                    .orElseThrow(), "Ok:"), out);
-            assertTrue(out.contains("Config: Threads: 2 Connections: 1"), out);
-        }
+    void verboseAddsFluxperfsReport(MemcachedProcess memcached) {
+        CliRun run = mcb("-c", "set", "-p", port(memcached), "-t", "2", "-n", "5", "-v");
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        String out = run.out();
+        assertTrue(out.indexOf("result =>") < out.indexOf("Total:"), out);
+        assertEquals(10, CliRun.field(out.lines().filter(l -> l.startsWith("Requests:")).reduce((a, b) -> b)
+                .orElseThrow(), "Ok:"), out);
+        assertTrue(out.contains("Config: Threads: 2 Connections: 1"), out);
     }
 
     @Test
@@ -168,7 +150,7 @@ class McbCommandTest {
     @Test
     void unixSocket() throws Exception {
         Path socket = dir.resolve("memcached.sock");
-        try (UnixMemcached memcached = new UnixMemcached(socket)) {
+        try (MemcachedProcess memcached = MemcachedProcess.startUnix(socket)) {
             long before = memcached.stats().get("cmd_set");
             CliRun run = mcb("-c", "set", "-t", "10", "-n", "1000", "-l", "100", "-T", "UNIX_SOCKET", "-f", socket.toString());
             assertEquals(0, run.exitCode(), run.out() + run.err());
@@ -284,72 +266,5 @@ class McbCommandTest {
             code = cli.execute(args);
         }
         return new CliRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
-    /** memcached listening only on a Unix socket ({@code -s}, which turns its network ports off), with its stats. */
-    static final class UnixMemcached implements AutoCloseable {
-        private final Process process;
-        private final Path socket;
-
-        UnixMemcached(Path socket) throws IOException, InterruptedException {
-            this.socket = socket;
-            List<String> command = new ArrayList<>(List.of(ExternalServer.executable("memcached"),
-                    "-s", socket.toString(), "-m", "64", "-t", "1"));
-            if ("root".equals(System.getProperty("user.name"))) {
-                command.addAll(List.of("-u", "root"));
-            }
-            process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            long deadline = System.nanoTime() + 10_000_000_000L;
-            while (true) {
-                if (Files.exists(socket)) {
-                    try {
-                        stats();
-                        return;
-                    } catch (IOException notYet) {
-                        // the file is there before memcached listens on it
-                    }
-                }
-                if (!process.isAlive() || System.nanoTime() > deadline) {
-                    close();
-                    throw new IllegalStateException("memcached -s " + socket + " did not start");
-                }
-                Thread.sleep(20);
-            }
-        }
-
-        Map<String, Long> stats() throws IOException {
-            try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
-                channel.connect(UnixDomainSocketAddress.of(socket));
-                channel.write(ByteBuffer.wrap("stats\r\n".getBytes(StandardCharsets.US_ASCII)));
-                StringBuilder reply = new StringBuilder();
-                ByteBuffer buffer = ByteBuffer.allocate(8192);
-                while (!reply.toString().endsWith("END\r\n")) {
-                    buffer.clear();
-                    if (channel.read(buffer) < 0) {
-                        throw new IOException("memcached closed the stats connection");
-                    }
-                    reply.append(new String(buffer.array(), 0, buffer.position(), StandardCharsets.US_ASCII));
-                }
-                Map<String, Long> stats = new LinkedHashMap<>();
-                for (String line : reply.toString().split("\r\n")) {
-                    String[] parts = line.split(" ");
-                    if (parts.length == 3 && parts[0].equals("STAT") && parts[2].matches("\\d+")) {
-                        stats.put(parts[1], Long.parseLong(parts[2]));
-                    }
-                }
-                return stats;
-            }
-        }
-
-        @Override
-        public void close() {
-            process.destroy();
-            try {
-                process.waitFor();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
     }
 }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * `fluxperf run` in a process of its own settles before the load even when it is not paced
- * (LoadRun.settleBeforeLoad): the JVM's collection log shows the collection it asks for ahead of
+ * (HostTuning.beforeLoad): the JVM's collection log shows the collection it asks for ahead of
  * the first window, and the rehearsed windows print nothing, so the report has the real ones only.
  */
 class OwnProcessSettlingTest {

@@ -17,7 +17,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * `fluxperf run --rate` in a process of its own lowers the JIT compiler threads and the run's
  * thread to nice 19, and leaves the load loops and the embedded target's loops alone; a
- * closed-loop run changes nothing. Watched from outside, in /proc, as `top` would.
+ * closed-loop run, or one with --no-host-tuning, changes nothing. Watched from outside, in
+ * /proc, as `top` would.
  */
 class PacedRunPriorityTest {
     private static final int LOWEST = 19;
@@ -34,6 +35,16 @@ class PacedRunPriorityTest {
         assertEquals(LOWEST, seen.get("java"), "the run's own thread (main): " + seen);
         assertEquals(0, seen.get("fluxperf-load-0"), "the load loop keeps its priority: " + seen);
         assertEquals(0, seen.get("fluxperf-target"), "the embedded target's loop keeps its priority: " + seen);
+    }
+
+    @Test
+    void withoutHostTuningAPacedRunChangesNoPriority() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux /proc");
+        Map<String, Integer> seen = watch("run", "-d", "3s", "-w", "2", "--rate", "2000", "-c", "2", "--no-live",
+                "--no-host-tuning");
+        assumeTrue(seen.containsKey("fluxperf-load-0"), "the run was seen while it ran: " + seen);
+        assertEquals(0, seen.get("C2 CompilerThre"), "C2: " + seen);
+        assertEquals(0, seen.get("java"), "the run's own thread (main): " + seen);
     }
 
     @Test
@@ -59,7 +70,7 @@ class PacedRunPriorityTest {
             if (now.containsKey("fluxperf-load-0")) {
                 now.forEach((name, nice) -> seen.merge(name, nice, Math::max));
             }
-            Thread.sleep(100);
+            Thread.sleep(100); // deliberate: the sampling period of the watch from outside
         }
         assertTrue(run.waitFor(60, TimeUnit.SECONDS), "the run ends");
         assertEquals(0, run.exitValue(), Files.readString(output));

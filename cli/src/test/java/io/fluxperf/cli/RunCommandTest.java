@@ -8,31 +8,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.RealServer;
+import io.fluxperf.testkit.RealServers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code fluxperf run} end to end, against a real memcached and against the embedded target. */
+@ExtendWith(RealServers.class)
 class RunCommandTest {
+    @RealServer
     private static MemcachedProcess memcached;
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void start() {
-        memcached = MemcachedProcess.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        memcached.close();
-    }
 
     @Test
     void getWithHitHitsEverything() {

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 import static io.fluxperf.cli.CliRun.assertAllOk;
 import static io.fluxperf.cli.CliRun.field;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -174,12 +175,8 @@ class TransportCommandTest {
         try {
             Pattern listening = Pattern.compile(
                     "fluxperf serve: memcache on 127\\.0\\.0\\.1:(\\d+) \\(TLS\\), UDP 127\\.0\\.0\\.1:(\\d+), Unix socket (\\S+)");
-            Matcher m = listening.matcher("");
-            long deadline = System.currentTimeMillis() + 10_000;
-            while (!(m = listening.matcher(out.toString(StandardCharsets.UTF_8))).find()) {
-                assertTrue(System.currentTimeMillis() < deadline, "serve printed its listeners: " + out);
-                Thread.sleep(20);
-            }
+            Matcher m = await("serve printed its listeners").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> listening.matcher(out.toString(StandardCharsets.UTF_8)), Matcher::find);
             assertEquals(socket.toString(), m.group(3));
             assertAllOk(CliRun.of("run", "-s", "127.0.0.1:" + m.group(2), "--udp", "--method", "set", "--requests", "200",
                     "-c", "2", "-d", "30", "--no-live"), 200);

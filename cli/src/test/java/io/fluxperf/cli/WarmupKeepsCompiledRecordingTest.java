@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * every run had 2–4 there as the window began, and the compiler then took 8–10 % of the client's
  * CPU through the first seconds of the window to compile the path again.
  */
+@Tag("timing")
 class WarmupKeepsCompiledRecordingTest {
     @TempDir
     Path dir;

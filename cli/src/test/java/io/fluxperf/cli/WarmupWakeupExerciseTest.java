@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * from /proc every 250 ms. At 200 requests/s the loop wakes a few hundred times a second; while
  * the exercise runs, thousands of times (4,200–5,800 in one run).
  */
+@Tag("timing")
 class WarmupWakeupExerciseTest {
     private static final long SAMPLE_MILLIS = 250;
 
@@ -83,7 +85,7 @@ class WarmupWakeupExerciseTest {
                 previous = switches;
                 previousAt = now;
             }
-            Thread.sleep(SAMPLE_MILLIS);
+            Thread.sleep(SAMPLE_MILLIS); // deliberate: the sampling period between two reads of the counter
         }
         assertTrue(run.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "the run ended");
         assertEquals(0, run.exitValue(), Files.readString(output));

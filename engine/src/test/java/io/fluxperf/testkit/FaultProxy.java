@@ -218,8 +218,13 @@ public final class FaultProxy implements AutoCloseable {
 
     /** Applies {@code fault} every {@code period}, first after one period, until the returned handle is closed. */
     public AutoCloseable every(Duration period, Fault fault) {
+        return every(period, period, fault);
+    }
+
+    /** Applies {@code fault} after {@code first}, then every {@code period}, until the returned handle is closed. */
+    public AutoCloseable every(Duration first, Duration period, Fault fault) {
         ScheduledFuture<?> task = loop.scheduleAtFixedRate(() -> applyScheduled(fault, true),
-                period.toNanos(), period.toNanos(), TimeUnit.NANOSECONDS);
+                first.toNanos(), period.toNanos(), TimeUnit.NANOSECONDS);
         return () -> task.cancel(false);
     }
 

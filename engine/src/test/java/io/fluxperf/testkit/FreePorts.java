@@ -7,6 +7,9 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Duration;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /** Free loopback ports from the OS, and a wait for a port to accept. Tests never assume a fixed port. */
 public final class FreePorts {
@@ -37,22 +40,21 @@ public final class FreePorts {
 
     /** Waits until something accepts on 127.0.0.1:port, or fails after the timeout. */
     public static void awaitListening(int port, long timeoutMillis) {
-        long deadline = System.currentTimeMillis() + timeoutMillis;
-        while (true) {
-            try (Socket s = new Socket()) {
-                s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
-                return;
-            } catch (IOException notYet) {
-                if (System.currentTimeMillis() > deadline) {
-                    throw new IllegalStateException("nothing listens on 127.0.0.1:" + port + " after " + timeoutMillis + " ms");
-                }
-                try {
-                    Thread.sleep(20);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException(e);
-                }
-            }
+        try {
+            // about this port only: an exception another thread of the test left uncaught is not its failure
+            Awaitility.await().atMost(Duration.ofMillis(timeoutMillis)).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(20)).dontCatchUncaughtExceptions().until(() -> accepts(port));
+        } catch (ConditionTimeoutException e) {
+            throw new IllegalStateException("nothing listens on 127.0.0.1:" + port + " after " + timeoutMillis + " ms");
+        }
+    }
+
+    private static boolean accepts(int port) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
+            return true;
+        } catch (IOException notYet) {
+            return false;
         }
     }
 }

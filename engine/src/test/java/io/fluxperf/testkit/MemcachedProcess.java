@@ -14,10 +14,14 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+import org.awaitility.core.TerminalFailureException;
 
 /** A real memcached on a free 127.0.0.1 port, with its own {@code stats} read over a socket. */
 public final class MemcachedProcess extends ExternalServer {
@@ -40,27 +44,37 @@ public final class MemcachedProcess extends ExternalServer {
             command.addAll(List.of("-u", "root"));
         }
         MemcachedProcess server = new MemcachedProcess(command, 0, path);
-        long deadline = System.currentTimeMillis() + 10_000;
-        while (true) {
-            if (Files.exists(path)) {
-                try (SocketChannel probe = SocketChannel.open(UnixDomainSocketAddress.of(path))) {
-                    return server;
-                } catch (IOException notYet) {
-                    // the file is there before memcached listens on it
-                }
-            }
-            if (System.currentTimeMillis() > deadline || !server.isAlive()) {
-                String log = server.logText();
-                server.close();
-                throw new IllegalStateException("memcached did not listen on " + path + ": " + log);
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
+        try {
+            // a memcached that exited (a bad argument, a path it may not use) will never listen: no use waiting
+            Awaitility.await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
+                    .dontCatchUncaughtExceptions().failFast(() -> !server.isAlive()).until(() -> acceptsOn(path));
+        } catch (ConditionTimeoutException | TerminalFailureException e) {
+            String log = server.logText();
+            server.close();
+            throw new IllegalStateException("memcached did not listen on " + path + ": " + log);
         }
+        return server;
+    }
+
+    private static boolean acceptsOn(Path path) {
+        if (!Files.exists(path)) {
+            return false;
+        }
+        try (SocketChannel probe = SocketChannel.open(UnixDomainSocketAddress.of(path))) {
+            return true;
+        } catch (IOException notYet) {
+            return false; // the file is there before memcached listens on it
+        }
+    }
+
+    /**
+     * Stops with SIGKILL: memcached notices SIGTERM only at its once-a-second clock tick, and a
+     * test's server holds nothing worth a graceful stop.
+     */
+    @Override
+    public void close() {
+        kill();
+        super.close();
     }
 
     /** The Unix socket of a {@link #startUnix} instance, or null. */

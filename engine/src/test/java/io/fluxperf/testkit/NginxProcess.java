@@ -9,6 +9,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -17,6 +18,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A real nginx (1.22, /usr/sbin/nginx) on a free 127.0.0.1 port, from a config generated in a
@@ -125,31 +128,35 @@ public final class NginxProcess extends ExternalServer {
     }
 
     /**
-     * The access log once it has at least {@code count} entries for which {@code path} is the
-     * request path (nginx writes a line after it sent the response, so the last ones may lag).
+     * The access log's entries for which {@code path} is the request path, once there are at least
+     * {@code count} (nginx writes a line after it sent the response, so the last ones may lag), or
+     * the ones there are after {@code timeoutMillis}: the test's own assertion then says what is missing.
      */
     public List<Access> awaitAccessLog(String path, long count, long timeoutMillis) {
-        long deadline = System.currentTimeMillis() + timeoutMillis;
-        while (true) {
-            List<Access> all = accessLog().stream().filter(a -> a.path().equals(path)).toList();
-            if (all.size() >= count || System.currentTimeMillis() > deadline) {
-                return all;
-            }
-            sleep(20);
+        try {
+            Awaitility.await().atMost(Duration.ofMillis(timeoutMillis)).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(20)).until(() -> entries(path).size() >= count);
+        } catch (ConditionTimeoutException fewer) {
+            // fewer than asked for: returned as they are
         }
+        return entries(path);
     }
 
-    /** The entries whose path starts with {@code prefix}, once no new line came for 200 ms. */
+    private List<Access> entries(String path) {
+        return accessLog().stream().filter(a -> a.path().equals(path)).toList();
+    }
+
+    /** The entries whose path starts with {@code prefix}, once two looks at the log 200 ms apart found no new line. */
     public List<Access> settledAccessLog(String prefix) {
-        int last = -1;
-        while (true) {
-            List<Access> all = accessLog();
-            if (all.size() == last) {
-                return all.stream().filter(a -> a.path().startsWith(prefix)).toList();
-            }
-            last = all.size();
-            sleep(200);
-        }
+        int[] last = {-1};
+        Awaitility.await("nginx's access log settled").atMost(Duration.ofSeconds(30)).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(200)).until(() -> {
+                    int size = accessLog().size();
+                    boolean settled = size == last[0];
+                    last[0] = size;
+                    return settled;
+                });
+        return accessLog().stream().filter(a -> a.path().startsWith(prefix)).toList();
     }
 
     /**
@@ -207,15 +214,6 @@ public final class NginxProcess extends ExternalServer {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException | UncheckedIOException ignored) {
             // a leftover temp directory is harmless
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 }

@@ -13,17 +13,21 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
+import org.awaitility.Awaitility;
 
 /**
  * A real redis-server on a free 127.0.0.1 port, without persistence, in its own temporary
  * directory; with a tiny blocking RESP client ({@link Client}) to read its own counters (INFO
- * commandstats, keyspace_hits, …) and to talk to any redis-speaking server in tests.
+ * commandstats, keyspace_hits, …) and to talk to any redis-speaking server in tests, and a
+ * MONITOR capture ({@link Monitor}) that records lines exactly as {@code redis-cli monitor} prints them.
  */
 public final class RedisProcess extends ExternalServer {
     private final Path dir;
@@ -69,6 +73,11 @@ public final class RedisProcess extends ExternalServer {
         return c;
     }
 
+    /** Starts recording MONITOR output on a connection of its own; {@link Monitor#close()} stops. */
+    public Monitor monitor() {
+        return new Monitor(client());
+    }
+
     /** One command on a new connection; the decoded reply (see {@link Client#read()}). */
     public Object command(String... words) {
         try (Client c = client()) {
@@ -107,6 +116,74 @@ public final class RedisProcess extends ExternalServer {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException ignored) {
             // a leftover empty temp directory is harmless
+        }
+    }
+
+    /**
+     * MONITOR on its own connection: {@link #lines()} are the lines redis-cli prints for it after
+     * its "OK" (each a status reply: the time, the database and client, the quoted command).
+     */
+    public static final class Monitor implements AutoCloseable {
+        private final Client client;
+        private final List<String> lines = new CopyOnWriteArrayList<>();
+        private final Thread reader;
+
+        private Monitor(Client client) {
+            this.client = client;
+            Object ok = client.command("MONITOR");
+            if (!new Simple("OK").equals(ok)) {
+                client.close();
+                throw new IllegalStateException("MONITOR answered " + ok);
+            }
+            try {
+                client.socket.setSoTimeout(0); // a quiet server is no failure: the capture waits until close()
+            } catch (IOException e) {
+                client.close();
+                throw new UncheckedIOException(e);
+            }
+            reader = new Thread(() -> {
+                try {
+                    while (true) {
+                        Object line = client.read();
+                        lines.add(line instanceof Simple s ? s.text() : String.valueOf(line));
+                    }
+                } catch (RuntimeException closed) {
+                    // the connection closed: the capture ends
+                }
+            }, "redis-monitor");
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        /** The lines captured so far. */
+        public List<String> lines() {
+            return List.copyOf(lines);
+        }
+
+        /** The lines once at least {@code n} were captured; fails after {@code timeout}. */
+        public List<String> await(int n, Duration timeout) {
+            Awaitility.await("MONITOR lines: " + n).atMost(timeout).pollInterval(Duration.ofMillis(10))
+                    .until(lines::size, size -> size >= n);
+            return lines();
+        }
+
+        /** Writes the capture as redis-cli's output: "OK", then one line per command. */
+        public void writeTo(Path file) throws IOException {
+            StringBuilder b = new StringBuilder("OK\n");
+            for (String l : lines()) {
+                b.append(l).append('\n');
+            }
+            Files.writeString(file, b, StandardCharsets.ISO_8859_1);
+        }
+
+        @Override
+        public void close() {
+            client.close();
+            try {
+                reader.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -95,6 +95,12 @@ public final class Replay {
             other = workloads.size();
             workloads.add(workload(plan.verbs.contains(OTHER) ? OTHER + "-commands" : OTHER, Command.COMMAND));
         }
+        for (WorkloadConfig w : workloads) {
+            if (!plan.protocol.supports(w.method())) {
+                throw new UserError((options.protocol() != null ? "--protocol: " : options.log() + ": ")
+                        + plan.protocol.name() + " cannot send this log's '" + w.name() + "' commands");
+            }
+        }
         RunConfig config = RunConfig.builder().server(options.server()).protocol(plan.protocol.name())
                 .threads(options.threads()).connections(options.connections()).pipeline(options.pipeline())
                 .duration(options.window() != null ? options.window() : WHOLE_REPLAY)

@@ -1,8 +1,6 @@
 package io.fluxperf.replay;
 
 import io.fluxperf.engine.log.LogFormat;
-import io.fluxperf.engine.log.LogReader;
-import io.fluxperf.engine.log.ReaderContext;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -34,17 +32,7 @@ final class TraceFormat implements LogFormat {
 
     @Override
     public PreparedLog prepare(Path log, Path sendTimes) {
-        return new PreparedLog() {
-            @Override
-            public LogReader open(ReaderContext ctx) {
-                return new TraceLogReader(log, ctx);
-            }
-
-            @Override
-            public List<String> notes() {
-                return List.of("values are synthesised at the logged sizes");
-            }
-        };
+        return PreparedLog.of(ctx -> new TraceLogReader(log, ctx), List.of("values are synthesised at the logged sizes"));
     }
 
     @Override

@@ -5,12 +5,13 @@ import io.fluxperf.engine.protocol.memcache.log.MemcacheLogFormats;
 import io.fluxperf.engine.protocol.resp.log.RedisMonitorFormat;
 import io.fluxperf.testkit.LogReaders;
 import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.RealServer;
+import io.fluxperf.testkit.RealServers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -20,21 +21,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Bad input ends in one sentence that names the place (a {@link UserError}, which the command
  * line prints and exits 2 with), or, without --strict, is counted and the replay goes on.
  */
+@ExtendWith(RealServers.class)
 class BadInputReplayTest {
+    @RealServer
     static MemcachedProcess server;
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void start() {
-        server = MemcachedProcess.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
 
     private ReplayOptions.Builder options(Path log) {
         return ReplayOptions.builder(log).server(server.address()).speed(0).live(false);
@@ -136,5 +129,14 @@ class BadInputReplayTest {
         assertEquals("--times: only a raw memcache stream (--format memcache-ascii) takes a times file; " + log
                         + " is memcache-watch",
                 assertThrows(UserError.class, () -> Replays.run(options(log).times(log).build())).getMessage());
+    }
+
+    @Test
+    void aProtocolThatCannotSendTheLogsCommandsIsRefusedBeforeAnyIsSent() {
+        Path log = LogReaders.write(dir, "stream.txt", "get a\r\nset a 0 0 1\r\nx\r\nget a\r\n");
+        long before = server.stats().get("cmd_get");
+        UserError e = assertThrows(UserError.class, () -> Replays.run(options(log).protocol("http").build()));
+        assertEquals("--protocol: http cannot send this log's 'set' commands", e.getMessage());
+        assertEquals(before, server.stats().get("cmd_get"), "nothing reached the server");
     }
 }

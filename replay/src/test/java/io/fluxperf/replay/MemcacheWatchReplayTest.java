@@ -3,11 +3,14 @@ package io.fluxperf.replay;
 import io.fluxperf.engine.protocol.memcache.log.MemcacheLogFormats;
 import io.fluxperf.replay.testkit.MemcachedWatch;
 import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.RealServers;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,12 +20,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * runs replays against a fresh memcached with the same get and set counts, by memcached's own
  * {@code stats}.
  */
+@ExtendWith(RealServers.class)
 class MemcacheWatchReplayTest {
     @TempDir
     Path dir;
 
     @Test
-    void capturedWatchLogReplaysWithTheSameGetAndSetCounts() throws Exception {
+    void capturedWatchLogReplaysWithTheSameGetAndSetCounts(MemcachedProcess target) throws Exception {
         Path log = dir.resolve("watch.log");
         Map<String, Long> original;
         // two worker threads, so lines can come out of gid order
@@ -54,27 +58,25 @@ class MemcacheWatchReplayTest {
                     }
                 }
             }
-            watch.await(loggedLines, 10_000);
+            watch.await(loggedLines, Duration.ofSeconds(10));
             watch.writeTo(log);
             original = source.stats();
             clients.forEach(Replays.Memcache::close);
         }
-        try (MemcachedProcess target = MemcachedProcess.start()) {
-            Replays.Run run = Replays.run(ReplayOptions.builder(log).server(target.address()).speed(4).live(false).build());
-            Map<String, Long> replayed = target.stats();
-            assertEquals(original.get("cmd_get"), replayed.get("cmd_get"), run.out());
-            assertEquals(original.get("cmd_set"), replayed.get("cmd_set"), run.out());
-            assertEquals(MemcacheLogFormats.WATCH, run.result().format());
-            assertEquals(0, run.result().badLines(), run.out());
-            assertEquals(Map.of("set", 100L, "get", 350L, "add", 50L), run.result().commands());
-            assertEquals(500L, run.result().run().total().total().outcomes().requests());
-            // one workload per command, numbered in the order the log first shows them
-            assertTrue(run.out().matches("(?s).*Workload \\d \\(set\\): Requests: 100 .*"), run.out());
-            assertTrue(run.out().matches("(?s).*Workload \\d \\(add\\): Requests: 50 .*"), run.out());
-            assertTrue(run.out().matches("(?s).*Workload \\d \\(get\\): Requests: 350 .*"), run.out());
-            assertTrue(run.line("Skipped: ").startsWith("Skipped: 150 the fetch inside a store"), run.out());
-            assertTrue(run.line("Send lag: ").matches("Send lag: p50: \\d+ ns p99: \\d+ ns max: \\d+ ns.*"), run.out());
-            assertTrue(run.line("Duration: ").startsWith("Duration: original "), run.out());
-        }
+        Replays.Run run = Replays.run(ReplayOptions.builder(log).server(target.address()).speed(4).live(false).build());
+        Map<String, Long> replayed = target.stats();
+        assertEquals(original.get("cmd_get"), replayed.get("cmd_get"), run.out());
+        assertEquals(original.get("cmd_set"), replayed.get("cmd_set"), run.out());
+        assertEquals(MemcacheLogFormats.WATCH, run.result().format());
+        assertEquals(0, run.result().badLines(), run.out());
+        assertEquals(Map.of("set", 100L, "get", 350L, "add", 50L), run.result().commands());
+        assertEquals(500L, run.result().run().total().total().outcomes().requests());
+        // one workload per command, numbered in the order the log first shows them
+        assertTrue(run.out().matches("(?s).*Workload \\d \\(set\\): Requests: 100 .*"), run.out());
+        assertTrue(run.out().matches("(?s).*Workload \\d \\(add\\): Requests: 50 .*"), run.out());
+        assertTrue(run.out().matches("(?s).*Workload \\d \\(get\\): Requests: 350 .*"), run.out());
+        assertTrue(run.line("Skipped: ").startsWith("Skipped: 150 the fetch inside a store"), run.out());
+        assertTrue(run.line("Send lag: ").matches("Send lag: p50: \\d+ ns p99: \\d+ ns max: \\d+ ns.*"), run.out());
+        assertTrue(run.line("Duration: ").startsWith("Duration: original "), run.out());
     }
 }

@@ -1,16 +1,19 @@
 package io.fluxperf.replay;
 
 import io.fluxperf.engine.protocol.resp.log.RedisMonitorFormat;
-import io.fluxperf.replay.testkit.RedisProcess;
+import io.fluxperf.testkit.RealServers;
+import io.fluxperf.testkit.RedisProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -22,12 +25,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the target's own INFO commandstats counts match the log's command counts exactly, and every
  * value reads back byte for byte.
  */
+@ExtendWith(RealServers.class)
 class RedisMonitorReplayTest {
     @TempDir
     Path dir;
 
     private static byte[] b(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A value as the test client sends it: its bytes, one char each (ISO-8859-1 is byte for byte). */
+    private static String raw(byte[] bytes) {
+        return new String(bytes, StandardCharsets.ISO_8859_1);
+    }
+
+    /** The bytes of a bulk reply (a String, byte for byte), or null for a nil reply. */
+    private static byte[] bytes(Object reply) {
+        return reply instanceof String s ? s.getBytes(StandardCharsets.ISO_8859_1) : null;
     }
 
     private static List<byte[]> values() {
@@ -48,12 +62,11 @@ class RedisMonitorReplayTest {
     }
 
     @Test
-    void capturedMonitorLogReplaysExactly() throws Exception {
+    void capturedMonitorLogReplaysExactly(RedisProcess source, RedisProcess target) throws Exception {
         Path log = dir.resolve("monitor.log");
         List<byte[]> values = values();
         Map<String, byte[]> strings = new TreeMap<>();
-        try (RedisProcess source = RedisProcess.start();
-             RedisProcess.Monitor monitor = source.monitor();
+        try (RedisProcess.Monitor monitor = source.monitor();
              RedisProcess.Client a = source.client();
              RedisProcess.Client c = source.client()) {
             int commands = 0;
@@ -61,35 +74,35 @@ class RedisMonitorReplayTest {
                 for (int i = 0; i < values.size(); i++) {
                     RedisProcess.Client client = i % 2 == 0 ? a : c;
                     String key = "k " + i + ":\"" + round % 2;
-                    client.call("SET", key, values.get(i));
-                    client.call("GET", key);
-                    client.call("APPEND", "app" + i, values.get(i));
-                    client.call("HSET", "h" + i, "f\n" + round, values.get(i));
-                    client.call("RPUSH", "list", values.get(i));
+                    client.command("SET", key, raw(values.get(i)));
+                    client.command("GET", key);
+                    client.command("APPEND", "app" + i, raw(values.get(i)));
+                    client.command("HSET", "h" + i, "f\n" + round, raw(values.get(i)));
+                    client.command("RPUSH", "list", raw(values.get(i)));
                     commands += 5;
                 }
-                a.call("MGET", "k 0:\"0", "k 1:\"1", "nothing");
-                a.call("INCR", "counter");
-                c.call("INCRBY", "counter", "5");
-                a.call("SET", "ttl", "v", "EX", "1000");
-                c.call("DEL", "k 7:\"1");
-                a.call("EXISTS", "k 7:\"1", "k 0:\"0");
-                c.call("SADD", "set", values.get(round));
-                a.call("EVAL", "return redis.call('SET', KEYS[1], ARGV[1])", "1", "lua\"key", values.get(round));
+                a.command("MGET", "k 0:\"0", "k 1:\"1", "nothing");
+                a.command("INCR", "counter");
+                c.command("INCRBY", "counter", "5");
+                a.command("SET", "ttl", "v", "EX", "1000");
+                c.command("DEL", "k 7:\"1");
+                a.command("EXISTS", "k 7:\"1", "k 0:\"0");
+                c.command("SADD", "set", raw(values.get(round)));
+                a.command("EVAL", "return redis.call('SET', KEYS[1], ARGV[1])", "1", "lua\"key", raw(values.get(round)));
                 commands += 9; // the EVAL shows as two lines: EVAL, then the SET it ran ([0 lua])
             }
-            List<String> lines = monitor.await(commands, 10_000);
+            List<String> lines = monitor.await(commands, Duration.ofSeconds(10));
             assertEquals(commands, lines.size());
             monitor.writeTo(log);
             try (RedisProcess.Client q = source.client()) {
                 for (int i = 0; i < values.size(); i++) {
                     for (int r = 0; r < 2; r++) {
                         String key = "k " + i + ":\"" + r;
-                        strings.put(key, (byte[]) q.call("GET", key));
+                        strings.put(key, bytes(q.command("GET", key)));
                     }
-                    strings.put("app" + i, (byte[]) q.call("GET", "app" + i));
+                    strings.put("app" + i, bytes(q.command("GET", "app" + i)));
                 }
-                strings.put("lua\"key", (byte[]) q.call("GET", "lua\"key"));
+                strings.put("lua\"key", bytes(q.command("GET", "lua\"key")));
             }
         }
         assertTrue(Files.readString(log, StandardCharsets.ISO_8859_1).contains("\\xff\\xfe\\x00\\x01\\a\\b\\x1b\\x80\\\" "),
@@ -104,30 +117,28 @@ class RedisMonitorReplayTest {
             logged.merge(verb, 1L, Long::sum);
         }
 
-        try (RedisProcess target = RedisProcess.start()) {
-            Replays.Run run = Replays.run(ReplayOptions.builder(log).server(target.address()).live(false).build());
-            Map<String, Long> stats = new TreeMap<>(target.commandStats());
-            stats.remove("info");
-            assertEquals(logged, stats, run.out());
-            assertEquals(0, run.result().badLines(), run.out());
-            assertEquals(5L, run.result().skipped().get("run inside a script (its EVAL or FCALL runs it again)"), run.out());
-            assertEquals(RedisMonitorFormat.INSTANCE, run.result().format());
-            assertEquals("redis", run.result().protocol());
-            assertEquals(0, run.result().run().total().total().outcomes().error(), run.out());
-            try (RedisProcess.Client q = target.client()) {
-                for (Map.Entry<String, byte[]> e : strings.entrySet()) {
-                    assertArrayEquals(e.getValue(), (byte[]) q.call("GET", e.getKey()), e.getKey());
-                }
-                @SuppressWarnings("unchecked")
-                List<Object> list = (List<Object>) q.call("LRANGE", "list", "0", "-1");
-                assertEquals(5 * values.size(), list.size());
-                for (int i = 0; i < list.size(); i++) {
-                    assertArrayEquals(values.get(i % values.size()), (byte[]) list.get(i));
-                }
-                assertArrayEquals(values.get(7), (byte[]) q.call("HGET", "h7", "f\n4"));
-                assertEquals(30L, Long.parseLong(new String((byte[]) q.call("GET", "counter"), StandardCharsets.US_ASCII)));
+        Replays.Run run = Replays.run(ReplayOptions.builder(log).server(target.address()).live(false).build());
+        Map<String, Long> stats = new TreeMap<>(target.commandstats());
+        stats.remove("info");
+        assertEquals(logged, stats, run.out());
+        assertEquals(0, run.result().badLines(), run.out());
+        assertEquals(5L, run.result().skipped().get("run inside a script (its EVAL or FCALL runs it again)"), run.out());
+        assertEquals(RedisMonitorFormat.INSTANCE, run.result().format());
+        assertEquals("redis", run.result().protocol());
+        assertEquals(0, run.result().run().total().total().outcomes().error(), run.out());
+        try (RedisProcess.Client q = target.client()) {
+            for (Map.Entry<String, byte[]> e : strings.entrySet()) {
+                assertArrayEquals(e.getValue(), bytes(q.command("GET", e.getKey())), e.getKey());
             }
-            assertTrue(run.out().contains("Workload 0 (set): Requests: "), run.out());
+            @SuppressWarnings("unchecked")
+            List<Object> list = (List<Object>) q.command("LRANGE", "list", "0", "-1");
+            assertEquals(5 * values.size(), list.size());
+            for (int i = 0; i < list.size(); i++) {
+                assertArrayEquals(values.get(i % values.size()), bytes(list.get(i)));
+            }
+            assertArrayEquals(values.get(7), bytes(q.command("HGET", "h7", "f\n4")));
+            assertEquals("30", q.command("GET", "counter"));
         }
+        assertTrue(run.out().contains("Workload 0 (set): Requests: "), run.out());
     }
 }

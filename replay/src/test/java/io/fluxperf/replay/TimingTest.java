@@ -1,12 +1,15 @@
 package io.fluxperf.replay;
 
 import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.RealServers;
 import io.fluxperf.trace.TraceReader;
 import io.fluxperf.trace.TraceRecord;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,6 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * busy seconds' count (100 commands); at --speed 2 it takes half the time within 5%. What was sent
  * when is read from the replay's trace (actual send times).
  */
+@Tag("timing")
+@ExtendWith(RealServers.class)
 class TimingTest {
     private static final long S = 1_000_000_000L;
     private static final int RATE = 2000;
@@ -28,16 +33,14 @@ class TimingTest {
     static long[] original;
 
     @BeforeAll
-    static void writeLogAndWarmUp() {
+    static void writeLogAndWarmUp(MemcachedProcess target) {
         log = dir.resolve("bursts.log");
         original = LogWriter.watch(log, RATE, SECONDS, new boolean[] {true, false}, 50);
         // a warm JVM, so that the measured replays do not pay for class loading and compilation
         Path warm = dir.resolve("warm.log");
         LogWriter.watch(warm, 20_000, 1, new boolean[] {true}, 50);
-        try (MemcachedProcess target = MemcachedProcess.start()) {
-            Replays.run(ReplayOptions.builder(warm).server(target.address()).speed(0).live(false).build());
-            Replays.run(ReplayOptions.builder(warm).server(target.address()).speed(4).live(false).build());
-        }
+        Replays.run(ReplayOptions.builder(warm).server(target.address()).speed(0).live(false).build());
+        Replays.run(ReplayOptions.builder(warm).server(target.address()).speed(4).live(false).build());
     }
 
     /** Commands sent in each second since the first scheduled send time, from a trace. */
@@ -73,38 +76,34 @@ class TimingTest {
     }
 
     @Test
-    void burstsKeepTheirShapeAtOriginalSpeed() {
+    void burstsKeepTheirShapeAtOriginalSpeed(MemcachedProcess target) {
         Path trace = dir.resolve("trace-1x");
-        try (MemcachedProcess target = MemcachedProcess.start()) {
-            Replays.Run run = Replays.run(ReplayOptions.builder(log).server(target.address()).trace(trace).live(false).build());
-            assertEquals(RATE * 3L, run.result().replayed(), run.out());
-            long[] sent = sentPerSecond(trace, SECONDS);
-            System.out.println("per second, log: " + Arrays.toString(original) + " replay: " + Arrays.toString(sent)
-                    + "; " + run.line("Send lag:"));
-            for (int s = 0; s <= SECONDS; s++) {
-                long logged = s < SECONDS ? original[s] : 0;
-                assertTrue(Math.abs(sent[s] - logged) <= RATE * 5 / 100,
-                        "second " + s + ": log " + logged + ", replay " + sent[s] + " " + Arrays.toString(sent)
-                                + "\n" + run.out());
-            }
-            assertEquals(0, sent[SECONDS + 1], "nothing long after the log's end: " + Arrays.toString(sent));
-            assertEquals(0, run.result().late());
-            assertTrue(Math.abs(run.result().originalSeconds() - 4.9995) < 1e-6, run.out());
+        Replays.Run run = Replays.run(ReplayOptions.builder(log).server(target.address()).trace(trace).live(false).build());
+        assertEquals(RATE * 3L, run.result().replayed(), run.out());
+        long[] sent = sentPerSecond(trace, SECONDS);
+        System.out.println("per second, log: " + Arrays.toString(original) + " replay: " + Arrays.toString(sent)
+                + "; " + run.line("Send lag:"));
+        for (int s = 0; s <= SECONDS; s++) {
+            long logged = s < SECONDS ? original[s] : 0;
+            assertTrue(Math.abs(sent[s] - logged) <= RATE * 5 / 100,
+                    "second " + s + ": log " + logged + ", replay " + sent[s] + " " + Arrays.toString(sent)
+                            + "\n" + run.out());
         }
+        assertEquals(0, sent[SECONDS + 1], "nothing long after the log's end: " + Arrays.toString(sent));
+        assertEquals(0, run.result().late());
+        assertTrue(Math.abs(run.result().originalSeconds() - 4.9995) < 1e-6, run.out());
     }
 
     @Test
-    void doubleSpeedTakesHalfTheTime() {
+    void doubleSpeedTakesHalfTheTime(MemcachedProcess target) {
         Path trace = dir.resolve("trace-2x");
-        try (MemcachedProcess target = MemcachedProcess.start()) {
-            Replays.Run run = Replays.run(ReplayOptions.builder(log).server(target.address()).speed(2).trace(trace)
-                    .live(false).build());
-            long[] span = sendSpan(trace);
-            double seconds = (span[1] - span[0]) / 1e9;
-            double expected = run.result().originalSeconds() / 2;
-            System.out.println("2x: log " + run.result().originalSeconds() + " s, replay sends over " + seconds + " s");
-            assertTrue(Math.abs(seconds - expected) <= expected * 0.05, seconds + " s, expected " + expected + " s\n" + run.out());
-            assertTrue(Math.abs(run.result().expectedSeconds() - expected) < 1e-3, run.out());
-        }
+        Replays.Run run = Replays.run(ReplayOptions.builder(log).server(target.address()).speed(2).trace(trace)
+                .live(false).build());
+        long[] span = sendSpan(trace);
+        double seconds = (span[1] - span[0]) / 1e9;
+        double expected = run.result().originalSeconds() / 2;
+        System.out.println("2x: log " + run.result().originalSeconds() + " s, replay sends over " + seconds + " s");
+        assertTrue(Math.abs(seconds - expected) <= expected * 0.05, seconds + " s, expected " + expected + " s\n" + run.out());
+        assertTrue(Math.abs(run.result().expectedSeconds() - expected) < 1e-3, run.out());
     }
 }

@@ -11,23 +11,26 @@ import io.fluxperf.engine.report.JsonReport;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.trace.RunTrace;
 import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.RealServers;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The trace of a run replays into the same per-command counts, by the replay's report and by memcached's stats. */
+@ExtendWith(RealServers.class)
 class TraceReplayTest {
     @TempDir
     Path dir;
 
     @Test
-    void traceOfARunReplaysIntoTheSameCommandCounts() {
+    void traceOfARunReplaysIntoTheSameCommandCounts(MemcachedProcess source, MemcachedProcess target) {
         Path trace = dir.resolve("run-trace");
         KeyspaceConfig keys = new KeyspaceConfig(500, 12, io.fluxperf.engine.config.KeyDistribution.UNIFORM, 0.99);
         List<WorkloadConfig> workloads = List.of(
@@ -36,34 +39,29 @@ class TraceReplayTest {
                 WorkloadConfig.of(Command.GET).withName("multiget").withRate(300).withKeysPerRequest(3).withKeyspace(keys),
                 WorkloadConfig.of(Command.DELETE).withRate(200).withKeyspace(keys));
         Map<String, Long> runCounts = new LinkedHashMap<>();
-        Map<String, Long> original;
-        try (MemcachedProcess source = MemcachedProcess.start()) {
-            RunConfig config = RunConfig.builder().server(source.address()).threads(1).connections(4).pipeline(1)
-                    .duration(Duration.ofMillis(1500)).windows(1).timeout(Duration.ofSeconds(1)).tcpNoDelay(true)
-                    .seed(42).workloads(workloads).build();
-            RunResult result;
-            try (RunTrace runTrace = RunTrace.open(trace, config, new JsonReport().configJson(config))) {
-                result = new LoadRun(config, new RunListener() { }).trace(runTrace)
-                        .execute(ServerAddress.parse(source.address(), "--server"), source.address());
-            }
-            for (int i = 0; i < workloads.size(); i++) {
-                runCounts.merge(workloads.get(i).method().label(),
-                        result.total().workloads().get(i).outcomes().requests(), Long::sum);
-            }
-            original = source.stats();
+        RunConfig config = RunConfig.builder().server(source.address()).threads(1).connections(4).pipeline(1)
+                .duration(Duration.ofMillis(1500)).windows(1).timeout(Duration.ofSeconds(1)).tcpNoDelay(true)
+                .seed(42).workloads(workloads).build();
+        RunResult result;
+        try (RunTrace runTrace = RunTrace.open(trace, config, new JsonReport().configJson(config))) {
+            result = new LoadRun(config, new RunListener() { }).trace(runTrace)
+                    .execute(ServerAddress.parse(source.address(), "--server"), source.address());
         }
-        try (MemcachedProcess target = MemcachedProcess.start()) {
-            Replays.Run run = Replays.run(ReplayOptions.builder(trace).server(target.address()).live(false).build());
-            assertEquals(TraceFormat.INSTANCE, run.result().format());
-            assertEquals(runCounts, run.result().commands(), run.out());
-            Map<String, Long> replayed = target.stats();
-            assertEquals(original.get("cmd_get"), replayed.get("cmd_get"), "a multi-get counts each key");
-            assertEquals(original.get("cmd_set"), replayed.get("cmd_set"));
-            assertEquals(original.get("delete_hits") + original.get("delete_misses"),
-                    replayed.get("delete_hits") + replayed.get("delete_misses"));
-            assertEquals(runCounts.values().stream().mapToLong(Long::longValue).sum(),
-                    run.result().run().total().total().outcomes().requests());
-            assertTrue(run.result().sendLagNanos() != null, "a trace's intended times are replayed");
+        for (int i = 0; i < workloads.size(); i++) {
+            runCounts.merge(workloads.get(i).method().label(),
+                    result.total().workloads().get(i).outcomes().requests(), Long::sum);
         }
+        Map<String, Long> original = source.stats();
+        Replays.Run run = Replays.run(ReplayOptions.builder(trace).server(target.address()).live(false).build());
+        assertEquals(TraceFormat.INSTANCE, run.result().format());
+        assertEquals(runCounts, run.result().commands(), run.out());
+        Map<String, Long> replayed = target.stats();
+        assertEquals(original.get("cmd_get"), replayed.get("cmd_get"), "a multi-get counts each key");
+        assertEquals(original.get("cmd_set"), replayed.get("cmd_set"));
+        assertEquals(original.get("delete_hits") + original.get("delete_misses"),
+                replayed.get("delete_hits") + replayed.get("delete_misses"));
+        assertEquals(runCounts.values().stream().mapToLong(Long::longValue).sum(),
+                run.result().run().total().total().outcomes().requests());
+        assertTrue(run.result().sendLagNanos() != null, "a trace's intended times are replayed");
     }
 }

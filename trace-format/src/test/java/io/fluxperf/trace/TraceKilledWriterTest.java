@@ -56,7 +56,11 @@ class TraceKilledWriterTest {
             if (reported == 0) {
                 fail("the child writer wrote nothing; its stderr: " + Files.readString(stderr));
             }
-            Thread.sleep(50); // let it get well into appending again, then
+            // one more report proves the writer went on appending after the one above: the kill
+            // below then lands in the middle of its appends (it never pauses for the reader)
+            line = out.readLine();
+            assertNotNull(line, "the child writer stopped; its stderr: " + Files.readString(stderr));
+            reported = Long.parseLong(line.substring("written ".length()));
             child.destroyForcibly(); // SIGKILL, while it is still appending
             assertTrue(child.waitFor(20, TimeUnit.SECONDS), "the child did not die");
         } finally {

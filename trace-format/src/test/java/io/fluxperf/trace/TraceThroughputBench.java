@@ -1,5 +1,6 @@
 package io.fluxperf.trace;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@code mvn -pl trace-format test -Dtest=TraceThroughputBench -Dfluxperf.bench=true}. Figures go to
  * the test's output file (target/surefire-reports/io.fluxperf.trace.TraceThroughputBench-output.txt).
  */
+@Tag("timing")
 class TraceThroughputBench {
 
     @TempDir

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * workload: its lines, and that it finds the gaps a second process on the same CPU makes, and
  * the send lag they would give an ideal paced client.
  */
+@Tag("timing")
 class CpuStallsScriptTest {
     private static final Pattern LINE = Pattern.compile("stalls of a spinning thread: ([0-9.]+) % of the time in gaps of 10 us or more; "
             + "([0-9]+) gaps/s of 100 us or more, ([0-9.]+)/s of 1 ms or more; longest ([0-9.]+) ms");

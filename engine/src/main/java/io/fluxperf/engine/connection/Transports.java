@@ -37,11 +37,6 @@ import javax.net.ssl.SSLParameters;
  * {@link SocketWire} registers a bare socket on the loop instead.
  */
 public final class Transports {
-    /**
-     * {@code -Dfluxperf.connect.bareSockets=false} makes connect per request use channels too:
-     * for measuring one against the other (bench/README.md).
-     */
-    private static final boolean BARE_SOCKETS = !"false".equals(System.getProperty("fluxperf.connect.bareSockets"));
     private final Bootstrap bootstrap;
     private final SocketAddress target;
     private final SslContext ssl;
@@ -79,7 +74,7 @@ public final class Transports {
         this.serverName = c.sni() != null ? c.sni()
                 : target instanceof InetSocketAddress inet ? inet.getHostString() : null;
         this.verifyHost = !c.tlsInsecure();
-        this.bareSockets = c.connectPerRequest() && ssl == null && BARE_SOCKETS
+        this.bareSockets = c.connectPerRequest() && ssl == null
                 && SocketWire.supported(clientLoop.loop(), target);
         this.loop = bareSockets ? (IoEventLoop) clientLoop.loop() : null;
         this.connectDeadlines = bareSockets ? new ConnectDeadlines(loop, connectMillis) : null;

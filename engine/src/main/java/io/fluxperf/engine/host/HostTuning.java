@@ -48,12 +48,12 @@ public final class HostTuning {
 
     private final boolean rehearse;
     private final boolean exercise;
-    private final boolean yieldToLoops;
+    private final boolean lowersPriorities;
 
-    private HostTuning(boolean rehearse, boolean exercise, boolean yieldToLoops) {
+    private HostTuning(boolean rehearse, boolean exercise, boolean lowersPriorities) {
         this.rehearse = rehearse;
         this.exercise = exercise;
-        this.yieldToLoops = yieldToLoops;
+        this.lowersPriorities = lowersPriorities;
     }
 
     /**
@@ -132,7 +132,7 @@ public final class HostTuning {
 
     /** Whether {@link #pause()} may yield: a window's bookkeeping then makes its summaries in steps too. */
     public boolean pausesBookkeeping() {
-        return yieldToLoops;
+        return lowersPriorities;
     }
 
     /**
@@ -208,7 +208,7 @@ public final class HostTuning {
                 return;
             }
             yielded = true;
-            if (yieldToLoops) {
+            if (lowersPriorities) {
                 HousekeepingPriority.lowerCompilersAndCurrentThread();
                 CpuCourtesy.begin();
             }

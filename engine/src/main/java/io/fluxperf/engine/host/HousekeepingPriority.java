@@ -38,21 +38,11 @@ public final class HousekeepingPriority {
      * @return how many threads were lowered; 0 where the platform does not allow it
      */
     public static int lowerCompilersAndCurrentThread() {
-        if (!enabled()) {
-            return 0; // for comparisons: everything at the priority it started with
-        }
         List<Integer> tids = new ArrayList<>(compilerThreads());
         LinuxThreads.currentTid().ifPresent(tids::add);
         return lower(tids) ? tids.size() : 0;
     }
 
-    /**
-     * False when {@code -Dfluxperf.pacing.yieldToLoops=false} asks, for a comparison, that the
-     * housekeeping threads neither lose priority nor yield ({@link CpuCourtesy}).
-     */
-    public static boolean enabled() {
-        return !"false".equals(System.getProperty("fluxperf.pacing.yieldToLoops"));
-    }
 
     /** The thread ids of this JVM's JIT compiler threads; empty elsewhere than Linux. */
     static List<Integer> compilerThreads() {

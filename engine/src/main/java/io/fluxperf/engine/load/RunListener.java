@@ -27,8 +27,9 @@ public interface RunListener {
 
     /**
      * Does what {@link #window} does with a made-up window, without output, before the load
-     * starts ({@link LoadRun#settleBeforeLoad}): so that the JIT compiles a window's report while
-     * the CPU is free, not at the end of the first window while the loops need it.
+     * starts (the host policy's rehearsal, {@link io.fluxperf.engine.host.HostTuning#beforeLoad}):
+     * so that the JIT compiles a window's report while the CPU is free, not at the end of the first
+     * window while the loops need it.
      */
     default void rehearseWindow(WindowResult window) {
     }

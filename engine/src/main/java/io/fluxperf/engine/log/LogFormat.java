@@ -2,6 +2,7 @@ package io.fluxperf.engine.log;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * A kind of command log that replay reads: its name for {@code --format}, how its first line looks,
@@ -49,5 +50,21 @@ public interface LogFormat {
 
         /** What the report says about how this log was read (e.g. where send times came from). */
         List<String> notes();
+
+        /** A log whose passes {@code open} makes, with these notes. */
+        static PreparedLog of(Function<ReaderContext, LogReader> open, List<String> notes) {
+            List<String> kept = List.copyOf(notes);
+            return new PreparedLog() {
+                @Override
+                public LogReader open(ReaderContext ctx) {
+                    return open.apply(ctx);
+                }
+
+                @Override
+                public List<String> notes() {
+                    return kept;
+                }
+            };
+        }
     }
 }

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -99,11 +100,9 @@ class ChannelWireBufferReuseTest {
         assertNotSame(queued, next, "a buffer the channel holds is never written into");
         sent.write(tail);
         assertArrayEquals(sent.toByteArray(), readExactly(sent.size()), "every byte, in order");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (queued.refCnt() > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertEquals(0, queued.refCnt(), "written at last, and released by the channel: the wire did not keep it");
+        // the channel releases a buffer on its loop once the last byte is out, a moment after it arrived
+        await("written at last, and released by the channel: the wire did not keep it").atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(10)).until(queued::refCnt, refs -> refs == 0);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.fluxperf.engine.connection;
 
+import io.fluxperf.testkit.TcpSockets;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ConnectTimeoutException;
@@ -25,12 +26,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -127,15 +130,17 @@ class SocketWireTest {
 
     @Test
     void aRequestGoesOutAndTheReplyAndTheEndComeBack() throws Exception {
+        RecordingWireListener listener = new RecordingWireListener(10); // takes nothing before the whole reply
         serve(1, s -> {
             byte[] request = s.getInputStream().readNBytes(5);
             OutputStream out = s.getOutputStream();
             out.write(ascii(new String(request, StandardCharsets.US_ASCII).toUpperCase() + "+"));
             out.flush();
-            sleep(50); // the rest of the reply comes in a later read
+            // the rest of the reply once the wire has read the first part, so that it comes in a later read
+            await("the wire read the first part").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
+                    .until(() -> listener.receivedCalls.get() >= 1);
             out.write(ascii("-end"));
         });
-        RecordingWireListener listener = new RecordingWireListener(10); // takes nothing before the whole reply
         Wire wire = connect(peerAddress(), listener, true);
         assertInstanceOf(SocketWire.class, wire);
         assertTrue(wire.isActive());
@@ -186,15 +191,25 @@ class SocketWireTest {
         byte[] big = new byte[16 << 20];
         new Random(7).nextBytes(big);
         CompletableFuture<byte[]> seen = new CompletableFuture<>();
+        CountDownLatch asked = new CountDownLatch(1);
         serve(1, s -> {
-            sleep(300); // the socket's buffers fill first
+            // the peer reads nothing until the test has asked: the socket's buffers fill with the write
+            try {
+                asked.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             seen.complete(s.getInputStream().readNBytes(big.length));
         });
         RecordingWireListener listener = new RecordingWireListener();
         Wire wire = connect(peerAddress(), listener, true);
         write(wire, big);
-        // asked while the peer still sleeps: once it has read all, it closes and so does the wire
-        assertTrue(((SocketWire) wire).noDelay(), "more than a segment: Nagle's algorithm is turned off");
+        // asked while the peer does not read: once it has read all, it closes and so does the wire
+        try {
+            assertTrue(((SocketWire) wire).noDelay(), "more than a segment: Nagle's algorithm is turned off");
+        } finally {
+            asked.countDown();
+        }
         assertArrayEquals(big, seen.get(20, TimeUnit.SECONDS));
         assertEquals(wire, listener.closed.get(5, TimeUnit.SECONDS));
         assertTrue(listener.failures.isEmpty(), listener.failures.toString());
@@ -297,7 +312,7 @@ class SocketWireTest {
                 long aStart = System.nanoTime();
                 CompletableFuture<Long> aFailed = startConnect(target, new RecordingWireListener(), true, timeouts)
                         .handle((w, e) -> System.nanoTime());
-                Thread.sleep(150);
+                Thread.sleep(150); // deliberate: b's deadline is 150 ms after a's, the gap under test
                 long bStart = System.nanoTime();
                 CompletableFuture<Long> bFailed = startConnect(target, new RecordingWireListener(), true, timeouts)
                         .handle((w, e) -> System.nanoTime());
@@ -365,7 +380,7 @@ class SocketWireTest {
      */
     @Test
     void closesInOneBatchOfEventsAreReportedAfterIt() throws Exception {
-        java.util.concurrent.CountDownLatch loopHeld = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch loopHeld = new CountDownLatch(1);
         serve(2, s -> { // a reply, then the end, once the loop is busy
             try {
                 loopHeld.await(5, TimeUnit.SECONDS);
@@ -373,6 +388,7 @@ class SocketWireTest {
                 Thread.currentThread().interrupt();
             }
             s.getOutputStream().write('x');
+            s.close();
         });
         List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
         CompletableFuture<Void> bothClosed = new CompletableFuture<>();
@@ -410,13 +426,16 @@ class SocketWireTest {
                 }
             }
         }
-        // the loop is kept busy while the peer answers and closes both, so one epoll wait reports both ends
+        // the loop is kept busy until the peer has answered and closed both (both wires' sockets have
+        // the FIN, after the reply), so one epoll wait reports both ends
         CompletableFuture<Void> held = new CompletableFuture<>();
         Wire a = connect(peerAddress(), new Logging("a"), false);
         Wire b = connect(peerAddress(), new Logging("b"), false);
         io().execute(() -> {
             held.complete(null);
-            sleep(300);
+            await("both ends reached the wires' sockets").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+                    .until(() -> TcpSockets.withRemotePort(peer.getLocalPort()).stream()
+                            .filter(s -> s.state() == TcpSockets.CLOSE_WAIT).count() == 2);
         });
         held.get(5, TimeUnit.SECONDS);
         loopHeld.countDown();
@@ -426,13 +445,5 @@ class SocketWireTest {
                 "both ends before either close report: " + events);
         assertFalse(a.isActive());
         assertFalse(b.isActive());
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -10,6 +10,8 @@ import io.fluxperf.testkit.Fault;
 import io.fluxperf.testkit.FaultCounters;
 import io.fluxperf.testkit.FaultProxy;
 import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.RealServer;
+import io.fluxperf.testkit.RealServers;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +19,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import static io.fluxperf.engine.fault.FaultRun.assertTrueAbout;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,6 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  * hit. The engine must count the damage as errors or closes, throw nothing, and never give a
  * request a reply that belongs to another.
  */
+@ExtendWith(RealServers.class)
 class CorruptRepliesTest {
     private static final int KEYS = 250;
     private static final int VALUE_BYTES = 100;
@@ -37,23 +41,22 @@ class CorruptRepliesTest {
 
     @TempDir
     Path dir;
+    @RealServer
     private MemcachedProcess memcached;
     private FaultProxy proxy;
     private final List<AutoCloseable> schedules = new ArrayList<>();
 
     @BeforeEach
-    void start() {
-        memcached = MemcachedProcess.start();
+    void startProxy() {
         proxy = FaultProxy.start("127.0.0.1", memcached.port());
     }
 
     @AfterEach
-    void stop() throws Exception {
+    void stopProxy() throws Exception {
         for (AutoCloseable s : schedules) {
             s.close();
         }
         proxy.close();
-        memcached.close();
     }
 
     private static WorkloadConfig hitGets() {

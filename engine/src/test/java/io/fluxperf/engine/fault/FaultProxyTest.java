@@ -1,5 +1,6 @@
 package io.fluxperf.engine.fault;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,6 +11,8 @@ import io.fluxperf.testkit.Fault;
 import io.fluxperf.testkit.FaultCounters;
 import io.fluxperf.testkit.FaultProxy;
 import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.RealServer;
+import io.fluxperf.testkit.RealServers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -19,29 +22,26 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The test equipment itself: each fault of {@link FaultProxy}, seen from a plain socket, in front of memcached. */
+@ExtendWith(RealServers.class)
 class FaultProxyTest {
     private static final String VALUE = "0123456789abcdefghijklmnopqrstuvwxyz".repeat(4);
     private static final String REPLY = "VALUE k 0 " + VALUE.length() + "\r\n" + VALUE + "\r\nEND\r\n";
+    @RealServer
     private static MemcachedProcess memcached;
     private FaultProxy proxy;
 
     @BeforeAll
-    static void startServer() {
-        memcached = MemcachedProcess.start();
+    static void storeTheValues() {
         memcached.command("set k 0 0 " + VALUE.length() + "\r\n" + VALUE);
         memcached.command("set j 0 0 3\r\njjj");
-    }
-
-    @AfterAll
-    static void stopServer() {
-        memcached.close();
     }
 
     @BeforeEach
@@ -92,6 +92,7 @@ class FaultProxyTest {
         assertEquals(10L * REPLY.length(), c.bytesToClient());
     }
 
+    @Tag("timing")
     @Test
     void delayAddsToEachDirection() throws IOException {
         try (Socket s = connect()) {
@@ -105,6 +106,7 @@ class FaultProxyTest {
         }
     }
 
+    @Tag("timing")
     @Test
     void stallHoldsEveryByteThenReleasesInOrder() throws IOException {
         try (Socket s = connect()) {
@@ -192,8 +194,11 @@ class FaultProxyTest {
             timeGet(a);
             timeGet(b);
             proxy.swapNextReplies();
+            long before = proxy.counters().bytesToClient();
             send(a, "get k\r\n");
-            sleep(10);
+            // b asks once a's reply is at the proxy, held for a swap (for 50 ms at most)
+            await("a's reply held by the proxy").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
+                    .until(() -> proxy.counters().bytesToClient() >= before + REPLY.length());
             send(b, "get j\r\n");
             assertEquals("VALUE j 0 3\r\njjj\r\nEND\r\n", read(a, 23));
             assertEquals(REPLY, read(b, REPLY.length()));
@@ -237,24 +242,18 @@ class FaultProxyTest {
         }
     }
 
+    @Tag("timing")
     @Test
     void everyRepeatsAFault() {
         assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
             AutoCloseable schedule = proxy.every(Duration.ofMillis(100), Fault.stall(Duration.ofMillis(10)));
-            Thread.sleep(550);
+            Thread.sleep(550); // deliberate: the schedule runs for 550 ms, and the stalls in that time are counted
             schedule.close();
             long stalls = proxy.counters().stalls();
             assertTrue(stalls >= 4 && stalls <= 6, "stalls " + stalls);
-            Thread.sleep(250);
-            assertEquals(stalls, proxy.counters().stalls(), "stopped");
+            // the next stall was due within 100 ms: none in 250 ms
+            await("stopped").during(Duration.ofMillis(250)).atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(10))
+                    .until(() -> proxy.counters().stalls() == stalls);
         });
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -9,10 +9,12 @@ import io.fluxperf.engine.request.Command;
 import io.fluxperf.testkit.Fault;
 import io.fluxperf.testkit.FaultProxy;
 import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.RealServers;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import static io.fluxperf.engine.fault.FaultRun.assertTrueAbout;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  * comes after its request timed out is never taken as the reply to a later request (the
  * connection is closed at the timeout). Every hit is checked against its own key's value.
  */
+@ExtendWith(RealServers.class)
 class LateRepliesTest {
     private static final Duration TIMEOUT = Duration.ofMillis(300);
 
@@ -31,10 +34,9 @@ class LateRepliesTest {
     Path dir;
 
     @Test
-    void repliesAfterTheTimeoutAreNeverGivenToLaterRequests() {
+    void repliesAfterTheTimeoutAreNeverGivenToLaterRequests(MemcachedProcess memcached) {
         assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
-            try (MemcachedProcess memcached = MemcachedProcess.start();
-                 FaultProxy proxy = FaultProxy.start("127.0.0.1", memcached.port())) {
+            try (FaultProxy proxy = FaultProxy.start("127.0.0.1", memcached.port())) {
                 WorkloadConfig gets = WorkloadConfig.of(Command.GET).withHit(true).withBytes(ValueSize.fixed(100))
                         .withKeyspace(new KeyspaceConfig(250, 16, KeyDistribution.UNIFORM, 1));
                 FaultRun run = new FaultRun(FaultRun.config(16, 8, Duration.ofSeconds(1), 3, TIMEOUT, gets), dir.resolve("trace"));

@@ -8,10 +8,12 @@ import io.fluxperf.testkit.Fault;
 import io.fluxperf.testkit.FaultCounters;
 import io.fluxperf.testkit.FaultProxy;
 import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.RealServers;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import static io.fluxperf.engine.fault.FaultRun.answered;
 import static io.fluxperf.engine.fault.FaultRun.assertTrueAbout;
@@ -23,15 +25,15 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  * requests in flight end as closed, the closes are counted, the connections come back (backoff
  * from 50 ms), traffic continues in every window, and no exception reaches the caller.
  */
+@ExtendWith(RealServers.class)
 class ResetAndDropTest {
     @TempDir
     Path dir;
 
     @Test
-    void resetsAndDropsEndRequestsAsClosedAndConnectionsComeBack() {
+    void resetsAndDropsEndRequestsAsClosedAndConnectionsComeBack(MemcachedProcess memcached) {
         assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
-            try (MemcachedProcess memcached = MemcachedProcess.start();
-                 FaultProxy proxy = FaultProxy.start("127.0.0.1", memcached.port())) {
+            try (FaultProxy proxy = FaultProxy.start("127.0.0.1", memcached.port())) {
                 FaultRun run = new FaultRun(FaultRun.config(8, 4, Duration.ofSeconds(1), 3, Duration.ofMillis(500),
                         WorkloadConfig.of(Command.GET).withRate(5000)), dir.resolve("trace"));
                 AutoCloseable[] faults = new AutoCloseable[1];

@@ -11,10 +11,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import static io.fluxperf.engine.fault.FaultRun.answered;
 import static io.fluxperf.engine.fault.FaultRun.assertTrueAbout;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
@@ -23,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  * second later: the run goes on to its end, every window reconciles, the connection losses and
  * failed reconnects are counted, and traffic is back within 2 s of the server's return.
  */
+@Tag("timing")
 class ServerRestartTest {
     private static final Duration WINDOW = Duration.ofMillis(250);
     private static final int WINDOWS = 28;
@@ -51,7 +54,7 @@ class ServerRestartTest {
             awaitWindows(run, 6); // 1.5 s of normal traffic
             memcached.kill();
             killedAt = System.nanoTime();
-            Thread.sleep(1000);
+            Thread.sleep(1000); // deliberate: the server stays down for a second, the outage under test
             memcached = MemcachedProcess.start(port);
             restartedAt = System.nanoTime(); // it accepts connections from here on
             result = running.get(30, TimeUnit.SECONDS);
@@ -92,10 +95,8 @@ class ServerRestartTest {
         assertTrueAbout(answered(last.total()) > 0, "the last window has traffic", run);
     }
 
-    private static void awaitWindows(FaultRun run, int n) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (run.windows.size() < n && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
+    private static void awaitWindows(FaultRun run, int n) {
+        await(n + " windows").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(5))
+                .until(() -> run.windows.size() >= n);
     }
 }

@@ -82,22 +82,4 @@ class HousekeepingPriorityTest {
     void lowersNothingWhenThereIsNothingToLower() {
         assertFalse(HousekeepingPriority.lower(List.of()));
     }
-
-    @Test
-    void aComparisonCanTurnTheYieldingOff() {
-        String before = System.getProperty("fluxperf.pacing.yieldToLoops");
-        try {
-            System.clearProperty("fluxperf.pacing.yieldToLoops");
-            assertTrue(HousekeepingPriority.enabled());
-            System.setProperty("fluxperf.pacing.yieldToLoops", "false");
-            assertFalse(HousekeepingPriority.enabled());
-            assertEquals(0, HousekeepingPriority.lowerCompilersAndCurrentThread(), "lowered threads with the yielding off");
-        } finally {
-            if (before == null) {
-                System.clearProperty("fluxperf.pacing.yieldToLoops");
-            } else {
-                System.setProperty("fluxperf.pacing.yieldToLoops", before);
-            }
-        }
-    }
 }

@@ -10,12 +10,15 @@ import io.fluxperf.engine.request.Command;
 import io.fluxperf.testkit.LoadThread;
 import io.fluxperf.testkit.MemcachedProcess;
 import io.fluxperf.testkit.PacedRate;
+import io.fluxperf.testkit.RealServers;
 import io.netty.util.ResourceLeakDetector;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -26,6 +29,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * does not count as saturated although it is on its CPU all the time (its idle polls are left out
  * of the loop's share). Without the flag the same run sleeps before nearly every send.
  */
+@Tag("timing")
+@ExtendWith(RealServers.class)
 class BusyPollLoadRunTest {
     private static final int RATE = 2_000;
     private static final int KEYS = 500;
@@ -35,9 +40,9 @@ class BusyPollLoadRunTest {
     }
 
     @Test
-    void aBusyPollingLoadThreadNeverSleepsAndHasRoomToSpare() {
+    void aBusyPollingLoadThreadNeverSleepsAndHasRoomToSpare(MemcachedProcess memcached) {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux /proc");
-        Observed o = run(true);
+        Observed o = run(memcached, true);
         WindowResult w = o.window();
         long requests = w.total().outcomes().requests();
         PacedRate.assertHeld(RATE, w.rate(0), w, "rate");
@@ -56,15 +61,15 @@ class BusyPollLoadRunTest {
     }
 
     @Test
-    void withoutItTheLoadThreadSleepsBetweenSends() {
+    void withoutItTheLoadThreadSleepsBetweenSends(MemcachedProcess memcached) {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux /proc");
-        Observed o = run(false);
+        Observed o = run(memcached, false);
         long requests = o.window().total().outcomes().requests();
         assertTrue(o.sleeps() > requests / 2, "a waiting loop sleeps before its sends: " + o.sleeps() + " times for " + requests);
         assertTrue(o.window().busiestLoopShare() < 0.5, "loop share " + o.window().busiestLoopShare());
     }
 
-    private static Observed run(boolean busyPoll) {
+    private static Observed run(MemcachedProcess memcached, boolean busyPoll) {
         WorkloadConfig get = WorkloadConfig.of(Command.GET).withRate(RATE).withHit(true)
                 .withKeyspace(KeyspaceConfig.defaults().withCount(KEYS));
         ConnectionOptions connection = ConnectionOptions.builder().busyPoll(busyPoll).build();
@@ -98,7 +103,7 @@ class BusyPollLoadRunTest {
         // the suite's leak detector samples buffers and records their paths: its garbage, not the run's
         ResourceLeakDetector.Level leakDetection = ResourceLeakDetector.getLevel();
         ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
-        try (MemcachedProcess memcached = MemcachedProcess.start()) {
+        try {
             RunResult result = new LoadRun(config, listener)
                     .execute(new InetSocketAddress("127.0.0.1", memcached.port()), memcached.address());
             assertEquals(2, windows[0], "windows");

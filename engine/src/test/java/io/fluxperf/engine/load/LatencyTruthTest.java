@@ -9,6 +9,7 @@ import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.target.TargetOptions;
 import io.fluxperf.engine.target.TargetServer;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and in an open-loop run a stalled server shows in the percentiles, measured from the intended
  * send time, while the service time from the actual write does not.
  */
+@Tag("timing")
 class LatencyTruthTest {
 
     private static RunResult run(TargetOptions options, double rate, Duration duration) {

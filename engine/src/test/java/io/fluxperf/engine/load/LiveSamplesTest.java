@@ -9,30 +9,25 @@ import io.fluxperf.engine.metrics.LiveSample;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.RealServer;
+import io.fluxperf.testkit.RealServers;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@link LoadRun#liveSamples}: a live sample every second by default, none when nothing shows
  * them (`--no-live`), and the window's figures are the same either way. Against a real memcached.
  */
+@Tag("timing")
+@ExtendWith(RealServers.class)
 class LiveSamplesTest {
+    @RealServer
     private static MemcachedProcess memcached;
-
-    @BeforeAll
-    static void start() {
-        memcached = MemcachedProcess.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        memcached.close();
-    }
 
     private static RunResult run(boolean live, AtomicInteger samples) {
         WorkloadConfig get = WorkloadConfig.of(Command.GET).withKeyspace(KeyspaceConfig.defaults().withCount(100));

@@ -13,30 +13,24 @@ import io.fluxperf.engine.workload.GeneratedLoad;
 import io.fluxperf.engine.workload.ValuePattern;
 import io.fluxperf.testkit.MemcachedProcess;
 import io.fluxperf.testkit.PacedRate;
+import io.fluxperf.testkit.RealServer;
+import io.fluxperf.testkit.RealServers;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The load engine against a real memcached on a free loopback port. */
+@ExtendWith(RealServers.class)
 class LoadRunMemcachedTest {
+    @RealServer
     private MemcachedProcess memcached;
-
-    @BeforeEach
-    void start() {
-        memcached = MemcachedProcess.start();
-    }
-
-    @AfterEach
-    void stop() {
-        memcached.close();
-    }
 
     private RunResult run(RunConfig config) {
         return new LoadRun(config, new RunListener() { }).execute(
@@ -99,6 +93,7 @@ class LoadRunMemcachedTest {
         }
     }
 
+    @Tag("timing")
     @Test
     void twoRatedWorkloadsHoldTheirRates() {
         WorkloadConfig set = WorkloadConfig.of(Command.SET).withRate(2000).withBytes(ValueSize.fixed(32));

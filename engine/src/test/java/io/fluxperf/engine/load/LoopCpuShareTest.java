@@ -9,11 +9,13 @@ import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.target.TargetOptions;
 import java.time.Duration;
 import java.util.Arrays;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Each window says how much of it every load loop spent on its CPU, measured on the loop's own thread. */
+@Tag("timing")
 class LoopCpuShareTest {
     private static RunResult run(int threads, WorkloadConfig workload) {
         try (MemcacheTargetServer target = MemcacheTargetServer.start(TargetOptions.builder().build())) {

@@ -9,22 +9,26 @@ import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.trace.RunTrace;
 import io.fluxperf.testkit.MemcachedProcess;
 import io.fluxperf.testkit.PacedRate;
+import io.fluxperf.testkit.RealServers;
 import io.fluxperf.trace.TraceReader;
 import io.fluxperf.trace.TraceRecord;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Open-loop pacing against a real memcached: requests due within {@link LoadDriver#EARLY_NANOS}
- * of each other leave on one wake-up, none leaves earlier than that before its schedule, and a
+ * Open-loop pacing against a real memcached: requests due within the early-send allowance
+ * ({@link io.fluxperf.engine.config.RunConfig#earlySend}) of each other leave on one wake-up, none leaves earlier than that before its schedule, and a
  * request that left early is timed from its write, never from its later intended time.
  */
+@ExtendWith(RealServers.class)
 class OpenLoopPacingTest {
     private static final int RATE = 20_000;
     private static final long SPACING_NANOS = 1_000_000_000L / RATE;
@@ -33,8 +37,9 @@ class OpenLoopPacingTest {
     @TempDir
     Path dir;
 
+    @Tag("timing")
     @Test
-    void requestsDueTogetherLeaveTogetherAndNoneIsTimedFromAfterItsWrite() {
+    void requestsDueTogetherLeaveTogetherAndNoneIsTimedFromAfterItsWrite(MemcachedProcess memcached) {
         WorkloadConfig get = WorkloadConfig.of(Command.GET).withRate(RATE)
                 .withKeyspace(KeyspaceConfig.defaults().withCount(1000));
         RunConfig config = RunConfig.builder().threads(1).connections(CONNECTIONS).pipeline(1)
@@ -47,8 +52,7 @@ class OpenLoopPacingTest {
                 .workload(WorkloadConfig.of(Command.GET)).build();
         Path traceDir = dir.resolve("trace");
         RunResult result;
-        try (MemcachedProcess memcached = MemcachedProcess.start();
-             RunTrace trace = RunTrace.open(traceDir, config, "{}")) {
+        try (RunTrace trace = RunTrace.open(traceDir, config, "{}")) {
             new LoadRun(closedLoop, new RunListener() { })
                     .execute(new InetSocketAddress("127.0.0.1", memcached.port()), memcached.address());
             LoadRun run = new LoadRun(config, new RunListener() { });

@@ -8,12 +8,15 @@ import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.testkit.LoadThread;
 import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.RealServers;
 import io.netty.util.ResourceLeakDetector;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -23,11 +26,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (200 µs apart, more than the early window), so a task per wake-up (Netty's schedule(), 64 B)
  * would show as 64 B per request (it did: 62.8 B per request before the loop's alarm).
  */
+@Tag("timing")
+@ExtendWith(RealServers.class)
 class PacedRunAllocationTest {
     private static final int RATE = 5_000;
 
     @Test
-    void aWarmPacedLoadThreadAllocatesNothingPerRequest() {
+    void aWarmPacedLoadThreadAllocatesNothingPerRequest(MemcachedProcess memcached) {
         WorkloadConfig get = WorkloadConfig.of(Command.GET).withRate(RATE)
                 .withKeyspace(KeyspaceConfig.defaults().withCount(1000));
         RunConfig config = RunConfig.builder().threads(1).connections(8).pipeline(1).duration(Duration.ofSeconds(1))
@@ -52,7 +57,7 @@ class PacedRunAllocationTest {
         // the suite's leak detector samples buffers and records their paths: its garbage, not the run's
         ResourceLeakDetector.Level leakDetection = ResourceLeakDetector.getLevel();
         ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
-        try (MemcachedProcess memcached = MemcachedProcess.start()) {
+        try {
             LoadRun run = new LoadRun(config, listener);
             result = run.execute(new InetSocketAddress("127.0.0.1", memcached.port()), memcached.address());
         } finally {

@@ -7,33 +7,26 @@ import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.RealServer;
+import io.fluxperf.testkit.RealServers;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@link LoadRun#settleBeforeLoad}: a run of several windows goes through its window bookkeeping,
+ * {@link io.fluxperf.engine.host.HostTuning#beforeLoad}: a run of several windows goes through its window bookkeeping,
  * the listener's included, before the first request; the made-up windows stay out of the result.
  * Against a real memcached, whose get counter says when the load began.
  */
+@ExtendWith(RealServers.class)
 class SettleBeforeLoadTest {
+    @RealServer
     private MemcachedProcess memcached;
-
-    @BeforeEach
-    void start() {
-        memcached = MemcachedProcess.start();
-    }
-
-    @AfterEach
-    void stop() {
-        memcached.close();
-    }
 
     /** What the listener saw: "rehearsal@<server gets so far>" and "window <n>", in order. */
     private final List<String> events = new ArrayList<>();

@@ -16,16 +16,21 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -61,12 +66,31 @@ class AlarmIoHandlerTest {
         }
     }
 
+    /**
+     * Runs {@code task} on the loop and returns its result. A task that throws (a failed assertion
+     * included) fails the test with its own exception, not with a timeout waiting for a result that
+     * never comes.
+     */
     private <T> T onLoop(Supplier<T> task) throws Exception {
         CompletableFuture<T> f = new CompletableFuture<>();
-        loop.execute(() -> f.complete(task.get()));
-        return f.get(5, TimeUnit.SECONDS);
+        loop.execute(() -> {
+            try {
+                f.complete(task.get());
+            } catch (Throwable t) {
+                f.completeExceptionally(t);
+            }
+        });
+        try {
+            return f.get(5, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw (Exception) e.getCause();
+        }
     }
 
+    @Tag("timing")
     @ParameterizedTest
     @ValueSource(strings = {"epoll", "nio", "io_uring"})
     void ringsOnceNotBeforeItsTimeAndSoonAfter(String transport) throws Exception {
@@ -90,11 +114,12 @@ class AlarmIoHandlerTest {
         // generous for a shared machine: a missed alarm would wait for the loop's next task (up to 1 s)
         assertTrue(rangAt[0] - setFor[0] < TimeUnit.MILLISECONDS.toNanos(500),
                 "rang " + (rangAt[0] - setFor[0]) / 1000 + " µs late");
-        Thread.sleep(50);
-        assertEquals(1, rings.get(), "rang once");
         assertEquals(AlarmIoHandler.NONE, (long) onLoop(alarm::alarmNanos), "cleared before it rang");
+        // a second ring would follow the first at once: none in the next 50 ms
+        stays("rang once", () -> rings.get() == 1, Duration.ofMillis(50));
     }
 
+    @Tag("timing")
     @ParameterizedTest
     @ValueSource(strings = {"epoll", "nio"})
     void aNewTimeReplacesTheOldOneAndCancelStopsIt(String transport) throws Exception {
@@ -113,28 +138,35 @@ class AlarmIoHandlerTest {
             alarm.set(earlier[0]); // replaces the later time
             return null;
         });
-        Thread.sleep(600);
+        await("the earlier time rang").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+                .until(() -> rings.get() >= 1);
+        assertTrue(rangAt[0] >= earlier[0], "not before the earlier time");
+        assertTrue(rangAt[0] < earlier[0] + TimeUnit.MILLISECONDS.toNanos(1_000), "the earlier time rang, not the replaced later one");
         assertEquals(1, rings.get(), "the earlier time rang, once");
-        assertTrue(rangAt[0] >= earlier[0]);
 
+        long[] later = new long[1];
         onLoop(() -> {
             long now = System.nanoTime();
             alarm.set(now + TimeUnit.MILLISECONDS.toNanos(10));
-            alarm.set(now + TimeUnit.MILLISECONDS.toNanos(300)); // replaces the earlier time too
+            later[0] = now + TimeUnit.MILLISECONDS.toNanos(300);
+            alarm.set(later[0]); // replaces the earlier time too
             return null;
         });
-        Thread.sleep(100);
-        assertEquals(1, rings.get(), "the replaced, earlier time did not ring");
-        Thread.sleep(700);
-        assertEquals(2, rings.get(), "the later time rang");
+        await("the later time rang").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+                .until(() -> rings.get() >= 2);
+        // had the replaced 10-ms time rung, this ring would be it, 290 ms before the later time
+        assertTrue(rangAt[0] >= later[0], "the replaced, earlier time did not ring: the ring came "
+                + (later[0] - rangAt[0]) / 1000 + " µs before the later time");
+        assertEquals(2, rings.get(), "the later time rang, once");
 
         onLoop(() -> {
             alarm.set(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(20));
             alarm.cancel();
             return null;
         });
-        Thread.sleep(300);
-        assertEquals(2, rings.get(), "a cancelled alarm does not ring");
+        assertEquals(AlarmIoHandler.NONE, (long) onLoop(alarm::alarmNanos), "a cancelled alarm is cleared");
+        // it was due in 20 ms: a ring would come within the next 300
+        stays("a cancelled alarm does not ring", () -> rings.get() == 2, Duration.ofMillis(300));
     }
 
     /** A pacer's use: the listener sets the next alarm. 2,000 alarms 100 µs apart, none early, and no garbage. */
@@ -168,10 +200,20 @@ class AlarmIoHandlerTest {
     }
 
     /**
+     * Asserts that {@code condition} holds for the whole of {@code window}: an alarm that should
+     * not ring is watched for as long as it would take to ring.
+     */
+    private static void stays(String what, Callable<Boolean> condition, Duration window) {
+        await(what).during(window).atMost(window.multipliedBy(2).plusSeconds(1)).pollInterval(Duration.ofMillis(5))
+                .until(condition);
+    }
+
+    /**
      * --busy-poll's loop: with {@code pollOnly} a chain of alarms 1 ms apart rings on time while
      * the loop never sleeps (next to no voluntary context switch), and the time it polled with
      * nothing to do is counted; without it, the loop sleeps once per alarm and counts nothing.
      */
+    @Tag("timing")
     @ParameterizedTest
     @ValueSource(strings = {"epoll", "nio", "io_uring"})
     void pollOnlyKeepsTheLoopOnItsCpuAndCountsItsIdlePolls(String transport) throws Exception {

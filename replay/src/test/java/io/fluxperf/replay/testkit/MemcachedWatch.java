@@ -9,9 +9,10 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 
 /** memcached's {@code watch} logger on its own connection, recording every line it prints. */
 public final class MemcachedWatch implements AutoCloseable {
@@ -51,12 +52,10 @@ public final class MemcachedWatch implements AutoCloseable {
         return List.copyOf(lines);
     }
 
-    /** Waits until {@code n} lines that start with "ts=" have come. */
-    public void await(int n, long timeoutMillis) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (lines.stream().filter(l -> l.startsWith("ts=")).count() < n && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+    /** Waits until {@code n} lines that start with "ts=" have come; fails after {@code timeout}. */
+    public void await(int n, Duration timeout) {
+        Awaitility.await("memcached watch lines: " + n).atMost(timeout).pollInterval(Duration.ofMillis(10))
+                .until(() -> lines.stream().filter(l -> l.startsWith("ts=")).count(), count -> count >= n);
     }
 
     public void writeTo(Path file) throws IOException {

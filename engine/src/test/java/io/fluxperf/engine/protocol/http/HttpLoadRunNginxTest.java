@@ -19,15 +19,16 @@ import io.fluxperf.testkit.ForwardingProtocol;
 import io.fluxperf.testkit.HttpOptionsOf;
 import io.fluxperf.testkit.NginxProcess;
 import io.fluxperf.testkit.NginxProcess.Access;
+import io.fluxperf.testkit.RealServer;
+import io.fluxperf.testkit.RealServers;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -36,18 +37,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the witness: every request fluxperf counts is a line there, with the status fluxperf saw, on
  * the connection fluxperf used. Each test uses its own query string, so one nginx serves all.
  */
+@ExtendWith(RealServers.class)
 class HttpLoadRunNginxTest {
+    @RealServer
     private static NginxProcess nginx;
-
-    @BeforeAll
-    static void start() {
-        nginx = NginxProcess.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        nginx.close();
-    }
 
     private static RunResult run(int connections, int pipeline, long requests, WorkloadConfig workload,
                                  Set<Integer> okClasses, boolean perRequest) {

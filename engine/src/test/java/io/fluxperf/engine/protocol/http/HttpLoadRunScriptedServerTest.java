@@ -74,7 +74,7 @@ class HttpLoadRunScriptedServerTest {
                         out.write(response, i, Math.min(piece, response.length - i));
                         out.flush();
                         if (pauseMillis > 0) {
-                            Thread.sleep(pauseMillis);
+                            Thread.sleep(pauseMillis); // deliberate: a slow server dribbles its reply out, piece by piece
                         }
                     }
                     if (closeAfter) {

@@ -3,8 +3,6 @@ package io.fluxperf.engine.protocol.memcache.log;
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.log.LogFormat;
 import io.fluxperf.engine.log.LogInput;
-import io.fluxperf.engine.log.LogReader;
-import io.fluxperf.engine.log.ReaderContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,7 +15,7 @@ public final class MemcacheLogFormats {
     public static final LogFormat WATCH = new Format("memcache-watch", "^ts=\\d+\\.\\d+ gid=\\d+ .*") {
         @Override
         public PreparedLog prepare(Path log, Path sendTimes) {
-            return prepared(ctx -> new MemcacheWatchReader(LogInput.open(log), ctx), List.of(SYNTHESISED));
+            return PreparedLog.of(ctx -> new MemcacheWatchReader(LogInput.open(log), ctx), List.of(SYNTHESISED));
         }
     };
 
@@ -45,7 +43,7 @@ public final class MemcacheLogFormats {
                 throw new UserError("--times: " + times + ": no such file");
             }
             Path csv = times;
-            return prepared(ctx -> new MemcacheAsciiReader(LogInput.open(log), ctx, csv), List.of(csv != null
+            return PreparedLog.of(ctx -> new MemcacheAsciiReader(LogInput.open(log), ctx, csv), List.of(csv != null
                     ? "send times from " + csv
                     : "the stream has no send times (no --times file): commands go as fast as allowed"));
         }
@@ -58,7 +56,7 @@ public final class MemcacheLogFormats {
         @Override
         public PreparedLog prepare(Path log, Path sendTimes) {
             Map<Long, int[]> perSecond = KlogReader.countSeconds(LogInput.open(log));
-            return prepared(ctx -> new KlogReader(LogInput.open(log), ctx, perSecond),
+            return PreparedLog.of(ctx -> new KlogReader(LogInput.open(log), ctx, perSecond),
                     List.of(KlogReader.SPREAD_NOTE, SYNTHESISED));
         }
     };
@@ -94,19 +92,5 @@ public final class MemcacheLogFormats {
         public String toString() {
             return label;
         }
-    }
-
-    private static LogFormat.PreparedLog prepared(java.util.function.Function<ReaderContext, LogReader> open, List<String> notes) {
-        return new LogFormat.PreparedLog() {
-            @Override
-            public LogReader open(ReaderContext ctx) {
-                return open.apply(ctx);
-            }
-
-            @Override
-            public List<String> notes() {
-                return notes;
-            }
-        };
     }
 }

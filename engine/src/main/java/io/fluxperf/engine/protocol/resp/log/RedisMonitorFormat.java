@@ -2,8 +2,6 @@ package io.fluxperf.engine.protocol.resp.log;
 
 import io.fluxperf.engine.log.LogFormat;
 import io.fluxperf.engine.log.LogInput;
-import io.fluxperf.engine.log.LogReader;
-import io.fluxperf.engine.log.ReaderContext;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -28,17 +26,7 @@ public final class RedisMonitorFormat implements LogFormat {
 
     @Override
     public PreparedLog prepare(Path log, Path sendTimes) {
-        return new PreparedLog() {
-            @Override
-            public LogReader open(ReaderContext ctx) {
-                return new RedisMonitorReader(LogInput.open(log), ctx);
-            }
-
-            @Override
-            public List<String> notes() {
-                return List.of();
-            }
-        };
+        return PreparedLog.of(ctx -> new RedisMonitorReader(LogInput.open(log), ctx), List.of());
     }
 
     @Override

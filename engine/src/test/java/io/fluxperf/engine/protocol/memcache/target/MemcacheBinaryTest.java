@@ -20,6 +20,8 @@ import io.fluxperf.engine.target.TargetServer;
 import io.fluxperf.engine.workload.GeneratedLoad;
 import io.fluxperf.engine.workload.ValuePattern;
 import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.RealServer;
+import io.fluxperf.testkit.RealServers;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.BufferedReader;
@@ -39,6 +41,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -54,21 +57,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * itself, values read back byte for byte (over the text protocol, so the two meet in one store).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(RealServers.class)
 class MemcacheBinaryTest {
+    @RealServer
     private MemcachedProcess memcached;
     private TargetServer embedded;
 
     @BeforeAll
     void start() {
-        memcached = MemcachedProcess.start();
         embedded = Protocols.startTarget("memcache-binary", TargetOptions.defaults());
     }
 
     @AfterAll
     void stop() {
-        if (memcached != null) {
-            memcached.close();
-        }
         if (embedded != null) {
             embedded.close();
         }

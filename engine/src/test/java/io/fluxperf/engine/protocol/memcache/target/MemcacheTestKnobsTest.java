@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -26,6 +27,7 @@ class MemcacheTestKnobsTest {
         }
     }
 
+    @Tag("timing")
     @Test
     void aTwoMillisecondDelayGivesTwoMillisecondRoundTrips() {
         server = MemcacheTargetServer.start(TargetOptions.builder().responseDelay(Duration.ofMillis(2)).build());
@@ -69,7 +71,7 @@ class MemcacheTestKnobsTest {
             long start = System.nanoTime();
             for (int i = 0; i < 50; i++) {
                 s.send("get o" + i + "\r\n"); // separate writes, so separate read batches with their own due times
-                LockSupport.parkNanos(50_000);
+                LockSupport.parkNanos(50_000); // deliberate: 50 µs apart, so that most land in reads of their own
             }
             for (int i = 0; i < 50; i++) {
                 assertEquals(List.of("VALUE o" + i + " 0 " + Integer.toString(i).length(), Integer.toString(i), "END"),
@@ -79,6 +81,7 @@ class MemcacheTestKnobsTest {
         }
     }
 
+    @Tag("timing")
     @Test
     void aPeriodicStallHoldsRepliesUntilItEnds() {
         long every = 300;

@@ -2,6 +2,8 @@ package io.fluxperf.engine.protocol.memcache.target;
 
 import io.fluxperf.engine.target.TargetOptions;
 import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.RealServer;
+import io.fluxperf.testkit.RealServers;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -12,6 +14,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * different values), the version string, and which stats exist (the deterministic counters must
  * be equal).
  */
+@ExtendWith(RealServers.class)
 class MemcachedConformanceTest {
     private static final String K250 = "k".repeat(250);
     private static final String K251 = "k".repeat(251);
@@ -37,12 +41,12 @@ class MemcachedConformanceTest {
             "get_hits", "get_misses", "delete_misses", "delete_hits", "incr_misses", "incr_hits", "decr_misses",
             "decr_hits", "cas_misses", "cas_hits", "cas_badval", "touch_hits", "touch_misses", "store_too_large", "total_items");
 
+    @RealServer
     private MemcachedProcess memcached;
     private MemcacheTargetServer embedded;
 
     @BeforeEach
     void start() {
-        memcached = MemcachedProcess.start();
         // 1 MiB: the largest item is then just under memcached's default 1 MB item size limit
         embedded = MemcacheTargetServer.start(TargetOptions.builder().memoryLimitBytes(1 << 20).build());
     }
@@ -51,9 +55,6 @@ class MemcachedConformanceTest {
     void stop() {
         if (embedded != null) {
             embedded.close();
-        }
-        if (memcached != null) {
-            memcached.close();
         }
     }
 
@@ -64,7 +65,7 @@ class MemcachedConformanceTest {
         try {
             for (String step : script()) {
                 if (step.startsWith("#sleep ")) {
-                    Thread.sleep(Long.parseLong(step.substring(7)));
+                    Thread.sleep(Long.parseLong(step.substring(7))); // deliberate: time passes on both servers (TTLs, a delayed flush_all)
                     continue;
                 }
                 List<String> expected = reference.exchange(step);

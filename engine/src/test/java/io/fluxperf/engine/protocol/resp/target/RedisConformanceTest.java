@@ -1,6 +1,8 @@
 package io.fluxperf.engine.protocol.resp.target;
 
 import io.fluxperf.engine.target.TargetOptions;
+import io.fluxperf.testkit.RealServer;
+import io.fluxperf.testkit.RealServers;
 import io.fluxperf.testkit.RedisProcess;
 import io.fluxperf.testkit.RedisProcess.Client;
 import io.fluxperf.testkit.RedisProcess.Verbatim;
@@ -12,6 +14,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,13 +25,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * text. At the end the servers' own counters must agree: calls per command and keyspace hits
  * and misses.
  */
+@ExtendWith(RealServers.class)
 class RedisConformanceTest {
+    @RealServer
     private RedisProcess redis;
     private RespTargetServer embedded;
 
     @BeforeEach
     void start() {
-        redis = RedisProcess.start();
         embedded = RespTargetServer.start(TargetOptions.defaults());
     }
 
@@ -36,9 +40,6 @@ class RedisConformanceTest {
     void stop() {
         if (embedded != null) {
             embedded.close();
-        }
-        if (redis != null) {
-            redis.close();
         }
     }
 

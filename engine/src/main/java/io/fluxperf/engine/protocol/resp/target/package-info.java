@@ -1,0 +1,17 @@
+/**
+ * The embedded redis server, which answers as redis 7.0 does for the commands a load test sends
+ * and those tools send on connecting, on the target framework of
+ * {@code io.fluxperf.engine.target}. {@link RespTargetServer} starts it; per connection,
+ * {@code RespConnectionHandler} frames requests with {@code RespRequestDecoder} (multibulk and
+ * inline, with redis' limits and error texts) into reused {@code RespArgs}, and
+ * {@code RespCommandProcessor} executes them with redis' order of checks and its keyspace hit and
+ * miss counting. Keys live in {@code RespStore}: sixteen databases in memory-bounded, lock-striped
+ * LRU {@code RespSegment}s of typed {@code RespEntry} values, much like redis'
+ * {@code allkeys-lru}. {@code RespReplies} writes RESP2, or RESP3 after {@code HELLO 3};
+ * {@code RespVerb} holds the known commands and their arities; {@code RespCounters} and
+ * {@code RespServerStats} give the server's {@code TargetStats} and {@code INFO}'s text.
+ * Connection state is confined to its event loop. The server is started only through the RESP
+ * protocol's target, and depends on the target framework and the protocol SPI, never on another
+ * protocol's package.
+ */
+package io.fluxperf.engine.protocol.resp.target;
