@@ -41,6 +41,8 @@ final class MemcacheWatchReader extends LineLogReader {
     private final int[] storeVerbs = new int[6];
     private static final Command[] STORES = {Command.SET, Command.ADD, Command.REPLACE, Command.APPEND,
             Command.PREPEND, Command.CAS};
+    /** Their labels, made once: {@link Command#label()} makes a new string on every call. */
+    private static final String[] STORE_LABELS = Arrays.stream(STORES).map(Command::label).toArray(String[]::new);
     /** Per client: the last command read and its generation, to drop the fetch inside a store. */
     private LogEntry[] lastByClient = new LogEntry[64];
     private int[] lastGeneration = new int[64];
@@ -67,7 +69,7 @@ final class MemcacheWatchReader extends LineLogReader {
         super(input, 1 << 20, ctx);
         this.getVerb = verb(ctx, "get");
         for (int i = 0; i < STORES.length; i++) {
-            storeVerbs[i] = verb(ctx, STORES[i].label());
+            storeVerbs[i] = verb(ctx, STORE_LABELS[i]);
         }
     }
 
@@ -136,7 +138,7 @@ final class MemcacheWatchReader extends LineLogReader {
             } else {
                 int which = -1;
                 for (int i = 0; i < STORES.length; i++) {
-                    if (is(b, cmdFrom, cmdTo, STORES[i].label())) {
+                    if (is(b, cmdFrom, cmdTo, STORE_LABELS[i])) {
                         which = i;
                         break;
                     }

@@ -1,0 +1,231 @@
+package io.fluxperf.bench;
+
+import io.fluxperf.engine.request.Command;
+import io.fluxperf.trace.TraceHeader;
+import io.fluxperf.trace.TraceRecord;
+import io.fluxperf.trace.TraceWriter;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+/**
+ * Command logs for the replay benchmarks, one per format replay reads, all holding the same
+ * commands: {@code commands} gets and sets (one set in five), 16-byte keys ({@code key:} and 12
+ * digits) drawn uniformly from 100,000, 32-byte printable values, from 50 clients drawn uniformly,
+ * one command every 20 µs (50,000/s) from epoch second 1,700,000,000 (a trace: from its origin).
+ * Seeded, so every run reads the same bytes.
+ *
+ * <p>Per format, as the tool that makes such a log writes it (see each reader's Javadoc):
+ * <ul>
+ * <li>{@code redis-monitor}: {@code redis-cli monitor}'s {@code OK}, then
+ *     {@code 1700000000.000020 [0 10.0.0.10:50000] "GET" "key:000000012345"}, a set with its value
+ *     as a third word;</li>
+ * <li>{@code memcache-watch}: memcached's {@code OK}, then {@code ts=… gid=… type=item_get key=…
+ *     status=found clsid=1 cfd=… size=32}; a set is two lines, the fetch memcached does inside it
+ *     and its {@code item_store … cmd=set ttl=0 …};</li>
+ * <li>{@code memcache-ascii}: the bytes the clients sent ({@code get key\r\n}, {@code set key 0 0
+ *     32\r\n} and the data block), with its send times and clients in {@code LOG.times.csv} beside
+ *     it, which replay reads by default;</li>
+ * <li>{@code klog}: twemcache's {@code 10.0.0.10:50000 - [14/Nov/2023:22:13:20 +0000] "get key" 0
+ *     67} (a set: {@code "set key 0 0 32" 1 8});</li>
+ * <li>{@code trace}: a fluxperf trace directory, written through {@link TraceWriter} as a run
+ *     writes it (command codes are {@link Command} ordinals; memcache).</li>
+ * </ul>
+ */
+final class ReplayLogs {
+    static final int CLIENTS = 50;
+    static final int KEYS = 100_000;
+    static final int VALUE_BYTES = 32;
+    /** One command in this many is a set. */
+    static final int SET_EVERY = 5;
+    static final long EPOCH_SECOND = 1_700_000_000L;
+    static final long INTERVAL_NANOS = 20_000;
+    private static final long SEED = 42;
+    private static final byte[] ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_"
+            .getBytes(StandardCharsets.US_ASCII);
+    private static final DateTimeFormatter KLOG_TIME = DateTimeFormatter
+            .ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ROOT).withZone(ZoneOffset.UTC);
+
+    private ReplayLogs() {
+    }
+
+    /** One command of the logs. */
+    private static final class Next {
+        private final SplittableRandom random = new SplittableRandom(SEED);
+        private final byte[] key = "key:000000000000".getBytes(StandardCharsets.US_ASCII);
+        private final byte[] value = new byte[VALUE_BYTES];
+        long index = -1;
+        boolean set;
+        int client;
+        /** ns since the log's first second */
+        long nanos;
+
+        void advance() {
+            index++;
+            set = random.nextInt(SET_EVERY) == 0;
+            client = random.nextInt(CLIENTS);
+            int k = random.nextInt(KEYS);
+            for (int i = key.length - 1; i >= 4; i--) {
+                key[i] = (byte) ('0' + k % 10);
+                k /= 10;
+            }
+            int v = random.nextInt(ALPHABET.length);
+            for (int i = 0; i < VALUE_BYTES; i++) {
+                value[i] = ALPHABET[(v + i * 7) % ALPHABET.length];
+            }
+            nanos = (index + 1) * INTERVAL_NANOS;
+        }
+
+        String key() {
+            return new String(key, StandardCharsets.US_ASCII);
+        }
+
+        String value() {
+            return new String(value, StandardCharsets.US_ASCII);
+        }
+
+        String address() {
+            return "10.0." + client / 10 + "." + (10 + client % 10) + ":" + (50_000 + 97 * client);
+        }
+
+        /** Seconds and microseconds, {@code 1700000000.000020}. */
+        String seconds() {
+            return (EPOCH_SECOND + nanos / 1_000_000_000L) + "." + sixDigits(nanos / 1000 % 1_000_000);
+        }
+    }
+
+    /**
+     * Writes a log of {@code format} into {@code directory} (a file, or a trace directory) and
+     * returns its path.
+     */
+    static Path write(String format, Path directory, int commands) throws IOException {
+        return switch (format) {
+            case "redis-monitor" -> lines(directory.resolve("monitor.log"), commands, "OK", n -> n.seconds() + " [0 "
+                    + n.address() + "] " + (n.set ? "\"SET\" \"" + n.key() + "\" \"" + n.value() + "\""
+                    : "\"GET\" \"" + n.key() + "\""));
+            case "memcache-watch" -> watch(directory.resolve("watch.log"), commands);
+            case "memcache-ascii" -> ascii(directory.resolve("stream.txt"), commands);
+            case "klog" -> lines(directory.resolve("twemcache.klog"), commands, null, n -> n.address() + " - ["
+                    + KLOG_TIME.format(Instant.ofEpochSecond(EPOCH_SECOND + n.nanos / 1_000_000_000L)) + "] \""
+                    + (n.set ? "set " + n.key() + " 0 0 " + VALUE_BYTES + "\" 1 8" : "get " + n.key() + "\" 0 67"));
+            case "trace" -> trace(directory.resolve("trace"), commands);
+            default -> throw new IllegalArgumentException("no log of format " + format);
+        };
+    }
+
+    /** How many times a reader's {@code next} returns true in one pass over the log of {@code format}. */
+    static long entries(String format, int commands) {
+        if (!format.equals("memcache-watch")) {
+            return commands;
+        }
+        Next n = new Next();
+        long sets = 0;
+        for (int i = 0; i < commands; i++) {
+            n.advance();
+            sets += n.set ? 1 : 0;
+        }
+        return commands + sets; // a set's fetch is returned too (and dropped later, in the read-ahead)
+    }
+
+    private interface Line {
+        String of(Next n);
+    }
+
+    private static Path lines(Path file, int commands, String first, Line line) throws IOException {
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+            if (first != null) {
+                out.write(ascii(first + "\n"));
+            }
+            Next n = new Next();
+            for (int i = 0; i < commands; i++) {
+                n.advance();
+                out.write(ascii(line.of(n) + "\n"));
+            }
+        }
+        return file;
+    }
+
+    private static Path watch(Path file, int commands) throws IOException {
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+            out.write(ascii("OK\n"));
+            Next n = new Next();
+            long gid = 1;
+            for (int i = 0; i < commands; i++) {
+                n.advance();
+                // memcached prints the microseconds without zero padding
+                String ts = "ts=" + (EPOCH_SECOND + n.nanos / 1_000_000_000L) + "." + (n.nanos / 1000 % 1_000_000);
+                int cfd = 20 + n.client;
+                if (n.set) {
+                    out.write(ascii(ts + " gid=" + gid++ + " type=item_get key=" + n.key()
+                            + " status=not_found clsid=0 cfd=" + cfd + " size=0\n"));
+                    out.write(ascii(ts + " gid=" + gid++ + " type=item_store key=" + n.key()
+                            + " status=stored cmd=set ttl=0 clsid=1 cfd=" + cfd + " size=" + VALUE_BYTES + "\n"));
+                } else {
+                    out.write(ascii(ts + " gid=" + gid++ + " type=item_get key=" + n.key()
+                            + " status=found clsid=1 cfd=" + cfd + " size=" + VALUE_BYTES + "\n"));
+                }
+            }
+        }
+        return file;
+    }
+
+    private static Path ascii(Path file, int commands) throws IOException {
+        Path times = file.resolveSibling(file.getFileName() + ".times.csv");
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
+             OutputStream csv = new BufferedOutputStream(Files.newOutputStream(times), 1 << 16)) {
+            csv.write(ascii("seconds,client\n"));
+            Next n = new Next();
+            for (int i = 0; i < commands; i++) {
+                n.advance();
+                out.write(ascii(n.set ? "set " + n.key() + " 0 0 " + VALUE_BYTES + "\r\n" + n.value() + "\r\n"
+                        : "get " + n.key() + "\r\n"));
+                csv.write(ascii(n.nanos / 1_000_000_000L + "." + sixDigits(n.nanos / 1000 % 1_000_000) + ","
+                        + n.address() + "\n"));
+            }
+        }
+        return file;
+    }
+
+    private static Path trace(Path directory, int commands) {
+        TraceHeader header = TraceHeader.builder().fluxperfVersion("bench").clockOriginNow()
+                .workloads(List.of("get", "set"))
+                .commands(Arrays.stream(Command.values()).map(Command::label).toList())
+                .protocols(List.of("memcache")).build();
+        TraceRecord record = new TraceRecord();
+        Next n = new Next();
+        try (TraceWriter writer = TraceWriter.open(directory, header)) {
+            for (int i = 0; i < commands; i++) {
+                n.advance();
+                long t = n.nanos;
+                record.clear().intendedSendNanos(t).actualSendNanos(t + 3_000).completionNanos(t + 45_000)
+                        .workload(n.set ? 1 : 0).protocol(0).command((n.set ? Command.SET : Command.GET).ordinal())
+                        .outcome(0).keyCount(1).key(n.key, 0, n.key.length).valueSize(n.set ? VALUE_BYTES : 0)
+                        .requestBytes(n.set ? 56 : 22).responseBytes(n.set ? 8 : 67).connectionId(n.client);
+                writer.append(record);
+            }
+            if (writer.recordsLost() > 0) {
+                throw new IllegalStateException(writer.statusLine());
+            }
+        }
+        return directory;
+    }
+
+    private static String sixDigits(long v) {
+        String s = Long.toString(v);
+        return "000000".substring(s.length()) + s;
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+}
