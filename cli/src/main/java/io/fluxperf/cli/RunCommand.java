@@ -139,11 +139,16 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     @Override
     public Integer call() {
         RunConfig runConfig = ConfigResolver.resolve(settings());
+        HostTuning tuning = Main.ownsProcess() ? HostTuning.ownProcess(runConfig.isOpenLoop(), !connection.noHostTuning)
+                : HostTuning.standard();
         RunOrchestrator run = new RunOrchestrator(runConfig, new TextRunReport(streams.out(), streams.err(), !noLive))
                 .outputs(new RunOutputs(json, hdrLog, trace, traceRequired))
-                .tuning(Main.ownsProcess() ? HostTuning.ownProcess(runConfig.isOpenLoop(), !connection.noHostTuning)
-                        : HostTuning.standard())
+                .tuning(tuning)
                 .liveSamples(!noLive);
+        if (tuning.warmsUp()) {
+            // a cold JVM's first seconds would be reported as the server's latency
+            run.warmUp(new RunOrchestrator.Warmup(RunOrchestrator.Warmup.RUN_REQUESTS, null));
+        }
         RunResult result;
         int interruptExit;
         try (Interrupts interrupts = Interrupts.install(run::requestStop)) {

@@ -4,21 +4,79 @@ import io.fluxperf.engine.log.LogEntry;
 import java.util.Arrays;
 
 /**
- * The read-ahead: a bounded min-heap of entries by sort key (ties in read order). Commands that
- * a log wrote slightly out of order (memcached's worker threads, twemcache's per-thread buffers,
- * the event loops of a trace) come out in order as long as they are less than its capacity apart.
+ * The read-ahead: a bounded window of entries that come out by sort key (ties in read order).
+ * Commands that a log wrote slightly out of order (memcached's worker threads, twemcache's
+ * per-thread buffers, the event loops of a trace) come out in order as long as they are less than
+ * its size apart.
+ *
+ * <p>Most of a log is in order already, so an entry that sorts after the last one added goes to a
+ * first-in first-out ring (its head is its smallest), and only the others to a min-heap; the
+ * smaller of the two heads comes out. An in-order log then costs two array accesses per command
+ * instead of a heap's climb through a window of 16,384 entries, each step a cache miss.
  */
 final class ReorderWindow {
-    private LogEntry[] heap = new LogEntry[256];
-    private int size;
+    /** Entries in sort-key order, oldest at {@link #head}. */
+    private LogEntry[] ring = new LogEntry[256];
+    private int head;
+    private int ringSize;
+    /** The entries that came out of order. */
+    private LogEntry[] heap = new LogEntry[64];
+    private int heapSize;
     private long heldBytes;
 
     void add(LogEntry e) {
-        if (size == heap.length) {
-            heap = Arrays.copyOf(heap, size * 2);
-        }
         heldBytes += e.heldBytes();
-        int i = size++;
+        if (ringSize == 0 || !less(e, ring[(head + ringSize - 1) & (ring.length - 1)])) {
+            if (ringSize == ring.length) {
+                growRing();
+            }
+            ring[(head + ringSize) & (ring.length - 1)] = e;
+            ringSize++;
+        } else {
+            push(e);
+        }
+    }
+
+    /** The entry with the smallest sort key, or null when empty. */
+    LogEntry poll() {
+        LogEntry top;
+        if (heapSize > 0 && (ringSize == 0 || less(heap[0], ring[head]))) {
+            top = popHeap();
+        } else if (ringSize > 0) {
+            top = ring[head];
+            ring[head] = null;
+            head = (head + 1) & (ring.length - 1);
+            ringSize--;
+        } else {
+            return null;
+        }
+        heldBytes -= top.heldBytes();
+        return top;
+    }
+
+    int size() {
+        return ringSize + heapSize;
+    }
+
+    /** Key, argument and value bytes held by the entries in the window. */
+    long heldBytes() {
+        return heldBytes;
+    }
+
+    private void growRing() {
+        LogEntry[] bigger = new LogEntry[ring.length * 2];
+        for (int i = 0; i < ringSize; i++) {
+            bigger[i] = ring[(head + i) & (ring.length - 1)];
+        }
+        ring = bigger;
+        head = 0;
+    }
+
+    private void push(LogEntry e) {
+        if (heapSize == heap.length) {
+            heap = Arrays.copyOf(heap, heapSize * 2);
+        }
+        int i = heapSize++;
         while (i > 0) {
             int parent = (i - 1) >>> 1;
             if (!less(e, heap[parent])) {
@@ -30,22 +88,18 @@ final class ReorderWindow {
         heap[i] = e;
     }
 
-    /** The entry with the smallest sort key, or null when empty. */
-    LogEntry poll() {
-        if (size == 0) {
-            return null;
-        }
+    private LogEntry popHeap() {
         LogEntry top = heap[0];
-        LogEntry last = heap[--size];
-        heap[size] = null;
-        if (size > 0) {
+        LogEntry last = heap[--heapSize];
+        heap[heapSize] = null;
+        if (heapSize > 0) {
             int i = 0;
             while (true) {
                 int child = 2 * i + 1;
-                if (child >= size) {
+                if (child >= heapSize) {
                     break;
                 }
-                if (child + 1 < size && less(heap[child + 1], heap[child])) {
+                if (child + 1 < heapSize && less(heap[child + 1], heap[child])) {
                     child++;
                 }
                 if (!less(heap[child], last)) {
@@ -56,17 +110,7 @@ final class ReorderWindow {
             }
             heap[i] = last;
         }
-        heldBytes -= top.heldBytes();
         return top;
-    }
-
-    int size() {
-        return size;
-    }
-
-    /** Key, argument and value bytes held by the entries in the window. */
-    long heldBytes() {
-        return heldBytes;
     }
 
     private static boolean less(LogEntry a, LogEntry b) {

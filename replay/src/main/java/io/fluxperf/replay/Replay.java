@@ -38,16 +38,18 @@ public final class Replay {
     private static final Duration WHOLE_REPLAY = Duration.ofDays(30);
     private static final String OTHER = "other";
     /**
-     * Commands of the log's start that the in-process warm-up plays at full speed against an
-     * embedded target before the replay's schedule starts: enough for the JIT's first tier of the
-     * reader, the lanes and the request path, in a few tenths of a second.
+     * Commands of the log's start that the in-process warm-up plays against an embedded target
+     * before the replay's schedule starts, after a first round of
+     * {@link RunOrchestrator#FIRST_ROUND_REQUESTS} (as {@code run}'s, so that the classes of a run's
+     * end are loaded before the second round's code is compiled): with 2,000, the hot path's last
+     * tier was compiled in the replay's first second.
      */
-    static final long WARMUP_COMMANDS = 2_000;
+    static final long WARMUP_COMMANDS = 7_000;
     /**
      * A paced replay's warm-up is paced too, at this rate: its alarms and early sends are compiled
-     * as well as its sends (2,000 commands take 0.2 s).
+     * as well as its sends (7,000 commands take 0.35 s).
      */
-    static final double WARMUP_RATE = 10_000;
+    static final double WARMUP_RATE = 20_000;
 
     private final ReplayOptions options;
     private volatile RunOrchestrator run;
@@ -124,12 +126,13 @@ public final class Replay {
                 .outputs(new RunOutputs(options.json(), null, options.trace(), false))
                 .tuning(tuning).liveSamples(options.live());
         ReplaySource warm = null;
+        ReplaySource first = null;
         if (tuning.warmsUp()) {
-            // the log's first commands, as fast as they go, through the same reader, lanes and connections
-            ReaderContext warmCtx = plan.context(new BadLines(false), new VerbTable(plan.verbs), new LogStats());
-            warm = new ReplaySource(c -> new FirstCommands(plan.open(c), WARMUP_COMMANDS), warmCtx, options.threads(),
-                    new Pacer(0, 0, options.speed() > 0 ? WARMUP_RATE : 0), 1, options.readAhead(), options.anyConnection(), plan.only, workloadByVerb, other);
-            orchestrator.warmUp(new RunOrchestrator.Warmup(WARMUP_COMMANDS, warm));
+            // the log's first commands, paced or as fast as they go, through the same reader, lanes and connections
+            first = warmSource(plan, workloadByVerb, other, RunOrchestrator.FIRST_ROUND_REQUESTS);
+            warm = warmSource(plan, workloadByVerb, other, WARMUP_COMMANDS);
+            orchestrator.warmUp(new RunOrchestrator.Warmup(WARMUP_COMMANDS, warm, first));
+            first.start();
             warm.start();
         }
         source.start(); // reading starts now, so that the read-ahead is full when the first command is due
@@ -145,6 +148,7 @@ public final class Replay {
             source.close();
             if (warm != null) {
                 warm.close();
+                first.close();
             }
         }
         Throwable failure = source.failure();
@@ -155,6 +159,14 @@ public final class Replay {
             throw new IllegalStateException("the replay reader failed", failure);
         }
         return report.result();
+    }
+
+    /** The log's first {@code commands}, read as the replay reads it, for the in-process warm-up. */
+    private ReplaySource warmSource(ReplayPlan plan, int[] workloadByVerb, int other, long commands) {
+        ReaderContext ctx = plan.context(new BadLines(false), new VerbTable(plan.verbs), new LogStats());
+        return new ReplaySource(c -> new FirstCommands(plan.open(c), commands), ctx, options.threads(),
+                new Pacer(0, 0, options.speed() > 0 ? WARMUP_RATE : 0), 1, options.readAhead(), options.anyConnection(),
+                plan.only, workloadByVerb, other);
     }
 
     private static WorkloadConfig workload(String name, Command method) {

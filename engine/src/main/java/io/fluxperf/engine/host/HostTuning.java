@@ -21,8 +21,10 @@ import java.util.concurrent.TimeUnit;
  *       seconds the loops are woken from outside every 100 µs, so that the profile the JIT compiles
  *       the loop's wait from has seen a task arrive at every point of it, as the window ends'
  *       tasks later do.</li>
+ *   <li><b>Settling after the in-process warm-up</b> (a process of its own): the JIT gets up to
+ *       300 ms to finish the compiles the warm-up queued before the first measured send.</li>
  *   <li><b>Priorities and courtesy</b> (a paced run in a process of its own): from the end of the
- *       warm-up (3 s into a run without one), the JIT's compiler threads and the run's own thread
+ *       in-process warm-up, else of the --warmup (3 s into a run with neither), the JIT's compiler threads and the run's own thread
  *       drop to nice 19 ({@link HousekeepingPriority}), and the run's thread offers the CPU back
  *       between the steps of a window's bookkeeping ({@link #pause()}, {@link CpuCourtesy}).</li>
  * </ul>
@@ -46,9 +48,15 @@ public final class HostTuning {
 
     private static final HostTuning STANDARD = new HostTuning(false, false, false);
 
+    /** After the in-process warm-up, how long the JIT must have compiled nothing, and the longest wait for that. */
+    private static final long JIT_SETTLE_QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(30);
+    private static final long JIT_SETTLE_MAX_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
     private final boolean rehearse;
     private final boolean exercise;
     private final boolean lowersPriorities;
+    /** Priorities dropped already (after an in-process warm-up): a run's load drops them no more. */
+    private boolean lowered;
 
     private HostTuning(boolean rehearse, boolean exercise, boolean lowersPriorities) {
         this.rehearse = rehearse;
@@ -81,6 +89,23 @@ public final class HostTuning {
      */
     public boolean warmsUp() {
         return rehearse;
+    }
+
+    /**
+     * The in-process warm-up is over and the measured run is next: lets the JIT finish what the
+     * warm-up queued (at most {@link #JIT_SETTLE_MAX_NANOS}; a compile the warm-up's last requests
+     * started would otherwise share the CPU with the first measured ones), then drops the
+     * priorities now, so that the {@code renice} falls before the first measured send.
+     */
+    public void afterWarmup() {
+        if (!rehearse) {
+            return;
+        }
+        JitSettle.await(JIT_SETTLE_QUIET_NANOS, JIT_SETTLE_MAX_NANOS);
+        if (lowersPriorities && !lowered) {
+            lowered = true;
+            HousekeepingPriority.lowerCompilersAndCurrentThread();
+        }
     }
 
     /** On each load loop, as it starts. */
@@ -192,7 +217,8 @@ public final class HostTuning {
                 next = Math.min(next, now + WAKE_EXERCISE_INTERVAL_NANOS);
             }
             if (!yielded) {
-                long yieldAt = warmupEnd - start > 0 ? warmupEnd - YIELD_BEFORE_WINDOW_NANOS : start + YIELD_AFTER_NANOS;
+                long yieldAt = warmupEnd - start > 0 ? warmupEnd - YIELD_BEFORE_WINDOW_NANOS
+                        : lowered ? start : start + YIELD_AFTER_NANOS;
                 if (now - yieldAt >= 0) {
                     measuredLoadBegins();
                 } else {
@@ -209,7 +235,10 @@ public final class HostTuning {
             }
             yielded = true;
             if (lowersPriorities) {
-                HousekeepingPriority.lowerCompilersAndCurrentThread();
+                if (!lowered) {
+                    lowered = true;
+                    HousekeepingPriority.lowerCompilersAndCurrentThread();
+                }
                 CpuCourtesy.begin();
             }
         }

@@ -4,6 +4,7 @@ import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.connection.ClientLoop;
+import io.fluxperf.engine.connection.ClientLoops;
 import io.fluxperf.engine.connection.IoUringClientLoop;
 import io.fluxperf.engine.host.HostTuning;
 import io.fluxperf.engine.metrics.ConnectionCounts;
@@ -60,6 +61,7 @@ public final class LoadRun {
     /** --trace-required: a run whose trace fails stops, rather than going on untraced. */
     private boolean traceRequired;
     private boolean liveSamples = true;
+    private ClientLoops sharedLoops;
     /** --stats-interval: when the next block is due (System.nanoTime), and what was printed. */
     private long nextStatsNanos = Long.MAX_VALUE;
     private long lastStatsNanos;
@@ -78,8 +80,18 @@ public final class LoadRun {
      * protocol's codecs decode by wrapping the registered one.
      */
     public LoadRun(RunConfig config, Protocol protocol, RunListener listener) {
+        check(config, protocol);
         this.config = config;
         this.protocol = protocol;
+        this.listener = listener;
+    }
+
+    /**
+     * Whether {@code protocol} and this machine can run {@code config}, as the constructor checks.
+     *
+     * @throws UserError naming the flag when not
+     */
+    public static void check(RunConfig config, Protocol protocol) {
         if (config.connection().udp() && protocol.datagramFraming() == null) {
             throw new UserError("--udp: protocol " + protocol.name() + " has no UDP framing; "
                     + Protocols.all().stream().filter(p -> p.datagramFraming() != null).map(Protocol::name).toList()
@@ -93,7 +105,6 @@ public final class LoadRun {
         if (config.connection().ioUring()) {
             IoUringClientLoop.ensureAvailable(); // one sentence now, not a stack trace from the first loop
         }
-        this.listener = listener;
     }
 
     private static Protocol registered(String name) {
@@ -116,6 +127,18 @@ public final class LoadRun {
      */
     public LoadRun tuning(HostTuning policy) {
         this.tuning = policy;
+        return this;
+    }
+
+    /**
+     * Runs on {@code shared} loops, which outlive the run (its caller closes them), instead of
+     * loops of its own: a warm-up and the run after it then load on the same threads.
+     */
+    public LoadRun loops(ClientLoops shared) {
+        if (shared.ioUring() != config.connection().ioUring()) {
+            throw new IllegalArgumentException("the shared loops' transport differs from the run's");
+        }
+        this.sharedLoops = shared;
         return this;
     }
 
@@ -161,13 +184,13 @@ public final class LoadRun {
      * @param source null: the config's generated workloads
      */
     public RunResult execute(SocketAddress target, String targetDescription, RequestSource source) {
-        List<ClientLoop> loops = new ArrayList<>();
+        ClientLoops owned = sharedLoops == null ? new ClientLoops(config.connection().ioUring()) : null;
+        ClientLoops loops = owned != null ? owned : sharedLoops;
         List<LoadDriver> drivers = new ArrayList<>();
         try {
             CodecFactory codecs = protocol.codecs(config.protocolOptions(), config.server());
             for (int t = 0; t < config.threads(); t++) {
-                ClientLoop loop = ClientLoop.create("fluxperf-load-" + t, config.connection().ioUring());
-                loops.add(loop);
+                ClientLoop loop = loops.get(t);
                 drivers.add(new LoadDriver(t, config, protocol, codecs, loop, target, errors,
                         trace != null ? trace.forThread() : null, tuning));
             }
@@ -186,8 +209,8 @@ public final class LoadRun {
             for (LoadDriver d : drivers) {
                 await(d.close(), Duration.ofSeconds(5));
             }
-            for (ClientLoop l : loops) {
-                l.dispose(Duration.ofSeconds(2));
+            if (owned != null) {
+                owned.close();
             }
         }
     }

@@ -3,6 +3,8 @@ package io.fluxperf.engine.run;
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.config.ConnectionOptions;
 import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.connection.ClientLoops;
 import io.fluxperf.engine.connection.ServerAddress;
 import io.fluxperf.engine.host.HostTuning;
 import io.fluxperf.engine.load.LoadRun;
@@ -23,6 +25,7 @@ import io.fluxperf.trace.FileErrors;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * One run from a checked config to its report, the same for {@code run}, {@code replay} and
@@ -85,11 +88,30 @@ public final class RunOrchestrator {
     /**
      * What the in-process warm-up sends before the run, against an embedded target.
      *
-     * @param requests how many requests (a source's own may end sooner)
-     * @param source   the requests, or null for the config's generated workloads; it is read once
+     * @param requests   how many requests (a source's own may end sooner)
+     * @param source     the requests, or null for the config's generated workloads; it is read once
+     * @param firstRound with a source, the requests of a short first round ({@link #FIRST_ROUND_REQUESTS}), or null for none
      */
-    public record Warmup(long requests, RequestSource source) {
+    public record Warmup(long requests, RequestSource source, RequestSource firstRound) {
+        public Warmup(long requests, RequestSource source) {
+            this(requests, source, null);
+        }
+
+        /** What {@code run} sends by default: at 20,000/s, half a second (see {@link #warmUp}). */
+        public static final long RUN_REQUESTS = 8_000;
     }
+
+    /**
+     * Generated warm-ups begin with a round this short: it loads every class a run loads (at its
+     * end too: the histograms' merge, a channel's close), so that none of those loads throws away
+     * code the main round has compiled just as the measured run starts.
+     */
+    public static final long FIRST_ROUND_REQUESTS = 1_000;
+    /**
+     * A paced warm-up runs at least this fast in total (the workloads' rates scaled alike): at a
+     * low rate its requests would take seconds, and the JIT counts calls, not seconds.
+     */
+    static final double WARMUP_MIN_RATE = 20_000;
 
     /** Warms this process up before the run (see the class comment); null: no warm-up. */
     public RunOrchestrator warmUp(Warmup w) {
@@ -119,39 +141,51 @@ public final class RunOrchestrator {
      */
     public RunResult execute() {
         Protocol p = protocol != null ? protocol : registered(config.protocol());
-        try (RunOutputs.Opened files = outputs.open(config)) {
-            if (warmup != null && !stopRequested) {
-                warmUp(p);
-            }
-            return execute(p, files);
-        }
-    }
-
-    private RunResult execute(Protocol p, RunOutputs.Opened files) {
-        try (TargetServer target = config.server() == null ? startEmbedded(p, config.connection().udp()) : null) {
+        // the run's own embedded target starts before the warm-up: threads started after it inherit
+        // the lowered priority of the run's thread, and the target's loops must keep theirs
+        try (RunOutputs.Opened files = outputs.open(config);
+             TargetServer target = config.server() == null ? startEmbedded(p, config.connection().udp()) : null;
+             ClientLoops loops = warmup != null ? new ClientLoops(config.connection().ioUring()) : null) {
+            // a mistake in --server is named before the warm-up, not after it
             SocketAddress address = target != null ? (config.connection().udp() ? target.udpAddress() : target.address())
                     : ServerAddress.parse(config.server(), "--server");
             String description = target != null ? target.describe() : config.server();
-            report.starting(config, description);
-            LoadRun load = new LoadRun(config, p, withHdrLog(files.hdr())).tuning(tuning).liveSamples(liveSamples);
-            if (files.trace() != null) {
-                load.trace(files.trace(), outputs.traceRequired());
+            LoadRun.check(config, p); // a mistake in the config is named before the warm-up, which shares it
+            if (warmup != null && !stopRequested) {
+                warmUp(p, loops);
+                tuning.afterWarmup();
             }
-            errors = load.errors();
-            run = load;
-            if (stopRequested) {
-                load.requestStop();
-            }
-            RunResult result;
-            try {
-                result = load.execute(address, description, source);
-            } finally {
-                files.closeLogs();
-            }
-            report.finished(result, load.errors(), files.trace());
-            files.writeJson(out -> report.writeJson(result, out));
-            return result;
+            return execute(measuredRun(p, files, loops), files, address, description);
         }
+    }
+
+    private LoadRun measuredRun(Protocol p, RunOutputs.Opened files, ClientLoops loops) {
+        LoadRun load = new LoadRun(config, p, withHdrLog(files.hdr())).tuning(tuning).liveSamples(liveSamples);
+        if (loops != null) {
+            load.loops(loops);
+        }
+        if (files.trace() != null) {
+            load.trace(files.trace(), outputs.traceRequired());
+        }
+        errors = load.errors();
+        return load;
+    }
+
+    private RunResult execute(LoadRun load, RunOutputs.Opened files, SocketAddress address, String description) {
+        report.starting(config, description);
+        run = load;
+        if (stopRequested) {
+            load.requestStop();
+        }
+        RunResult result;
+        try {
+            result = load.execute(address, description, source);
+        } finally {
+            files.closeLogs();
+        }
+        report.finished(result, load.errors(), files.trace());
+        files.writeJson(out -> report.writeJson(result, out));
+        return result;
     }
 
     private static Protocol registered(String name) {
@@ -163,30 +197,58 @@ public final class RunOrchestrator {
     }
 
     /**
-     * The warm-up: the run's shape against an embedded target, quietly. Plain TCP unless the run is
-     * UDP (an embedded target has no certificate), no --hold-connections or --connect-rate, and the
-     * protocol's options less what only a real server takes.
+     * The warm-up: the run's shape against an embedded target, quietly, on the loops the run will
+     * use. Plain TCP unless the run is UDP (an embedded target has no certificate), no
+     * --hold-connections or --connect-rate, and the protocol's options less what only a real server
+     * takes. Generated requests come in two rounds ({@link #FIRST_ROUND_REQUESTS}, then the rest), a
+     * source's when it has a first round.
      */
-    private void warmUp(Protocol p) {
+    private void warmUp(Protocol p, ClientLoops loops) {
         ConnectionOptions c = config.connection();
         ConnectionOptions plain = ConnectionOptions.builder().udp(c.udp()).connectPerRequest(c.connectPerRequest())
                 .ioUring(c.ioUring()).busyPoll(c.busyPoll()).build();
         RunConfig warm = config.toBuilder().server(null).windows(1).duration(Duration.ofSeconds(30)).warmup(Duration.ZERO)
                 .requests(warmup.source() == null ? warmup.requests() : 0).statsInterval(Duration.ZERO).connection(plain)
-                .connections(Math.min(config.connections(), 8))
+                .connections(Math.min(config.connections(), 8)).workloads(atLeastMinRate(config.workloads()))
                 .protocolOptions(p.forEmbeddedTarget(config.protocolOptions())).build();
-        try (TargetServer target = startEmbedded(p, c.udp())) {
-            LoadRun load = new LoadRun(warm, p, new RunListener() { }).liveSamples(false);
-            run = load;
-            if (stopRequested) {
-                load.requestStop();
+        try {
+            if (warmup.source() == null && warmup.requests() > FIRST_ROUND_REQUESTS) {
+                warmRound(p, loops, warm.toBuilder().requests(FIRST_ROUND_REQUESTS).build(), null);
+                warm = warm.toBuilder().requests(warmup.requests() - FIRST_ROUND_REQUESTS).build();
+            } else if (warmup.firstRound() != null) {
+                warmRound(p, loops, warm, warmup.firstRound());
             }
-            load.execute(c.udp() ? target.udpAddress() : target.address(), target.describe(), warmup.source());
+            warmRound(p, loops, warm, warmup.source());
         } catch (RuntimeException e) {
             report.warmupSkipped(e.getMessage());
         } finally {
             run = null;
         }
+    }
+
+    private void warmRound(Protocol p, ClientLoops loops, RunConfig warm, RequestSource source) {
+        if (stopRequested) {
+            return;
+        }
+        boolean udp = warm.connection().udp();
+        try (TargetServer target = startEmbedded(p, udp)) {
+            LoadRun load = new LoadRun(warm, p, new RunListener() { }).liveSamples(false).loops(loops);
+            run = load;
+            if (stopRequested) {
+                load.requestStop();
+            }
+            load.execute(udp ? target.udpAddress() : target.address(), target.describe(), source);
+        }
+    }
+
+    /** The workloads with their rates scaled up alike to {@link #WARMUP_MIN_RATE} in total, when slower. */
+    static List<WorkloadConfig> atLeastMinRate(List<WorkloadConfig> workloads) {
+        double total = workloads.stream().mapToDouble(WorkloadConfig::rate).sum();
+        if (total <= 0 || total >= WARMUP_MIN_RATE || workloads.stream().anyMatch(w -> w.rate() <= 0)) {
+            return workloads;
+        }
+        double factor = WARMUP_MIN_RATE / total;
+        return workloads.stream().map(w -> w.withRate(w.rate() * factor)).toList();
     }
 
     /** Without --server, the embedded target of the protocol on a free loopback port (and a UDP port for --udp). */

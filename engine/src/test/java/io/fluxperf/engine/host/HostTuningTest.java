@@ -78,4 +78,26 @@ class HostTuningTest {
         HostTuning.ownProcess(false, false).beforeLoad(3, () -> rounds[0]++, () -> { });
         assertEquals(HostTuning.REHEARSAL_ROUNDS, rounds[0]);
     }
+
+    @Test
+    void afterAnInProcessWarmUpTheJitGetsAMomentAndTheLoadDropsPrioritiesAtItsStart() {
+        long t0 = System.nanoTime();
+        HostTuning.standard().afterWarmup();
+        assertTrue(System.nanoTime() - t0 < 50 * MS, "a shared process does not wait for the JIT");
+        HostTuning own = HostTuning.ownProcess(true, false); // false: this test JVM's priorities stay
+        t0 = System.nanoTime();
+        own.afterWarmup();
+        assertTrue(System.nanoTime() - t0 < 2_000 * MS, "the wait for the JIT is bounded (200 ms, and a noisy machine)");
+        Loops loops = new Loops();
+        HostTuning.Load load = own.loadStarts(START, START, loops);
+        long next = load.tick(START);
+        assertTrue(next - START >= 2_999 * MS, "without lowered priorities the drop stays 3 s into the load: " + next);
+    }
+
+    @Test
+    void theJitGoesQuietOrTheWaitEnds() {
+        long t0 = System.nanoTime();
+        JitSettle.await(10 * MS, 100 * MS);
+        assertTrue(System.nanoTime() - t0 < 1_000 * MS, "at most the bound, plus a scheduler's slack");
+    }
 }

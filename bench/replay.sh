@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Replay against run, and a replay's fidelity at 1x, against a local redis-server (issue 34).
+#
+#   bench/replay.sh                 # 3 alternating pairs, then 3 replays at 1x
+#   PAIRS=5 COMMANDS=1000000 bench/replay.sh
+#
+# The log: a redis-cli MONITOR log of COMMANDS (500,000) GET and SET lines, 4:1, recorded at RATE
+# (50,000) commands/s from 50 clients, values of 32 bytes (bench/lib/monitor_log.py).
+#  1. Throughput, in alternating pairs: `replay --speed max --loop LOOPS` of the log against `run`
+#     with the same mix (4:1 get/set, 32-byte values, 100,000 keys) for as long, closed loop, both
+#     on 1 thread with 50 connections. Each row: commands/s and CPU per command (the whole process,
+#     from the report), and the ratios replay/run.
+#  2. Fidelity at 1x: the log replayed as recorded, one window per second; send lag p99 over the
+#     whole replay and over its seconds after the first (the worst window's p99), and the
+#     duration against the log's. For scale, bench/lib/pace_reference.c (a C client with fluxperf's
+#     pacing) at the same rate against memcached shows what this machine lets a bare client do.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+PAIRS=${PAIRS:-3}
+COMMANDS=${COMMANDS:-500000}
+RATE=${RATE:-50000}
+LOOPS=${LOOPS:-2}
+out=$(mktemp -d /tmp/fluxperf-replay-bench.XXXXXX)
+trap 'redis-cli -p "$port" shutdown nosave >/dev/null 2>&1 || true; [ -n "${mpid:-}" ] && kill "$mpid" 2>/dev/null; rm -rf "$out"' EXIT
+
+./fluxperf --version >/dev/null  # builds the jar and its archive when needed (not timed)
+python3 bench/lib/monitor_log.py "$out/monitor.log" "$COMMANDS" "$RATE" 50 100000 32
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes --logfile "$out/redis.log"
+for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+cat > "$out/mix.toml" <<TOML
+[general]
+threads = 1
+connections = 50
+[[workload]]
+name = "get"
+method = "get"
+weight = 4
+keyspace = 100000
+key-length = 10
+bytes = 32
+[[workload]]
+name = "set"
+method = "set"
+weight = 1
+keyspace = 100000
+key-length = 10
+bytes = 32
+TOML
+
+total() {  # FILE FIELD: a number from the Total block ("Rate:" rps, "CPU:" ns/request)
+    sed -n '/^Total:/,$p' "$1" | awk -v f="$2" '$1 == f { print $2; exit }'
+}
+
+seconds=$(awk -v c="$COMMANDS" -v r="$RATE" -v l="$LOOPS" 'BEGIN { printf "%d", c * l / (2 * r) + 1 }')
+printf '%-6s %12s %12s %12s %12s %8s %8s\n' pair run_rps replay_rps run_ns replay_ns rps_x cpu_x
+for i in $(seq "$PAIRS"); do
+    ./fluxperf run --config "$out/mix.toml" -s "127.0.0.1:$port" --protocol redis -d "$seconds" --no-live >"$out/run.txt" 2>&1
+    ./fluxperf replay -l "$out/monitor.log" -s "127.0.0.1:$port" -c 50 --speed max --loop "$LOOPS" --no-live >"$out/replay.txt" 2>&1
+    r1=$(total "$out/run.txt" Rate:); r2=$(total "$out/replay.txt" Rate:)
+    c1=$(total "$out/run.txt" CPU:); c2=$(total "$out/replay.txt" CPU:)
+    awk -v i="$i" -v r1="$r1" -v r2="$r2" -v c1="$c1" -v c2="$c2" \
+        'BEGIN { printf "%-6s %12s %12s %12s %12s %8.2f %8.2f\n", i, r1, r2, c1, c2, r2 / r1, c2 / c1 }'
+done
+
+echo
+printf '%-6s %14s %22s %12s %12s\n' replay lag_p99_us worst_window_p99_us duration_s expected_s
+for i in $(seq "$PAIRS"); do
+    ./fluxperf replay -l "$out/monitor.log" -s "127.0.0.1:$port" -c 50 --window 1s --json "$out/r.json" --no-live >"$out/fid.txt" 2>&1
+    python3 - "$out/r.json" "$i" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["replay"]
+later = [w["p99"] for w in r["windowSendLagNanos"][1:] if "p99" in w]
+print("%-6s %14.0f %22.0f %12.3f %12.3f" % (sys.argv[2], r["sendLagNanos"]["p99"] / 1e3,
+      (max(later) if later else float("nan")) / 1e3, r["replaySeconds"], r["expectedSeconds"]))
+PY
+done
+
+if command -v memcached >/dev/null && command -v cc >/dev/null; then
+    cc -O2 -o "$out/pace_reference" bench/lib/pace_reference.c -lm
+    mport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    memcached -l 127.0.0.1 -p "$mport" -U 0 -t 1 & mpid=$!
+    sleep 0.3
+    echo
+    echo "for scale, the C reference at ${RATE}/s with 50 connections against memcached (1 s warm-up, 5 s):"
+    "$out/pace_reference" 127.0.0.1 "$mport" "$RATE" 50 1 10000 1 5 1 sleep | grep '^total:'
+fi
+echo "($(nproc) CPUs, load average $(cut -d' ' -f1 /proc/loadavg))"

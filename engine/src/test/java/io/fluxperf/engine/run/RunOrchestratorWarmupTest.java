@@ -1,0 +1,54 @@
+package io.fluxperf.engine.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.request.Command;
+import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.RealServer;
+import io.fluxperf.testkit.RealServers;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The in-process warm-up before a run: what it sends, where, and how fast. */
+@ExtendWith(RealServers.class)
+class RunOrchestratorWarmupTest {
+    @RealServer
+    private MemcachedProcess memcached;
+
+    @Test
+    void theWarmUpGoesToAnEmbeddedTargetAndTheServerSeesOnlyTheRun() {
+        RunConfig config = RunConfig.builder().server(memcached.address()).threads(2).connections(3).requests(400)
+                .duration(Duration.ofSeconds(10)).workloads(List.of(WorkloadConfig.of(Command.GET))).build();
+        String[] skipped = {null};
+        RunResult result = new RunOrchestrator(config, new RunReport() {
+            @Override
+            public void warmupSkipped(String reason) {
+                skipped[0] = reason;
+            }
+        }).warmUp(new RunOrchestrator.Warmup(3_000, null)).execute();
+        assertNull(skipped[0], "both warm-up rounds ran");
+        assertEquals(400, result.total().total().outcomes().requests());
+        assertEquals(400, memcached.stats().get("cmd_get"), "memcached saw the run's gets, none of the warm-up's");
+    }
+
+    @Test
+    void aSlowPacedWarmUpIsSpedUpWithItsMixKept() {
+        List<WorkloadConfig> slow = List.of(WorkloadConfig.of(Command.GET).withRate(800),
+                WorkloadConfig.of(Command.SET).withRate(200));
+        List<WorkloadConfig> warm = RunOrchestrator.atLeastMinRate(slow);
+        assertEquals(RunOrchestrator.WARMUP_MIN_RATE * 0.8, warm.get(0).rate(), 1e-6);
+        assertEquals(RunOrchestrator.WARMUP_MIN_RATE * 0.2, warm.get(1).rate(), 1e-6);
+
+        List<WorkloadConfig> fast = List.of(WorkloadConfig.of(Command.GET).withRate(50_000));
+        assertSame(fast, RunOrchestrator.atLeastMinRate(fast), "a run faster than the floor warms up at its own rate");
+        List<WorkloadConfig> closed = List.of(WorkloadConfig.of(Command.GET));
+        assertSame(closed, RunOrchestrator.atLeastMinRate(closed), "a closed loop has no rate to scale");
+    }
+}
