@@ -21,6 +21,7 @@ import io.fluxperf.engine.report.HdrLogWriter;
 import io.fluxperf.engine.target.TargetFactory;
 import io.fluxperf.engine.target.TargetOptions;
 import io.fluxperf.engine.target.TargetServer;
+import io.fluxperf.engine.trace.RunTrace;
 import io.fluxperf.trace.FileErrors;
 import java.io.IOException;
 import java.net.SocketAddress;
@@ -152,7 +153,7 @@ public final class RunOrchestrator {
             String description = target != null ? target.describe() : config.server();
             LoadRun.check(config, p); // a mistake in the config is named before the warm-up, which shares it
             if (warmup != null && !stopRequested) {
-                warmUp(p, loops);
+                warmUp(p, loops, files.trace() != null);
                 tuning.afterWarmup();
             }
             return execute(measuredRun(p, files, loops), files, address, description);
@@ -201,9 +202,10 @@ public final class RunOrchestrator {
      * use. Plain TCP unless the run is UDP (an embedded target has no certificate), no
      * --hold-connections or --connect-rate, and the protocol's options less what only a real server
      * takes. Generated requests come in two rounds ({@link #FIRST_ROUND_REQUESTS}, then the rest), a
-     * source's when it has a first round.
+     * source's when it has a first round. A traced run's warm-up writes a trace of its own to a
+     * temporary directory, deleted after it: appending a record is on the hot path too.
      */
-    private void warmUp(Protocol p, ClientLoops loops) {
+    private void warmUp(Protocol p, ClientLoops loops, boolean traced) {
         ConnectionOptions c = config.connection();
         ConnectionOptions plain = ConnectionOptions.builder().udp(c.udp()).connectPerRequest(c.connectPerRequest())
                 .ioUring(c.ioUring()).busyPoll(c.busyPoll()).build();
@@ -211,14 +213,15 @@ public final class RunOrchestrator {
                 .requests(warmup.source() == null ? warmup.requests() : 0).statsInterval(Duration.ZERO).connection(plain)
                 .connections(Math.min(config.connections(), 8)).workloads(atLeastMinRate(config.workloads()))
                 .protocolOptions(p.forEmbeddedTarget(config.protocolOptions())).build();
-        try {
+        try (WarmupTrace trace = traced ? WarmupTrace.open(warm) : null) {
+            RunTrace t = trace == null ? null : trace.trace();
             if (warmup.source() == null && warmup.requests() > FIRST_ROUND_REQUESTS) {
-                warmRound(p, loops, warm.toBuilder().requests(FIRST_ROUND_REQUESTS).build(), null);
+                warmRound(p, loops, warm.toBuilder().requests(FIRST_ROUND_REQUESTS).build(), null, t);
                 warm = warm.toBuilder().requests(warmup.requests() - FIRST_ROUND_REQUESTS).build();
             } else if (warmup.firstRound() != null) {
-                warmRound(p, loops, warm, warmup.firstRound());
+                warmRound(p, loops, warm, warmup.firstRound(), t);
             }
-            warmRound(p, loops, warm, warmup.source());
+            warmRound(p, loops, warm, warmup.source(), t);
         } catch (RuntimeException e) {
             report.warmupSkipped(e.getMessage());
         } finally {
@@ -226,13 +229,16 @@ public final class RunOrchestrator {
         }
     }
 
-    private void warmRound(Protocol p, ClientLoops loops, RunConfig warm, RequestSource source) {
+    private void warmRound(Protocol p, ClientLoops loops, RunConfig warm, RequestSource source, RunTrace trace) {
         if (stopRequested) {
             return;
         }
         boolean udp = warm.connection().udp();
         try (TargetServer target = startEmbedded(p, udp)) {
             LoadRun load = new LoadRun(warm, p, new RunListener() { }).liveSamples(false).loops(loops);
+            if (trace != null) {
+                load.trace(trace);
+            }
             run = load;
             if (stopRequested) {
                 load.requestStop();

@@ -1,6 +1,9 @@
 package io.fluxperf.engine.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
@@ -11,10 +14,16 @@ import io.fluxperf.engine.request.Command;
 import io.fluxperf.testkit.MemcachedProcess;
 import io.fluxperf.testkit.RealServer;
 import io.fluxperf.testkit.RealServers;
+import io.fluxperf.trace.TraceReader;
+import io.fluxperf.trace.TraceRecord;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The in-process warm-up before a run: what it sends, where, and how fast. */
 @ExtendWith(RealServers.class)
@@ -36,6 +45,32 @@ class RunOrchestratorWarmupTest {
         assertNull(skipped[0], "both warm-up rounds ran");
         assertEquals(400, result.total().total().outcomes().requests());
         assertEquals(400, memcached.stats().get("cmd_get"), "memcached saw the run's gets, none of the warm-up's");
+    }
+
+    @Test
+    void aTracedRunWarmsUpTheTraceInAThrowAwayDirectory(@TempDir Path dir) throws IOException {
+        Path trace = dir.resolve("trace");
+        RunConfig config = RunConfig.builder().server(memcached.address()).connections(2).requests(300)
+                .duration(Duration.ofSeconds(10)).workloads(List.of(WorkloadConfig.of(Command.GET))).build();
+        RunResult result = new RunOrchestrator(config, new RunReport() { })
+                .outputs(new RunOutputs(null, null, trace, false))
+                .warmUp(new RunOrchestrator.Warmup(2_000, null)).execute();
+        assertEquals(300, result.total().total().outcomes().requests());
+        long records = 0;
+        try (TraceReader reader = TraceReader.open(trace)) {
+            TraceRecord r = new TraceRecord();
+            while (reader.next(r)) {
+                records++;
+            }
+        }
+        assertEquals(300, records, "the run's trace holds the run's requests, none of the warm-up's");
+
+        WarmupTrace warm = WarmupTrace.open(config);
+        Path warmDir = warm.directory();
+        assertNotNull(warm.trace());
+        assertTrue(Files.isDirectory(warmDir));
+        warm.close();
+        assertFalse(Files.exists(warmDir), "the warm-up's trace is deleted with its directory");
     }
 
     @Test
