@@ -39,6 +39,7 @@ import picocli.CommandLine.Option;
                 "  fluxperf replay -s 127.0.0.1:11211 -l run-trace/        # 'run --trace' dir",
                 "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log --only get,set --max-wait 1s",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --key-prefix r: --json r.json",
+                "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --stats-interval 1s",
                 "",
                 "Capturing: redis-cli -p 6379 monitor > monitor.log",
                 "           printf 'watch fetchers mutations\\r\\n' | nc HOST 11211 > watch.log",
@@ -114,6 +115,10 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
             description = "Replay the log's first TIME as warm-up, as 'run --warmup' does: sent, but not in the report.")
     private Duration warmup;
 
+    @Option(names = "--stats-interval", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "Print a statistics block every TIME while replaying, as 'run' does (dperf), plus the interval's send lag and the place in the log (default 0: off).")
+    private Duration statsInterval;
+
     @Mixin
     private ConnectionFlags connection = new ConnectionFlags();
 
@@ -167,6 +172,7 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
                 .readAhead(readAhead)
                 .window(window)
                 .warmup(warmup)
+                .statsInterval(statsInterval)
                 .json(json)
                 .trace(trace)
                 .live(!noLive)

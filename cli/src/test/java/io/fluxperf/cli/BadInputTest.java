@@ -58,6 +58,10 @@ class BadInputTest {
                 Arguments.of(new String[] {"trace", "stats", notATrace.toString()}, "not-a-trace"),
                 Arguments.of(new String[] {"trace", "dump", badVersion.toString()}, "future-trace"),
                 Arguments.of(new String[] {"heatmap", notATrace.toString(), "--out", dir.resolve("h.png").toString()}, "not-a-trace"),
+                Arguments.of(new String[] {"replay", "-l", dir.resolve("any.log").toString(), "--stats-interval", "soon"},
+                        "--stats-interval"),
+                Arguments.of(new String[] {"replay", "-l", dir.resolve("any.log").toString(), "--stats-interval", "-1s"},
+                        "--stats-interval"),
                 Arguments.of(new String[] {"mcb", "-c", "frob"}, "-c"),
                 Arguments.of(new String[] {"serve", "--port", "70000"}, "--port"));
     }

@@ -20,6 +20,13 @@ class HelpTest {
     }
 
     @Test
+    void replaysHelpShowsItsStatisticsBlocks() {
+        String help = CliRun.of("replay", "--help").out();
+        assertTrue(help.contains("--stats-interval=TIME"), help);
+        assertTrue(help.contains("--stats-interval 1s"), "an example: " + help);
+    }
+
+    @Test
     void serveNamesEveryProtocolItServes() {
         String help = CliRun.of("serve", "--help").out();
         assertFalse(help.contains("only one so far"), help);

@@ -35,6 +35,9 @@ import reactor.core.publisher.FluxSink;
  *     lost wake-up).</li>
  * <li>Each command is handed back to the reader through {@link #returned} after its request is
  *     filled; the ring and the read-ahead bound the memory in use.</li>
+ * <li>An ask with nothing on its way means the request emitted before was sent: that is when the
+ *     lane's position ({@link #mark()}, {@link #line()}) moves on to it. So the lane completes only
+ *     when asked with nothing left, after its last command was sent, and its position ends there.</li>
  * </ul>
  */
 final class Lane {
@@ -55,7 +58,10 @@ final class Lane {
     private volatile Thread reader;
     private RequestPool pool;
     private long startNanos;
-    /** Progress: loop << 44 | position of the last command emitted. */
+    /** Progress: loop << 44 | position, and line, of the last command emitted (maybe waiting for its time). */
+    private long emittedMark;
+    private long emittedLine;
+    /** The same of the last command sent: the driver asks for the next only after it sent the one before. */
     private volatile long mark;
     private volatile long line;
 
@@ -133,10 +139,12 @@ final class Lane {
         return cancelled;
     }
 
+    /** Progress: loop << 44 | position of the last command this lane's thread sent. */
     long mark() {
         return mark;
     }
 
+    /** The line (or record) of the last command this lane's thread sent; 0 before the first. */
     long line() {
         return line;
     }
@@ -157,6 +165,11 @@ final class Lane {
                 // this pass run, so the time is visible here.
                 inTransit = null;
             }
+            if (demand && inTransit == null) {
+                // asked again with nothing on its way: the request emitted before has been sent
+                mark = emittedMark;
+                line = emittedLine;
+            }
             if (demand && inTransit == null && !cancelled) {
                 LogEntry e = ready.poll();
                 if (e != null) {
@@ -173,8 +186,8 @@ final class Lane {
                         return;
                     }
                     fill(req, e);
-                    mark = (long) e.loop << 44 | e.position;
-                    line = e.line;
+                    emittedMark = (long) e.loop << 44 | e.position;
+                    emittedLine = e.line;
                     returned.offer(e);
                     demand = false;
                     if (!onLoop) {
@@ -183,7 +196,7 @@ final class Lane {
                     s.next(req);
                 }
             }
-            if (done && ready.isEmpty() && inTransit == null && !cancelled) {
+            if (done && ready.isEmpty() && inTransit == null && demand && !cancelled) {
                 s.complete();
                 return; // wip stays taken: nothing more is emitted
             }
@@ -214,6 +227,7 @@ final class Lane {
         } else if (e.synthSize >= 0) {
             r.value(synth.array(), 0, e.synthSize);
         }
+        r.sourceNanos(e.sourceNanos);
         r.ttlSeconds(e.ttlSeconds);
         r.numeric(e.numeric);
         r.affinity(e.affinity);

@@ -9,7 +9,8 @@ import io.fluxperf.engine.log.LogEntry;
  * the previous ended. A command whose log time is earlier than one already scheduled (later than
  * the read-ahead could sort) goes at once, never before its predecessors: send times never
  * decrease. Offsets are computed from the loop's start, not summed gap by gap, so rounding never
- * accumulates. Used by the reader thread only.
+ * accumulates. Beside the send time, each command gets its time since the pass's first command on
+ * the log's own clock, by which a report names a place in the log. Used by the reader thread only.
  */
 final class Pacer {
     private final double speed;
@@ -17,6 +18,8 @@ final class Pacer {
     private final double capIntervalNanos;
     private long loopBase;
     private long loopStart = LogEntry.NO_TIME;
+    /** The log time of the pass's first command with a time, at any speed (for {@code sourceNanos}). */
+    private long passStart = LogEntry.NO_TIME;
     private long latest = LogEntry.NO_TIME;
     private long cut;
     private long lastOffset;
@@ -37,13 +40,22 @@ final class Pacer {
     void newLoop() {
         loopBase = lastOffset;
         loopStart = LogEntry.NO_TIME;
+        passStart = LogEntry.NO_TIME;
         latest = LogEntry.NO_TIME;
         cut = 0;
     }
 
-    /** Sets {@code e.scheduled} and {@code e.offsetNanos}. */
+    /** Sets {@code e.scheduled}, {@code e.offsetNanos} and {@code e.sourceNanos}. */
     void schedule(LogEntry e) {
         long t = e.timeNanos;
+        if (t != LogEntry.NO_TIME) {
+            if (passStart == LogEntry.NO_TIME) {
+                passStart = t;
+            }
+            e.sourceNanos = Math.max(0, t - passStart); // one earlier than the first, beyond the read-ahead: at 0
+        } else {
+            e.sourceNanos = -1;
+        }
         boolean timed = speed > 0 && t != LogEntry.NO_TIME;
         long offset = lastOffset;
         if (timed) {

@@ -11,7 +11,9 @@ import io.fluxperf.engine.log.ReaderContext;
 import io.fluxperf.engine.log.VerbTable;
 import io.fluxperf.engine.metrics.LatencySummary;
 import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.SendLateness;
 import io.fluxperf.engine.metrics.StopReason;
+import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.CommandTemplate;
@@ -21,6 +23,7 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -37,6 +40,12 @@ public final class Replay {
     /** The window of a replay reported as one block: longer than any log (30 days). */
     private static final Duration WHOLE_REPLAY = Duration.ofDays(30);
     private static final String OTHER = "other";
+    /**
+     * A largest send lag above this gets a note in the fidelity block: a timer or a scheduler's
+     * hiccup on a busy machine stays under it, while a stall or a backlog a person would care about
+     * (a tenth of a frame of a 100 Hz chart) is over it.
+     */
+    static final long FELL_BEHIND_NOTE_NANOS = 10_000_000L;
     /**
      * Commands of the log's start that the in-process warm-up plays against an embedded target
      * before the replay's schedule starts, after a first round of
@@ -110,7 +119,7 @@ public final class Replay {
                 .warmup(options.warmup() != null ? options.warmup() : Duration.ZERO)
                 .timeout(options.timeout()).tcpNoDelay(options.tcpNoDelay()).workloads(workloads)
                 .protocolOptions(options.protocolOptions()).connection(options.connection())
-                .earlySend(options.earlySend()).build();
+                .earlySend(options.earlySend()).statsInterval(options.statsInterval()).build();
 
         BadLines bad = new BadLines(options.strict());
         VerbTable verbs = new VerbTable(plan.verbs);
@@ -211,16 +220,17 @@ public final class Replay {
             RunConfig c = config.toBuilder().duration(window.isZero() || window.isNegative() ? Duration.ofNanos(1) : window)
                     .windows(Math.max(1, r.windows().size())).build();
             return new RunResult(c, r.target(), r.windows(), r.total(), reason, r.preloadedKeys(), r.intervals(),
-                    r.threadSeconds());
+                    r.threadSeconds(), r.lateness());
         }
 
-        ReplayResult result(RunResult r, Throwable failure) {
-            return Replay.this.result(plan, r, verbs, stats, bad, failure);
+        /** @param positions where each statistics block ended in the log, in order */
+        ReplayResult result(RunResult r, Throwable failure, List<LogPosition> positions) {
+            return Replay.this.result(plan, r, verbs, stats, bad, failure, positions);
         }
     }
 
     private ReplayResult result(ReplayPlan plan, RunResult r, VerbTable verbs, LogStats stats, BadLines bad,
-                                Throwable failure) {
+                                Throwable failure, List<LogPosition> positions) {
         long[] lag = null;
         if (r.total().sendLag().getTotalCount() > 0) {
             LatencySummary l = r.total().summaries().sendLag();
@@ -234,6 +244,12 @@ public final class Replay {
                 notes.add("--only " + o + ": the log has no such command");
             }
         }
+        if (lag != null) {
+            String behind = fellBehind(r.lateness());
+            if (behind != null) {
+                notes.add(behind);
+            }
+        }
         int connections = options.threads() * options.connections();
         if (!options.anyConnection() && stats.clients > connections) {
             notes.add(stats.clients + " original clients shared " + connections + " connections: each kept its order,"
@@ -244,6 +260,31 @@ public final class Replay {
         return new ReplayResult(r, plan.name, plan.format, plan.protocol.name(), options.speedText(), options.loops(),
                 lag, original, r.total().seconds(), expected, stats.replayedByVerb(verbs), stats.commands, stats.lines,
                 bad.count(), bad.first(), stats.skipped(), stats.filtered, stats.late, stats.adjusted(), notes,
-                failure == null ? null : failure.getMessage(), options.warmup() != null);
+                failure == null ? null : failure.getMessage(), options.warmup() != null, List.copyOf(positions));
+    }
+
+    /**
+     * The note that says plainly that the replay did not keep its schedule: how far behind it fell
+     * at worst, where in the log, and whether its load thread was on CPU all that time (the client
+     * could not keep up) or not (it waited: for the server, the reader or a CPU); null when the
+     * largest lag is {@link #FELL_BEHIND_NOTE_NANOS} or less.
+     */
+    static String fellBehind(SendLateness l) {
+        if (l.late() == 0 || l.maxLagNanos() <= FELL_BEHIND_NOTE_NANOS) {
+            return null;
+        }
+        String lag = l.maxLagNanos() < 10_000_000_000L ? Math.round(l.maxLagNanos() / 1e6) + " ms"
+                : String.format(Locale.ROOT, "%.1f s", l.maxLagNanos() / 1e9);
+        String head = "fell " + lag + " behind at " + ReplayReport.where(l.maxLagSourceNanos(), l.maxLagAtNanos());
+        double cpu = l.maxLagCpuShare();
+        if (cpu < 0) {
+            return head + " (this JVM does not tell its load threads' CPU time)";
+        }
+        String share = String.format(Locale.ROOT, "; its load thread was on CPU %.0f %% of that time", 100 * cpu);
+        if (cpu >= WindowResult.SATURATED_LOOP_SHARE) {
+            return head + share + ": the client could not keep up (give it more --threads and CPUs, or a lower --speed)";
+        }
+        return head + share + ", so it also waited: for the server's replies or a connection with room"
+                + " (more --connections or --pipeline), for the log's reader, or for a CPU the machine gave to others";
     }
 }

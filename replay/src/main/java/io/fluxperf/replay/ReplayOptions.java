@@ -2,6 +2,7 @@ package io.fluxperf.replay;
 
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.config.ConnectionOptions;
+import io.fluxperf.engine.config.DurationParser;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.log.LogFormat;
 import io.fluxperf.engine.protocol.ProtocolOptions;
@@ -38,13 +39,16 @@ import java.util.Locale;
  * @param protocolOptions the protocol's settings ({@code --user}, {@code --db}, {@code --resp}, …), as {@code run} takes them
  * @param connection    how connections are made ({@code --tls}, Unix sockets, {@code --udp}, {@code --io-uring}, …), as {@code run}'s
  * @param earlySend     how long before its time a paced command may leave with others ({@code --early-send})
+ * @param statsInterval a statistics block every this long while the replay runs, as {@code run --stats-interval}
+ *                      prints, with the interval's send lag and the place in the log; zero = none
  */
 public record ReplayOptions(Path log, LogFormat format, String server, String protocol, double speed,
                             Duration maxWait, int loops, List<String> only, String keyPrefix, double rateCap,
                             int threads, int connections, int pipeline, Duration timeout, boolean tcpNoDelay,
                             Path times, boolean anyConnection, boolean allowFlush, boolean strict, Duration window,
                             int readAhead, Path trace, Path json, boolean live, Duration warmup,
-                            ProtocolOptions protocolOptions, ConnectionOptions connection, Duration earlySend) {
+                            ProtocolOptions protocolOptions, ConnectionOptions connection, Duration earlySend,
+                            Duration statsInterval) {
     public static final int DEFAULT_READ_AHEAD = 16_384;
 
     public ReplayOptions {
@@ -77,6 +81,11 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         }
         if (window != null && (window.isNegative() || window.isZero())) {
             throw new UserError("--window: must be above 0");
+        }
+        statsInterval = statsInterval == null ? Duration.ZERO : statsInterval;
+        if (statsInterval.isNegative()) {
+            throw new UserError("--stats-interval: must be at least 0, not "
+                    + DurationParser.format(statsInterval));
         }
         if (warmup != null && (warmup.isNegative() || warmup.isZero())) {
             warmup = null;
@@ -156,6 +165,7 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         private ProtocolOptions protocolOptions = ProtocolOptions.none();
         private ConnectionOptions connection = ConnectionOptions.defaults();
         private Duration earlySend = RunConfig.DEFAULT_EARLY_SEND;
+        private Duration statsInterval = Duration.ZERO;
 
         private Builder(Path log) {
             this.log = log;
@@ -314,10 +324,16 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
             return this;
         }
 
+        /** A statistics block every {@code v} (zero or null: none). */
+        public Builder statsInterval(Duration v) {
+            statsInterval = v;
+            return this;
+        }
+
         public ReplayOptions build() {
             return new ReplayOptions(log, format, server, protocol, speed, maxWait, loops, only, keyPrefix, rateCap,
                     threads, connections, pipeline, timeout, tcpNoDelay, times, anyConnection, allowFlush, strict,
-                    window, readAhead, trace, json, live, warmup, protocolOptions, connection, earlySend);
+                    window, readAhead, trace, json, live, warmup, protocolOptions, connection, earlySend, statsInterval);
         }
     }
 }

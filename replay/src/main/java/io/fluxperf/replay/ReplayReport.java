@@ -1,5 +1,6 @@
 package io.fluxperf.replay;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -7,11 +8,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.log.LogInput;
+import io.fluxperf.engine.metrics.IntervalSample;
 import io.fluxperf.engine.metrics.LiveSample;
+import io.fluxperf.engine.metrics.SendLateness;
 import io.fluxperf.engine.report.JsonReport;
+import io.fluxperf.engine.report.TextReport;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -19,8 +24,9 @@ import java.util.stream.Collectors;
 
 /**
  * The replay's own lines around {@code run}'s report (which {@link io.fluxperf.engine.report.TextReport}
- * prints): the config echo with what is replayed and how, the progress line, and the fidelity
- * block; and the {@code replay} object added to the JSON result.
+ * prints): the config echo with what is replayed and how, the progress line, the lines each
+ * statistics block adds (send lag, place in the log), and the fidelity block; and the
+ * {@code replay} object and the intervals' positions added to the JSON result.
  */
 final class ReplayReport {
     private static final String RULE = "-----";
@@ -88,24 +94,42 @@ final class ReplayReport {
     }
 
     /** The progress line, stderr. */
-    static String progressLine(LiveSample sample, long elapsedNanos, long[] progress, long size, int loops, boolean trace) {
-        long loop = Math.max(1, progress[0]);
+    static String progressLine(LiveSample sample, long elapsedNanos, LogPosition at, int loops, boolean trace) {
         StringBuilder b = new StringBuilder();
         b.append("[replay ").append(Math.round(elapsedNanos / 1e9)).append("s] ")
-                .append(trace ? "record " : "line ").append(progress[2]);
-        double fraction = -1;
-        if (size > 0) {
-            fraction = ((loop - 1) + Math.min(1.0, (double) progress[1] / size)) / loops;
-            b.append(String.format(Locale.ROOT, " (%.1f %%)", 100 * fraction));
+                .append(trace ? "record " : "line ").append(at.line());
+        if (at.sizeKnown()) {
+            b.append(" (").append(at.percent()).append(" %)");
         }
         if (loops > 1) {
-            b.append(" loop ").append(loop).append('/').append(loops);
+            b.append(" loop ").append(at.loop()).append('/').append(loops);
         }
         b.append(", ").append(Math.round(sample.rate())).append(" rps, errors ").append(sample.errors());
-        if (fraction > 0.001) {
-            b.append(", ETA ").append(Math.round(elapsedNanos / 1e9 * (1 - fraction) / fraction)).append('s');
+        if (at.sizeKnown() && at.fraction() > 0.001) {
+            b.append(", ETA ").append(Math.round(elapsedNanos / 1e9 * (1 - at.fraction()) / at.fraction())).append('s');
         }
         return b.toString();
+    }
+
+    /**
+     * The two lines a replay adds to each statistics block ({@code --stats-interval}), in its
+     * columns: the send lag of the interval's commands, and the place in the log after it.
+     *
+     * @param paced the replay has a schedule (not {@code --speed max} without a rate cap)
+     */
+    static String[] statsLines(IntervalSample s, LogPosition at, boolean paced, int loops, boolean trace) {
+        boolean lagKnown = paced && s.sent() > 0;
+        String lag = TextReport.columns("sendLagP50", lagKnown ? TextReport.group(s.sendLagP50()) + " ns" : "n/a",
+                "sendLagP99", lagKnown ? TextReport.group(s.sendLagP99()) + " ns" : "n/a",
+                "sendLagMax", lagKnown ? TextReport.group(s.sendLagMax()) + " ns" : "n/a");
+        List<String> place = new ArrayList<>(List.of(trace ? "record" : "line", TextReport.group(at.line())));
+        if (at.sizeKnown()) {
+            place.addAll(List.of("percent", at.percent() + " %"));
+        }
+        if (loops > 1) {
+            place.addAll(List.of("loop", at.loop() + "/" + loops));
+        }
+        return new String[] {lag, TextReport.columns(place.toArray(String[]::new))};
     }
 
     /** @param printed notes the config echo showed already */
@@ -115,6 +139,8 @@ final class ReplayReport {
         if (r.sendLagNanos() != null) {
             out.println("Send lag: p50: " + r.sendLagNanos()[0] + " ns p99: " + r.sendLagNanos()[1] + " ns max: "
                     + r.sendLagNanos()[2] + " ns (actual minus scheduled send time)");
+            out.println(behindLine(r));
+            out.println(lateSendsLine(r.run().lateness()));
         } else {
             out.println("Send lag: n/a (--speed max sends as fast as the connections allow; latency from the write)");
         }
@@ -151,11 +177,58 @@ final class ReplayReport {
         }
     }
 
-    /** The run's JSON with a "replay" object added. */
+    /**
+     * The longest stretch behind the schedule: how long, and where it began in the log (and in the
+     * replay, when that is another time: another speed, a later pass, idle gaps cut).
+     */
+    static String behindLine(ReplayResult r) {
+        SendLateness l = r.run().lateness();
+        if (l.longestBehindNanos() == 0) {
+            return "Behind: never more than 1 ms behind the schedule";
+        }
+        return String.format(Locale.ROOT, "Behind: longest %.1f ms from %s (commands sent more than 1 ms late, back to back)",
+                l.longestBehindNanos() / 1e6, where(l.longestBehindSourceNanos(), l.longestBehindStartNanos()));
+    }
+
+    static String lateSendsLine(SendLateness l) {
+        return String.format(Locale.ROOT, "Late sends: %d of %d commands (%.2f %%) left more than 1 ms after their scheduled time",
+                l.late(), l.paced(), 100 * l.lateShare());
+    }
+
+    /**
+     * A place as seconds into the log, and into the replay too where the two differ by more than a
+     * millisecond; into the replay alone when the log has no times.
+     *
+     * @param sourceNanos  ns into the log's pass, -1 when unknown
+     * @param replayNanos  ns after the replay's schedule began
+     */
+    static String where(long sourceNanos, long replayNanos) {
+        String replay = seconds(replayNanos / 1e9) + " s into the replay";
+        if (sourceNanos < 0) {
+            return replay;
+        }
+        String log = seconds(sourceNanos / 1e9) + " s into the log";
+        return Math.abs(sourceNanos - replayNanos) > 1_000_000 ? log + ", " + replay : log;
+    }
+
     /** The JSON result of {@code run} with a {@code replay} object for the fidelity; {@code out} is left open. */
     static void writeJson(ReplayResult r, OutputStream out) throws IOException {
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         ObjectNode root = (ObjectNode) mapper.readTree(new JsonReport().toJson(r.run()));
+        JsonNode intervals = root.get("intervals");
+        if (intervals != null && intervals.isArray()) {
+            for (int i = 0; i < intervals.size() && i < r.intervalPositions().size(); i++) {
+                LogPosition p = r.intervalPositions().get(i);
+                ObjectNode position = ((ObjectNode) intervals.get(i)).putObject("position");
+                position.put("loop", p.loop());
+                position.put("line", p.line());
+                if (p.sizeKnown()) {
+                    position.put("percent", Math.round(p.fraction() * 1e5) / 1e3);
+                } else {
+                    position.putNull("percent");
+                }
+            }
+        }
         ObjectNode replay = root.putObject("replay");
         replay.put("log", r.log());
         replay.put("format", r.format().label());
@@ -181,6 +254,7 @@ final class ReplayReport {
                 n.put("max", l.max());
             }
         }
+        putLateness(replay, r);
         putSeconds(replay, "originalSeconds", r.originalSeconds());
         putSeconds(replay, "replaySeconds", r.replaySeconds());
         putSeconds(replay, "expectedSeconds", r.expectedSeconds());
@@ -206,6 +280,42 @@ final class ReplayReport {
             replay.put("failure", r.failure());
         }
         mapper.writer().without(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET).writeValue(out, root);
+    }
+
+    /** The schedule's keeping: null figures when there was no schedule (--speed max). */
+    private static void putLateness(ObjectNode replay, ReplayResult r) {
+        SendLateness l = r.run().lateness();
+        replay.put("lateThresholdNanos", SendLateness.LATE_NANOS);
+        if (r.sendLagNanos() == null) {
+            replay.putNull("lateSends");
+            replay.putNull("lateShare");
+            replay.putNull("longestBehind");
+            replay.putNull("largestLag");
+            return;
+        }
+        replay.put("lateSends", l.late());
+        replay.put("lateShare", l.lateShare());
+        if (l.longestBehindNanos() > 0) {
+            ObjectNode behind = replay.putObject("longestBehind");
+            behind.put("nanos", l.longestBehindNanos());
+            putSeconds(behind, "startLogSeconds", l.longestBehindSourceNanos() < 0 ? Double.NaN : l.longestBehindSourceNanos() / 1e9);
+            putSeconds(behind, "startReplaySeconds", l.longestBehindStartNanos() / 1e9);
+        } else {
+            replay.putNull("longestBehind");
+        }
+        if (l.late() > 0) {
+            ObjectNode lag = replay.putObject("largestLag");
+            lag.put("nanos", l.maxLagNanos());
+            putSeconds(lag, "atLogSeconds", l.maxLagSourceNanos() < 0 ? Double.NaN : l.maxLagSourceNanos() / 1e9);
+            putSeconds(lag, "atReplaySeconds", l.maxLagAtNanos() / 1e9);
+            if (l.maxLagCpuShare() >= 0) {
+                lag.put("loadThreadCpuShare", Math.round(l.maxLagCpuShare() * 1e4) / 1e4);
+            } else {
+                lag.putNull("loadThreadCpuShare");
+            }
+        } else {
+            replay.putNull("largestLag");
+        }
     }
 
     private static void putSeconds(ObjectNode node, String name, double v) {

@@ -3,6 +3,7 @@ package io.fluxperf.replay;
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.load.RunErrors;
+import io.fluxperf.engine.metrics.IntervalSample;
 import io.fluxperf.engine.metrics.LiveSample;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
@@ -11,12 +12,14 @@ import io.fluxperf.engine.trace.RunTrace;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A replay's report: {@code run}'s ({@link TextRunReport}) with the replay's config echo, a
- * progress line through the log instead of the live line, the open-loop lines of the requests
- * that had a send time, and the fidelity block at the end; its JSON result carries a
- * {@code replay} object.
+ * progress line through the log instead of the live line, statistics blocks that also say the
+ * interval's send lag and the place in the log, the open-loop lines of the requests that had a
+ * send time, and the fidelity block at the end; its JSON result carries a {@code replay} object.
  */
 final class ReplayRunReport extends TextRunReport {
     private final ReplayReport replayReport;
@@ -26,6 +29,8 @@ final class ReplayRunReport extends TextRunReport {
     private final boolean progress;
     private long connectedNanos = System.nanoTime();
     private ReplayResult result;
+    /** Where each statistics block ended in the log, for the JSON result. */
+    private final List<LogPosition> positions = new ArrayList<>();
 
     ReplayRunReport(PrintStream out, PrintStream err, ReplayPlan plan, ReplaySource source, Replay.Finisher finisher) {
         super(out, err, false);
@@ -55,9 +60,25 @@ final class ReplayRunReport extends TextRunReport {
     @Override
     public void live(LiveSample sample) {
         if (progress) {
-            err.println(ReplayReport.progressLine(sample, System.nanoTime() - connectedNanos, source.progress(),
-                    finisher.stats().size, plan.options.loops(), plan.format == TraceFormat.INSTANCE));
+            err.println(ReplayReport.progressLine(sample, System.nanoTime() - connectedNanos, position(),
+                    plan.options.loops(), plan.format == TraceFormat.INSTANCE));
         }
+    }
+
+    @Override
+    public void stats(IntervalSample sample) {
+        LogPosition at = position();
+        positions.add(at);
+        text.statsLines(sample);
+        boolean paced = plan.options.speed() > 0 || plan.options.rateCap() > 0;
+        for (String line : ReplayReport.statsLines(sample, at, paced, plan.options.loops(), plan.format == TraceFormat.INSTANCE)) {
+            out.println(line);
+        }
+        out.println();
+    }
+
+    private LogPosition position() {
+        return LogPosition.of(source.progress(), finisher.stats().size, plan.options.loops());
     }
 
     @Override
@@ -79,7 +100,7 @@ final class ReplayRunReport extends TextRunReport {
         if (errors.any()) {
             out.println(errors.summary());
         }
-        result = finisher.result(shown, failure);
+        result = finisher.result(shown, failure, positions);
         replayReport.fidelity(result, plan.notes);
         out.flush();
     }

@@ -10,8 +10,9 @@
  * thread through single-producer rings, keeping each original client on one connection. Everything
  * below the request flux (connections, metrics, reports, trace, output files) is {@code run}'s,
  * through {@code RunOrchestrator}; {@code ReplayRunReport} and {@code ReplayReport} add the
- * progress line, the fidelity block and the JSON's {@code replay} object, whose figures are a
- * {@link ReplayResult}. {@link LogFormats} lists every protocol's formats and adds fluxperf's own
+ * progress line, each statistics block's send lag and place in the log ({@code LogPosition}), the
+ * fidelity block (with how the schedule was kept, and a note when it was not) and the JSON's
+ * {@code replay} object, whose figures are a {@link ReplayResult}. {@link LogFormats} lists every protocol's formats and adds fluxperf's own
  * trace as a log ({@code TraceFormat}, {@code TraceLogReader}). Memory stays bounded by the
  * read-ahead and the rings, whatever the log's size; no file is read on an event loop; and no
  * concrete protocol is named (formats and protocols come from the registry). This module does not

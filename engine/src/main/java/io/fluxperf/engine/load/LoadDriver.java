@@ -8,6 +8,7 @@ import io.fluxperf.engine.connection.TargetConnection;
 import io.fluxperf.engine.connection.Transports;
 import io.fluxperf.engine.connection.UdpSlot;
 import io.fluxperf.engine.host.HostTuning;
+import io.fluxperf.engine.metrics.SendLateness;
 import io.fluxperf.engine.protocol.CodecFactory;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.ProtocolCodec;
@@ -131,7 +132,7 @@ final class LoadDriver implements SlotEvents {
         CompletableFuture<Void> done = new CompletableFuture<>();
         onLoop(() -> {
             phaseDone = done;
-            recorder.phase(traced, warmup);
+            recorder.phase(traced, warmup, startNanos);
             connections.phase(source.size(index, threads));
             scheduler.start(source, index, threads, startNanos);
         });
@@ -165,6 +166,7 @@ final class LoadDriver implements SlotEvents {
         for (ConnectionSlot c : slots) {
             c.expire(now, timeoutNanos);
         }
+        recorder.tick(now);
         checkPhaseDone();
     }
 
@@ -217,6 +219,13 @@ final class LoadDriver implements SlotEvents {
     CompletableFuture<ThreadRecorder.IntervalFigures> interval() {
         CompletableFuture<ThreadRecorder.IntervalFigures> result = new CompletableFuture<>();
         onLoop(() -> result.complete(recorder.interval(connections.openCount())));
+        return result;
+    }
+
+    /** How this thread kept its schedule in the measured part of its phase; ask once its requests have ended. */
+    CompletableFuture<SendLateness> lateness() {
+        CompletableFuture<SendLateness> result = new CompletableFuture<>();
+        onLoop(() -> result.complete(recorder.lateness()));
         return result;
     }
 

@@ -14,6 +14,7 @@ import io.fluxperf.engine.metrics.LiveSample;
 import io.fluxperf.engine.metrics.OutcomeCounts;
 import io.fluxperf.engine.metrics.ProcessCpu;
 import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.SendLateness;
 import io.fluxperf.engine.metrics.StopReason;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.metrics.WorkloadStats;
@@ -69,6 +70,8 @@ public final class LoadRun {
     private long lastProtocolErrors;
     private long lastConnectionErrors;
     private final List<IntervalSample> intervals = new ArrayList<>();
+    /** A statistics block's send lag, all threads together (reused every block). */
+    private final Histogram intervalLag = LatencyHistograms.create();
 
     /** A run of {@code config}'s protocol, as the registry has it. */
     public LoadRun(RunConfig config, RunListener listener) {
@@ -370,7 +373,7 @@ public final class LoadRun {
             perThread.add(seconds);
         }
         return new RunResult(config, targetDescription, windows, bookkeeping.run(), stop == null ? StopReason.COMPLETED : stop,
-                preloaded, List.copyOf(intervals), perThread);
+                preloaded, List.copyOf(intervals), perThread, lateness(drivers));
     }
 
     /** The figures handed back emptied, for the next swap: a window's end allocates none. */
@@ -464,11 +467,16 @@ public final class LoadRun {
         List<CompletableFuture<ThreadRecorder.IntervalFigures>> futures = drivers.stream().map(LoadDriver::interval).toList();
         WorkloadStats all = new WorkloadStats();
         ConnectionCounts conns = new ConnectionCounts();
+        intervalLag.reset();
         for (CompletableFuture<ThreadRecorder.IntervalFigures> f : futures) {
             ThreadRecorder.IntervalFigures s = await(f, Duration.ofSeconds(10));
             all.add(s.all());
             conns.add(s.connections());
+            if (s.sendLag() != null) {
+                intervalLag.add(s.sendLag());
+            }
         }
+        boolean paced = intervalLag.getTotalCount() > 0;
         long protocolErrors = errors.protocolErrors();
         long connectionErrors = errors.connectionErrors() + errors.connectFailures();
         OutcomeCounts o = all.outcomes();
@@ -478,12 +486,24 @@ public final class LoadRun {
                 conns.openedCount(), conns.closedCount(), conns.failures(), conns.open(), all.bytesReceived(),
                 all.bytesSent(), protocolErrors - lastProtocolErrors, connectionErrors - lastConnectionErrors,
                 timed ? all.latency().getValueAtPercentile(50) : 0, timed ? all.latency().getValueAtPercentile(99) : 0,
-                timed ? all.service().getValueAtPercentile(50) : 0, timed ? all.service().getValueAtPercentile(99) : 0);
+                timed ? all.service().getValueAtPercentile(50) : 0, timed ? all.service().getValueAtPercentile(99) : 0,
+                paced ? intervalLag.getValueAtPercentile(50) : 0, paced ? intervalLag.getValueAtPercentile(99) : 0,
+                paced ? intervalLag.getMaxValue() : 0);
         lastProtocolErrors = protocolErrors;
         lastConnectionErrors = connectionErrors;
         lastStatsNanos = now;
         intervals.add(sample);
         listener.stats(sample);
+    }
+
+    /** How the threads kept their schedule, asked once every request has ended (after the last window). */
+    private SendLateness lateness(List<LoadDriver> drivers) {
+        List<CompletableFuture<SendLateness>> futures = drivers.stream().map(LoadDriver::lateness).toList();
+        List<SendLateness> threads = new ArrayList<>();
+        for (CompletableFuture<SendLateness> f : futures) {
+            threads.add(await(f, Duration.ofSeconds(10)));
+        }
+        return SendLateness.merge(threads);
     }
 
     /**

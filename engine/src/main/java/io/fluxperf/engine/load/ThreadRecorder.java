@@ -1,6 +1,7 @@
 package io.fluxperf.engine.load;
 
 import io.fluxperf.engine.metrics.ConnectionCounts;
+import io.fluxperf.engine.metrics.SendLateness;
 import io.fluxperf.engine.metrics.ThreadCpu;
 import io.fluxperf.engine.metrics.WorkloadStats;
 import io.fluxperf.engine.netty.AlarmIoHandler;
@@ -13,7 +14,8 @@ import org.HdrHistogram.Histogram;
 /**
  * One load thread's figures and trace: per workload the outcomes, bytes and latencies, the send
  * lag, connect times and connection events, kept for the window (swapped out at its end) and for
- * the statistics block; and a trace record per request.
+ * the statistics block; how the thread kept its schedule over the whole run ({@link LateSendTracker});
+ * and a trace record per request.
  *
  * <h2>Assumptions and guarantees</h2>
  * <ul>
@@ -30,6 +32,14 @@ final class ThreadRecorder {
     /** All workloads together since the last statistics block (dperf's per-second lines); null without --stats-interval. */
     private final WorkloadStats interval;
     private final ConnectionCounts intervalConnections = new ConnectionCounts();
+    /**
+     * The statistics block's send lag, and the one handed out with the block before: the two take
+     * turns, so that a block allocates no histogram; the run's thread has read the one it got
+     * before it asks for the next block. Null without --stats-interval.
+     */
+    private Histogram intervalLag;
+    private Histogram handedOutLag;
+    private final LateSendTracker lateness = new LateSendTracker(this::loopWorkNanos);
     /** Filled by {@link #live()}, reused: a copy per second was most of a paced run's garbage. */
     private final Histogram liveLatency = LatencyHistograms.create();
     private final ThreadTracer tracer;
@@ -50,6 +60,8 @@ final class ThreadRecorder {
         this.workloadCount = workloadCount;
         this.current = new ThreadFigures(workloadCount);
         this.interval = intervalStats ? new WorkloadStats() : null;
+        this.intervalLag = intervalStats ? LatencyHistograms.create() : null;
+        this.handedOutLag = intervalStats ? LatencyHistograms.create() : null;
         this.tracer = tracer;
         this.alarm = alarm;
     }
@@ -58,16 +70,21 @@ final class ThreadRecorder {
         return workloadCount;
     }
 
-    /** A phase starts: whether its requests are traced, and whether it begins with a warm-up. */
-    void phase(boolean traced, boolean warmup) {
+    /**
+     * A phase starts: whether its requests are traced, whether it begins with a warm-up, and its
+     * schedule's zero ({@link System#nanoTime()}).
+     */
+    void phase(boolean traced, boolean warmup, long startNanos) {
         tracing = traced && tracer != null;
         warmingUp = warmup;
         loopCpuMark = loopWorkNanos();
+        lateness.begin(startNanos, System.nanoTime());
     }
 
-    /** The warm-up is over: later requests are measured (and traced as such). */
+    /** The warm-up is over: later requests are measured (and traced as such), and late ones counted afresh. */
     void endWarmup() {
         warmingUp = false;
+        lateness.clear(System.nanoTime());
     }
 
     // ---- the hot path ----
@@ -78,8 +95,18 @@ final class ThreadRecorder {
             interval.recordSent(bytes);
         }
         if (r.isScheduled()) {
-            LatencyHistograms.record(current.sendLag, Math.max(0, nowNanos - r.intendedNanos()));
+            long lag = Math.max(0, nowNanos - r.intendedNanos());
+            LatencyHistograms.record(current.sendLag, lag);
+            if (intervalLag != null) {
+                LatencyHistograms.record(intervalLag, lag);
+            }
+            lateness.sent(r.intendedNanos(), r.sourceNanos(), nowNanos);
         }
+    }
+
+    /** The loop's periodic check (every few ms): lets the schedule's account sample the CPU clock. */
+    void tick(long nowNanos) {
+        lateness.tick(nowNanos);
     }
 
     /** How a request ended; call before it goes back to its pool. */
@@ -154,6 +181,12 @@ final class ThreadRecorder {
     /** Empties the current figures in place (the warm-up's, which are not kept). */
     void clear() {
         current.reset();
+        lateness.clear(System.nanoTime());
+    }
+
+    /** How this thread kept its schedule since its phase began (or its warm-up ended). */
+    SendLateness lateness() {
+        return lateness.snapshot();
     }
 
     /**
@@ -172,7 +205,10 @@ final class ThreadRecorder {
         return new LiveCounts(requests, failed, liveLatency);
     }
 
-    /** The statistics block's figures since the last call, which starts them again from zero. */
+    /**
+     * The statistics block's figures since the last call, which starts them again from zero. Its
+     * send lag is a histogram this recorder reuses: the caller reads it before asking again.
+     */
     IntervalFigures interval(long open) {
         WorkloadStats all = interval != null ? interval.copy() : new WorkloadStats();
         if (interval != null) {
@@ -181,11 +217,20 @@ final class ThreadRecorder {
         ConnectionCounts connections = intervalConnections.copy();
         connections.setOpen(open);
         intervalConnections.reset();
-        return new IntervalFigures(all, connections);
+        Histogram lag = intervalLag;
+        if (lag != null) {
+            intervalLag = handedOutLag;
+            intervalLag.reset();
+            handedOutLag = lag;
+        }
+        return new IntervalFigures(all, connections, lag);
     }
 
-    /** One thread's part of a statistics block: every workload together, and the connection events. */
-    record IntervalFigures(WorkloadStats all, ConnectionCounts connections) {
+    /**
+     * One thread's part of a statistics block: every workload together, the connection events and
+     * the paced requests' send lag (null without --stats-interval).
+     */
+    record IntervalFigures(WorkloadStats all, ConnectionCounts connections, Histogram sendLag) {
     }
 
     /** One thread's part of a live sample: requests and failures so far, and their latency. */

@@ -9,7 +9,8 @@
  * backoff, never while the slot is open, and, for a connection per request whose request count is
  * known, exactly once per request (a slot stays idle while every request left already has a
  * connection on its way). {@code ThreadRecorder} records what happened (per workload outcomes,
- * bytes, latency and service histograms, send lag, connect times, trace records) and swaps its
+ * bytes, latency and service histograms, send lag, connect times, trace records, and with
+ * {@code LateSendTracker} how the thread kept its schedule) and swaps its
  * figures out at a window's end for recycled {@code ThreadFigures}, so that the swap allocates
  * nothing on the loop. {@link LoadRun}, the class to read first, runs the phases from the run's
  * own thread (connect, flush, preload, warm-up, the measured windows, and the stop that waits for

@@ -56,6 +56,11 @@ public final class LogEntry {
     public int generation;
     /** Send time relative to the run's start, ns; meaningful when {@link #scheduled}. */
     public long offsetNanos;
+    /**
+     * Time since the first command of this pass over the log, ns on the log's clock (what a
+     * report calls "seconds into the log"); -1 when the log has no times.
+     */
+    public long sourceNanos = -1;
     public boolean scheduled;
     public int affinity = -1;
     public int workload;
@@ -84,6 +89,7 @@ public final class LogEntry {
         inWindow = false;
         generation++;
         offsetNanos = 0;
+        sourceNanos = -1;
         scheduled = false;
         affinity = -1;
         workload = 0;

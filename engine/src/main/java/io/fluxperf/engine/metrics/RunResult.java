@@ -15,13 +15,15 @@ import java.util.List;
  *                      schedules begin 1 ms later) until its requests
  *                      were all sent and answered (mcb's thread info); NaN for a thread still
  *                      busy when the run was stopped
+ * @param lateness      how the paced requests kept their schedule in the measured part; {@link SendLateness#NONE}
+ *                      when nothing was paced
  */
 public record RunResult(RunConfig config, String target, List<WindowResult> windows, WindowResult total,
                         StopReason stopReason, long preloadedKeys, List<IntervalSample> intervals,
-                        List<Double> threadSeconds) {
+                        List<Double> threadSeconds, SendLateness lateness) {
     public RunResult(RunConfig config, String target, List<WindowResult> windows, WindowResult total,
                      StopReason stopReason, long preloadedKeys) {
-        this(config, target, windows, total, stopReason, preloadedKeys, List.of(), List.of());
+        this(config, target, windows, total, stopReason, preloadedKeys, List.of(), List.of(), SendLateness.NONE);
     }
 
     public boolean interrupted() {
@@ -30,6 +32,6 @@ public record RunResult(RunConfig config, String target, List<WindowResult> wind
 
     /** The same result, ended for another reason (a replay's log running out is how it completes). */
     public RunResult stoppedBecause(StopReason reason) {
-        return new RunResult(config, target, windows, total, reason, preloadedKeys, intervals, threadSeconds);
+        return new RunResult(config, target, windows, total, reason, preloadedKeys, intervals, threadSeconds, lateness);
     }
 }

@@ -6,7 +6,8 @@
  * the histograms once, so that the text, the JSON and replay's lines print the same numbers; a
  * window already reported is kept small, its histograms as {@link KeptHistogram}s.
  * {@link RunResult} holds the effective config, every window, their sum and the
- * {@link StopReason}; {@link IntervalSample} and {@link LiveSample} are the periodic and the live
+ * {@link StopReason} and {@link SendLateness} (how the paced requests kept their schedule);
+ * {@link IntervalSample} and {@link LiveSample} are the periodic and the live
  * looks at a running window, and {@link ProcessCpu} and {@link ThreadCpu} what the requests cost
  * the client. The figures reconcile by construction (requests are the sum of their outcomes,
  * {@link OutcomeCounts}), and in open loop latency counts from the intended send time. The figures

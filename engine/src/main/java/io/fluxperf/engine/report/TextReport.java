@@ -117,6 +117,15 @@ public final class TextReport {
      * and a number per column, one topic per line.
      */
     public void statsBlock(IntervalSample s) {
+        statsLines(s);
+        out.println();
+    }
+
+    /**
+     * The lines of {@link #statsBlock} without the blank line that ends it, for a command that adds
+     * lines of its own to each block (replay's send lag and place in the log).
+     */
+    public void statsLines(IntervalSample s) {
         double per = s.seconds() > 0 ? 1 / s.seconds() : 0;
         out.println(columns("seconds", String.format(java.util.Locale.ROOT, "%.1f", s.second()), "requests", group(s.sent()),
                 "responses", group(s.responses()), "rps", group(Math.round(s.responses() * per))));
@@ -128,19 +137,24 @@ public final class TextReport {
                 "errProtocol", group(s.protocolErrors()), "errConnection", group(s.connectionErrors())));
         out.println(columns("p50", group(s.latencyP50()) + " ns", "p99", group(s.latencyP99()) + " ns",
                 "serviceP50", group(s.serviceP50()) + " ns", "serviceP99", group(s.serviceP99()) + " ns"));
-        out.println();
     }
 
-    private static String columns(String... nameValue) {
+    /**
+     * One line of a statistics block: names and values in pairs, each pair in a column of 24
+     * characters; a wider pair (a lag of seconds in ns) keeps one space before the next, so that
+     * the line still splits into names and values.
+     */
+    public static String columns(String... nameValue) {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i + 1 < nameValue.length; i += 2) {
             String cell = nameValue[i] + " " + nameValue[i + 1];
-            b.append(i + 2 < nameValue.length ? String.format("%-24s", cell) : cell);
+            b.append(i + 2 < nameValue.length ? String.format("%-23s ", cell) : cell);
         }
         return b.toString();
     }
 
-    private static String group(long v) {
+    /** A count as a statistics block shows it, with thousands separators: 24,294. */
+    public static String group(long v) {
         return String.format(java.util.Locale.ROOT, "%,d", v);
     }
 

@@ -28,6 +28,7 @@ public final class Request {
     private int ttlSeconds;
     private long numeric;
     private long intendedNanos = UNSCHEDULED;
+    private long sourceNanos = -1;
     private long sentNanos;
     private int requestBytes;
     private int connectionId;
@@ -50,6 +51,7 @@ public final class Request {
         ttlSeconds = 0;
         numeric = 0;
         intendedNanos = UNSCHEDULED;
+        sourceNanos = -1;
         sentNanos = 0;
         requestBytes = 0;
         connectionId = 0;
@@ -185,6 +187,16 @@ public final class Request {
 
     public Request sentNanos(long sentNanos) {
         this.sentNanos = sentNanos;
+        return this;
+    }
+
+    /**
+     * The request's time on its source's own clock, ns (a replayed log's time since the first
+     * command of its pass), so that a report can say where in the source the run fell behind; -1
+     * when the source has none. Not a nanoTime reading, and not used for timing.
+     */
+    public Request sourceNanos(long nanos) {
+        this.sourceNanos = nanos;
         return this;
     }
 
@@ -326,6 +338,11 @@ public final class Request {
 
     public boolean isScheduled() {
         return intendedNanos != UNSCHEDULED;
+    }
+
+    /** See {@link #sourceNanos(long)}; -1 when the source has no time of its own. */
+    public long sourceNanos() {
+        return sourceNanos;
     }
 
     public long sentNanos() {
