@@ -79,7 +79,8 @@ done
 if command -v memcached >/dev/null && command -v cc >/dev/null; then
     cc -O2 -o "$out/pace_reference" bench/lib/pace_reference.c -lm
     mport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-    memcached -l 127.0.0.1 -p "$mport" -U 0 -t 1 & mpid=$!
+    mu=(); [ "$(id -u)" = 0 ] && mu=(-u nobody)  # memcached refuses to run as root without -u
+    memcached "${mu[@]}" -l 127.0.0.1 -p "$mport" -U 0 -t 1 & mpid=$!
     sleep 0.3
     echo
     echo "for scale, the C reference at ${RATE}/s with 50 connections against memcached (1 s warm-up, 5 s):"
