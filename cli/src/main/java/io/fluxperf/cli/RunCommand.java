@@ -31,6 +31,8 @@ import picocli.CommandLine.Option;
                 "  fluxperf run -s 127.0.0.1:11211 --method get --keys-per-request 10 --hit --pipeline 8",
                 "  fluxperf run -s 127.0.0.1:11211 --method get --hit --rate 20000 --busy-poll",
                 "  fluxperf run --config samples/default.toml -d 10 --json result.json --hdr-log run.hlog",
+                "  fluxperf run --config rpc-perf-redis.toml -s 127.0.0.1:6379      # an rpc-perf config as it is",
+                "  fluxperf run -s 127.0.0.1:11211 --rate 20000 --arrivals exponential --warmup-hitrate 90 --hit",
                 "",
                 "Flags override the config file; --method, --rate and --bytes cannot be combined with",
                 "[[workload]] tables in the file. Ctrl-C stops sending, waits for replies in flight and",
@@ -46,8 +48,13 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         this.streams = streams;
     }
 
-    @Option(names = "--config", paramLabel = "FILE", description = "TOML config with [general] and [[workload]] tables.")
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "TOML config: fluxperf's own, or rpc-perf's (2.x, 3.x or 5.x, told by its shape).")
     private Path config;
+
+    @Option(names = "--config-format", paramLabel = "FORMAT",
+            description = "Read --config as rpc-perf-2, rpc-perf-3, rpc-perf-5 or fluxperf, whatever its shape.")
+    private String configFormat;
 
     @Option(names = "--protocol", paramLabel = "NAME", description = "memcache (default), memcache-binary, redis or http.")
     private String protocol;
@@ -83,6 +90,14 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     @Option(names = "--warmup", paramLabel = "TIME", converter = DurationConverter.class,
             description = "Load before the first window, not reported (default 0).")
     private Duration warmup;
+
+    @Option(names = "--warmup-hitrate", paramLabel = "PERCENT",
+            description = "Warm up until the hit rate reaches PERCENT, for at most --warmup (default bound 60 s).")
+    private Double warmupHitrate;
+
+    @Option(names = "--arrivals", paramLabel = "NAME",
+            description = "Gaps between paced sends: smooth (default), uniform, normal or exponential (Poisson).")
+    private String arrivals;
 
     @Option(names = "--keyspace", paramLabel = "N", description = "Number of keys (default 10000).")
     private Long keyspace;
@@ -184,6 +199,9 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         s.command = command;
         s.path = path;
         s.statsInterval = statsInterval;
+        s.configFormat = configFormat;
+        s.warmupHitrate = warmupHitrate;
+        s.arrivals = arrivals;
         return s;
     }
 }

@@ -119,6 +119,46 @@ final class Checks {
         return r;
     }
 
+    static Arrivals arrivals(String text) {
+        Arrivals a = Arrivals.parse(text);
+        if (a == null) {
+            throw new IllegalArgumentException("unknown arrivals '" + text + "'; expected one of "
+                    + Arrays.stream(Arrivals.values()).map(Arrivals::label).collect(Collectors.joining(", ")));
+        }
+        return a;
+    }
+
+    /** A hit rate in percent: above 0, at most 100. */
+    static double hitrate(double h) {
+        if (!(h > 0 && h <= 100)) {
+            throw new IllegalArgumentException("must be a percentage above 0 and at most 100, not " + plain(h));
+        }
+        return h;
+    }
+
+    static WorkloadShape.ValueKind valueKind(String text) {
+        WorkloadShape.ValueKind k = WorkloadShape.ValueKind.parse(text);
+        if (k == null) {
+            throw new IllegalArgumentException("unknown value kind '" + text + "'; expected bytes or i64");
+        }
+        return k;
+    }
+
+    static WorkloadShape.ValueMode valueMode(String text) {
+        WorkloadShape.ValueMode m = WorkloadShape.ValueMode.parse(text);
+        if (m == null) {
+            throw new IllegalArgumentException("unknown values '" + text + "'; expected per-key, fixed or fresh");
+        }
+        return m;
+    }
+
+    static double compressionRatio(double r) {
+        if (!(r >= 1) || Double.isInfinite(r)) {
+            throw new IllegalArgumentException("must be a number of at least 1 (1: not compressible), not " + plain(r));
+        }
+        return r;
+    }
+
     static double exponent(double e) {
         if (!(e > 0) || Double.isInfinite(e)) {
             throw new IllegalArgumentException("must be a number greater than 0, not " + plain(e));

@@ -24,9 +24,11 @@ final class ConfigFile {
     static final List<String> GENERAL_KEYS = List.of("server", "protocol", "threads", "connections", "pipeline",
             "duration", "windows", "warmup", "timeout", "tcp-nodelay", "requests", "seed",
             "udp", "tls", "tls-ca", "tls-insecure", "sni", "connect-per-request", "hold-connections", "connect-rate",
-            "io-uring", "busy-poll", "stats-interval", "early-send");
+            "io-uring", "busy-poll", "stats-interval", "early-send", "arrivals", "warmup-hitrate");
     static final List<String> WORKLOAD_KEYS = List.of("name", "method", "rate", "weight", "bytes", "hit", "flush",
-            "keys-per-request", "ttl", "keyspace", "key-length", "distribution", "exponent", "command", "path");
+            "keys-per-request", "ttl", "keyspace", "key-length", "distribution", "exponent", "command", "path",
+            "key-offset", "cardinality", "inner-keyspace", "inner-key-length", "value-kind", "compression-ratio",
+            "values", "script");
 
     final TomlConfigFile toml;
     String server;
@@ -55,6 +57,8 @@ final class ConfigFile {
     Boolean busyPoll;
     Duration statsInterval;
     Duration earlySend;
+    Arrivals arrivals;
+    Double warmupHitrate;
     final List<Workload> workloads = new ArrayList<>();
 
     /** One [[workload]] table; null fields were not given. */
@@ -76,6 +80,14 @@ final class ConfigFile {
         Double exponent;
         String command;
         String path;
+        Long keyOffset;
+        Integer cardinality;
+        Long innerKeys;
+        Integer innerKeyLength;
+        WorkloadShape.ValueKind valueKind;
+        Double compressionRatio;
+        WorkloadShape.ValueMode values;
+        String script;
 
         Workload(TomlTable table, int index) {
             this.table = table;
@@ -176,6 +188,8 @@ final class ConfigFile {
         busyPoll = g.bool("busy-poll");
         statsInterval = checked(g, "stats-interval", g.duration("stats-interval"), ConfigResolver::notNegative);
         earlySend = checked(g, "early-send", g.duration("early-send"), ConfigResolver::notNegative);
+        arrivals = checked(g, "arrivals", g.string("arrivals"), Checks::arrivals);
+        warmupHitrate = checked(g, "warmup-hitrate", g.number("warmup-hitrate"), Checks::hitrate);
     }
 
     private static Workload readWorkload(TomlTable t, int index) {
@@ -215,6 +229,17 @@ final class ConfigFile {
         w.keyLength = toInt(t.integer("key-length", 1, ConfigResolver.MAX_KEY_LENGTH));
         w.distribution = checked(t, "distribution", t.string("distribution"), Checks::distribution);
         w.exponent = checked(t, "exponent", t.number("exponent"), Checks::exponent);
+        w.keyOffset = t.integer("key-offset", 0, Long.MAX_VALUE / 2);
+        w.cardinality = toInt(t.integer("cardinality", 1, WorkloadShape.MAX_CARDINALITY));
+        w.innerKeys = t.integer("inner-keyspace", 1, Long.MAX_VALUE / 2);
+        w.innerKeyLength = toInt(t.integer("inner-key-length", 1, ConfigResolver.MAX_KEY_LENGTH));
+        w.valueKind = checked(t, "value-kind", t.string("value-kind"), Checks::valueKind);
+        w.compressionRatio = checked(t, "compression-ratio", t.number("compression-ratio"), Checks::compressionRatio);
+        w.values = checked(t, "values", t.string("values"), Checks::valueMode);
+        w.script = t.string("script");
+        if (w.script != null && w.script.isBlank()) {
+            throw t.error("script", "must not be empty");
+        }
         return w;
     }
 

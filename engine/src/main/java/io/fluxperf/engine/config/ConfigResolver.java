@@ -87,6 +87,8 @@ public final class ConfigResolver {
     public static final int MAX_HELD_CONNECTIONS = 1_000_000;
     /** No warm-up unless asked for. */
     public static final Duration DEFAULT_WARMUP = Duration.ZERO;
+    /** How long a warm-up to a hit rate may last when no --warmup bounds it. */
+    public static final Duration DEFAULT_HITRATE_WARMUP_BOUND = Duration.ofSeconds(60);
 
     private ConfigResolver() {
     }
@@ -142,13 +144,24 @@ public final class ConfigResolver {
                 : or(f.statsInterval, Duration.ZERO);
         Duration earlySend = flags.earlySend != null ? flag("early-send", () -> notNegative(flags.earlySend))
                 : or(f.earlySend, RunConfig.DEFAULT_EARLY_SEND);
+        Arrivals arrivals = flags.arrivals != null ? flag("arrivals", () -> Checks.arrivals(flags.arrivals))
+                : or(f.arrivals, Arrivals.SMOOTH);
+        double warmupHitrate = flags.warmupHitrate != null ? flag("warmup-hitrate", () -> Checks.hitrate(flags.warmupHitrate))
+                : or(f.warmupHitrate, 0.0);
+        if (warmupHitrate > 0 && workloads.stream().noneMatch(w -> w.method().isRead())) {
+            throw new UserError((flags.warmupHitrate != null ? "--warmup-hitrate" : f.toml.place("general.warmup-hitrate"))
+                    + ": no workload reads, so there is no hit rate to reach");
+        }
+        if (warmupHitrate > 0 && warmup.isZero()) {
+            warmup = DEFAULT_HITRATE_WARMUP_BOUND;
+        }
         try {
             return RunConfig.builder().server(server).protocol(protocol.name()).threads(threads)
                     .connections(connections)
                     .pipeline(pipeline).duration(duration).windows(windows).warmup(warmup).timeout(timeout)
                     .tcpNoDelay(tcpNoDelay).requests(requests).seed(seed).workloads(workloads)
                     .protocolOptions(protocolOptions).connection(connection).statsInterval(statsInterval)
-                    .earlySend(earlySend).build();
+                    .earlySend(earlySend).arrivals(arrivals).warmupHitrate(warmupHitrate).build();
         } catch (IllegalArgumentException e) {
             throw fileWorkloads ? file.toml.error(e.getMessage()) : new UserError("the command line: " + e.getMessage());
         }
@@ -383,7 +396,7 @@ public final class ConfigResolver {
                         : w.path != null ? CommandTemplate.word(w.path) : null;
                 out.add(new WorkloadConfig(name, w.method, rate, weight, bytes,
                         new KeyspaceConfig(count, keyLength, distribution, exponent), hit, flush, keysPerRequest, ttl,
-                        template));
+                        template, shape(w)));
             } catch (IllegalArgumentException e) {
                 throw w.error(e.getMessage());
             }
@@ -401,6 +414,56 @@ public final class ConfigResolver {
             throw file.toml.error("every workload has weight 0; give at least one a weight above 0");
         }
         return out;
+    }
+
+    /** The file's key offset, fields or members, value kind and script of one workload. */
+    private static WorkloadShape shape(ConfigFile.Workload w) {
+        WorkloadShape s = WorkloadShape.DEFAULT;
+        if (w.cardinality != null && w.cardinality > 1 && !w.method.takesMembers()) {
+            throw w.error("cardinality", w.method.label() + " names one field or member; cardinality above 1 needs"
+                    + " one of hget, hset, hdel, sadd, srem, sismember, zadd, zrem, zscore, lpush, rpush");
+        }
+        if (w.innerKeyLength != null && w.innerKeys == null) {
+            throw w.error("inner-key-length", "needs inner-keyspace (how many fields or members to draw from)");
+        }
+        if (w.script != null && w.method != Command.EVAL && w.method != Command.EVALSHA) {
+            throw w.error("script", "only eval and evalsha run a script, and this workload's method is " + w.method.label());
+        }
+        if (w.script == null && (w.method == Command.EVAL || w.method == Command.EVALSHA)) {
+            throw w.error("method", w.method.label() + " needs the script to run: add script = \"...\"");
+        }
+        if (w.compressionRatio != null && w.valueKind == WorkloadShape.ValueKind.I64) {
+            throw w.error("compression-ratio", "i64 values are numbers; a compression ratio is for bytes values");
+        }
+        try {
+            if (w.keyOffset != null) {
+                s = s.withKeyOffset(w.keyOffset);
+            }
+            if (w.cardinality != null) {
+                s = s.withCardinality(w.cardinality);
+            }
+            if (w.innerKeys != null) {
+                long n = w.innerKeys;
+                s = s.withInnerKeys(n, w.innerKeyLength != null ? w.innerKeyLength
+                        : Math.max(KeyspaceConfig.DEFAULT_KEY_LENGTH, Long.toString(n - 1).length()));
+            }
+            if (w.valueKind != null) {
+                s = s.withValueKind(w.valueKind);
+            }
+            if (w.compressionRatio != null) {
+                s = s.withCompressionRatio(w.compressionRatio);
+            }
+            if (w.values != null) {
+                s = s.withValues(w.values);
+            }
+            if (w.script != null) {
+                s = s.withScript(w.script);
+            }
+        } catch (IllegalArgumentException e) {
+            throw w.error(w.innerKeys != null && e.getMessage().contains("inner") ? "inner-key-length" : "cardinality",
+                    e.getMessage());
+        }
+        return s;
     }
 
     /** Either every workload has a rate (open loop) or none has (closed loop). */

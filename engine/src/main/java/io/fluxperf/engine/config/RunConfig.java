@@ -50,6 +50,8 @@ public final class RunConfig {
     private final ConnectionOptions connection;
     private final Duration statsInterval;
     private final Duration earlySend;
+    private final Arrivals arrivals;
+    private final double warmupHitrate;
 
     private RunConfig(Builder b) {
         this.server = b.server;
@@ -69,6 +71,8 @@ public final class RunConfig {
         this.connection = b.connection;
         this.statsInterval = b.statsInterval;
         this.earlySend = b.earlySend;
+        this.arrivals = b.arrivals;
+        this.warmupHitrate = b.warmupHitrate;
     }
 
     /** Defaults everywhere, and no workload yet. */
@@ -163,6 +167,19 @@ public final class RunConfig {
         return earlySend;
     }
 
+    /** How the gaps between an open-loop workload's intended send times are drawn. */
+    public Arrivals arrivals() {
+        return arrivals;
+    }
+
+    /**
+     * The hit rate in percent that the warm-up runs until (rpc-perf's {@code warmup_hitrate}); 0:
+     * none, the warm-up lasts {@link #warmup()}. With a target, {@link #warmup()} is its bound.
+     */
+    public double warmupHitrate() {
+        return warmupHitrate;
+    }
+
     /** Open loop: every workload has a rate, and latency counts from the intended send time. */
     public boolean isOpenLoop() {
         return workloads.get(0).isRated();
@@ -193,13 +210,13 @@ public final class RunConfig {
                 && timeout.equals(c.timeout) && tcpNoDelay == c.tcpNoDelay && requests == c.requests && seed == c.seed
                 && workloads.equals(c.workloads) && protocolOptions.equals(c.protocolOptions)
                 && connection.equals(c.connection) && statsInterval.equals(c.statsInterval)
-                && earlySend.equals(c.earlySend);
+                && earlySend.equals(c.earlySend) && arrivals == c.arrivals && warmupHitrate == c.warmupHitrate;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(server, protocol, threads, connections, pipeline, duration, windows, warmup, timeout,
-                tcpNoDelay, requests, seed, workloads, protocolOptions, connection, statsInterval, earlySend);
+                tcpNoDelay, requests, seed, workloads, protocolOptions, connection, statsInterval, earlySend, arrivals, warmupHitrate);
     }
 
     @Override
@@ -233,6 +250,8 @@ public final class RunConfig {
         private ConnectionOptions connection = ConnectionOptions.defaults();
         private Duration statsInterval = Duration.ZERO;
         private Duration earlySend = DEFAULT_EARLY_SEND;
+        private Arrivals arrivals = Arrivals.SMOOTH;
+        private double warmupHitrate;
 
         private Builder() {
         }
@@ -255,6 +274,8 @@ public final class RunConfig {
             connection = c.connection;
             statsInterval = c.statsInterval;
             earlySend = c.earlySend;
+            arrivals = c.arrivals;
+            warmupHitrate = c.warmupHitrate;
         }
 
         /** @param v HOST:PORT, [IPv6]:PORT or unix:/path; null for the embedded target */
@@ -364,6 +385,20 @@ public final class RunConfig {
                 throw new IllegalArgumentException("early send must not be negative, not " + v);
             }
             earlySend = v;
+            return this;
+        }
+
+        public Builder arrivals(Arrivals v) {
+            arrivals = Objects.requireNonNull(v, "arrivals");
+            return this;
+        }
+
+        /** @param v percent, 0 (none) to 100 */
+        public Builder warmupHitrate(double v) {
+            if (!(v >= 0 && v <= 100)) {
+                throw new IllegalArgumentException("warm-up hit rate must be between 0 and 100 %, not " + v);
+            }
+            warmupHitrate = v;
             return this;
         }
 

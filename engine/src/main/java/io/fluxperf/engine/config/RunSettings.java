@@ -61,6 +61,12 @@ public final class RunSettings {
     public Duration statsInterval;
     /** --early-send: how long before its time a paced request may leave with others. */
     public Duration earlySend;
+    /** --arrivals: smooth, uniform, normal or exponential gaps between paced sends. */
+    public String arrivals;
+    /** --warmup-hitrate: warm up until this hit rate (percent) is reached, at most --warmup (or its default bound). */
+    public Double warmupHitrate;
+    /** --config-format: rpc-perf-2, rpc-perf-3, rpc-perf-5 or fluxperf; null: told by the file's shape. */
+    public String configFormat;
 
     /** Records a protocol option's value, or each value of a list, when given (not null). */
     public RunSettings protocolOption(String flag, Object value) {

@@ -15,13 +15,21 @@ import io.fluxperf.engine.request.CommandTemplate;
  * @param ttlSeconds  expiry time that writes carry (0 = never)
  * @param template    the words of a {@code command} workload ({@code SET __key__ __data__}), or
  *                    the path of an HTTP workload ({@code /items/__key__}); null otherwise
+ * @param shape       key offset, fields or members per command, value kind, script ({@link WorkloadShape})
  */
 public record WorkloadConfig(String name, Command method, double rate, int weight, ValueSize bytes,
                              KeyspaceConfig keyspace, boolean hit, boolean flush, int keysPerRequest,
-                             int ttlSeconds, CommandTemplate template) {
+                             int ttlSeconds, CommandTemplate template, WorkloadShape shape) {
     public WorkloadConfig(String name, Command method, double rate, int weight, ValueSize bytes,
                           KeyspaceConfig keyspace, boolean hit, boolean flush, int keysPerRequest, int ttlSeconds) {
         this(name, method, rate, weight, bytes, keyspace, hit, flush, keysPerRequest, ttlSeconds, null);
+    }
+
+    public WorkloadConfig(String name, Command method, double rate, int weight, ValueSize bytes,
+                          KeyspaceConfig keyspace, boolean hit, boolean flush, int keysPerRequest, int ttlSeconds,
+                          CommandTemplate template) {
+        this(name, method, rate, weight, bytes, keyspace, hit, flush, keysPerRequest, ttlSeconds, template,
+                WorkloadShape.DEFAULT);
     }
 
     public WorkloadConfig {
@@ -56,6 +64,9 @@ public record WorkloadConfig(String name, Command method, double rate, int weigh
         if (keyspace == null) {
             keyspace = KeyspaceConfig.defaults();
         }
+        if (shape == null) {
+            shape = WorkloadShape.DEFAULT;
+        }
     }
 
     /** A closed-loop workload of {@code method} with default sizes, keys and name. */
@@ -69,7 +80,7 @@ public record WorkloadConfig(String name, Command method, double rate, int weigh
     }
 
     public WorkloadConfig withTemplate(CommandTemplate v) {
-        return new WorkloadConfig(name, method, rate, weight, bytes, keyspace, hit, flush, keysPerRequest, ttlSeconds, v);
+        return new WorkloadConfig(name, method, rate, weight, bytes, keyspace, hit, flush, keysPerRequest, ttlSeconds, v, shape);
     }
 
     public boolean isRated() {
@@ -77,38 +88,42 @@ public record WorkloadConfig(String name, Command method, double rate, int weigh
     }
 
     public WorkloadConfig withName(String v) {
-        return new WorkloadConfig(v, method, rate, weight, bytes, keyspace, hit, flush, keysPerRequest, ttlSeconds, template);
+        return new WorkloadConfig(v, method, rate, weight, bytes, keyspace, hit, flush, keysPerRequest, ttlSeconds, template, shape);
     }
 
     public WorkloadConfig withRate(double v) {
-        return new WorkloadConfig(name, method, v, weight, bytes, keyspace, hit, flush, keysPerRequest, ttlSeconds, template);
+        return new WorkloadConfig(name, method, v, weight, bytes, keyspace, hit, flush, keysPerRequest, ttlSeconds, template, shape);
     }
 
     public WorkloadConfig withWeight(int v) {
-        return new WorkloadConfig(name, method, rate, v, bytes, keyspace, hit, flush, keysPerRequest, ttlSeconds, template);
+        return new WorkloadConfig(name, method, rate, v, bytes, keyspace, hit, flush, keysPerRequest, ttlSeconds, template, shape);
     }
 
     public WorkloadConfig withBytes(ValueSize v) {
-        return new WorkloadConfig(name, method, rate, weight, v, keyspace, hit, flush, keysPerRequest, ttlSeconds, template);
+        return new WorkloadConfig(name, method, rate, weight, v, keyspace, hit, flush, keysPerRequest, ttlSeconds, template, shape);
     }
 
     public WorkloadConfig withKeyspace(KeyspaceConfig v) {
-        return new WorkloadConfig(name, method, rate, weight, bytes, v, hit, flush, keysPerRequest, ttlSeconds, template);
+        return new WorkloadConfig(name, method, rate, weight, bytes, v, hit, flush, keysPerRequest, ttlSeconds, template, shape);
     }
 
     public WorkloadConfig withHit(boolean v) {
-        return new WorkloadConfig(name, method, rate, weight, bytes, keyspace, v, flush, keysPerRequest, ttlSeconds, template);
+        return new WorkloadConfig(name, method, rate, weight, bytes, keyspace, v, flush, keysPerRequest, ttlSeconds, template, shape);
     }
 
     public WorkloadConfig withFlush(boolean v) {
-        return new WorkloadConfig(name, method, rate, weight, bytes, keyspace, hit, v, keysPerRequest, ttlSeconds, template);
+        return new WorkloadConfig(name, method, rate, weight, bytes, keyspace, hit, v, keysPerRequest, ttlSeconds, template, shape);
     }
 
     public WorkloadConfig withKeysPerRequest(int v) {
-        return new WorkloadConfig(name, method, rate, weight, bytes, keyspace, hit, flush, v, ttlSeconds, template);
+        return new WorkloadConfig(name, method, rate, weight, bytes, keyspace, hit, flush, v, ttlSeconds, template, shape);
     }
 
     public WorkloadConfig withTtlSeconds(int v) {
-        return new WorkloadConfig(name, method, rate, weight, bytes, keyspace, hit, flush, keysPerRequest, v, template);
+        return new WorkloadConfig(name, method, rate, weight, bytes, keyspace, hit, flush, keysPerRequest, v, template, shape);
+    }
+
+    public WorkloadConfig withShape(WorkloadShape v) {
+        return new WorkloadConfig(name, method, rate, weight, bytes, keyspace, hit, flush, keysPerRequest, ttlSeconds, template, v);
     }
 }

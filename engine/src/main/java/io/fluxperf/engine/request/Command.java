@@ -50,7 +50,16 @@ public enum Command {
      * A command given as its words: a user's template ({@code --command "SET __key__ __data__"}) or
      * a replayed log line; see {@link Request#template()} and {@link Request#args}.
      */
-    COMMAND(Kind.OTHER);
+    COMMAND(Kind.OTHER),
+    // redis, added for rpc-perf's workloads (after COMMAND: trace codes never change)
+    HINCRBY(Kind.OTHER),
+    SISMEMBER(Kind.READ),
+    ZSCORE(Kind.READ),
+    ZINCRBY(Kind.OTHER),
+    /** EVAL of the workload's script, with its key and value as KEYS[1] and ARGV[1]. */
+    EVAL(Kind.OTHER),
+    /** EVALSHA of the workload's script, loaded with SCRIPT LOAD before the run. */
+    EVALSHA(Kind.OTHER);
 
     private enum Kind { READ, WRITE, OTHER }
 
@@ -72,6 +81,17 @@ public enum Command {
     /** The request carries a value of {@code bytes} length. */
     public boolean carriesValue() {
         return kind == Kind.WRITE;
+    }
+
+    /**
+     * The command names several fields, members or elements of one key when asked to
+     * ({@link io.fluxperf.engine.config.WorkloadShape#cardinality()}): HSET k f1 v1 f2 v2, SADD k m1 m2, …
+     */
+    public boolean takesMembers() {
+        return switch (this) {
+            case HGET, HSET, HDEL, SADD, SREM, SISMEMBER, ZADD, ZREM, ZSCORE, LPUSH, RPUSH -> true;
+            default -> false;
+        };
     }
 
     /** The name users type and reports show: lower case. */

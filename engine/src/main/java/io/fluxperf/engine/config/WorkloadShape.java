@@ -1,0 +1,116 @@
+package io.fluxperf.engine.config;
+
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * What a workload's requests carry beyond key and value size: the keyspace's place among others,
+ * the fields or members of container commands, the kind of value, and an EVAL script.
+ *
+ * @param keyOffset        the first key index: keyspaces side by side use disjoint indexes
+ * @param cardinality      fields, members or elements per hash, set, sorted-set or list command
+ * @param innerKeys        fields or members are drawn from this many (0: the field is the key itself)
+ * @param innerKeyLength   bytes per field or member name (zero-padded index)
+ * @param valueKind        random bytes, or decimal 64-bit integers (counters that INCR and HINCRBY accept)
+ * @param compressionRatio values compress to about 1 / this of their size (1: not compressible)
+ * @param values           per key (the default: a key's value is the same every time, so reads can
+ *                         check it), fixed (one value for every request) or fresh (new each request)
+ * @param script           the Lua body that eval and evalsha run; null otherwise
+ */
+public record WorkloadShape(long keyOffset, int cardinality, long innerKeys, int innerKeyLength, ValueKind valueKind,
+                            double compressionRatio, ValueMode values, String script) {
+    public static final WorkloadShape DEFAULT = new WorkloadShape(0, 1, 0, 0, ValueKind.BYTES, 1.0,
+            ValueMode.PER_KEY, null);
+    public static final int MAX_CARDINALITY = 1024;
+
+    public WorkloadShape {
+        if (keyOffset < 0) {
+            throw new IllegalArgumentException("key offset must be at least 0, not " + keyOffset);
+        }
+        if (cardinality < 1 || cardinality > MAX_CARDINALITY) {
+            throw new IllegalArgumentException("cardinality must be between 1 and " + MAX_CARDINALITY + ", not " + cardinality);
+        }
+        if (innerKeys < 0) {
+            throw new IllegalArgumentException("inner keyspace must be at least 0, not " + innerKeys);
+        }
+        if (innerKeys > 0 && (innerKeyLength < Long.toString(innerKeys - 1).length() || innerKeyLength > 250)) {
+            throw new IllegalArgumentException(innerKeys + " inner keys need an inner key length of "
+                    + Long.toString(innerKeys - 1).length() + " to 250 bytes, not " + innerKeyLength);
+        }
+        Objects.requireNonNull(valueKind, "valueKind");
+        Objects.requireNonNull(values, "values");
+        if (!(compressionRatio >= 1.0) || Double.isInfinite(compressionRatio)) {
+            throw new IllegalArgumentException("compression ratio must be a number of at least 1, not " + compressionRatio);
+        }
+    }
+
+    public WorkloadShape withKeyOffset(long v) {
+        return new WorkloadShape(v, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values, script);
+    }
+
+    public WorkloadShape withCardinality(int v) {
+        return new WorkloadShape(keyOffset, v, innerKeys, innerKeyLength, valueKind, compressionRatio, values, script);
+    }
+
+    public WorkloadShape withInnerKeys(long count, int length) {
+        return new WorkloadShape(keyOffset, cardinality, count, length, valueKind, compressionRatio, values, script);
+    }
+
+    public WorkloadShape withValueKind(ValueKind v) {
+        return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, v, compressionRatio, values, script);
+    }
+
+    public WorkloadShape withCompressionRatio(double v) {
+        return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, v, values, script);
+    }
+
+    public WorkloadShape withValues(ValueMode v) {
+        return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, v, script);
+    }
+
+    public WorkloadShape withScript(String v) {
+        return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values, v);
+    }
+
+    /** The kind of value a write carries. */
+    public enum ValueKind {
+        BYTES, I64;
+
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        public static ValueKind parse(String text) {
+            for (ValueKind k : values()) {
+                if (k.label().equalsIgnoreCase(text.trim())) {
+                    return k;
+                }
+            }
+            return null;
+        }
+    }
+
+    /** Whether a write's value depends on its key, is always the same, or is new each time. */
+    public enum ValueMode {
+        PER_KEY("per-key"), FIXED("fixed"), FRESH("fresh");
+
+        private final String label;
+
+        ValueMode(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+
+        public static ValueMode parse(String text) {
+            for (ValueMode m : values()) {
+                if (m.label.equalsIgnoreCase(text.trim())) {
+                    return m;
+                }
+            }
+            return null;
+        }
+    }
+}
