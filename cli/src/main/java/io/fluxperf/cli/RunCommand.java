@@ -91,6 +91,10 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
             description = "Load before the first window, not reported (default 0).")
     private Duration warmup;
 
+    @Option(names = "--connect-timeout", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "How long a connect may take (default: twice --timeout, within 1 to 5 s).")
+    private Duration connectTimeout;
+
     @Option(names = "--warmup-hitrate", paramLabel = "PERCENT",
             description = "Warm up until the hit rate reaches PERCENT, for at most --warmup (default bound 60 s).")
     private Double warmupHitrate;
@@ -153,7 +157,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
 
     @Override
     public Integer call() {
-        RunConfig runConfig = ConfigResolver.resolve(settings());
+        RunConfig runConfig = ConfigResolver.resolve(settings(), note -> streams.err().println("fluxperf: note: " + note));
         HostTuning tuning = Main.ownsProcess() ? HostTuning.ownProcess(runConfig.isOpenLoop(), !connection.noHostTuning)
                 : HostTuning.standard();
         RunOrchestrator run = new RunOrchestrator(runConfig, new TextRunReport(streams.out(), streams.err(), !noLive))
@@ -202,6 +206,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         s.configFormat = configFormat;
         s.warmupHitrate = warmupHitrate;
         s.arrivals = arrivals;
+        s.connectTimeout = connectTimeout;
         return s;
     }
 }

@@ -24,7 +24,7 @@ final class ConfigFile {
     static final List<String> GENERAL_KEYS = List.of("server", "protocol", "threads", "connections", "pipeline",
             "duration", "windows", "warmup", "timeout", "tcp-nodelay", "requests", "seed",
             "udp", "tls", "tls-ca", "tls-insecure", "sni", "connect-per-request", "hold-connections", "connect-rate",
-            "io-uring", "busy-poll", "stats-interval", "early-send", "arrivals", "warmup-hitrate");
+            "io-uring", "busy-poll", "stats-interval", "early-send", "arrivals", "warmup-hitrate", "connect-timeout");
     static final List<String> WORKLOAD_KEYS = List.of("name", "method", "rate", "weight", "bytes", "hit", "flush",
             "keys-per-request", "ttl", "keyspace", "key-length", "distribution", "exponent", "command", "path",
             "key-offset", "cardinality", "inner-keyspace", "inner-key-length", "value-kind", "compression-ratio",
@@ -59,6 +59,7 @@ final class ConfigFile {
     Duration earlySend;
     Arrivals arrivals;
     Double warmupHitrate;
+    Duration connectTimeout;
     final List<Workload> workloads = new ArrayList<>();
 
     /** One [[workload]] table; null fields were not given. */
@@ -120,7 +121,25 @@ final class ConfigFile {
     }
 
     static ConfigFile read(Path path) {
-        return parse(TomlConfigFile.read(path));
+        return read(path, null, note -> { });
+    }
+
+    /**
+     * Reads {@code path} in {@code format} (--config-format; null: told by the file's shape), an
+     * rpc-perf file through its translation, whose notes go to {@code notes}.
+     */
+    static ConfigFile read(Path path, String format, java.util.function.Consumer<String> notes) {
+        TomlConfigFile toml = TomlConfigFile.read(path);
+        RpcPerfFormat f = RpcPerfFormat.parse(format);
+        if (f == null) {
+            f = RpcPerfFormat.detect(toml);
+        }
+        if (f == RpcPerfFormat.FLUXPERF) {
+            return parse(toml);
+        }
+        RpcPerfTranslation t = RpcPerfFormat.translate(f, toml);
+        t.notes().forEach(notes);
+        return parse(t.toConfigFile());
     }
 
     static ConfigFile parse(TomlConfigFile toml) {
@@ -190,6 +209,7 @@ final class ConfigFile {
         earlySend = checked(g, "early-send", g.duration("early-send"), ConfigResolver::notNegative);
         arrivals = checked(g, "arrivals", g.string("arrivals"), Checks::arrivals);
         warmupHitrate = checked(g, "warmup-hitrate", g.number("warmup-hitrate"), Checks::hitrate);
+        connectTimeout = checked(g, "connect-timeout", g.duration("connect-timeout"), ConfigResolver::positive);
     }
 
     private static Workload readWorkload(TomlTable t, int index) {

@@ -100,8 +100,19 @@ public final class ConfigResolver {
      * @throws UserError for any bad flag, file or value, with a message that names the place
      */
     public static RunConfig resolve(RunSettings flags) {
+        return resolve(flags, note -> { });
+    }
+
+    /**
+     * The same, with the notes on an rpc-perf file's keys that change nothing in fluxperf given to
+     * {@code notes} (one sentence each, naming the key), for the caller to show.
+     */
+    public static RunConfig resolve(RunSettings flags, java.util.function.Consumer<String> notes) {
         Objects.requireNonNull(flags, "flags");
-        ConfigFile file = flags.config == null ? null : ConfigFile.read(flags.config);
+        if (flags.configFormat != null && flags.config == null) {
+            throw new UserError("--config-format: says how to read --config, and there is no --config");
+        }
+        ConfigFile file = flags.config == null ? null : ConfigFile.read(flags.config, flags.configFormat, notes);
         boolean fileWorkloads = file != null && !file.workloads.isEmpty();
         if (fileWorkloads) {
             rejectWorkloadFlags(flags, file);
@@ -152,6 +163,8 @@ public final class ConfigResolver {
             throw new UserError((flags.warmupHitrate != null ? "--warmup-hitrate" : f.toml.place("general.warmup-hitrate"))
                     + ": no workload reads, so there is no hit rate to reach");
         }
+        Duration connectTimeout = flags.connectTimeout != null ? flag("connect-timeout", () -> positive(flags.connectTimeout))
+                : f.connectTimeout;
         if (warmupHitrate > 0 && warmup.isZero()) {
             warmup = DEFAULT_HITRATE_WARMUP_BOUND;
         }
@@ -161,10 +174,33 @@ public final class ConfigResolver {
                     .pipeline(pipeline).duration(duration).windows(windows).warmup(warmup).timeout(timeout)
                     .tcpNoDelay(tcpNoDelay).requests(requests).seed(seed).workloads(workloads)
                     .protocolOptions(protocolOptions).connection(connection).statsInterval(statsInterval)
-                    .earlySend(earlySend).arrivals(arrivals).warmupHitrate(warmupHitrate).build();
+                    .earlySend(earlySend).arrivals(arrivals).warmupHitrate(warmupHitrate)
+                    .connectTimeout(connectTimeout).build();
         } catch (IllegalArgumentException e) {
             throw fileWorkloads ? file.toml.error(e.getMessage()) : new UserError("the command line: " + e.getMessage());
         }
+    }
+
+    /**
+     * {@code path} as fluxperf's own TOML, with a comment on each key it mapped or could not map:
+     * an rpc-perf file translated (and checked as a run would check it), or a fluxperf file as it is.
+     *
+     * @param format --config-format, or null to tell by the file's shape
+     */
+    public static String convert(java.nio.file.Path path, String format) {
+        TomlConfigFile toml = TomlConfigFile.read(path);
+        RpcPerfFormat f = RpcPerfFormat.parse(format);
+        if (f == null) {
+            f = RpcPerfFormat.detect(toml);
+        }
+        RunSettings check = new RunSettings();
+        check.config = path;
+        check.configFormat = f == RpcPerfFormat.FLUXPERF ? "fluxperf" : format;
+        resolve(check);
+        if (f == RpcPerfFormat.FLUXPERF) {
+            return toml.text();
+        }
+        return RpcPerfFormat.translate(f, toml).toToml();
     }
 
     /**

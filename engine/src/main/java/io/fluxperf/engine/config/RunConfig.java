@@ -52,6 +52,7 @@ public final class RunConfig {
     private final Duration earlySend;
     private final Arrivals arrivals;
     private final double warmupHitrate;
+    private final Duration connectTimeout;
 
     private RunConfig(Builder b) {
         this.server = b.server;
@@ -73,6 +74,7 @@ public final class RunConfig {
         this.earlySend = b.earlySend;
         this.arrivals = b.arrivals;
         this.warmupHitrate = b.warmupHitrate;
+        this.connectTimeout = b.connectTimeout;
     }
 
     /** Defaults everywhere, and no workload yet. */
@@ -180,6 +182,11 @@ public final class RunConfig {
         return warmupHitrate;
     }
 
+    /** How long a connect may take before it fails; null: twice the request timeout, within 1 to 5 s. */
+    public Duration connectTimeout() {
+        return connectTimeout;
+    }
+
     /** Open loop: every workload has a rate, and latency counts from the intended send time. */
     public boolean isOpenLoop() {
         return workloads.get(0).isRated();
@@ -210,13 +217,15 @@ public final class RunConfig {
                 && timeout.equals(c.timeout) && tcpNoDelay == c.tcpNoDelay && requests == c.requests && seed == c.seed
                 && workloads.equals(c.workloads) && protocolOptions.equals(c.protocolOptions)
                 && connection.equals(c.connection) && statsInterval.equals(c.statsInterval)
-                && earlySend.equals(c.earlySend) && arrivals == c.arrivals && warmupHitrate == c.warmupHitrate;
+                && earlySend.equals(c.earlySend) && arrivals == c.arrivals && warmupHitrate == c.warmupHitrate
+                && Objects.equals(connectTimeout, c.connectTimeout);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(server, protocol, threads, connections, pipeline, duration, windows, warmup, timeout,
-                tcpNoDelay, requests, seed, workloads, protocolOptions, connection, statsInterval, earlySend, arrivals, warmupHitrate);
+                tcpNoDelay, requests, seed, workloads, protocolOptions, connection, statsInterval, earlySend, arrivals, warmupHitrate,
+                connectTimeout);
     }
 
     @Override
@@ -252,6 +261,7 @@ public final class RunConfig {
         private Duration earlySend = DEFAULT_EARLY_SEND;
         private Arrivals arrivals = Arrivals.SMOOTH;
         private double warmupHitrate;
+        private Duration connectTimeout;
 
         private Builder() {
         }
@@ -276,6 +286,7 @@ public final class RunConfig {
             earlySend = c.earlySend;
             arrivals = c.arrivals;
             warmupHitrate = c.warmupHitrate;
+            connectTimeout = c.connectTimeout;
         }
 
         /** @param v HOST:PORT, [IPv6]:PORT or unix:/path; null for the embedded target */
@@ -399,6 +410,12 @@ public final class RunConfig {
                 throw new IllegalArgumentException("warm-up hit rate must be between 0 and 100 %, not " + v);
             }
             warmupHitrate = v;
+            return this;
+        }
+
+        /** @param v null: derived from the request timeout */
+        public Builder connectTimeout(Duration v) {
+            connectTimeout = v == null ? null : positive(v, "connect timeout");
             return this;
         }
 

@@ -67,6 +67,7 @@ public final class RunSettings {
     public Double warmupHitrate;
     /** --config-format: rpc-perf-2, rpc-perf-3, rpc-perf-5 or fluxperf; null: told by the file's shape. */
     public String configFormat;
+    public Duration connectTimeout;
 
     /** Records a protocol option's value, or each value of a list, when given (not null). */
     public RunSettings protocolOption(String flag, Object value) {

@@ -32,11 +32,40 @@ final class TomlConfigFile {
     private final String name;
     private final ObjectNode root;
     private final Map<String, Integer> keyLines;
+    /** For a tree translated from another format: the source file, and each key path's origin in it. */
+    private final TomlConfigFile source;
+    private final Map<String, String> origins;
+    private final String text;
 
-    private TomlConfigFile(String name, ObjectNode root, Map<String, Integer> keyLines) {
+    private TomlConfigFile(String name, ObjectNode root, Map<String, Integer> keyLines, String text) {
         this.name = name;
         this.root = root;
         this.keyLines = keyLines;
+        this.source = null;
+        this.origins = null;
+        this.text = text;
+    }
+
+    private TomlConfigFile(TomlConfigFile source, ObjectNode root, Map<String, String> origins) {
+        this.name = source.name;
+        this.root = root;
+        this.keyLines = Map.of();
+        this.source = source;
+        this.origins = origins;
+        this.text = null;
+    }
+
+    /**
+     * A tree translated from {@code source} (an rpc-perf file): a problem with one of its keys is
+     * placed at the key of the source it came from ({@code origins}: translated path to source path).
+     */
+    static TomlConfigFile translated(TomlConfigFile source, ObjectNode root, Map<String, String> origins) {
+        return new TomlConfigFile(source, root, origins);
+    }
+
+    /** The file's text as read; null for a translated tree. */
+    String text() {
+        return text;
     }
 
     /** Reads and parses {@code path}; every problem becomes a {@link UserError}. */
@@ -94,7 +123,7 @@ final class TomlConfigFile {
             throw new UserError(name + ": cannot be read as TOML (" + e.getMessage() + ")");
         }
         ObjectNode root = tree instanceof ObjectNode o ? o : JsonNodeFactory.instance.objectNode();
-        return new TomlConfigFile(name, root, keys.lines());
+        return new TomlConfigFile(name, root, keys.lines(), text);
     }
 
     /**
@@ -146,6 +175,15 @@ final class TomlConfigFile {
 
     /** Where the key at {@code keyPath} is, to start a message with: {@code run.toml: general.db (line 3)}. */
     String place(String keyPath) {
+        if (source != null) {
+            for (String p = keyPath; !p.isEmpty(); p = parent(p)) {
+                String from = origins.get(p);
+                if (from != null) {
+                    return from.isEmpty() ? name : source.place(from);
+                }
+            }
+            return name;
+        }
         int line = lineOf(keyPath);
         return name + ": " + keyPath + (line > 0 ? " (line " + line + ")" : "");
     }
@@ -155,8 +193,16 @@ final class TomlConfigFile {
         return new UserError(name + ": " + problem);
     }
 
+    private static String parent(String keyPath) {
+        int cut = Math.max(keyPath.lastIndexOf('.'), keyPath.lastIndexOf('['));
+        return cut < 0 ? "" : keyPath.substring(0, cut);
+    }
+
     /** The line of the key at {@code keyPath} or of the nearest enclosing key or table; 0 if not found. */
     int lineOf(String keyPath) {
+        if (source != null) {
+            return 0;
+        }
         String p = keyPath;
         while (!p.isEmpty()) {
             Integer line = keyLines.get(p);

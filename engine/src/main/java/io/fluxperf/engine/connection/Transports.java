@@ -52,7 +52,9 @@ public final class Transports {
 
     public Transports(RunConfig config, ClientLoop clientLoop, SocketAddress target) {
         this.target = target;
-        this.connectMillis = (int) Math.max(1000, Math.min(5000, config.timeout().toMillis() * 2));
+        this.connectMillis = config.connectTimeout() != null
+                ? (int) Math.max(1, Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()))
+                : (int) Math.max(1000, Math.min(5000, config.timeout().toMillis() * 2));
         this.tcpNoDelay = config.tcpNoDelay();
         Bootstrap b = new Bootstrap().group(clientLoop.loop()).option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectMillis);
         if (target instanceof DomainSocketAddress) {

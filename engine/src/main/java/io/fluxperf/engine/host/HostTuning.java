@@ -179,8 +179,8 @@ public final class HostTuning {
         private final long start;
         private final long warmupEnd;
         private final Loops loops;
-        /** The wake-up exercise runs until {@link #wakeUntil}; false: none in this run. */
-        private final boolean wakes;
+        /** The wake-up exercise runs until {@link #wakeUntil}; false: none in this run (or no more). */
+        private boolean wakes;
         private final long wakeUntil;
         private long nextClear;
         private boolean yielded;
@@ -226,6 +226,16 @@ public final class HostTuning {
                 }
             }
             return next;
+        }
+
+        /**
+         * The warm-up ends now, maybe before the end it was started with (a warm-up to a hit rate,
+         * whose end is only its bound): its exercises stop, and the priorities drop.
+         */
+        public void warmupEnds() {
+            nextClear = Long.MAX_VALUE;
+            wakes = false;
+            measuredLoadBegins();
         }
 
         /** The warm-up is over (or there is none): the paced path is compiled by now, so priorities drop at the latest here. */

@@ -215,6 +215,13 @@ final class LoadDriver implements SlotEvents {
         return result;
     }
 
+    /** The reads answered in the warm-up so far, for a warm-up to a hit rate. */
+    CompletableFuture<ThreadRecorder.WarmupReads> warmupReads() {
+        CompletableFuture<ThreadRecorder.WarmupReads> result = new CompletableFuture<>();
+        onLoop(() -> result.complete(recorder.warmupReads()));
+        return result;
+    }
+
     /** The statistics block's figures since the last call, which starts them again from zero. */
     CompletableFuture<ThreadRecorder.IntervalFigures> interval() {
         CompletableFuture<ThreadRecorder.IntervalFigures> result = new CompletableFuture<>();

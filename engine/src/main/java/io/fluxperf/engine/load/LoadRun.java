@@ -8,6 +8,7 @@ import io.fluxperf.engine.connection.ClientLoops;
 import io.fluxperf.engine.connection.IoUringClientLoop;
 import io.fluxperf.engine.host.HostTuning;
 import io.fluxperf.engine.metrics.ConnectionCounts;
+import io.fluxperf.engine.metrics.HitrateWarmup;
 import io.fluxperf.engine.metrics.IntervalSample;
 import io.fluxperf.engine.metrics.LatencySummary;
 import io.fluxperf.engine.metrics.LiveSample;
@@ -48,6 +49,8 @@ import reactor.core.publisher.Flux;
  */
 public final class LoadRun {
     private static final long LIVE_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** How often a warm-up to a hit rate checks it (rpc-perf's: each one-second interval). */
+    private static final long HITRATE_CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final RunConfig config;
     private final Protocol protocol;
@@ -323,8 +326,16 @@ public final class LoadRun {
         List<ThreadFigures> spares = null;
         long windowStart = System.nanoTime();
         long windowCpu = ProcessCpu.nanos();
+        HitrateWarmup toHitrate = null;
         if (warmup) {
-            stop = waitUntil(drivers, host, start + config.warmup().toNanos(), exhausted, 0, start);
+            if (config.warmupHitrate() > 0) {
+                WarmupEnd end = warmUpToHitrate(drivers, host, start, exhausted);
+                stop = end.stop();
+                toHitrate = end.outcome();
+                host.warmupEnds(); // perhaps before its bound: the exercises stop before the windows begin
+            } else {
+                stop = waitUntil(drivers, host, start + config.warmup().toNanos(), exhausted, 0, start);
+            }
             // the first window starts when the loops start counting it, however late the run's
             // thread hands them the swap (at nice 19, and yielding, it may be late)
             List<ThreadFigures> warm = swapAll(drivers, null, true);
@@ -332,7 +343,9 @@ public final class LoadRun {
             windowCpu = ProcessCpu.nanos();
             host.measuredLoadBegins();
             spares = emptied(warm);
-            if (stop == null) {
+            if (stop == null && toHitrate != null) {
+                listener.warmupEnded(toHitrate);
+            } else if (stop == null) {
                 listener.warmupComplete();
             }
         }
@@ -373,7 +386,49 @@ public final class LoadRun {
             perThread.add(seconds);
         }
         return new RunResult(config, targetDescription, windows, bookkeeping.run(), stop == null ? StopReason.COMPLETED : stop,
-                preloaded, List.copyOf(intervals), perThread, lateness(drivers));
+                preloaded, List.copyOf(intervals), perThread, lateness(drivers), toHitrate);
+    }
+
+    /** How a warm-up to a hit rate ended: why the run stops (null: it goes on), and the hit rate (null when it stopped). */
+    private record WarmupEnd(StopReason stop, HitrateWarmup outcome) {
+    }
+
+    /**
+     * A warm-up to a hit rate (--warmup-hitrate, rpc-perf's {@code warmup_hitrate}): once a second
+     * the hit rate of the reads answered in that second (rpc-perf checks each interval's own
+     * figures), until one reaches the target or the bound (--warmup) has passed; the last check
+     * falls on the bound.
+     */
+    private WarmupEnd warmUpToHitrate(List<LoadDriver> drivers, HostTuning.Load host, long start,
+                                      CompletableFuture<Void> exhausted) {
+        long bound = start + config.warmup().toNanos();
+        double target = config.warmupHitrate();
+        long hits = 0;
+        long misses = 0;
+        long check = start;
+        while (true) {
+            check = Math.min(check + HITRATE_CHECK_NANOS, bound);
+            StopReason stop = waitUntil(drivers, host, check, exhausted, 0, start);
+            if (stop != null) {
+                return new WarmupEnd(stop, null);
+            }
+            long allHits = 0;
+            long allMisses = 0;
+            for (CompletableFuture<ThreadRecorder.WarmupReads> f : drivers.stream().map(LoadDriver::warmupReads).toList()) {
+                ThreadRecorder.WarmupReads r = await(f, Duration.ofSeconds(10));
+                allHits += r.hits();
+                allMisses += r.misses();
+            }
+            long answered = allHits - hits + allMisses - misses;
+            Double hitrate = answered == 0 ? null : 100.0 * (allHits - hits) / answered;
+            hits = allHits;
+            misses = allMisses;
+            boolean reached = hitrate != null && hitrate >= target;
+            if (reached || check == bound) {
+                return new WarmupEnd(null, new HitrateWarmup(target, hitrate, (System.nanoTime() - start) / 1e9,
+                        config.warmup().toNanos() / 1e9, reached));
+            }
+        }
     }
 
     /** The figures handed back emptied, for the next swap: a window's end allocates none. */

@@ -1,5 +1,6 @@
 package io.fluxperf.engine.load;
 
+import io.fluxperf.engine.metrics.HitrateWarmup;
 import io.fluxperf.engine.metrics.IntervalSample;
 import io.fluxperf.engine.metrics.LiveSample;
 import io.fluxperf.engine.metrics.WindowResult;
@@ -17,6 +18,14 @@ public interface RunListener {
     }
 
     default void warmupComplete() {
+    }
+
+    /**
+     * A warm-up to a hit rate (--warmup-hitrate) is over, instead of {@link #warmupComplete()}: it
+     * reached its target, or its bound ended it.
+     */
+    default void warmupEnded(HitrateWarmup warmup) {
+        warmupComplete();
     }
 
     default void live(LiveSample sample) {

@@ -48,6 +48,9 @@ final class ThreadRecorder {
     private boolean tracing;
     /** Requests ending now belong to the warm-up. */
     private boolean warmingUp;
+    /** Reads answered in the warm-up, hits and misses, for a warm-up to a hit rate (never emptied: not its figures). */
+    private long warmupHits;
+    private long warmupMisses;
     /** The loop thread's working time at the start of the current interval; -1 unknown. */
     private long loopCpuMark = -1;
 
@@ -77,6 +80,8 @@ final class ThreadRecorder {
     void phase(boolean traced, boolean warmup, long startNanos) {
         tracing = traced && tracer != null;
         warmingUp = warmup;
+        warmupHits = 0;
+        warmupMisses = 0;
         loopCpuMark = loopWorkNanos();
         lateness.begin(startNanos, System.nanoTime());
     }
@@ -123,6 +128,13 @@ final class ThreadRecorder {
         }
         if (tracing) {
             tracer.record(r, outcome, nowNanos, responseBytes, warmingUp);
+        }
+        if (warmingUp && r.command().isRead()) {
+            if (outcome == Outcome.OK) {
+                warmupHits++;
+            } else if (outcome == Outcome.MISS) {
+                warmupMisses++;
+            }
         }
     }
 
@@ -231,6 +243,15 @@ final class ThreadRecorder {
      * the paced requests' send lag (null without --stats-interval).
      */
     record IntervalFigures(WorkloadStats all, ConnectionCounts connections, Histogram sendLag) {
+    }
+
+    /** The reads answered in the warm-up so far: hits and misses since the phase began. */
+    WarmupReads warmupReads() {
+        return new WarmupReads(warmupHits, warmupMisses);
+    }
+
+    /** One thread's answered reads of the warm-up, since its phase began. */
+    record WarmupReads(long hits, long misses) {
     }
 
     /** One thread's part of a live sample: requests and failures so far, and their latency. */

@@ -17,10 +17,18 @@ import java.util.List;
  *                      busy when the run was stopped
  * @param lateness      how the paced requests kept their schedule in the measured part; {@link SendLateness#NONE}
  *                      when nothing was paced
+ * @param warmup        how a warm-up to a hit rate ended (--warmup-hitrate); null without one, or
+ *                      when the run stopped during it
  */
 public record RunResult(RunConfig config, String target, List<WindowResult> windows, WindowResult total,
                         StopReason stopReason, long preloadedKeys, List<IntervalSample> intervals,
-                        List<Double> threadSeconds, SendLateness lateness) {
+                        List<Double> threadSeconds, SendLateness lateness, HitrateWarmup warmup) {
+    public RunResult(RunConfig config, String target, List<WindowResult> windows, WindowResult total,
+                     StopReason stopReason, long preloadedKeys, List<IntervalSample> intervals,
+                     List<Double> threadSeconds, SendLateness lateness) {
+        this(config, target, windows, total, stopReason, preloadedKeys, intervals, threadSeconds, lateness, null);
+    }
+
     public RunResult(RunConfig config, String target, List<WindowResult> windows, WindowResult total,
                      StopReason stopReason, long preloadedKeys) {
         this(config, target, windows, total, stopReason, preloadedKeys, List.of(), List.of(), SendLateness.NONE);
@@ -32,6 +40,6 @@ public record RunResult(RunConfig config, String target, List<WindowResult> wind
 
     /** The same result, ended for another reason (a replay's log running out is how it completes). */
     public RunResult stoppedBecause(StopReason reason) {
-        return new RunResult(config, target, windows, total, reason, preloadedKeys, intervals, threadSeconds, lateness);
+        return new RunResult(config, target, windows, total, reason, preloadedKeys, intervals, threadSeconds, lateness, warmup);
     }
 }

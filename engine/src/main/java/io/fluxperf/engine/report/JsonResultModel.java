@@ -5,6 +5,7 @@ import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.ValueSize;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.ConnectionCounts;
+import io.fluxperf.engine.metrics.HitrateWarmup;
 import io.fluxperf.engine.metrics.IntervalSample;
 import io.fluxperf.engine.metrics.LatencySummary;
 import io.fluxperf.engine.metrics.RunResult;
@@ -27,13 +28,26 @@ final class JsonResultModel {
     private JsonResultModel() {
     }
 
+    /** @param warmup how a warm-up to a hit rate ended (--warmup-hitrate); null without one */
     record Result(String fluxperf, Config config, String target, String stopReason, long preloadedKeys,
-                  List<Window> windows, Window total, List<IntervalSample> intervals) {
+                  Warmup warmup, List<Window> windows, Window total, List<IntervalSample> intervals) {
+    }
+
+    /**
+     * A warm-up to a hit rate: the target, the hit rate of its last one-second check (null when no
+     * read was answered in it), how long it ran, its bound, and whether it reached the target.
+     */
+    record Warmup(double targetHitratePercent, Double hitratePercent, double seconds, double boundSeconds,
+                  boolean reached) {
+        static Warmup of(HitrateWarmup w) {
+            return w == null ? null
+                    : new Warmup(w.targetPercent(), w.hitratePercent(), w.seconds(), w.boundSeconds(), w.reached());
+        }
     }
 
     record Config(String server, String protocol, int threads, int connections, int pipeline, long durationMs,
                   int windows, long warmupMs, long timeoutMs, boolean tcpNoDelay, long requests, long seed,
-                  boolean openLoop, List<WorkloadSettings> workloads) {
+                  boolean openLoop, String arrivals, double warmupHitratePercent, List<WorkloadSettings> workloads) {
     }
 
     record WorkloadSettings(int index, String name, String method, double rate, int weight, Map<String, Object> bytes,
@@ -72,7 +86,8 @@ final class JsonResultModel {
         for (WindowResult w : r.windows()) {
             windows.add(window(w, config, origin));
         }
-        return new Result(version, config(config), r.target(), r.stopReason().label(), r.preloadedKeys(), windows,
+        return new Result(version, config(config), r.target(), r.stopReason().label(), r.preloadedKeys(),
+                Warmup.of(r.warmup()), windows,
                 window(r.total(), config, origin), r.intervals());
     }
 
@@ -87,7 +102,7 @@ final class JsonResultModel {
         }
         return new Config(c.server(), c.protocol(), c.threads(), c.connections(), c.pipeline(),
                 millis(c.duration()), c.windows(), millis(c.warmup()), millis(c.timeout()), c.tcpNoDelay(),
-                c.requests(), c.seed(), c.isOpenLoop(), workloads);
+                c.requests(), c.seed(), c.isOpenLoop(), c.arrivals().label(), c.warmupHitrate(), workloads);
     }
 
     private static long millis(Duration d) {

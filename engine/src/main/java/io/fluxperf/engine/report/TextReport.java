@@ -1,8 +1,10 @@
 package io.fluxperf.engine.report;
 
+import io.fluxperf.engine.config.Arrivals;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.ConnectionCounts;
+import io.fluxperf.engine.metrics.HitrateWarmup;
 import io.fluxperf.engine.metrics.IntervalSample;
 import io.fluxperf.engine.metrics.LatencySummary;
 import io.fluxperf.engine.metrics.LiveSample;
@@ -52,8 +54,10 @@ public final class TextReport {
         out.println("Config: Threads: " + config.threads() + " Connections: " + config.connections());
         out.println("Config: Windows: " + config.windows() + " Duration: " + seconds(config.duration())
                 + " s Warmup: " + seconds(config.warmup()) + " s"
+                + (config.warmupHitrate() > 0 ? " (ends early at a hit rate of " + number(config.warmupHitrate()) + " %)" : "")
                 + (config.requests() > 0 ? " Requests: " + config.requests() : "")
-                + " Seed: " + config.seed());
+                + " Seed: " + config.seed()
+                + (config.isOpenLoop() && config.arrivals() != Arrivals.SMOOTH ? " Arrivals: " + config.arrivals().label() : ""));
         out.println(RULE);
         out.println("Workload:");
         List<WorkloadConfig> workloads = config.workloads();
@@ -92,6 +96,28 @@ public final class TextReport {
     public void warmupComplete() {
         out.println(RULE);
         out.println("Warmup complete");
+    }
+
+    /** A warm-up to a hit rate is over; what follows is measured. */
+    public void warmupEnded(HitrateWarmup w) {
+        out.println(RULE);
+        out.println(warmupLine(w));
+    }
+
+    /**
+     * rpc-perf's line at the end of a warm-up to a hit rate, e.g. {@code Warmup complete: hit rate
+     * 91.3 % after 2.4 s (target 90 %)} or {@code Warmup ended at its bound of 5 s: hit rate 41.0 %,
+     * short of the 90 % target}.
+     */
+    static String warmupLine(HitrateWarmup w) {
+        String rate = w.hitratePercent() == null ? "no read answered"
+                : String.format(Locale.ROOT, "hit rate %.1f %%", w.hitratePercent());
+        if (w.reached()) {
+            return String.format(Locale.ROOT, "Warmup complete: %s after %.1f s (target %s %%)", rate, w.seconds(),
+                    number(w.targetPercent()));
+        }
+        return "Warmup ended at its bound of " + number(w.boundSeconds()) + " s: " + rate + ", short of the "
+                + number(w.targetPercent()) + " % target";
     }
 
     /** One measured window. */

@@ -11,6 +11,7 @@ import io.fluxperf.engine.load.LoadRun;
 import io.fluxperf.engine.load.RequestSource;
 import io.fluxperf.engine.load.RunErrors;
 import io.fluxperf.engine.load.RunListener;
+import io.fluxperf.engine.metrics.HitrateWarmup;
 import io.fluxperf.engine.metrics.IntervalSample;
 import io.fluxperf.engine.metrics.LiveSample;
 import io.fluxperf.engine.metrics.RunResult;
@@ -296,6 +297,11 @@ public final class RunOrchestrator {
             @Override
             public void warmupComplete() {
                 report.warmupComplete();
+            }
+
+            @Override
+            public void warmupEnded(HitrateWarmup warmup) {
+                report.warmupEnded(warmup);
             }
 
             @Override

@@ -2,6 +2,7 @@ package io.fluxperf.engine.run;
 
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.load.RunErrors;
+import io.fluxperf.engine.metrics.HitrateWarmup;
 import io.fluxperf.engine.metrics.IntervalSample;
 import io.fluxperf.engine.metrics.LiveSample;
 import io.fluxperf.engine.metrics.RunResult;
@@ -74,6 +75,11 @@ public class TextRunReport implements RunReport {
     @Override
     public void warmupComplete() {
         text.warmupComplete();
+    }
+
+    @Override
+    public void warmupEnded(HitrateWarmup warmup) {
+        text.warmupEnded(warmup);
     }
 
     @Override

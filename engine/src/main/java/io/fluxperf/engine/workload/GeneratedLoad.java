@@ -1,5 +1,6 @@
 package io.fluxperf.engine.workload;
 
+import io.fluxperf.engine.config.Arrivals;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.load.RequestSource;
@@ -16,13 +17,16 @@ import reactor.core.publisher.Flux;
  *
  * <p>Open loop: workload w sends request n (counted over all threads) at
  * {@code start + n / rate_w}; thread t of T takes n = t, t + T, t + 2T, …, so the threads
- * interleave evenly, and each thread emits its requests in intended-time order (the workload with
- * the earliest next time goes first). Closed loop: workloads are picked at random by weight and
+ * interleave evenly (with --arrivals other than smooth, each thread's gaps are drawn at random
+ * with the same mean, {@link ArrivalSchedule}), and each thread emits its requests in
+ * intended-time order (the workload with the earliest next time goes first). Closed loop: workloads are picked at random by weight and
  * carry no intended time.
  */
 public final class GeneratedLoad implements RequestSource {
     private final List<WorkloadConfig> workloads;
     private final boolean openLoop;
+    /** How the gaps between an open-loop workload's intended times are drawn ({@link ArrivalSchedule}). */
+    private final Arrivals arrivals;
     private final long seed;
     private final long requestLimit;
     private final ValuePattern pattern;
@@ -32,6 +36,7 @@ public final class GeneratedLoad implements RequestSource {
     public GeneratedLoad(RunConfig config) {
         this.workloads = config.workloads();
         this.openLoop = config.isOpenLoop();
+        this.arrivals = config.arrivals();
         this.seed = config.seed();
         this.requestLimit = config.requests();
         this.pattern = patternFor(config);
@@ -105,6 +110,8 @@ public final class GeneratedLoad implements RequestSource {
         private final KeyChooser[] keys;
         private final ValueSizeChooser[] sizes;
         private final long[] sequence;
+        /** Per workload, open loop only: when its next request is due. */
+        private final ArrivalSchedule[] schedules;
         private final int[] cumulativeWeights;
         private final int totalWeight;
         private long emitted;
@@ -119,12 +126,16 @@ public final class GeneratedLoad implements RequestSource {
             keys = new KeyChooser[n];
             sizes = new ValueSizeChooser[n];
             sequence = new long[n];
+            schedules = new ArrivalSchedule[n];
             cumulativeWeights = new int[n];
             int total = 0;
             for (int w = 0; w < n; w++) {
                 WorkloadConfig config = workloads.get(w);
                 keys[w] = KeyChooser.of(config.keyspace(), rng, thread, threads);
                 sizes[w] = ValueSizeChooser.of(config.bytes(), rng);
+                if (openLoop) {
+                    schedules[w] = new ArrivalSchedule(arrivals, config.rate(), thread, threads, rng);
+                }
                 total += config.weight();
                 cumulativeWeights[w] = total;
             }
@@ -135,8 +146,7 @@ public final class GeneratedLoad implements RequestSource {
             int w = openLoop ? earliestWorkload() : weightedWorkload();
             WorkloadConfig config = workloads.get(w);
             if (openLoop) {
-                long n = sequence[w] * threads + thread;
-                r.intendedNanos(startNanos + (long) (n * 1e9 / config.rate()));
+                r.intendedNanos(startNanos + schedules[w].take());
             }
             sequence[w]++;
             emitted++;
@@ -168,8 +178,8 @@ public final class GeneratedLoad implements RequestSource {
         private int earliestWorkload() {
             int best = 0;
             double bestTime = Double.MAX_VALUE;
-            for (int w = 0; w < sequence.length; w++) {
-                double t = (sequence[w] * threads + thread) / workloads.get(w).rate();
+            for (int w = 0; w < schedules.length; w++) {
+                double t = schedules[w].nextSeconds();
                 if (t < bestTime) {
                     bestTime = t;
                     best = w;

@@ -1,0 +1,113 @@
+package io.fluxperf.engine.workload;
+
+import io.fluxperf.engine.config.Arrivals;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.sampling.distribution.ContinuousSampler;
+import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
+
+/**
+ * When one thread's requests of one open-loop workload are intended to leave, as offsets from the
+ * schedule's start ({@link Arrivals}).
+ *
+ * <p>Thread t of T takes its first request at t / rate; each next one follows after a gap whose
+ * mean is T / rate, so that the T threads together keep the workload's rate:
+ * <ul>
+ *   <li>{@link Arrivals#SMOOTH}: request n (counted over all threads, n = t, t + T, …) at exactly
+ *       n / rate, computed from n each time, as the schedule always was;</li>
+ *   <li>{@link Arrivals#UNIFORM}: gaps uniform on [0, 2 × mean);</li>
+ *   <li>{@link Arrivals#NORMAL}: gaps normal with the mean and a standard deviation of mean / 4,
+ *       drawn again when below 0 (one draw in 30,000; the mean rises by 3 × 10⁻⁵ of itself);</li>
+ *   <li>{@link Arrivals#EXPONENTIAL}: gaps exponential with the mean, so each thread's requests,
+ *       and all threads' together, form a Poisson process (mutilate's and wrk2's {@code -D exp}).
+ *       Drawn by Commons RNG's ziggurat sampler (Marsaglia and Tsang, 2000; McFarland, 2016).</li>
+ * </ul>
+ *
+ * <h2>Assumptions and guarantees</h2>
+ * <ul>
+ *   <li>Single-threaded: one schedule per load thread and workload, drawing from that thread's
+ *       seeded random source, so the same seed gives the same times.</li>
+ *   <li>Nothing is allocated per request.</li>
+ *   <li>No drift: the random gaps are summed in double nanoseconds from the start (exact to well
+ *       below a nanosecond for days), and each time is rounded down to a whole nanosecond only
+ *       when handed out; rounding never accumulates.</li>
+ * </ul>
+ */
+public final class ArrivalSchedule {
+    private final Arrivals arrivals;
+    private final double rate;
+    private final int thread;
+    private final int threads;
+    private final double meanGapNanos;
+    /** The random gaps' sampler: exponential of the mean gap, a standard normal, or null. */
+    private final ContinuousSampler sampler;
+    private final UniformRandomProvider rng;
+    /** Requests taken so far (SMOOTH's n is {@code sequence × threads + thread}). */
+    private long sequence;
+    /** The next request's offset from the start in ns, for the random arrivals. */
+    private double nextNanos;
+
+    /**
+     * @param rate    the workload's requests per second over all threads (above 0)
+     * @param thread  this thread's index, 0 to {@code threads} − 1
+     * @param rng     this thread's random source (not drawn from for SMOOTH)
+     */
+    public ArrivalSchedule(Arrivals arrivals, double rate, int thread, int threads, UniformRandomProvider rng) {
+        this.arrivals = arrivals;
+        this.rate = rate;
+        this.thread = thread;
+        this.threads = threads;
+        this.rng = rng;
+        this.meanGapNanos = threads * 1e9 / rate;
+        this.nextNanos = thread * 1e9 / rate;
+        this.sampler = switch (arrivals) {
+            case EXPONENTIAL -> ZigguratSampler.Exponential.of(rng, meanGapNanos);
+            case NORMAL -> ZigguratSampler.NormalizedGaussian.of(rng);
+            case SMOOTH, UNIFORM -> null;
+        };
+    }
+
+    /** The mean gap between two of this thread's requests, in ns: threads × 10⁹ / rate. */
+    public double meanGapNanos() {
+        return meanGapNanos;
+    }
+
+    /**
+     * The next request's intended time in seconds after the start, without taking it: the order in
+     * which a thread interleaves its workloads (the earliest goes first).
+     */
+    public double nextSeconds() {
+        if (arrivals == Arrivals.SMOOTH) {
+            return (sequence * threads + thread) / rate;
+        }
+        return nextNanos / 1e9;
+    }
+
+    /** Takes the next request: its intended time in ns after the start; the one after it is drawn now. */
+    public long take() {
+        if (arrivals == Arrivals.SMOOTH) {
+            long n = sequence * threads + thread;
+            sequence++;
+            return (long) (n * 1e9 / rate);
+        }
+        long at = (long) nextNanos;
+        sequence++;
+        nextNanos += gapNanos();
+        return at;
+    }
+
+    /** One random gap in ns (for the arrivals other than SMOOTH). */
+    double gapNanos() {
+        return switch (arrivals) {
+            case UNIFORM -> rng.nextDouble() * 2 * meanGapNanos;
+            case NORMAL -> {
+                double g;
+                do {
+                    g = meanGapNanos * (1 + 0.25 * sampler.sample());
+                } while (g < 0);
+                yield g;
+            }
+            case EXPONENTIAL -> sampler.sample();
+            case SMOOTH -> meanGapNanos;
+        };
+    }
+}
