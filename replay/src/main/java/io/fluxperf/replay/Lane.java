@@ -3,236 +3,290 @@ package io.fluxperf.replay;
 import io.fluxperf.engine.log.LogEntry;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.RequestPool;
-import java.util.IdentityHashMap;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.reactivestreams.Subscription;
+import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.FluxSink;
+import reactor.core.publisher.Operators;
 
 /**
- * What one load thread replays: a bounded ring of commands that the reader fills in send-time
- * order, emptied into requests as the thread asks for them.
+ * What one load thread replays: a {@link ByteRing} of commands that the reader writes in send-time
+ * order and the load thread reads into pooled requests as it asks for them.
  *
  * <h2>Assumptions and guarantees</h2>
  * <ul>
- * <li>The load thread subscribes on its event loop and asks for a request ({@code onRequest}) on
- *     that loop whenever it holds none; it may ask again before an earlier request reached it.
- *     Demand is therefore a flag, not a count: one request satisfies every ask made before it.</li>
- * <li>Fast path: when the ring holds a command, the request is filled and emitted right in the
- *     ask, on the event loop. Slow path: when the ring is empty, the ask is remembered and the
- *     reader emits from its own thread as soon as it adds a command; the driver hands such a
- *     request over to the event loop with a task.</li>
- * <li>While a request emitted by the reader is on its way ({@link #inTransit}), nothing else is
- *     emitted: asks made before the driver took it are answered by it. It has arrived once the
- *     driver sent it (its send time is set), which the next drain checks; the driver asks again
- *     only after sending.</li>
- * <li>Emission is serialized by {@link #wip} (a work-in-progress counter): whichever thread gets
- *     it drains, the other leaves its signal behind; the counter also orders the lane's state
- *     (the value buffers, the ring's consumer side, {@link #inTransit}) between the two threads.</li>
- * <li>The reader adds to the ring and then reads the demand; the event loop raises the demand and
- *     then reads the ring; both use volatile accesses, so one of them always sees the other (no
- *     lost wake-up).</li>
- * <li>Each command is handed back to the reader through {@link #returned} after its request is
- *     filled; the ring and the read-ahead bound the memory in use.</li>
- * <li>An ask with nothing on its way means the request emitted before was sent: that is when the
- *     lane's position ({@link #mark()}, {@link #line()}) moves on to it. So the lane completes only
- *     when asked with nothing left, after its last command was sent, and its position ends there.</li>
+ * <li>One subscriber, on the load thread's event loop, which asks for requests ({@code request})
+ *     on that loop. Every request is filled and emitted on the loop: when the ring holds a
+ *     command, right in the ask; when it is empty, the loop raises {@link #demand} and the reader,
+ *     once it has written the next command, runs {@link #drain()} on the loop as a task.</li>
+ * <li>No lost wake-up: the reader publishes (a volatile write of the ring's tail) and then reads
+ *     the demand; the loop raises the demand and then reads the tail again. Sequentially
+ *     consistent volatile accesses mean one of the two sees the other. A wake-up task that finds
+ *     nothing to do is harmless.</li>
+ * <li>The fast path (the ring holds a command) writes no volatile field: the progress marks are
+ *     written with release order, and the demand only when the ring is empty.</li>
+ * <li>A command is copied into the ring, so the reader reuses its entry at once: nothing comes
+ *     back, and the ring's bytes bound the memory of a lane.</li>
+ * <li>While the ring has no room the reader parks (at most 1 ms at a time); the loop unparks it
+ *     once it has emptied half the ring. A command larger than half the ring waits until the loop
+ *     has emptied it, then gets a ring twice as large as it needs.</li>
+ * <li>The lane's position ({@link #mark()}, {@link #line()}) is that of the last command sent: the
+ *     loop asks for the next one only after it sent the one before.</li>
  * </ul>
  */
 final class Lane {
-    private final SpscRing<LogEntry> ready;
-    private final SpscRing<LogEntry> returned;
+    /** Bytes of a lane's ring: about 2,500 commands of a short key each. */
+    static final int RING_BYTES = 1 << 18;
+    private static final VarHandle MARK;
+    private static final VarHandle LINE;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            MARK = l.findVarHandle(Lane.class, "mark", long.class);
+            LINE = l.findVarHandle(Lane.class, "line", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private volatile ByteRing ring;
     private final SynthValues synth;
-    /** The driver asked and has not been answered. */
+    /** The loop found the ring empty and waits for the reader to wake it. */
     private volatile boolean demand;
-    /** A request the reader emitted that the driver has not sent yet; null when none. Guarded by {@link #wip}. */
-    private Request inTransit;
-    private volatile Thread loopThread;
-    private final AtomicInteger wip = new AtomicInteger();
-    private final Map<Request, byte[]> valueBuffers = new IdentityHashMap<>();
-    private volatile FluxSink<Request> sink;
     private volatile boolean done;
     private volatile boolean cancelled;
     private volatile boolean readerWaiting;
     private volatile Thread reader;
+    /** The loop's executor, once subscribed; the reader runs {@link #wake} there. */
+    private volatile Executor loop;
+    private final Runnable wake = this::drain;
+
+    // ---- the loop's own ----
+    private CoreSubscriber<? super Request> actual;
     private RequestPool pool;
     private long startNanos;
-    /** Progress: loop << 44 | position, and line, of the last command emitted (maybe waiting for its time). */
-    private long emittedMark;
+    private long requested;
+    private boolean draining;
+    private boolean completed;
+    /** Progress of the last command emitted (maybe waiting for its time). */
+    private long emittedMark = -1;
     private long emittedLine;
-    /** The same of the last command sent: the driver asks for the next only after it sent the one before. */
-    private volatile long mark;
-    private volatile long line;
+    /** The same of the last command sent; written with release order, read by the reporter. */
+    @SuppressWarnings("unused")
+    private long mark = -1;
+    @SuppressWarnings("unused")
+    private long line;
 
-    Lane(int capacity, SynthValues synth) {
-        this.ready = new SpscRing<>(capacity);
-        this.returned = new SpscRing<>(capacity + 1);
+    Lane(int ringBytes, SynthValues synth) {
+        this.ring = new ByteRing(ringBytes);
         this.synth = synth;
     }
 
-    /** The load thread's requests; subscribed once, on its event loop. */
-    Flux<Request> flux(RequestPool requestPool, long start) {
-        return Flux.create(s -> {
-            pool = requestPool;
-            startNanos = start;
-            s.onDispose(() -> {
-                cancelled = true;
-                Thread r = reader;
-                if (r != null) {
-                    LockSupport.unpark(r);
+    /** The load thread's requests; subscribed once, on its event loop {@code executor}. */
+    Flux<Request> flux(RequestPool requestPool, long start, Executor executor) {
+        return new Flux<>() {
+            @Override
+            public void subscribe(CoreSubscriber<? super Request> subscriber) {
+                if (actual != null) {
+                    Operators.error(subscriber, new IllegalStateException("a replay lane is subscribed once"));
+                    return;
                 }
-            });
-            loopThread = Thread.currentThread();
-            sink = s;
-            s.onRequest(n -> {
-                demand = true;
+                pool = requestPool;
+                startNanos = start;
+                actual = subscriber;
+                loop = executor;
+                subscriber.onSubscribe(new LaneSubscription());
+            }
+        };
+    }
+
+    private final class LaneSubscription implements Subscription {
+        @Override
+        public void request(long n) {
+            if (Operators.validate(n)) {
+                requested = Operators.addCap(requested, n);
                 drain();
-            });
-            drain();
-        }, FluxSink.OverflowStrategy.ERROR);
+            }
+        }
+
+        @Override
+        public void cancel() {
+            cancelled = true;
+            Thread r = reader;
+            if (r != null) {
+                LockSupport.unpark(r);
+            }
+        }
     }
 
     // ---- reader side ----
 
     /**
-     * Adds a command (reader thread); waits while the ring is full. Returns false when the load
-     * thread stopped listening (the entry is then the caller's again).
+     * Copies a command into the ring (reader thread); waits while the ring has no room. Returns
+     * false when the load thread stopped listening or {@code closed} says so.
      */
-    boolean put(LogEntry e, Thread readerThread, java.util.function.BooleanSupplier closed) {
+    boolean put(LogEntry e, Thread readerThread, BooleanSupplier closed) {
         if (reader != readerThread) {
             reader = readerThread;
         }
-        while (!ready.offer(e)) {
-            if (cancelled || closed.getAsBoolean()) {
+        int size = ByteRing.recordSize(LaneRecord.payload(e));
+        ByteRing q = ring;
+        if (size > ByteRing.maxRecord(q.capacity())) {
+            q = grow(size, closed);
+            if (q == null) {
                 return false;
             }
-            readerWaiting = true;
-            if (ready.size() >= ready.capacity()) {
-                LockSupport.parkNanos(1_000_000L);
+        }
+        int at;
+        while ((at = q.claim(size)) < 0) {
+            if (!await(closed)) {
+                return false;
             }
-            readerWaiting = false;
         }
-        if (demand) {
-            drain();
-        }
+        LaneRecord.write(q.bytes(), at, e);
+        q.publish();
+        wakeLoop();
         return true;
     }
 
-    /** The ring is full: the read-ahead is ahead of this lane's sending. */
-    boolean full() {
-        return ready.size() >= ready.capacity();
-    }
-
-    /** Takes back the entries whose requests were filled (reader thread). */
-    LogEntry takeReturned() {
-        return returned.poll();
+    /** Has the ring no room for a command of {@code e}'s size now? (reader thread; the read-ahead is primed) */
+    boolean full(LogEntry e) {
+        return ring.freeBytes() < 2 * ByteRing.recordSize(LaneRecord.payload(e));
     }
 
     /** No more commands will come (reader thread). */
     void finish() {
         done = true;
-        drain();
+        wakeLoop();
     }
 
     boolean cancelled() {
         return cancelled;
     }
 
-    /** Progress: loop << 44 | position of the last command this lane's thread sent. */
+    /** Progress: loop << 44 | position of the last command this lane's thread sent; -1 before the first. */
     long mark() {
-        return mark;
+        return (long) MARK.getAcquire(this);
     }
 
     /** The line (or record) of the last command this lane's thread sent; 0 before the first. */
     long line() {
-        return line;
+        return (long) LINE.getAcquire(this);
     }
 
-    // ---- emission ----
-
-    private void drain() {
-        if (sink == null || wip.getAndIncrement() != 0) {
-            return;
-        }
-        FluxSink<Request> s = sink;
-        boolean onLoop = Thread.currentThread() == loopThread;
-        int missed = 1;
-        do {
-            if (inTransit != null && inTransit.sentNanos() != 0) {
-                // the driver took it and sent it, so the ask is for the next one. Read off the loop
-                // too: the loop set the send time before it asked, and its ask (wip) is what made
-                // this pass run, so the time is visible here.
-                inTransit = null;
-            }
-            if (demand && inTransit == null) {
-                // asked again with nothing on its way: the request emitted before has been sent
-                mark = emittedMark;
-                line = emittedLine;
-            }
-            if (demand && inTransit == null && !cancelled) {
-                LogEntry e = ready.poll();
-                if (e != null) {
-                    if (readerWaiting && ready.size() <= ready.capacity() / 2) {
-                        Thread t = reader;
-                        if (t != null) {
-                            LockSupport.unpark(t);
-                        }
-                    }
-                    Request req = pool.acquire();
-                    if (req == null) {
-                        returned.offer(e);
-                        s.error(new IllegalStateException("request pool exhausted: more requested than in-flight capacity"));
-                        return;
-                    }
-                    fill(req, e);
-                    emittedMark = (long) e.loop << 44 | e.position;
-                    emittedLine = e.line;
-                    returned.offer(e);
-                    demand = false;
-                    if (!onLoop) {
-                        inTransit = req;
-                    }
-                    s.next(req);
+    /** After a publish: the loop waits for a command, so run its drain there. */
+    private void wakeLoop() {
+        if (demand) {
+            demand = false;
+            Executor l = loop;
+            if (l != null) {
+                try {
+                    l.execute(wake);
+                } catch (RejectedExecutionException ignored) {
+                    // the loop is shutting down: nothing waits any more
                 }
             }
-            if (done && ready.isEmpty() && inTransit == null && demand && !cancelled) {
-                s.complete();
-                return; // wip stays taken: nothing more is emitted
-            }
-            missed = wip.addAndGet(-missed);
-        } while (missed != 0);
+        }
     }
 
-    private void fill(Request r, LogEntry e) {
-        r.command(e.command, e.workload);
-        for (int i = 0; i < e.keyCount; i++) {
-            r.addKey(e.keys, e.keyStart(i), e.keyLength(i));
+    /** Parks a while for room; false when the lane or the replay was stopped. */
+    private boolean await(BooleanSupplier closed) {
+        if (cancelled || closed.getAsBoolean()) {
+            return false;
         }
-        if (e.argCount > 0) {
-            for (int i = 0; i < e.argCount; i++) {
-                r.addArg(e.args, e.argStart(i), e.argLength(i));
-            }
-            if (e.valueArg >= 0) {
-                r.value(r.argBytes(), r.argOffset(e.valueArg), r.argLength(e.valueArg));
-            }
-        } else if (e.valueLogged) {
-            byte[] buffer = valueBuffers.get(r);
-            if (buffer == null || buffer.length < e.valueLength) {
-                buffer = new byte[Math.max(e.valueLength, 64)];
-                valueBuffers.put(r, buffer);
-            }
-            System.arraycopy(e.value, 0, buffer, 0, e.valueLength);
-            r.value(buffer, 0, e.valueLength);
-        } else if (e.synthSize >= 0) {
-            r.value(synth.array(), 0, e.synthSize);
+        readerWaiting = true;
+        if (ring.freeBytes() < ring.capacity() / 2) {
+            LockSupport.parkNanos(1_000_000L);
         }
-        r.sourceNanos(e.sourceNanos);
-        r.ttlSeconds(e.ttlSeconds);
-        r.numeric(e.numeric);
-        r.affinity(e.affinity);
-        if (e.scheduled) {
-            r.intendedNanos(startNanos + e.offsetNanos);
+        readerWaiting = false;
+        return true;
+    }
+
+    /** A command larger than the ring takes: once the loop has emptied the ring, a larger one. */
+    private ByteRing grow(int size, BooleanSupplier closed) {
+        ByteRing q = ring;
+        while (!q.isEmpty()) {
+            if (!await(closed)) {
+                return null;
+            }
         }
+        int capacity = Integer.highestOneBit(size - 1) << 2;
+        ByteRing bigger = new ByteRing(capacity);
+        ring = bigger; // the loop reads the field again whenever it finds its ring empty
+        return bigger;
+    }
+
+    // ---- the loop ----
+
+    private void drain() {
+        if (draining || actual == null) {
+            return;
+        }
+        draining = true;
+        try {
+            while (requested > 0 && !completed) {
+                if (cancelled) {
+                    return;
+                }
+                ByteRing q = ring;
+                int at = q.peek();
+                if (at < 0) {
+                    if (done) {
+                        q = ring;
+                        if (q.peek() < 0) {
+                            complete();
+                            return;
+                        }
+                        continue;
+                    }
+                    demand = true;
+                    q = ring;
+                    if (q.peek() < 0 && !done) {
+                        return; // the reader wakes us when it has written the next one
+                    }
+                    demand = false;
+                    continue;
+                }
+                // asked again: the command emitted before has been sent
+                MARK.setRelease(this, emittedMark);
+                LINE.setRelease(this, emittedLine);
+                Request r = pool.acquire();
+                if (r == null) {
+                    completed = true;
+                    actual.onError(new IllegalStateException("request pool exhausted: more requested than in-flight capacity"));
+                    return;
+                }
+                byte[] b = q.bytes();
+                LaneRecord.fill(b, at, r, startNanos, synth.array());
+                emittedMark = LaneRecord.mark(b, at);
+                emittedLine = LaneRecord.line(b, at);
+                q.release();
+                if (readerWaiting && q.usedBytes() <= q.capacity() / 2) {
+                    Thread t = reader;
+                    if (t != null) {
+                        LockSupport.unpark(t);
+                    }
+                }
+                if (requested != Long.MAX_VALUE) {
+                    requested--;
+                }
+                actual.onNext(r);
+            }
+        } finally {
+            draining = false;
+        }
+    }
+
+    private void complete() {
+        completed = true;
+        MARK.setRelease(this, emittedMark);
+        LINE.setRelease(this, emittedLine);
+        actual.onComplete();
     }
 }

@@ -13,19 +13,32 @@ import java.util.Arrays;
  * first-in first-out ring (its head is its smallest), and only the others to a min-heap; the
  * smaller of the two heads comes out. An in-order log then costs two array accesses per command
  * instead of a heap's climb through a window of 16,384 entries, each step a cache miss.
+ *
+ * <p>It holds entries by their index in the reader's pool, not by reference: storing a reference
+ * to a long-lived entry into a long-lived array dirties a card for G1 to refine, once per command.
  */
 final class ReorderWindow {
+    /** What an empty window's {@link #poll()} returns. */
+    static final int NONE = -1;
+
+    private final LogEntry[] entries;
     /** Entries in sort-key order, oldest at {@link #head}. */
-    private LogEntry[] ring = new LogEntry[256];
+    private int[] ring = new int[256];
     private int head;
     private int ringSize;
     /** The entries that came out of order. */
-    private LogEntry[] heap = new LogEntry[64];
+    private int[] heap = new int[64];
     private int heapSize;
     private long heldBytes;
 
-    void add(LogEntry e) {
-        heldBytes += e.heldBytes();
+    /** @param entries the pool that indices name */
+    ReorderWindow(LogEntry[] entries) {
+        this.entries = entries;
+    }
+
+    /** Adds the entry at index {@code e} of the pool. */
+    void add(int e) {
+        heldBytes += entries[e].heldBytes();
         if (ringSize == 0 || !less(e, ring[(head + ringSize - 1) & (ring.length - 1)])) {
             if (ringSize == ring.length) {
                 growRing();
@@ -37,20 +50,19 @@ final class ReorderWindow {
         }
     }
 
-    /** The entry with the smallest sort key, or null when empty. */
-    LogEntry poll() {
-        LogEntry top;
+    /** The index of the entry with the smallest sort key, or {@link #NONE} when empty. */
+    int poll() {
+        int top;
         if (heapSize > 0 && (ringSize == 0 || less(heap[0], ring[head]))) {
             top = popHeap();
         } else if (ringSize > 0) {
             top = ring[head];
-            ring[head] = null;
             head = (head + 1) & (ring.length - 1);
             ringSize--;
         } else {
-            return null;
+            return NONE;
         }
-        heldBytes -= top.heldBytes();
+        heldBytes -= entries[top].heldBytes();
         return top;
     }
 
@@ -64,7 +76,7 @@ final class ReorderWindow {
     }
 
     private void growRing() {
-        LogEntry[] bigger = new LogEntry[ring.length * 2];
+        int[] bigger = new int[ring.length * 2];
         for (int i = 0; i < ringSize; i++) {
             bigger[i] = ring[(head + i) & (ring.length - 1)];
         }
@@ -72,7 +84,7 @@ final class ReorderWindow {
         head = 0;
     }
 
-    private void push(LogEntry e) {
+    private void push(int e) {
         if (heapSize == heap.length) {
             heap = Arrays.copyOf(heap, heapSize * 2);
         }
@@ -88,10 +100,9 @@ final class ReorderWindow {
         heap[i] = e;
     }
 
-    private LogEntry popHeap() {
-        LogEntry top = heap[0];
-        LogEntry last = heap[--heapSize];
-        heap[heapSize] = null;
+    private int popHeap() {
+        int top = heap[0];
+        int last = heap[--heapSize];
         if (heapSize > 0) {
             int i = 0;
             while (true) {
@@ -113,7 +124,9 @@ final class ReorderWindow {
         return top;
     }
 
-    private static boolean less(LogEntry a, LogEntry b) {
+    private boolean less(int i, int j) {
+        LogEntry a = entries[i];
+        LogEntry b = entries[j];
         return a.sortKey < b.sortKey || (a.sortKey == b.sortKey && a.sequence < b.sequence);
     }
 }

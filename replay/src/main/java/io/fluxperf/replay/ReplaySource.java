@@ -9,7 +9,7 @@ import io.fluxperf.engine.log.VerbTable;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.RequestPool;
 import java.io.IOException;
-import java.util.ArrayDeque;
+import java.util.concurrent.Executor;
 import java.util.concurrent.locks.LockSupport;
 import reactor.core.publisher.Flux;
 
@@ -21,13 +21,13 @@ import reactor.core.publisher.Flux;
  * {@code c / T}, so each client's commands keep their order on one connection. Commands whose log
  * does not name a client are dealt round-robin to any connection.
  *
- * <p>Memory is bounded by the read-ahead (commands and bytes) plus the lanes' rings, whatever the
- * log's size. The reader starts when {@link #start()} is called, so the read-ahead is full before
- * the first request is due.
+ * <p>Entries are the reader's own: a pool it indexes by number (the read-ahead holds numbers, not
+ * references), each back in the pool as soon as its command is copied into a lane's ring. Memory
+ * is bounded by the read-ahead (commands and bytes) plus the lanes' rings, whatever the log's size.
+ * The reader starts when {@link #start()} is called, so the read-ahead is full before the first
+ * request is due.
  */
 final class ReplaySource implements RequestSource, AutoCloseable {
-    /** Commands per lane ring. */
-    static final int LANE_CAPACITY = 1024;
     /** The read-ahead also stops growing when its commands hold this many key/value bytes. */
     static final long READ_AHEAD_BYTES = 64L << 20;
 
@@ -48,10 +48,12 @@ final class ReplaySource implements RequestSource, AutoCloseable {
     private final ReplayPlan.Only only;
     private final int[] workloadByVerb;
     private final int otherWorkload;
-    private final ArrayDeque<LogEntry> free = new ArrayDeque<>();
-    private final int maxEntries;
+    /** The reader's entries, made as needed up to the bound; {@link #free} holds the numbers of those not in use. */
+    private final LogEntry[] entries;
+    private final int[] free;
+    private int freeCount;
     private int allocated;
-    private final ReorderWindow window = new ReorderWindow();
+    private final ReorderWindow window;
     private long sequence;
     private long roundRobin;
     private long lastSortKey = Long.MIN_VALUE;
@@ -80,9 +82,13 @@ final class ReplaySource implements RequestSource, AutoCloseable {
         this.otherWorkload = otherWorkload;
         this.lanes = new Lane[threads];
         for (int i = 0; i < threads; i++) {
-            lanes[i] = new Lane(LANE_CAPACITY, synth);
+            lanes[i] = new Lane(Lane.RING_BYTES, synth);
         }
-        this.maxEntries = readAhead + threads * (LANE_CAPACITY + 2) + 16;
+        // the read-ahead, the entry being read, and what a reader may hold back (a watch store's fetch)
+        int maxEntries = readAhead + 16;
+        this.entries = new LogEntry[maxEntries];
+        this.free = new int[maxEntries];
+        this.window = new ReorderWindow(entries);
     }
 
     /** Called (on the reader thread) when reading fails, e.g. a bad line under --strict: stops the run. */
@@ -99,10 +105,15 @@ final class ReplaySource implements RequestSource, AutoCloseable {
 
     @Override
     public Flux<Request> requests(int thread, int threads, RequestPool pool, long startNanos) {
+        throw new UnsupportedOperationException("a replay's lanes are read on their load thread's loop: give it");
+    }
+
+    @Override
+    public Flux<Request> requests(int thread, int threads, RequestPool pool, long startNanos, Executor loop) {
         if (threads != lanes.length) {
             throw new IllegalStateException("replay source made for " + lanes.length + " threads, run has " + threads);
         }
-        return lanes[thread].flux(pool, startNanos);
+        return lanes[thread].flux(pool, startNanos, loop);
     }
 
     /** Why reading stopped early (a {@link UserError} for a bad log), or null. */
@@ -177,6 +188,7 @@ final class ReplaySource implements RequestSource, AutoCloseable {
             for (loop = 1; loop <= loops && !stopping(); loop++) {
                 ctx.stats.loop = loop;
                 pacer.newLoop();
+                lastSortKey = Long.MIN_VALUE; // a new pass starts from the log's beginning: not late
                 try (LogReader reader = opener.open(ctx)) {
                     ctx.stats.size = reader.size();
                     readPass(reader);
@@ -206,12 +218,13 @@ final class ReplaySource implements RequestSource, AutoCloseable {
 
     private void readPass(LogReader reader) throws IOException {
         while (!stopping()) {
-            LogEntry e = freeEntry();
-            if (e == null) {
+            int i = freeEntry();
+            if (i < 0) {
                 return;
             }
+            LogEntry e = entries[i];
             if (!reader.next(e)) {
-                free.push(e);
+                free[freeCount++] = i;
                 break;
             }
             if (loop == 1) {
@@ -219,23 +232,24 @@ final class ReplaySource implements RequestSource, AutoCloseable {
             }
             if (!accepted(e.verb)) {
                 ctx.stats.filtered++;
-                free.push(e);
+                free[freeCount++] = i;
                 continue;
             }
             e.loop = loop;
             e.sequence = sequence++;
             e.inWindow = true;
-            window.add(e);
+            window.add(i);
             while (window.size() >= readAhead || window.heldBytes() > READ_AHEAD_BYTES) {
                 release(window.poll());
             }
         }
-        LogEntry e;
-        while (!stopping() && (e = window.poll()) != null) {
-            release(e);
+        int i;
+        while (!stopping() && (i = window.poll()) != ReorderWindow.NONE) {
+            release(i);
         }
-        while ((e = window.poll()) != null) {
-            free.push(e);
+        while ((i = window.poll()) != ReorderWindow.NONE) {
+            entries[i].inWindow = false;
+            free[freeCount++] = i;
         }
     }
 
@@ -254,10 +268,12 @@ final class ReplaySource implements RequestSource, AutoCloseable {
     private final boolean[] onlyAccepts = new boolean[VerbTable.MAX_VERBS + 1];
     private final java.util.function.BooleanSupplier closedCheck = () -> closed;
 
-    private void release(LogEntry e) {
+    /** Paces the entry at {@code i}, deals it to its lane and puts it back in the pool. */
+    private void release(int i) {
+        LogEntry e = entries[i];
+        free[freeCount++] = i;
         e.inWindow = false;
         if (e.dropped) {
-            free.push(e);
             return;
         }
         if (e.sortKey < lastSortKey) {
@@ -296,42 +312,27 @@ final class ReplaySource implements RequestSource, AutoCloseable {
         }
         ctx.stats.replayed(e.verb);
         Lane target = lanes[lane];
-        LogEntry back;
-        while ((back = target.takeReturned()) != null) {
-            free.push(back);
-        }
-        if (primed.getCount() > 0 && target.full()) {
+        if (primed.getCount() > 0 && target.full(e)) {
             primed.countDown();
         }
-        if (!target.put(e, Thread.currentThread(), closedCheck)) {
-            free.push(e);
-        }
+        target.put(e, Thread.currentThread(), closedCheck); // copied: the entry is free again either way
     }
 
-    /** A reset entry: a recycled one, a new one while under the bound, or null when closing. */
-    private LogEntry freeEntry() {
-        while (true) {
-            LogEntry e = free.poll();
-            if (e != null) {
-                return e.reset();
-            }
-            for (Lane l : lanes) {
-                LogEntry back;
-                while ((back = l.takeReturned()) != null) {
-                    free.push(back);
-                }
-            }
-            if (!free.isEmpty()) {
-                continue;
-            }
-            if (allocated < maxEntries) {
-                allocated++;
-                return new LogEntry();
-            }
-            if (stopping()) {
-                return null;
-            }
-            LockSupport.parkNanos(100_000L);
+    /**
+     * The number of a reset entry: a recycled one, or a new one while under the bound. Every entry
+     * not in the read-ahead is free (a lane copies what it takes), so there always is one.
+     */
+    private int freeEntry() {
+        int i;
+        if (freeCount > 0) {
+            i = free[--freeCount];
+        } else if (allocated < entries.length) {
+            i = allocated++;
+            entries[i] = new LogEntry();
+        } else {
+            throw new IllegalStateException("the read-ahead holds every entry: " + entries.length);
         }
+        entries[i].reset();
+        return i;
     }
 }

@@ -7,7 +7,8 @@
  * it through the reader SPI of {@code io.fluxperf.engine.log}, sorts it in a bounded read-ahead
  * ({@code ReorderWindow}), gives each command its send time ({@code Pacer}: speed, longest wait,
  * rate cap and loops, never decreasing), and deals the commands out to one {@code Lane} per load
- * thread through single-producer rings, keeping each original client on one connection. Everything
+ * thread, each command copied into the lane's single-producer ring of bytes ({@code ByteRing},
+ * {@code LaneRecord}), keeping each original client on one connection. Everything
  * below the request flux (connections, metrics, reports, trace, output files) is {@code run}'s,
  * through {@code RunOrchestrator}; {@code ReplayRunReport} and {@code ReplayReport} add the
  * progress line, each statistics block's send lag and place in the log ({@code LogPosition}), the

@@ -1,7 +1,6 @@
 package io.fluxperf.replay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.fluxperf.engine.log.LogEntry;
 import java.util.ArrayList;
@@ -18,7 +17,8 @@ class ReorderWindowTest {
 
     /** Adds {@code keys} in turn, letting one out whenever {@code bound} are held, then drains; both ways. */
     private static void assertSameOrderAsASort(long[] keys, int bound) {
-        ReorderWindow window = new ReorderWindow();
+        LogEntry[] entries = new LogEntry[keys.length];
+        ReorderWindow window = new ReorderWindow(entries);
         PriorityQueue<LogEntry> reference = new PriorityQueue<>(ORDER);
         List<Long> got = new ArrayList<>();
         List<Long> expected = new ArrayList<>();
@@ -26,23 +26,25 @@ class ReorderWindowTest {
             LogEntry e = new LogEntry();
             e.sortKey = keys[i];
             e.sequence = i;
-            window.add(e);
+            entries[i] = e;
+            window.add(i);
             reference.add(e);
             while (window.size() >= bound) {
-                got.add(window.poll().sequence);
+                got.add(entries[window.poll()].sequence);
                 expected.add(reference.poll().sequence);
             }
         }
-        LogEntry e;
-        while ((e = window.poll()) != null) {
-            got.add(e.sequence);
+        int i;
+        while ((i = window.poll()) != ReorderWindow.NONE) {
+            got.add(entries[i].sequence);
         }
+        LogEntry e;
         while ((e = reference.poll()) != null) {
             expected.add(e.sequence);
         }
         assertEquals(expected, got);
         assertEquals(0, window.size());
-        assertNull(window.poll());
+        assertEquals(ReorderWindow.NONE, window.poll());
     }
 
     @Test
@@ -70,7 +72,8 @@ class ReorderWindowTest {
 
     @Test
     void heldBytesFollowTheEntriesInTheWindow() {
-        ReorderWindow window = new ReorderWindow();
+        LogEntry[] entries = new LogEntry[2];
+        ReorderWindow window = new ReorderWindow(entries);
         LogEntry a = new LogEntry();
         a.sortKey = 2;
         a.valueLogged = true;
@@ -79,12 +82,14 @@ class ReorderWindowTest {
         b.sortKey = 1;
         b.valueLogged = true;
         b.valueLength = 5; // out of order: held in the heap
-        window.add(a);
-        window.add(b);
+        entries[0] = a;
+        entries[1] = b;
+        window.add(0);
+        window.add(1);
         assertEquals(15, window.heldBytes());
-        assertEquals(b, window.poll());
+        assertEquals(1, window.poll());
         assertEquals(10, window.heldBytes());
-        assertEquals(a, window.poll());
+        assertEquals(0, window.poll());
         assertEquals(0, window.heldBytes());
     }
 }

@@ -8,6 +8,7 @@ import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.RequestPool;
 import io.fluxperf.testkit.LogReaders;
+import io.netty.channel.DefaultEventLoop;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,13 +36,19 @@ class ReplaySourceTest {
     record Sent(String key, long offsetNanos, int affinity, String command) {
     }
 
+    /** Each thread's requests taken on an event loop of its own, as load threads take them; every one is emitted there. */
     private static List<Sent> drain(ReplaySource source, int threads) throws InterruptedException {
         List<Sent> sent = new ArrayList<>();
         CountDownLatch done = new CountDownLatch(threads);
+        List<String> offLoop = new ArrayList<>();
         long start = 1_000 * S;
+        List<DefaultEventLoop> loops = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             RequestPool pool = new RequestPool(4);
-            source.requests(t, threads, pool, start).subscribe(new BaseSubscriber<>() {
+            DefaultEventLoop loop = new DefaultEventLoop();
+            loops.add(loop);
+            int thread = t;
+            loop.execute(() -> source.requests(thread, threads, pool, start, loop).subscribe(new BaseSubscriber<>() {
                 @Override
                 protected void hookOnSubscribe(Subscription s) {
                     request(1);
@@ -49,6 +56,11 @@ class ReplaySourceTest {
 
                 @Override
                 protected void hookOnNext(Request r) {
+                    if (!loop.inEventLoop()) {
+                        synchronized (offLoop) {
+                            offLoop.add(r.keyString(0));
+                        }
+                    }
                     synchronized (sent) {
                         sent.add(new Sent(r.keyString(0), r.isScheduled() ? r.intendedNanos() - start : -1, r.affinity(),
                                 r.command().label()));
@@ -68,9 +80,14 @@ class ReplaySourceTest {
                     done.countDown();
                     throw new AssertionError(e);
                 }
-            });
+            }));
         }
-        assertTrue(done.await(10, TimeUnit.SECONDS), "the source completed");
+        try {
+            assertTrue(done.await(10, TimeUnit.SECONDS), "the source completed");
+        } finally {
+            loops.forEach(DefaultEventLoop::shutdownGracefully);
+        }
+        assertEquals(List.of(), offLoop, "every request is emitted on its thread's loop");
         return sent;
     }
 
@@ -142,6 +159,7 @@ class ReplaySourceTest {
             assertEquals(60_000, sent.size());
             assertEquals(60_000, stats.replayed);
             assertTrue(sent.stream().allMatch(s -> s.offsetNanos() == -1), "--speed max: no send times");
+            assertEquals(0, stats.late, "a new pass starts from the log's beginning: its commands are not late");
         }
     }
 }

@@ -6,7 +6,8 @@ import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.RequestPool;
 import io.fluxperf.replay.LaneBenchAccess;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -23,47 +24,66 @@ import reactor.core.publisher.BaseSubscriber;
 
 /**
  * Replay's hand-off from its reader thread to a load thread: one {@code Lane} (one per load thread
- * in a replay), a ring of {@value LaneBenchAccess#LANE_CAPACITY} parsed commands the reader fills
- * and the load thread empties into pooled requests, and the ring that hands each command back.
- * One op is one command handed over.
+ * in a replay), a ring of {@value LaneBenchAccess#RING_BYTES} bytes into which the reader copies
+ * each parsed command and out of which the load thread fills pooled requests. One op is one
+ * command handed over.
  *
  * <ul>
  * <li>{@code lane} (two threads): {@code reader} is the end of {@code ReplaySource.release}, after
- *     pacing and counting: take back the entries whose requests were filled, then
- *     {@code Lane.put} the next one (which waits, parked, while the ring is full, and emits from
- *     the reader's thread when the load thread asked and found the ring empty). {@code loop} is
- *     the engine's {@code SendScheduler} pulling its source: {@code request(1)} on the
- *     subscribing thread, the request filled from the entry (command, key, value, send time) and
- *     emitted at once, or, when the ring was empty, later from the reader's thread and handed
- *     over; then sent (its send time set, which the lane checks) and given back to the pool. The
- *     entries are parsed once in the set-up (one set in five, 32-byte synthesised values, 16-byte
- *     keys, 50 clients); the reader does not parse ({@link LogReaderBench} measures that). The
- *     reader is faster than the loop, so the ring stays full, as in a replay whose read-ahead is
- *     primed: the reader parks until the loop has emptied half the ring and wakes it. The
- *     counters {@code onLoop} and {@code offLoop} count the commands emitted on the load thread
- *     (the ring had one) and from the reader's thread (it had none).</li>
+ *     pacing and counting: {@code Lane.put} of the next command (which parks while the ring is
+ *     full, and wakes the load thread's loop with a task when it waits for a command). {@code loop}
+ *     is the engine's {@code SendScheduler} pulling its source on its event loop: {@code request(1)},
+ *     the request filled from the ring (command, key, value, send time) and emitted at once, or,
+ *     when the ring was empty, when the reader's wake-up task runs; then sent and given back to the
+ *     pool. The loop thread here runs the lane's wake-up tasks itself, as an event loop runs its
+ *     task queue. The entries are parsed once in the set-up (one set in five, 32-byte synthesised
+ *     values, 16-byte keys, 50 clients); the reader does not parse ({@link LogReaderBench}
+ *     measures that). The reader is faster than the loop, so the ring stays full, as in a replay
+ *     whose read-ahead is primed. The counters {@code onLoop} and {@code woken} count the commands
+ *     the loop found in the ring when it asked and those it got from a wake-up.</li>
  * <li>{@code oneThread}: the same put and pull on one thread, one command at a time: the lane's
  *     own cost without one core waiting for the other's cache lines.</li>
- * <li>{@code ring} (two threads): the bare ring, {@code offer} and {@code poll}, each spinning
- *     while it cannot.</li>
+ * <li>{@code ring} (two threads): the bare ring, a record of a command's size in and out, each
+ *     side spinning while it cannot.</li>
  * </ul>
  * The two-thread groups need both cores of a 2-CPU machine; each thread's ns/op is the time per
  * command at the pace of the slower side.
  *
  * <p>Run: {@code java -jar bench/jmh/target/benchmarks.jar LaneHandOffBench -prof gc}. Expected:
- * 0 B/op (rings of references, pooled requests, entries that go round).
+ * 0 B/op (a ring of bytes, pooled requests, the reader's entries reused at once).
  */
 public class LaneHandOffBench extends HotPathBenchmark {
-    /** More than the two rings hold, so that the reader always has a free entry. */
-    private static final int ENTRIES = 2 * LaneBenchAccess.LANE_CAPACITY + 64;
+    /** The reader's parsed entries, taken in turn (each is copied into the ring, so it is free again at once). */
+    private static final int ENTRIES = 1024;
 
-    /** One lane, its reader's free entries and its load thread's subscriber. */
+    /** The loop's task queue: the lane's wake-up, run by the thread that plays the loop. */
+    static final class LoopTasks implements Executor {
+        private final AtomicReference<Runnable> task = new AtomicReference<>();
+
+        @Override
+        public void execute(Runnable command) {
+            task.set(command); // the lane has one wake-up task; a second while one is queued changes nothing
+        }
+
+        /** Runs the queued task, if any (on the loop's thread); true if there was one. */
+        boolean runQueued() {
+            Runnable r = task.getAndSet(null);
+            if (r == null) {
+                return false;
+            }
+            r.run();
+            return true;
+        }
+    }
+
+    /** One lane, its reader's entries and its load thread's subscriber. */
     @State(Scope.Group)
     public static class Lane {
         LaneBenchAccess lane;
         RequestPool pool;
-        /** The reader's entries that are in neither ring. */
-        final ArrayDeque<LogEntry> free = new ArrayDeque<>(ENTRIES);
+        final LogEntry[] entries = new LogEntry[ENTRIES];
+        int next;
+        final LoopTasks tasks = new LoopTasks();
         /** This iteration's control: its end stops a wait (the reader's for room, the loop's for a command). */
         volatile Control control;
         final BooleanSupplier stopped = () -> {
@@ -77,10 +97,10 @@ public class LaneHandOffBench extends HotPathBenchmark {
 
         @Setup
         public void setup() {
-            lane = new LaneBenchAccess(LaneBenchAccess.LANE_CAPACITY);
+            lane = new LaneBenchAccess(LaneBenchAccess.RING_BYTES);
             pool = new RequestPool(16);
             for (int i = 0; i < ENTRIES; i++) {
-                free.push(parsed(i));
+                entries[i] = parsed(i);
             }
         }
 
@@ -96,15 +116,15 @@ public class LaneHandOffBench extends HotPathBenchmark {
     @AuxCounters(AuxCounters.Type.EVENTS)
     @State(Scope.Thread)
     public static class LoopCounters {
-        /** Emitted on the load thread: the ring held a command when it asked. */
+        /** In the ring when the load thread asked. */
         public long onLoop;
-        /** Emitted from the reader's thread: the ring was empty when the load thread asked. */
-        public long offLoop;
+        /** Emitted by the reader's wake-up task: the ring was empty when the load thread asked. */
+        public long woken;
 
         @Setup(Level.Iteration)
         public void reset() {
             onLoop = 0;
-            offLoop = 0;
+            woken = 0;
         }
     }
 
@@ -112,8 +132,6 @@ public class LaneHandOffBench extends HotPathBenchmark {
     static final class LoopSubscriber extends BaseSubscriber<Request> {
         final Thread loop = Thread.currentThread();
         private Request pending;
-        /** Emitted on the reader's thread; the driver hands such a request to its loop with a task. */
-        private volatile Request handedOver;
 
         @Override
         protected void hookOnSubscribe(Subscription subscription) {
@@ -122,11 +140,10 @@ public class LaneHandOffBench extends HotPathBenchmark {
 
         @Override
         protected void hookOnNext(Request r) {
-            if (Thread.currentThread() == loop) {
-                pending = r;
-            } else {
-                handedOver = r;
+            if (Thread.currentThread() != loop) {
+                throw new IllegalStateException("a request was emitted off the loop");
             }
+            pending = r;
         }
 
         @Override
@@ -134,23 +151,14 @@ public class LaneHandOffBench extends HotPathBenchmark {
             throw new IllegalStateException("the lane failed", error);
         }
 
-        Request take(LoopCounters counters) {
+        Request take() {
             Request r = pending;
-            if (r != null) {
-                pending = null;
-                counters.onLoop++;
-                return r;
-            }
-            r = handedOver;
-            if (r != null) {
-                handedOver = null;
-                counters.offLoop++;
-            }
+            pending = null;
             return r;
         }
     }
 
-    /** The reader's end of {@code ReplaySource.release}: entries back from the lane, then the next one in. */
+    /** The reader's end of {@code ReplaySource.release}: the next command into the lane. */
     @Benchmark
     @Group("lane")
     @GroupThreads(1)
@@ -158,19 +166,8 @@ public class LaneHandOffBench extends HotPathBenchmark {
         if (s.control != control) {
             s.control = control;
         }
-        LogEntry back;
-        while ((back = s.lane.takeReturned()) != null) {
-            s.free.push(back);
-        }
-        LogEntry e = s.free.poll();
-        if (e == null) {
-            throw new IllegalStateException("every entry is in the lane's rings");
-        }
-        if (!s.lane.put(e, Thread.currentThread(), s.stopped)) {
-            s.free.push(e); // the iteration ended while the ring was full
-            return false;
-        }
-        return true;
+        LogEntry e = s.entries[s.next++ & (ENTRIES - 1)];
+        return s.lane.put(e, Thread.currentThread(), s.stopped); // false: the iteration ended while the ring was full
     }
 
     /** The load thread: ask for one request, take it, send it, give it back. */
@@ -184,7 +181,7 @@ public class LaneHandOffBench extends HotPathBenchmark {
         LoopSubscriber sub = s.subscriber;
         if (sub == null) {
             sub = s.subscriber = new LoopSubscriber(); // subscribes on this thread, as a load thread on its loop
-            s.lane.flux(s.pool, System.nanoTime()).subscribe(sub);
+            s.lane.flux(s.pool, System.nanoTime(), s.tasks).subscribe(sub);
         } else if (sub.loop != Thread.currentThread()) {
             throw new IllegalStateException("the load thread's part moved to another thread");
         }
@@ -192,16 +189,24 @@ public class LaneHandOffBench extends HotPathBenchmark {
             s.asked = true;
             sub.request(1);
         }
-        Request r = sub.take(counters);
+        Request r = sub.take();
+        if (r != null) {
+            counters.onLoop++;
+        }
         while (r == null) {
             if (control.stopMeasurement) {
                 return 0; // still asked: the next iteration waits for the answer
             }
-            Thread.onSpinWait();
-            r = sub.take(counters);
+            if (!s.tasks.runQueued()) {
+                Thread.onSpinWait();
+            }
+            r = sub.take();
+            if (r != null) {
+                counters.woken++;
+            }
         }
         s.asked = false;
-        r.sentNanos(++s.sends); // sent: the lane's next drain sees that a request it emitted arrived
+        r.sentNanos(++s.sends);
         int length = r.keyLength(0) + r.valueLength();
         s.pool.release(r);
         return length;
@@ -216,47 +221,42 @@ public class LaneHandOffBench extends HotPathBenchmark {
         return loop(s, counters, control);
     }
 
-    /** A bare ring between two threads. */
+    /** A bare ring between two threads: records of a parsed get's size. */
     @State(Scope.Group)
     public static class Ring {
-        final LaneBenchAccess.Ring<LogEntry> ring = LaneBenchAccess.ring(LaneBenchAccess.LANE_CAPACITY);
-        final LogEntry[] entries = new LogEntry[LaneBenchAccess.LANE_CAPACITY * 2];
-        int next;
-
-        @Setup
-        public void setup() {
-            for (int i = 0; i < entries.length; i++) {
-                entries[i] = parsed(i);
-            }
-        }
+        final LaneBenchAccess.Ring ring = LaneBenchAccess.ring(LaneBenchAccess.RING_BYTES);
+        long next;
     }
+
+    /** Payload bytes of a get of a 16-byte key in a lane's ring. */
+    private static final int GET_RECORD = 100;
 
     @Benchmark
     @Group("ring")
     @GroupThreads(1)
     public boolean offer(Ring s, Control control) {
-        LogEntry e = s.entries[s.next++ & (s.entries.length - 1)];
-        while (!s.ring.offer(e)) {
+        while (!s.ring.offer(s.next, GET_RECORD)) {
             if (control.stopMeasurement) {
                 return false;
             }
             Thread.onSpinWait();
         }
+        s.next++;
         return true;
     }
 
     @Benchmark
     @Group("ring")
     @GroupThreads(1)
-    public LogEntry poll(Ring s, Control control) {
-        LogEntry e;
-        while ((e = s.ring.poll()) == null) {
+    public long poll(Ring s, Control control) {
+        long v;
+        while ((v = s.ring.poll()) < 0) {
             if (control.stopMeasurement) {
-                return null;
+                return -1;
             }
             Thread.onSpinWait();
         }
-        return e;
+        return v;
     }
 
     /** An entry as a reader leaves it: command i of a log with one set in five, 50 clients, one thread. */

@@ -3,29 +3,30 @@ package io.fluxperf.replay;
 import io.fluxperf.engine.log.LogEntry;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.RequestPool;
+import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
 import reactor.core.publisher.Flux;
 
 /**
  * The benchmarks' way in to replay's reader-to-loop hand-off ({@link Lane} and its
- * {@link SpscRing}s, package-private): a class of the bench module in replay's package, so that
+ * {@link ByteRing}, package-private): a class of the bench module in replay's package, so that
  * replay opens nothing up for it. Each method calls the one of the same name and does nothing else.
  * Not part of replay; nothing but {@code io.fluxperf.bench} uses it.
  */
 public final class LaneBenchAccess {
-    /** Commands per lane ring in a replay ({@code ReplaySource.LANE_CAPACITY}). */
-    public static final int LANE_CAPACITY = ReplaySource.LANE_CAPACITY;
+    /** Bytes of a lane's ring in a replay ({@code Lane.RING_BYTES}). */
+    public static final int RING_BYTES = Lane.RING_BYTES;
 
     private final Lane lane;
 
     /** A lane as {@code ReplaySource} makes one per load thread, with its own synthetic values. */
-    public LaneBenchAccess(int capacity) {
-        this.lane = new Lane(capacity, new SynthValues());
+    public LaneBenchAccess(int ringBytes) {
+        this.lane = new Lane(ringBytes, new SynthValues());
     }
 
-    /** {@link Lane#flux}: subscribe on the thread that plays the event loop. */
-    public Flux<Request> flux(RequestPool pool, long startNanos) {
-        return lane.flux(pool, startNanos);
+    /** {@link Lane#flux}: subscribe on the thread that plays the event loop, whose tasks {@code loop} runs. */
+    public Flux<Request> flux(RequestPool pool, long startNanos, Executor loop) {
+        return lane.flux(pool, startNanos, loop);
     }
 
     /** {@link Lane#put}, on the thread that plays the reader. */
@@ -33,35 +34,44 @@ public final class LaneBenchAccess {
         return lane.put(e, readerThread, closed);
     }
 
-    /** {@link Lane#takeReturned}, on the reader's thread. */
-    public LogEntry takeReturned() {
-        return lane.takeReturned();
-    }
-
     /** {@link Lane#finish}. */
     public void finish() {
         lane.finish();
     }
 
-    /** A bare {@link SpscRing} of {@code capacity}. */
-    public static <T> Ring<T> ring(int capacity) {
-        return new Ring<>(new SpscRing<>(capacity));
+    /** A bare {@link ByteRing} of {@code capacity} bytes. */
+    public static Ring ring(int capacity) {
+        return new Ring(new ByteRing(capacity));
     }
 
-    /** {@link SpscRing}'s offer and poll. */
-    public static final class Ring<T> {
-        private final SpscRing<T> ring;
+    /** {@link ByteRing}'s records: one of a given payload size in, and one out. */
+    public static final class Ring {
+        private final ByteRing ring;
 
-        private Ring(SpscRing<T> ring) {
+        private Ring(ByteRing ring) {
             this.ring = ring;
         }
 
-        public boolean offer(T value) {
-            return ring.offer(value);
+        /** Claims, writes {@code value} at the payload's start and publishes a record of {@code payload} bytes; false when full. */
+        public boolean offer(long value, int payload) {
+            int at = ring.claim(ByteRing.recordSize(payload));
+            if (at < 0) {
+                return false;
+            }
+            ByteRing.LONG.set(ring.bytes(), at, value);
+            ring.publish();
+            return true;
         }
 
-        public T poll() {
-            return ring.poll();
+        /** The oldest record's first long, released; -1 when empty. */
+        public long poll() {
+            int at = ring.peek();
+            if (at < 0) {
+                return -1;
+            }
+            long v = (long) ByteRing.LONG.get(ring.bytes(), at);
+            ring.release();
+            return v;
         }
     }
 }

@@ -2,6 +2,7 @@ package io.fluxperf.engine.load;
 
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.RequestPool;
+import java.util.concurrent.Executor;
 import reactor.core.publisher.Flux;
 
 /**
@@ -20,6 +21,15 @@ public interface RequestSource {
      * @param startNanos the run's time zero, {@link System#nanoTime()}
      */
     Flux<Request> requests(int thread, int threads, RequestPool pool, long startNanos);
+
+    /**
+     * The same, told the thread's event loop: a source whose requests become available on another
+     * thread (a replay's reader) wakes the loop with a task, so that it still emits every request
+     * on the loop and the loop never waits.
+     */
+    default Flux<Request> requests(int thread, int threads, RequestPool pool, long startNanos, Executor loop) {
+        return requests(thread, threads, pool, startNanos);
+    }
 
     /**
      * How many requests thread {@code thread}'s flux will emit, or -1 when that is not known in

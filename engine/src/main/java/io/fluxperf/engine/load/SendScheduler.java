@@ -119,7 +119,7 @@ final class SendScheduler {
         alarm.pollOnly(busyPoll);
         sourceDone = false;
         subscriber = new SourceSubscriber();
-        source.requests(thread, threads, pool, startNanos).subscribe(subscriber);
+        source.requests(thread, threads, pool, startNanos, loop).subscribe(subscriber);
         pump();
     }
 

@@ -38,6 +38,8 @@ public final class Request {
     private int argCount;
     private int affinity = -1;
     private ValueCheck valueCheck;
+    /** A value buffer of this request's own, for a source whose value bytes do not outlive the fill. */
+    private byte[] ownValue = EMPTY;
 
     /** Clears everything for reuse. */
     public Request reset() {
@@ -167,6 +169,18 @@ public final class Request {
         this.valueOffset = offset;
         this.valueLength = length;
         return this;
+    }
+
+    /**
+     * A buffer of at least {@code length} bytes that this request owns, to copy a value into when
+     * the source's bytes are reused before the request is sent (replay's lane rings); kept across
+     * reuse, so it grows to the largest value and then allocates nothing.
+     */
+    public byte[] ownValue(int length) {
+        if (ownValue.length < length) {
+            ownValue = new byte[Math.max(length, 64)];
+        }
+        return ownValue;
     }
 
     public Request ttlSeconds(int ttlSeconds) {
