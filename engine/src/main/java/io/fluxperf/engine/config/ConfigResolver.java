@@ -146,6 +146,16 @@ public final class ConfigResolver {
         List<WorkloadConfig> workloads = fileWorkloads
                 ? fromFile(file, wf, protocol)
                 : List.of(fromFlags(flags, wf, protocol));
+        if (server == null) {
+            for (int i = 0; i < workloads.size(); i++) {
+                Command m = workloads.get(i).method();
+                if (!protocol.targetAnswers(m)) {
+                    String problem = "the embedded " + protocol.name() + " target does not answer " + m.label()
+                            + "; give a server with -s HOST:PORT";
+                    throw fileWorkloads ? file.workloads.get(i).error("method", problem) : new UserError("--method: " + problem);
+                }
+            }
+        }
         ProtocolOptions protocolOptions = protocolOptions(flags, f.protocolOptions, protocol, server);
         if (workloads.stream().anyMatch(WorkloadConfig::flush) && !protocol.supports(Command.FLUSH)) {
             throw new UserError("--flush: " + protocol.name() + " has no command to flush the server");
@@ -195,6 +205,9 @@ public final class ConfigResolver {
         }
         RunSettings check = new RunSettings();
         check.config = path;
+        // a stand-in for a file without a server: where the run goes is for run -s to say, and
+        // what only the embedded target refuses (redis' scripts) is no reason not to convert
+        check.server = "127.0.0.1:1";
         check.configFormat = f == RpcPerfFormat.FLUXPERF ? "fluxperf" : format;
         resolve(check);
         if (f == RpcPerfFormat.FLUXPERF) {
@@ -423,6 +436,18 @@ public final class ConfigResolver {
                 }
                 throw w.error(w.keyspace != null ? "keyspace" : "key-length", keysProblem);
             }
+            WorkloadShape shape = shape(w);
+            long lastKey = shape.keyOffset() + count - 1;
+            if (shape.keyOffset() > 0 && Long.toString(lastKey).length() > keyLength) {
+                throw w.error("key-offset", "keys " + shape.keyOffset() + " to " + lastKey + " need keys of at least "
+                        + Long.toString(lastKey).length() + " bytes, but the key length is " + keyLength);
+            }
+            long members = shape.innerKeys() > 0 ? shape.innerKeys() : count;
+            if (w.method.takesMembers() && shape.cardinality() > members) {
+                throw w.error("cardinality", shape.cardinality() + " different fields or members per request need as"
+                        + " many to draw from, and there are " + members + (shape.innerKeys() > 0 ? " (inner-keyspace)"
+                        : " (keyspace; give inner-keyspace)"));
+            }
             int ttl = wf.ttl != null ? wf.ttl : or(w.ttl, 0);
             double rate = or(w.rate, 0.0);
             int weight = or(w.weight, 1);
@@ -432,7 +457,7 @@ public final class ConfigResolver {
                         : w.path != null ? CommandTemplate.word(w.path) : null;
                 out.add(new WorkloadConfig(name, w.method, rate, weight, bytes,
                         new KeyspaceConfig(count, keyLength, distribution, exponent), hit, flush, keysPerRequest, ttl,
-                        template, shape(w)));
+                        template, shape));
             } catch (IllegalArgumentException e) {
                 throw w.error(e.getMessage());
             }
@@ -455,7 +480,7 @@ public final class ConfigResolver {
     /** The file's key offset, fields or members, value kind and script of one workload. */
     private static WorkloadShape shape(ConfigFile.Workload w) {
         WorkloadShape s = WorkloadShape.DEFAULT;
-        if (w.cardinality != null && w.cardinality > 1 && !w.method.takesMembers()) {
+        if (w.cardinality != null && w.cardinality > 1 && !w.method.takesCardinality()) {
             throw w.error("cardinality", w.method.label() + " names one field or member; cardinality above 1 needs"
                     + " one of hget, hset, hdel, sadd, srem, sismember, zadd, zrem, zscore, lpush, rpush");
         }

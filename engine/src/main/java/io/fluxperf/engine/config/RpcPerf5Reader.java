@@ -356,7 +356,7 @@ final class RpcPerf5Reader {
             }
             long weight = or(c.integer("weight", 0, Integer.MAX_VALUE), 1);
             int cardinality = (int) or(c.integer("cardinality", 1, WorkloadShape.MAX_CARDINALITY), 1);
-            if (cardinality > 1 && !command.takesMembers()) {
+            if (cardinality > 1 && !command.takesCardinality()) {
                 throw c.error("cardinality", verb + " takes one field or member; cardinality above 1 is for hget,"
                         + " hset, hdel, sadd, srem, zadd, zrem, zscore, lpush and rpush");
             }

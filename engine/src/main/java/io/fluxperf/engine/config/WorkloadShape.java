@@ -9,7 +9,8 @@ import java.util.Objects;
  *
  * @param keyOffset        the first key index: keyspaces side by side use disjoint indexes
  * @param cardinality      fields, members or elements per hash, set, sorted-set or list command
- * @param innerKeys        fields or members are drawn from this many (0: the field is the key itself)
+ * @param innerKeys        fields or members are drawn from this many (0: the first is the key itself,
+ *                         more are other keys of the keyspace)
  * @param innerKeyLength   bytes per field or member name (zero-padded index)
  * @param valueKind        random bytes, or decimal 64-bit integers (counters that INCR and HINCRBY accept)
  * @param compressionRatio values compress to about 1 / this of their size (1: not compressible)
@@ -42,6 +43,14 @@ public record WorkloadShape(long keyOffset, int cardinality, long innerKeys, int
         if (!(compressionRatio >= 1.0) || Double.isInfinite(compressionRatio)) {
             throw new IllegalArgumentException("compression ratio must be a number of at least 1, not " + compressionRatio);
         }
+    }
+
+    /**
+     * Values are the run's shared pattern, each key's own: what a read of a preloaded key can
+     * check. Not for counters, compressible values, or values fixed or fresh per request.
+     */
+    public boolean keepsPatternValues() {
+        return valueKind == ValueKind.BYTES && compressionRatio == 1.0 && values == ValueMode.PER_KEY;
     }
 
     public WorkloadShape withKeyOffset(long v) {
