@@ -148,6 +148,10 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
             description = "Write one record per request to a new trace directory (for trace stats, dump, heatmap, replay).")
     private Path trace;
 
+    @Option(names = "--waterfall", paramLabel = "FILE.png",
+            description = "Draw the run's latency heatmap into FILE.png at its end (from --trace, or a temporary trace).")
+    private Path waterfall;
+
     @Option(names = "--trace-required",
             description = "Stop the run when the trace cannot be written (a full disk); without it the run goes on and reports the records lost.")
     private boolean traceRequired;
@@ -207,6 +211,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         s.warmupHitrate = warmupHitrate;
         s.arrivals = arrivals;
         s.connectTimeout = connectTimeout;
+        s.waterfall = waterfall;
         return s;
     }
 }

@@ -128,6 +128,20 @@ final class Checks {
         return a;
     }
 
+    /** A PNG file to write: a path whose name ends in .png. */
+    static java.nio.file.Path png(String text) {
+        java.nio.file.Path p;
+        try {
+            p = java.nio.file.Path.of(text);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new IllegalArgumentException("'" + text + "' is not a file name");
+        }
+        if (p.getFileName() == null || !p.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(".png")) {
+            throw new IllegalArgumentException("must name a .png file, not '" + text + "'");
+        }
+        return p;
+    }
+
     /** A hit rate in percent: above 0, at most 100. */
     static double hitrate(double h) {
         if (!(h > 0 && h <= 100)) {

@@ -185,7 +185,9 @@ public final class ConfigResolver {
                     .tcpNoDelay(tcpNoDelay).requests(requests).seed(seed).workloads(workloads)
                     .protocolOptions(protocolOptions).connection(connection).statsInterval(statsInterval)
                     .earlySend(earlySend).arrivals(arrivals).warmupHitrate(warmupHitrate)
-                    .connectTimeout(connectTimeout).build();
+                    .connectTimeout(connectTimeout)
+                    .waterfall(flags.waterfall != null ? flag("waterfall", () -> Checks.png(flags.waterfall.toString()))
+                            : f.waterfall).build();
         } catch (IllegalArgumentException e) {
             throw fileWorkloads ? file.toml.error(e.getMessage()) : new UserError("the command line: " + e.getMessage());
         }

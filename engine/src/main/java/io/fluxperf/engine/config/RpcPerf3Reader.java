@@ -100,9 +100,9 @@ final class RpcPerf3Reader {
             }
             out.general("warmup-hitrate", percent, "general.warmup_hitrate", "percent");
         }
-        if (g.string("waterfall") != null) {
-            out.note("general.waterfall", "fluxperf draws the latency heatmap from a trace: run with --trace DIR,"
-                    + " then fluxperf heatmap DIR");
+        String waterfall = g.string("waterfall");
+        if (waterfall != null) {
+            out.general("waterfall", waterfall, "general.waterfall", "latency heatmap PNG, drawn from the run's trace");
         }
         String server = RpcPerfKeyspaces.endpoint(g, "endpoints", out);
         if (server != null) {

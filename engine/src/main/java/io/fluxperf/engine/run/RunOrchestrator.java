@@ -185,7 +185,11 @@ public final class RunOrchestrator {
         } finally {
             files.closeLogs();
         }
-        report.finished(result, load.errors(), files.trace());
+        report.finished(result, load.errors(), files.traceIsTheUsers() ? files.trace() : null);
+        long drawn = files.writeWaterfall();
+        if (drawn >= 0) {
+            report.waterfallWritten(files.waterfall(), drawn);
+        }
         files.writeJson(out -> report.writeJson(result, out));
         return result;
     }

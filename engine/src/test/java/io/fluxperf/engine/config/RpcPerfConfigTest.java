@@ -300,7 +300,7 @@ class RpcPerfConfigTest {
         ValueSize.Weighted sizes = (ValueSize.Weighted) workload(c, "ks0-set").bytes();
         assertEquals("[64, 512, 4096]", java.util.Arrays.toString(sizes.sizes()));
         assertEquals("[8, 1, 1]", java.util.Arrays.toString(sizes.weights()));
-        assertTrue(String.join("\n", notes).contains("general.waterfall (line 14)"), notes.toString());
+        assertEquals(java.nio.file.Path.of("waterfall.png"), c.waterfall(), "a PNG fluxperf draws at the end");
     }
 
     @Test
