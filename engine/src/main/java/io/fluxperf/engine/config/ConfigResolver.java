@@ -303,6 +303,11 @@ public final class ConfigResolver {
         }
         String flagList = String.join(" and ", given.stream().map(g -> "--" + g).toList());
         String keyList = String.join(" and ", given);
+        if (file.toml.isTranslated()) {
+            throw new UserError(flagList + " cannot be used with an rpc-perf config file (" + file.toml.name()
+                    + "), which has its workloads: as rpc-perf has it, set them in the file, or leave the flag"
+                    + (given.size() > 1 ? "s" : "") + " out");
+        }
         throw new UserError(flagList + " cannot be used with a config file that has [[workload]] tables ("
                 + file.toml.name() + "); set " + keyList + " in each workload there, or leave the flag"
                 + (given.size() > 1 ? "s" : "") + " out");

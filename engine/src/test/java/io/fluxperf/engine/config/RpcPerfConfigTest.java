@@ -360,8 +360,28 @@ class RpcPerfConfigTest {
         assertEquals("127.0.0.1:7777", c.server(), "-s replaces the file's endpoints");
         assertEquals(1, c.threads());
         assertEquals(Duration.ofSeconds(1), c.duration());
-        String e = assertThrows(UserError.class, () -> resolve(p, s -> s.rate = "100", new ArrayList<>())).getMessage();
-        assertTrue(e.startsWith("--rate cannot be used with a config file that has [[workload]] tables"), e);
+        for (String flag : List.of("method", "rate", "bytes")) {
+            String e = assertThrows(UserError.class, () -> resolve(p, s -> {
+                switch (flag) {
+                    case "method" -> s.method = "get";
+                    case "rate" -> s.rate = "100";
+                    default -> s.bytes = "100";
+                }
+            }, new ArrayList<>())).getMessage();
+            assertEquals("--" + flag + " cannot be used with an rpc-perf config file (" + p + "), which has its"
+                    + " workloads: as rpc-perf has it, set them in the file, or leave the flag out", e);
+        }
+        // the flags that shape a run rather than its workloads override the file, as in rpc-perf
+        RunConfig more = resolve(p, s -> {
+            s.windows = 7;
+            s.connections = 9;
+            s.timeout = Duration.ofSeconds(2);
+            s.seed = 99L;
+        }, new ArrayList<>());
+        assertEquals(7, more.windows());
+        assertEquals(9, more.connections());
+        assertEquals(Duration.ofSeconds(2), more.timeout());
+        assertEquals(99, more.seed());
     }
 
     @Test
