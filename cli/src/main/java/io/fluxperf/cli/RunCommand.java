@@ -33,6 +33,7 @@ import picocli.CommandLine.Option;
                 "  fluxperf run --config samples/default.toml -d 10 --json result.json --hdr-log run.hlog",
                 "  fluxperf run --config rpc-perf-redis.toml -s 127.0.0.1:6379      # an rpc-perf config as it is",
                 "  fluxperf run -s 127.0.0.1:11211 --rate 20000 --arrivals exponential --warmup-hitrate 90 --hit",
+                "  fluxperf run -s 127.0.0.1:11211 --rate 20000 -d 30 --waterfall latency.png",
                 "",
                 "Flags override the config file; --method, --rate and --bytes cannot be combined with",
                 "[[workload]] tables in the file. Ctrl-C stops sending, waits for replies in flight and",

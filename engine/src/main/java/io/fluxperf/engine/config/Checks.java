@@ -139,6 +139,14 @@ final class Checks {
         if (p.getFileName() == null || !p.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(".png")) {
             throw new IllegalArgumentException("must name a .png file, not '" + text + "'");
         }
+        // written at the run's end: a long run must not learn only then that it cannot be
+        java.nio.file.Path parent = p.toAbsolutePath().getParent();
+        if (parent == null || !java.nio.file.Files.isDirectory(parent)) {
+            throw new IllegalArgumentException("cannot write " + text + ": no such directory");
+        }
+        if (!java.nio.file.Files.isWritable(parent) || java.nio.file.Files.exists(p) && !java.nio.file.Files.isWritable(p)) {
+            throw new IllegalArgumentException("cannot write " + text + ": permission denied");
+        }
         return p;
     }
 

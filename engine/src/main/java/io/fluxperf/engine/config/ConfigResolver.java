@@ -345,6 +345,10 @@ public final class ConfigResolver {
         if (!protocol.supports(method)) {
             throw new UserError("--method: protocol " + protocol.name() + " does not support " + method.label());
         }
+        if (method == Command.EVAL || method == Command.EVALSHA) {
+            throw new UserError("--method: " + method.label() + " needs the script it runs, which only a config file"
+                    + " gives (script = \"...\" in a [[workload]])");
+        }
         double rate = flags.rate == null ? 0 : flag("rate", () -> Checks.rate(flags.rate));
         ValueSize bytes = flags.bytes == null ? ValueSize.fixed(ValueSize.DEFAULT_BYTES)
                 : flag("bytes", () -> ValueSizeParser.parse(flags.bytes));

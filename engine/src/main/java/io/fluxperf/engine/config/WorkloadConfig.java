@@ -86,9 +86,6 @@ public record WorkloadConfig(String name, Command method, double rate, int weigh
             throw new IllegalArgumentException("only eval and evalsha run a script, and this workload's method is "
                     + method.label());
         }
-        if (shape.script() == null && (method == Command.EVAL || method == Command.EVALSHA)) {
-            throw new IllegalArgumentException(method.label() + " needs the script to run");
-        }
     }
 
     /** A closed-loop workload of {@code method} with default sizes, keys and name. */

@@ -53,6 +53,36 @@ public record WorkloadShape(long keyOffset, int cardinality, long innerKeys, int
         return valueKind == ValueKind.BYTES && compressionRatio == 1.0 && values == ValueMode.PER_KEY;
     }
 
+    /**
+     * What differs from the default, for the report's workload line: e.g. {@code " Key offset: 1000
+     * Members: 5 of 50 (3 bytes) Values: i64"}; empty for the default shape.
+     */
+    public String describe() {
+        StringBuilder b = new StringBuilder();
+        if (keyOffset > 0) {
+            b.append(" Key offset: ").append(keyOffset);
+        }
+        if (cardinality > 1 || innerKeys > 0) {
+            b.append(" Members: ").append(cardinality);
+            if (innerKeys > 0) {
+                b.append(" of ").append(innerKeys).append(" (").append(innerKeyLength).append(" bytes)");
+            }
+        }
+        if (valueKind != ValueKind.BYTES || values != ValueMode.PER_KEY || compressionRatio != 1.0) {
+            b.append(" Values: ").append(valueKind.label());
+            if (values != ValueMode.PER_KEY) {
+                b.append(", ").append(values.label());
+            }
+            if (compressionRatio != 1.0) {
+                b.append(", compressible ").append(compressionRatio).append(":1");
+            }
+        }
+        if (script != null) {
+            b.append(" Script: ").append(script.length()).append(" bytes");
+        }
+        return b.toString();
+    }
+
     public WorkloadShape withKeyOffset(long v) {
         return new WorkloadShape(v, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values, script);
     }

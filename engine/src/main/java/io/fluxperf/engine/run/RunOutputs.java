@@ -103,17 +103,11 @@ public record RunOutputs(Path json, Path hdrLog, Path trace, boolean traceRequir
         }
 
         /**
-         * Readies the waterfall: its file must be writable now, not at the end of a long run, and
-         * its requests come from the run's trace, a temporary one when there is no --trace.
+         * Readies the waterfall (its file was found writable when the config was read): its
+         * requests come from the run's trace, a temporary one when there is no --trace.
          */
         private void openWaterfall(RunConfig config, Path userTrace) {
             Path png = config.waterfall();
-            Path parent = png.toAbsolutePath().getParent();
-            if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)
-                    || Files.exists(png) && !Files.isWritable(png)) {
-                throw new UserError("waterfall: cannot write " + png + ": "
-                        + (parent == null || !Files.isDirectory(parent) ? "no such directory" : "permission denied"));
-            }
             waterfall = png;
             if (userTrace != null) {
                 waterfallTrace = userTrace;

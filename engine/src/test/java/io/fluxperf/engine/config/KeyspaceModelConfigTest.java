@@ -77,9 +77,12 @@ class KeyspaceModelConfigTest {
         WorkloadShape fields = c.workloads().get(0).shape();
         assertEquals(new WorkloadShape(1000, 5, 50, 3, WorkloadShape.ValueKind.I64, 1.0, WorkloadShape.ValueMode.PER_KEY,
                 null), fields);
+        assertEquals(" Key offset: 1000 Members: 5 of 50 (3 bytes) Values: i64", fields.describe(), "the report's words");
         WorkloadShape blobs = c.workloads().get(1).shape();
         assertEquals(4.0, blobs.compressionRatio());
         assertEquals(WorkloadShape.ValueMode.FRESH, blobs.values());
+        assertEquals(" Values: bytes, fresh, compressible 4.0:1", blobs.describe());
+        assertEquals("", WorkloadShape.DEFAULT.describe());
         assertEquals(Command.EVALSHA, c.workloads().get(3).method());
         assertEquals("return redis.call('incr', KEYS[1])", c.workloads().get(3).shape().script());
     }
@@ -116,6 +119,12 @@ class KeyspaceModelConfigTest {
                 """, null)).getMessage();
         assertEquals(dir.resolve("run.toml") + ": workload[0].method (line 4): the embedded redis target does not answer"
                 + " eval; give a server with -s HOST:PORT", e);
+        RunSettings eval = new RunSettings();
+        eval.protocol = "redis";
+        eval.server = "127.0.0.1:6379";
+        eval.method = "evalsha";
+        assertEquals("--method: evalsha needs the script it runs, which only a config file gives (script = \"...\" in a"
+                + " [[workload]])", assertThrows(UserError.class, () -> ConfigResolver.resolve(eval)).getMessage());
         RunSettings flags = new RunSettings();
         flags.waterfall = Path.of("heat.jpg");
         assertEquals("--waterfall: must name a .png file, not 'heat.jpg'",
