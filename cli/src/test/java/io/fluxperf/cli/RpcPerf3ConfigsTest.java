@@ -3,7 +3,6 @@ package io.fluxperf.cli;
 import static io.fluxperf.cli.RpcPerfRuns.assertShare;
 import static io.fluxperf.cli.RpcPerfRuns.assertWarmedUp;
 import static io.fluxperf.cli.RpcPerfRuns.byLength;
-import static io.fluxperf.cli.RpcPerfRuns.monitorWords;
 import static io.fluxperf.cli.RpcPerfRuns.ok;
 import static io.fluxperf.cli.RpcPerfRuns.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -93,13 +92,8 @@ class RpcPerf3ConfigsTest {
         try (RedisProcess.Monitor monitor = redis.monitor()) {
             run = ok("run", "--config", file.toString(), "--trace", trace.toString(), "--no-live");
             Map<String, Long> calls = redis.commandstats();
-            long sent = calls.get("get") + calls.get("set");
-            for (String line : monitor.await((int) sent, Duration.ofSeconds(10))) {
-                List<String> words = monitorWords(line);
-                if (words.get(0).equals("GET") || words.get(0).equals("SET")) {
-                    commands.add(words);
-                }
-            }
+            commands.addAll(RpcPerfRuns.monitored(monitor, java.util.Set.of("GET", "SET"),
+                    calls.get("get") + calls.get("set")));
         }
         assertWarmedUp(run, 90);
         long requests = CliRun.field(run.line("Requests:"), "Requests:");

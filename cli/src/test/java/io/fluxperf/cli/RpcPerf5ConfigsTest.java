@@ -2,7 +2,6 @@ package io.fluxperf.cli;
 
 import static io.fluxperf.cli.RpcPerfRuns.assertShare;
 import static io.fluxperf.cli.RpcPerfRuns.byLength;
-import static io.fluxperf.cli.RpcPerfRuns.monitorWords;
 import static io.fluxperf.cli.RpcPerfRuns.ok;
 import static io.fluxperf.cli.RpcPerfRuns.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -109,9 +108,7 @@ class RpcPerf5ConfigsTest {
             run = ok("run", "--config", file.toString(), "--no-live");
             Map<String, Long> calls = redis.commandstats();
             long sent = calls.get("get") + calls.get("set") + calls.get("hset") + calls.get("hincrby");
-            for (String line : monitor.await((int) sent, Duration.ofSeconds(10))) {
-                commands.add(monitorWords(line));
-            }
+            commands.addAll(RpcPerfRuns.monitored(monitor, Set.of("GET", "SET", "HSET", "HINCRBY"), sent));
         }
         for (String note : List.of("general.admin (line 5)", "debug (line 8)", "metrics (line 11)",
                 "workload.threads (line 26)")) {

@@ -86,6 +86,27 @@ final class RpcPerfRuns {
         return words;
     }
 
+    /**
+     * The MONITOR lines (as words) of the given verbs, once there are {@code n} of them: redis
+     * writes MONITOR's lines a little after it answers.
+     */
+    static List<List<String>> monitored(io.fluxperf.testkit.RedisProcess.Monitor monitor, java.util.Set<String> verbs,
+                                        long n) {
+        List<List<String>> found = new ArrayList<>();
+        org.awaitility.Awaitility.await("MONITOR lines of " + verbs + ": " + n).atMost(java.time.Duration.ofSeconds(10))
+                .pollInterval(java.time.Duration.ofMillis(20)).until(() -> {
+                    found.clear();
+                    for (String line : monitor.lines()) {
+                        List<String> words = monitorWords(line);
+                        if (!words.isEmpty() && verbs.contains(words.get(0))) {
+                            found.add(words);
+                        }
+                    }
+                    return found.size() >= n;
+                });
+        return found;
+    }
+
     /** How many of the keys have each length. */
     static Map<Integer, Long> byLength(List<String> keys) {
         Map<Integer, Long> counts = new HashMap<>();
