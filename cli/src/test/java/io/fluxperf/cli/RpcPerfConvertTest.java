@@ -102,7 +102,7 @@ class RpcPerfConvertTest {
             assertTrue(Math.abs(x - y) <= Math.max(1, x / 100), "rpc-perf " + generation + ", " + c + ": " + x
                     + " from the rpc-perf file, " + y + " from its conversion");
         }
-        assertTrue(total > 9_000, "the runs sent their load: " + ca);
+        assertTrue(total > 8_000, "the runs sent their load (2 s at 4,500/s or 5,000/s): " + ca);
     }
 
     @Test
