@@ -33,6 +33,7 @@ import picocli.CommandLine.Option;
                 "  fluxperf run --config samples/default.toml -d 10 --json result.json --hdr-log run.hlog",
                 "  fluxperf run --config rpc-perf-redis.toml -s 127.0.0.1:6379      # an rpc-perf config as it is",
                 "  fluxperf run -s 127.0.0.1:11211 --rate 20000 --arrivals exponential --warmup-hitrate 90 --hit",
+                "  fluxperf run -s 127.0.0.1:11211 --rate 20000 -d 30 --waterfall latency.png",
                 "",
                 "Flags override the config file; --method, --rate and --bytes cannot be combined with",
                 "[[workload]] tables in the file. Ctrl-C stops sending, waits for replies in flight and",
@@ -148,6 +149,10 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
             description = "Write one record per request to a new trace directory (for trace stats, dump, heatmap, replay).")
     private Path trace;
 
+    @Option(names = "--waterfall", paramLabel = "FILE.png",
+            description = "Draw the run's latency heatmap into FILE.png at its end (from --trace, or a temporary trace).")
+    private Path waterfall;
+
     @Option(names = "--trace-required",
             description = "Stop the run when the trace cannot be written (a full disk); without it the run goes on and reports the records lost.")
     private boolean traceRequired;
@@ -207,6 +212,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         s.warmupHitrate = warmupHitrate;
         s.arrivals = arrivals;
         s.connectTimeout = connectTimeout;
+        s.waterfall = waterfall;
         return s;
     }
 }

@@ -162,6 +162,122 @@ public final class MemcachedProcess extends ExternalServer {
         return s;
     }
 
+    /**
+     * The keys memcached holds, from {@code lru_crawler metadump all} (one line per item, its key
+     * first): the server's own list, not the client's idea of what it wrote.
+     */
+    public List<String> keys() {
+        List<String> keys = new ArrayList<>();
+        for (String line : command("lru_crawler metadump all")) {
+            if (line.startsWith("key=")) {
+                int end = line.indexOf(' ');
+                keys.add(line.substring("key=".length(), end < 0 ? line.length() : end));
+            }
+        }
+        return keys;
+    }
+
+    /**
+     * Starts recording memcached's log of what it does to items ({@code watch fetchers mutations},
+     * memcached's own per-command log) on a connection of its own; {@link Watch#close()} stops.
+     */
+    public Watch watch() {
+        return new Watch(port());
+    }
+
+    /**
+     * memcached's {@code watch} stream. Every command that looks up a key (get, set, add, delete,
+     * incr, …) logs one {@code type=item_get} line with its key, so those lines count the
+     * commands per key; {@code type=item_store} lines count the stores. memcached drops lines it
+     * cannot send in time and says so in a {@code skipped=N} line ({@link #skipped()}).
+     */
+    public static final class Watch implements AutoCloseable {
+        private final Socket socket;
+        private final List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final Thread reader;
+
+        private Watch(int port) {
+            try {
+                socket = new Socket(InetAddress.getLoopbackAddress(), port);
+                OutputStream out = socket.getOutputStream();
+                out.write("watch fetchers mutations\r\n".getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(),
+                        StandardCharsets.ISO_8859_1));
+                socket.setSoTimeout(5_000);
+                String ok = in.readLine();
+                if (!"OK".equals(ok)) {
+                    socket.close();
+                    throw new IllegalStateException("watch answered " + ok);
+                }
+                socket.setSoTimeout(0);
+                reader = new Thread(() -> {
+                    try {
+                        String l;
+                        while ((l = in.readLine()) != null) {
+                            lines.add(l);
+                        }
+                    } catch (IOException closed) {
+                        // the connection closed: the capture ends
+                    }
+                }, "memcached-watch");
+                reader.setDaemon(true);
+                reader.start();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        /** The lines captured so far. */
+        public List<String> lines() {
+            return List.copyOf(lines);
+        }
+
+        /** Lines memcached reported it dropped. */
+        public long skipped() {
+            long n = 0;
+            for (String l : lines) {
+                int at = l.indexOf("skipped=");
+                if (at >= 0) {
+                    n += Long.parseLong(l.substring(at + "skipped=".length()).split(" ")[0]);
+                }
+            }
+            return n;
+        }
+
+        /** The keys of the {@code type=item_get} lines: one per command, in order. */
+        public List<String> commandKeys() {
+            List<String> keys = new ArrayList<>();
+            for (String l : lines) {
+                if (l.contains(" type=item_get ")) {
+                    int at = l.indexOf(" key=") + " key=".length();
+                    int end = l.indexOf(' ', at);
+                    keys.add(l.substring(at, end < 0 ? l.length() : end));
+                }
+            }
+            return keys;
+        }
+
+        /** Waits until the capture holds {@code n} commands' lines (the log trails the replies a little). */
+        public List<String> awaitCommands(long n, Duration timeout) {
+            Awaitility.await("memcached watch: " + n + " commands").atMost(timeout).pollInterval(Duration.ofMillis(20))
+                    .until(() -> commandKeys().size() + skipped() >= n);
+            return commandKeys();
+        }
+
+        @Override
+        public void close() {
+            try {
+                socket.close();
+                reader.join(5_000);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     /** The value stored under key, as bytes (ISO-8859-1 round trip), or null on a miss. */
     public byte[] get(String key) {
         List<String> reply = command("get " + key);

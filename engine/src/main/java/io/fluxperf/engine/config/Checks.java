@@ -128,6 +128,28 @@ final class Checks {
         return a;
     }
 
+    /** A PNG file to write: a path whose name ends in .png. */
+    static java.nio.file.Path png(String text) {
+        java.nio.file.Path p;
+        try {
+            p = java.nio.file.Path.of(text);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new IllegalArgumentException("'" + text + "' is not a file name");
+        }
+        if (p.getFileName() == null || !p.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(".png")) {
+            throw new IllegalArgumentException("must name a .png file, not '" + text + "'");
+        }
+        // written at the run's end: a long run must not learn only then that it cannot be
+        java.nio.file.Path parent = p.toAbsolutePath().getParent();
+        if (parent == null || !java.nio.file.Files.isDirectory(parent)) {
+            throw new IllegalArgumentException("cannot write " + text + ": no such directory");
+        }
+        if (!java.nio.file.Files.isWritable(parent) || java.nio.file.Files.exists(p) && !java.nio.file.Files.isWritable(p)) {
+            throw new IllegalArgumentException("cannot write " + text + ": permission denied");
+        }
+        return p;
+    }
+
     /** A hit rate in percent: above 0, at most 100. */
     static double hitrate(double h) {
         if (!(h > 0 && h <= 100)) {

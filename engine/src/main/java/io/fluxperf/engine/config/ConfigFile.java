@@ -24,7 +24,7 @@ final class ConfigFile {
     static final List<String> GENERAL_KEYS = List.of("server", "protocol", "threads", "connections", "pipeline",
             "duration", "windows", "warmup", "timeout", "tcp-nodelay", "requests", "seed",
             "udp", "tls", "tls-ca", "tls-insecure", "sni", "connect-per-request", "hold-connections", "connect-rate",
-            "io-uring", "busy-poll", "stats-interval", "early-send", "arrivals", "warmup-hitrate", "connect-timeout");
+            "io-uring", "busy-poll", "stats-interval", "early-send", "arrivals", "warmup-hitrate", "connect-timeout", "waterfall");
     static final List<String> WORKLOAD_KEYS = List.of("name", "method", "rate", "weight", "bytes", "hit", "flush",
             "keys-per-request", "ttl", "keyspace", "key-length", "distribution", "exponent", "command", "path",
             "key-offset", "cardinality", "inner-keyspace", "inner-key-length", "value-kind", "compression-ratio",
@@ -60,6 +60,7 @@ final class ConfigFile {
     Arrivals arrivals;
     Double warmupHitrate;
     Duration connectTimeout;
+    java.nio.file.Path waterfall;
     final List<Workload> workloads = new ArrayList<>();
 
     /** One [[workload]] table; null fields were not given. */
@@ -105,6 +106,21 @@ final class ConfigFile {
     }
 
     /** Every key [general] may hold: the run's own and every registered protocol's options. */
+    /**
+     * What fluxperf says of a key it does not know that an rpc-perf generation has: a file without
+     * the tables that tell rpc-perf's layouts apart is read as fluxperf's own.
+     */
+    private static String rpcPerfKey(String table, String key) {
+        List<String> owners = RpcPerfFormat.owners(table, key);
+        if (owners.isEmpty()) {
+            return null;
+        }
+        String first = owners.get(0);
+        return "rpc-perf " + String.join(" and ", owners) + (owners.size() > 1 ? " have" : " has")
+                + " it: to read the file as rpc-perf " + first + " does, give --config-format rpc-perf-" + first
+                + (owners.size() > 1 ? " (or rpc-perf-" + owners.get(1) + ")" : "");
+    }
+
     static List<String> generalKeys() {
         List<String> keys = new ArrayList<>(GENERAL_KEYS);
         Protocols.allOptions().values().forEach(o -> keys.add(o.key()));
@@ -145,7 +161,7 @@ final class ConfigFile {
     static ConfigFile parse(TomlConfigFile toml) {
         ConfigFile c = new ConfigFile(toml);
         TomlTable root = toml.root();
-        root.allowOnly(TOP_KEYS);
+        root.allowOnly(TOP_KEYS, key -> rpcPerfKey(null, key));
         TomlTable general = root.table("general");
         if (general != null) {
             c.readGeneral(general);
@@ -171,7 +187,7 @@ final class ConfigFile {
     }
 
     private void readGeneral(TomlTable g) {
-        g.allowOnly(generalKeys());
+        g.allowOnly(generalKeys(), key -> rpcPerfKey("general", key));
         server = checked(g, "server", g.string("server"), Checks::server);
         protocol = checked(g, "protocol", g.string("protocol"), Checks::protocol);
         threads = toInt(g.integer("threads", 1, ConfigResolver.MAX_THREADS));
@@ -210,6 +226,7 @@ final class ConfigFile {
         arrivals = checked(g, "arrivals", g.string("arrivals"), Checks::arrivals);
         warmupHitrate = checked(g, "warmup-hitrate", g.number("warmup-hitrate"), Checks::hitrate);
         connectTimeout = checked(g, "connect-timeout", g.duration("connect-timeout"), ConfigResolver::positive);
+        waterfall = checked(g, "waterfall", g.string("waterfall"), Checks::png);
     }
 
     private static Workload readWorkload(TomlTable t, int index) {

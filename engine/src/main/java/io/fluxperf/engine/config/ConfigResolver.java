@@ -146,6 +146,16 @@ public final class ConfigResolver {
         List<WorkloadConfig> workloads = fileWorkloads
                 ? fromFile(file, wf, protocol)
                 : List.of(fromFlags(flags, wf, protocol));
+        if (server == null) {
+            for (int i = 0; i < workloads.size(); i++) {
+                Command m = workloads.get(i).method();
+                if (!protocol.targetAnswers(m)) {
+                    String problem = "the embedded " + protocol.name() + " target does not answer " + m.label()
+                            + "; give a server with -s HOST:PORT";
+                    throw fileWorkloads ? file.workloads.get(i).error("method", problem) : new UserError("--method: " + problem);
+                }
+            }
+        }
         ProtocolOptions protocolOptions = protocolOptions(flags, f.protocolOptions, protocol, server);
         if (workloads.stream().anyMatch(WorkloadConfig::flush) && !protocol.supports(Command.FLUSH)) {
             throw new UserError("--flush: " + protocol.name() + " has no command to flush the server");
@@ -175,7 +185,9 @@ public final class ConfigResolver {
                     .tcpNoDelay(tcpNoDelay).requests(requests).seed(seed).workloads(workloads)
                     .protocolOptions(protocolOptions).connection(connection).statsInterval(statsInterval)
                     .earlySend(earlySend).arrivals(arrivals).warmupHitrate(warmupHitrate)
-                    .connectTimeout(connectTimeout).build();
+                    .connectTimeout(connectTimeout)
+                    .waterfall(flags.waterfall != null ? flag("waterfall", () -> Checks.png(flags.waterfall.toString()))
+                            : f.waterfall).build();
         } catch (IllegalArgumentException e) {
             throw fileWorkloads ? file.toml.error(e.getMessage()) : new UserError("the command line: " + e.getMessage());
         }
@@ -195,6 +207,9 @@ public final class ConfigResolver {
         }
         RunSettings check = new RunSettings();
         check.config = path;
+        // a stand-in for a file without a server: where the run goes is for run -s to say, and
+        // what only the embedded target refuses (redis' scripts) is no reason not to convert
+        check.server = "127.0.0.1:1";
         check.configFormat = f == RpcPerfFormat.FLUXPERF ? "fluxperf" : format;
         resolve(check);
         if (f == RpcPerfFormat.FLUXPERF) {
@@ -288,6 +303,11 @@ public final class ConfigResolver {
         }
         String flagList = String.join(" and ", given.stream().map(g -> "--" + g).toList());
         String keyList = String.join(" and ", given);
+        if (file.toml.isTranslated()) {
+            throw new UserError(flagList + " cannot be used with an rpc-perf config file (" + file.toml.name()
+                    + "), which has its workloads: as rpc-perf has it, set them in the file, or leave the flag"
+                    + (given.size() > 1 ? "s" : "") + " out");
+        }
         throw new UserError(flagList + " cannot be used with a config file that has [[workload]] tables ("
                 + file.toml.name() + "); set " + keyList + " in each workload there, or leave the flag"
                 + (given.size() > 1 ? "s" : "") + " out");
@@ -324,6 +344,10 @@ public final class ConfigResolver {
                 : flags.path != null ? CommandTemplate.word(flag("path", () -> Checks.path(flags.path))) : null;
         if (!protocol.supports(method)) {
             throw new UserError("--method: protocol " + protocol.name() + " does not support " + method.label());
+        }
+        if (method == Command.EVAL || method == Command.EVALSHA) {
+            throw new UserError("--method: " + method.label() + " needs the script it runs, which only a config file"
+                    + " gives (script = \"...\" in a [[workload]])");
         }
         double rate = flags.rate == null ? 0 : flag("rate", () -> Checks.rate(flags.rate));
         ValueSize bytes = flags.bytes == null ? ValueSize.fixed(ValueSize.DEFAULT_BYTES)
@@ -423,6 +447,18 @@ public final class ConfigResolver {
                 }
                 throw w.error(w.keyspace != null ? "keyspace" : "key-length", keysProblem);
             }
+            WorkloadShape shape = shape(w);
+            long lastKey = shape.keyOffset() + count - 1;
+            if (shape.keyOffset() > 0 && Long.toString(lastKey).length() > keyLength) {
+                throw w.error("key-offset", "keys " + shape.keyOffset() + " to " + lastKey + " need keys of at least "
+                        + Long.toString(lastKey).length() + " bytes, but the key length is " + keyLength);
+            }
+            long members = shape.innerKeys() > 0 ? shape.innerKeys() : count;
+            if (w.method.takesMembers() && shape.cardinality() > members) {
+                throw w.error("cardinality", shape.cardinality() + " different fields or members per request need as"
+                        + " many to draw from, and there are " + members + (shape.innerKeys() > 0 ? " (inner-keyspace)"
+                        : " (keyspace; give inner-keyspace)"));
+            }
             int ttl = wf.ttl != null ? wf.ttl : or(w.ttl, 0);
             double rate = or(w.rate, 0.0);
             int weight = or(w.weight, 1);
@@ -432,7 +468,7 @@ public final class ConfigResolver {
                         : w.path != null ? CommandTemplate.word(w.path) : null;
                 out.add(new WorkloadConfig(name, w.method, rate, weight, bytes,
                         new KeyspaceConfig(count, keyLength, distribution, exponent), hit, flush, keysPerRequest, ttl,
-                        template, shape(w)));
+                        template, shape));
             } catch (IllegalArgumentException e) {
                 throw w.error(e.getMessage());
             }
@@ -455,7 +491,7 @@ public final class ConfigResolver {
     /** The file's key offset, fields or members, value kind and script of one workload. */
     private static WorkloadShape shape(ConfigFile.Workload w) {
         WorkloadShape s = WorkloadShape.DEFAULT;
-        if (w.cardinality != null && w.cardinality > 1 && !w.method.takesMembers()) {
+        if (w.cardinality != null && w.cardinality > 1 && !w.method.takesCardinality()) {
             throw w.error("cardinality", w.method.label() + " names one field or member; cardinality above 1 needs"
                     + " one of hget, hset, hdel, sadd, srem, sismember, zadd, zrem, zscore, lpush, rpush");
         }

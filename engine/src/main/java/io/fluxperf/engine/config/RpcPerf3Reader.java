@@ -100,9 +100,9 @@ final class RpcPerf3Reader {
             }
             out.general("warmup-hitrate", percent, "general.warmup_hitrate", "percent");
         }
-        if (g.string("waterfall") != null) {
-            out.note("general.waterfall", "fluxperf draws the latency heatmap from a trace: run with --trace DIR,"
-                    + " then fluxperf heatmap DIR");
+        String waterfall = g.string("waterfall");
+        if (waterfall != null) {
+            out.general("waterfall", waterfall, "general.waterfall", "latency heatmap PNG, drawn from the run's trace");
         }
         String server = RpcPerfKeyspaces.endpoint(g, "endpoints", out);
         if (server != null) {
@@ -178,7 +178,9 @@ final class RpcPerf3Reader {
             throw t.error("missing length (the key length in bytes)");
         }
         k.keyLength = length.intValue();
+        k.keyLengthFrom = t.keyPath("length");
         Long count = t.integer("count", 1, Long.MAX_VALUE / 2);
+        k.countFrom = count != null ? t.keyPath("count") : null;
         k.count = count != null ? count : (long) Math.pow(10, Math.min(18, k.keyLength));
         if (Long.toString(k.count - 1).length() > k.keyLength) {
             throw t.error("count", k.count + " keys need keys of at least " + Long.toString(k.count - 1).length()

@@ -284,7 +284,9 @@ final class RpcPerf5Reader {
             throw t.error("needs klen (key length in bytes) and nkeys (how many keys)");
         }
         k.keyLength = klen.intValue();
+        k.keyLengthFrom = t.keyPath("klen");
         k.count = nkeys;
+        k.countFrom = t.keyPath("nkeys");
         if (Long.toString(nkeys - 1).length() > klen) {
             throw t.error("klen", nkeys + " keys need keys of at least " + Long.toString(nkeys - 1).length()
                     + " bytes in fluxperf (it writes the key index in digits), not " + klen);
@@ -302,7 +304,7 @@ final class RpcPerf5Reader {
         if (vlen != null) {
             k.bytes = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.numberNode(vlen);
             k.bytesFrom = t.keyPath("vlen");
-            k.bytesComment = "vlen";
+            k.bytesComment = null;
         }
         String vkind = t.string("vkind");
         if (vkind != null) {
@@ -356,7 +358,7 @@ final class RpcPerf5Reader {
             }
             long weight = or(c.integer("weight", 0, Integer.MAX_VALUE), 1);
             int cardinality = (int) or(c.integer("cardinality", 1, WorkloadShape.MAX_CARDINALITY), 1);
-            if (cardinality > 1 && !command.takesMembers()) {
+            if (cardinality > 1 && !command.takesCardinality()) {
                 throw c.error("cardinality", verb + " takes one field or member; cardinality above 1 is for hget,"
                         + " hset, hdel, sadd, srem, zadd, zrem, zscore, lpush and rpush");
             }

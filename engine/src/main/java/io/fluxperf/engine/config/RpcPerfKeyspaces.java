@@ -35,7 +35,9 @@ final class RpcPerfKeyspaces {
         String from;
         long weight = 1;
         int keyLength;
+        String keyLengthFrom;
         long count;
+        String countFrom;
         KeyDistribution distribution = KeyDistribution.UNIFORM;
         String distributionFrom;
         JsonNode bytes;
@@ -103,13 +105,15 @@ final class RpcPerfKeyspaces {
                 out.workload(w, "name", unique, c.from, null);
                 out.workload(w, "method", c.command.label(), c.verbFrom, null);
                 if (totalRate > 0) {
-                    out.workload(w, "rate", totalRate * share, rateFrom, "share of " + rateFrom);
+                    out.workload(w, "rate", totalRate * share, rateFrom,
+                            String.format(Locale.ROOT, "%.4g %% of it", share * 100));
                 } else {
                     out.workload(w, "weight", Math.max(1, Math.round(share * WEIGHT_SCALE)), c.from,
-                            "share × " + WEIGHT_SCALE);
+                            "weights: its share of the requests × " + WEIGHT_SCALE);
                 }
-                out.workload(w, "keyspace", k.count, k.from, null);
-                out.workload(w, "key-length", (long) k.keyLength, k.from, null);
+                out.workload(w, "keyspace", k.count, k.countFrom != null ? k.countFrom : k.from,
+                        k.countFrom != null ? null : "as many keys as the key length holds");
+                out.workload(w, "key-length", (long) k.keyLength, k.keyLengthFrom != null ? k.keyLengthFrom : k.from, null);
                 if (offset > 0) {
                     out.workload(w, "key-offset", offset, k.from, "keyspaces of the same key length kept apart");
                 }

@@ -120,13 +120,28 @@ final class RpcPerfTranslation {
         for (Iterator<String> it = table.fieldNames(); it.hasNext(); i++) {
             String key = it.next();
             String line = lines.get(i);
-            String comment = comments.get(prefix + key);
+            String comment = comment(prefix + key);
             out.append(line);
             if (comment != null) {
                 out.append(" ".repeat(width - line.length() + 2)).append("# ").append(comment);
             }
             out.append('\n');
         }
+    }
+
+    /**
+     * The comment of a key of the output: the rpc-perf key it came from, and what the mapping did
+     * ("general.interval: each window"); only the latter for a default that no key gave.
+     */
+    private String comment(String path) {
+        String from = origins.get(path);
+        String what = comments.get(path);
+        boolean sourced = from != null && !from.isEmpty() && !from.equals("general") && !from.equals("client")
+                && !from.equals("target");
+        if (!sourced) {
+            return what;
+        }
+        return what == null ? from : from + ": " + what;
     }
 
     static String toml(JsonNode v) {

@@ -53,6 +53,7 @@ public final class RunConfig {
     private final Arrivals arrivals;
     private final double warmupHitrate;
     private final Duration connectTimeout;
+    private final java.nio.file.Path waterfall;
 
     private RunConfig(Builder b) {
         this.server = b.server;
@@ -75,6 +76,7 @@ public final class RunConfig {
         this.arrivals = b.arrivals;
         this.warmupHitrate = b.warmupHitrate;
         this.connectTimeout = b.connectTimeout;
+        this.waterfall = b.waterfall;
     }
 
     /** Defaults everywhere, and no workload yet. */
@@ -187,6 +189,14 @@ public final class RunConfig {
         return connectTimeout;
     }
 
+    /**
+     * The latency heatmap PNG to write at the run's end (rpc-perf 3's {@code waterfall}), drawn
+     * from the run's trace; null for none.
+     */
+    public java.nio.file.Path waterfall() {
+        return waterfall;
+    }
+
     /** Open loop: every workload has a rate, and latency counts from the intended send time. */
     public boolean isOpenLoop() {
         return workloads.get(0).isRated();
@@ -218,14 +228,14 @@ public final class RunConfig {
                 && workloads.equals(c.workloads) && protocolOptions.equals(c.protocolOptions)
                 && connection.equals(c.connection) && statsInterval.equals(c.statsInterval)
                 && earlySend.equals(c.earlySend) && arrivals == c.arrivals && warmupHitrate == c.warmupHitrate
-                && Objects.equals(connectTimeout, c.connectTimeout);
+                && Objects.equals(connectTimeout, c.connectTimeout) && Objects.equals(waterfall, c.waterfall);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(server, protocol, threads, connections, pipeline, duration, windows, warmup, timeout,
                 tcpNoDelay, requests, seed, workloads, protocolOptions, connection, statsInterval, earlySend, arrivals, warmupHitrate,
-                connectTimeout);
+                connectTimeout, waterfall);
     }
 
     @Override
@@ -262,6 +272,7 @@ public final class RunConfig {
         private Arrivals arrivals = Arrivals.SMOOTH;
         private double warmupHitrate;
         private Duration connectTimeout;
+        private java.nio.file.Path waterfall;
 
         private Builder() {
         }
@@ -287,6 +298,7 @@ public final class RunConfig {
             arrivals = c.arrivals;
             warmupHitrate = c.warmupHitrate;
             connectTimeout = c.connectTimeout;
+            waterfall = c.waterfall;
         }
 
         /** @param v HOST:PORT, [IPv6]:PORT or unix:/path; null for the embedded target */
@@ -416,6 +428,12 @@ public final class RunConfig {
         /** @param v null: derived from the request timeout */
         public Builder connectTimeout(Duration v) {
             connectTimeout = v == null ? null : positive(v, "connect timeout");
+            return this;
+        }
+
+        /** @param v a .png file, or null for none */
+        public Builder waterfall(java.nio.file.Path v) {
+            waterfall = v;
             return this;
         }
 

@@ -68,6 +68,8 @@ public final class RunSettings {
     /** --config-format: rpc-perf-2, rpc-perf-3, rpc-perf-5 or fluxperf; null: told by the file's shape. */
     public String configFormat;
     public Duration connectTimeout;
+    /** --waterfall: a latency heatmap PNG to write at the run's end. */
+    public java.nio.file.Path waterfall;
 
     /** Records a protocol option's value, or each value of a list, when given (not null). */
     public RunSettings protocolOption(String flag, Object value) {

@@ -63,6 +63,11 @@ final class TomlConfigFile {
         return new TomlConfigFile(source, root, origins);
     }
 
+    /** Whether this is an rpc-perf file's translation, not a file as read. */
+    boolean isTranslated() {
+        return source != null;
+    }
+
     /** The file's text as read; null for a translated tree. */
     String text() {
         return text;

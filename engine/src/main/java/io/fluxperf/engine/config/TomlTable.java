@@ -64,11 +64,21 @@ final class TomlTable {
 
     /** Rejects keys not in {@code allowed}, suggesting the nearest allowed key for a typo. */
     void allowOnly(List<String> allowed) {
+        allowOnly(allowed, key -> null);
+    }
+
+    /**
+     * The same; a key that is no typo of an allowed one and for which {@code elsewhere} says where
+     * it belongs (a sentence) gets that sentence instead of the list of allowed keys.
+     */
+    void allowOnly(List<String> allowed, java.util.function.Function<String, String> elsewhere) {
         for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
             String key = it.next();
             if (!allowed.contains(key)) {
                 String near = nearest(key, allowed);
+                String other = near == null ? elsewhere.apply(key) : null;
                 throw error(key, "unknown key" + (near != null ? "; did you mean " + near + "?"
+                        : other != null ? "; " + other
                         : "; expected one of " + String.join(", ", allowed)));
             }
         }

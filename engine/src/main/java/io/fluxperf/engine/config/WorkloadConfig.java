@@ -67,6 +67,25 @@ public record WorkloadConfig(String name, Command method, double rate, int weigh
         if (shape == null) {
             shape = WorkloadShape.DEFAULT;
         }
+        if (shape.keyOffset() > 0 && Long.toString(shape.keyOffset() + keyspace.count() - 1).length() > keyspace.keyLength()) {
+            throw new IllegalArgumentException("keys " + shape.keyOffset() + " to " + (shape.keyOffset() + keyspace.count() - 1)
+                    + " need keys of at least " + Long.toString(shape.keyOffset() + keyspace.count() - 1).length()
+                    + " bytes, but the key length is " + keyspace.keyLength());
+        }
+        if (shape.cardinality() > 1 && !method.takesCardinality()) {
+            throw new IllegalArgumentException(method.label() + " names one field or member; cardinality above 1 needs"
+                    + " one of hget, hset, hdel, sadd, srem, sismember, zadd, zrem, zscore, lpush, rpush");
+        }
+        long members = shape.innerKeys() > 0 ? shape.innerKeys() : keyspace.count();
+        if (method.takesMembers() && shape.cardinality() > members) {
+            throw new IllegalArgumentException("cardinality " + shape.cardinality() + " needs as many different fields"
+                    + " or members, and there are only " + members
+                    + (shape.innerKeys() > 0 ? " inner keys" : " keys (give an inner keyspace)"));
+        }
+        if (shape.script() != null && method != Command.EVAL && method != Command.EVALSHA) {
+            throw new IllegalArgumentException("only eval and evalsha run a script, and this workload's method is "
+                    + method.label());
+        }
     }
 
     /** A closed-loop workload of {@code method} with default sizes, keys and name. */

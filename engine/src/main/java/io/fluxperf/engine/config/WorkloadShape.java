@@ -9,7 +9,8 @@ import java.util.Objects;
  *
  * @param keyOffset        the first key index: keyspaces side by side use disjoint indexes
  * @param cardinality      fields, members or elements per hash, set, sorted-set or list command
- * @param innerKeys        fields or members are drawn from this many (0: the field is the key itself)
+ * @param innerKeys        fields or members are drawn from this many (0: the first is the key itself,
+ *                         more are other keys of the keyspace)
  * @param innerKeyLength   bytes per field or member name (zero-padded index)
  * @param valueKind        random bytes, or decimal 64-bit integers (counters that INCR and HINCRBY accept)
  * @param compressionRatio values compress to about 1 / this of their size (1: not compressible)
@@ -42,6 +43,44 @@ public record WorkloadShape(long keyOffset, int cardinality, long innerKeys, int
         if (!(compressionRatio >= 1.0) || Double.isInfinite(compressionRatio)) {
             throw new IllegalArgumentException("compression ratio must be a number of at least 1, not " + compressionRatio);
         }
+    }
+
+    /**
+     * Values are the run's shared pattern, each key's own: what a read of a preloaded key can
+     * check. Not for counters, compressible values, or values fixed or fresh per request.
+     */
+    public boolean keepsPatternValues() {
+        return valueKind == ValueKind.BYTES && compressionRatio == 1.0 && values == ValueMode.PER_KEY;
+    }
+
+    /**
+     * What differs from the default, for the report's workload line: e.g. {@code " Key offset: 1000
+     * Members: 5 of 50 (3 bytes) Values: i64"}; empty for the default shape.
+     */
+    public String describe() {
+        StringBuilder b = new StringBuilder();
+        if (keyOffset > 0) {
+            b.append(" Key offset: ").append(keyOffset);
+        }
+        if (cardinality > 1 || innerKeys > 0) {
+            b.append(" Members: ").append(cardinality);
+            if (innerKeys > 0) {
+                b.append(" of ").append(innerKeys).append(" (").append(innerKeyLength).append(" bytes)");
+            }
+        }
+        if (valueKind != ValueKind.BYTES || values != ValueMode.PER_KEY || compressionRatio != 1.0) {
+            b.append(" Values: ").append(valueKind.label());
+            if (values != ValueMode.PER_KEY) {
+                b.append(", ").append(values.label());
+            }
+            if (compressionRatio != 1.0) {
+                b.append(", compressible ").append(compressionRatio).append(":1");
+            }
+        }
+        if (script != null) {
+            b.append(" Script: ").append(script.length()).append(" bytes");
+        }
+        return b.toString();
     }
 
     public WorkloadShape withKeyOffset(long v) {

@@ -27,6 +27,15 @@ public interface Protocol {
     /** Whether a workload of this protocol may use {@code command}. */
     boolean supports(Command command);
 
+    /**
+     * Whether this protocol's embedded target ({@link #target()}) answers {@code command}, so that a
+     * run without a server may send it. The commands the client supports, unless the protocol
+     * says otherwise (redis' scripts need a real redis).
+     */
+    default boolean targetAnswers(Command command) {
+        return supports(command);
+    }
+
     /** The options this protocol reads (redis: {@code --db}, HTTP: {@code --header}, …). */
     default List<ProtocolOption> options() {
         return List.of();

@@ -84,6 +84,7 @@ public final class TextReport {
         if (w.ttlSeconds() > 0) {
             b.append(" TTL: ").append(w.ttlSeconds()).append(" s");
         }
+        b.append(w.shape().describe());
         return b.toString();
     }
 

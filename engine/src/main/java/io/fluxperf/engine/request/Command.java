@@ -84,10 +84,30 @@ public enum Command {
     }
 
     /**
-     * The command names several fields, members or elements of one key when asked to
-     * ({@link io.fluxperf.engine.config.WorkloadShape#cardinality()}): HSET k f1 v1 f2 v2, SADD k m1 m2, …
+     * The request has a value to send: a write's, or the argument a script gets (EVAL and EVALSHA
+     * pass the value as ARGV[1]).
+     */
+    public boolean takesValue() {
+        return kind == Kind.WRITE || this == EVAL || this == EVALSHA;
+    }
+
+    /**
+     * The command names fields or members of its key (HSET k f v, SADD k m, ZINCRBY k n m), drawn
+     * from the workload's inner keyspace ({@link io.fluxperf.engine.config.WorkloadShape#innerKeys()}).
      */
     public boolean takesMembers() {
+        return switch (this) {
+            case HGET, HSET, HDEL, HINCRBY, SADD, SREM, SISMEMBER, ZADD, ZREM, ZSCORE, ZINCRBY -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * The command can name several fields, members or list elements of one key when asked to
+     * ({@link io.fluxperf.engine.config.WorkloadShape#cardinality()}): HSET k f1 v f2 v, SADD k m1 m2,
+     * RPUSH k v1 v2, HGET k f1 f2 (as HMGET), …
+     */
+    public boolean takesCardinality() {
         return switch (this) {
             case HGET, HSET, HDEL, SADD, SREM, SISMEMBER, ZADD, ZREM, ZSCORE, LPUSH, RPUSH -> true;
             default -> false;

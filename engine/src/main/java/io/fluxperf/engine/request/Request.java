@@ -40,6 +40,10 @@ public final class Request {
     private ValueCheck valueCheck;
     /** A value buffer of this request's own, for a source whose value bytes do not outlive the fill. */
     private byte[] ownValue = EMPTY;
+    private byte[] memberBytes = EMPTY;
+    private int[] memberEnds = new int[0];
+    private int memberCount;
+    private byte[] script;
 
     /** Clears everything for reuse. */
     public Request reset() {
@@ -61,6 +65,8 @@ public final class Request {
         argCount = 0;
         affinity = -1;
         valueCheck = null;
+        memberCount = 0;
+        script = null;
         return this;
     }
 
@@ -269,6 +275,62 @@ public final class Request {
 
     public int affinity() {
         return affinity;
+    }
+
+    /**
+     * Appends a field or member name of the request's key (HSET k f1 v f2 v, SADD k m1 m2): like a
+     * generated key, {@code index} in decimal left-padded with '0' to {@code length} bytes.
+     * Allocation-free once the buffer has grown. A request without members names its key as its
+     * one field or member.
+     */
+    public Request addMember(long index, int length) {
+        if (index < 0) {
+            throw new IllegalArgumentException("member index must be >= 0: " + index);
+        }
+        int digits = digits(index);
+        int width = Math.max(length, digits);
+        int start = memberCount == 0 ? 0 : memberEnds[memberCount - 1];
+        if (start + width > memberBytes.length) {
+            memberBytes = Arrays.copyOf(memberBytes, Math.max(start + width, Math.max(64, memberBytes.length * 2)));
+        }
+        Arrays.fill(memberBytes, start, start + width - digits, (byte) '0');
+        writeDigits(memberBytes, start + width, index);
+        if (memberEnds.length == memberCount) {
+            memberEnds = Arrays.copyOf(memberEnds, Math.max(4, memberCount * 2));
+        }
+        memberEnds[memberCount++] = start + width;
+        return this;
+    }
+
+    /** Fields or members named with {@link #addMember}; 0 when the key is its own one field or member. */
+    public int memberCount() {
+        return memberCount;
+    }
+
+    /** The backing array of all members; member i spans [memberOffset(i), memberOffset(i) + memberLength(i)). */
+    public byte[] memberBytes() {
+        return memberBytes;
+    }
+
+    public int memberOffset(int i) {
+        return i == 0 ? 0 : memberEnds[i - 1];
+    }
+
+    public int memberLength(int i) {
+        return memberEnds[i] - memberOffset(i);
+    }
+
+    /**
+     * The program a scripting command runs (the body of EVAL and EVALSHA), shared read-only by the
+     * requests of its workload; null for other commands.
+     */
+    public Request script(byte[] body) {
+        this.script = body;
+        return this;
+    }
+
+    public byte[] script() {
+        return script;
     }
 
     /** Checks the values a read gets back against what the run wrote (reads of --hit workloads); null: none. */

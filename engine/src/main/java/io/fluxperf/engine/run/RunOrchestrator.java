@@ -185,7 +185,11 @@ public final class RunOrchestrator {
         } finally {
             files.closeLogs();
         }
-        report.finished(result, load.errors(), files.trace());
+        report.finished(result, load.errors(), files.traceIsTheUsers() ? files.trace() : null);
+        long drawn = files.writeWaterfall();
+        if (drawn >= 0) {
+            report.waterfallWritten(files.waterfall(), drawn);
+        }
         files.writeJson(out -> report.writeJson(result, out));
         return result;
     }
@@ -210,9 +214,16 @@ public final class RunOrchestrator {
         ConnectionOptions c = config.connection();
         ConnectionOptions plain = ConnectionOptions.builder().udp(c.udp()).connectPerRequest(c.connectPerRequest())
                 .ioUring(c.ioUring()).busyPoll(c.busyPoll()).build();
+        // the embedded target's answers are what is warmed: workloads it does not answer (redis'
+        // scripts) are left out, and a run of nothing else skips the warm-up
+        List<WorkloadConfig> answered = warmup.source() != null ? config.workloads()
+                : config.workloads().stream().filter(w -> p.targetAnswers(w.method())).toList();
+        if (answered.isEmpty()) {
+            return;
+        }
         RunConfig warm = config.toBuilder().server(null).windows(1).duration(Duration.ofSeconds(30)).warmup(Duration.ZERO)
                 .requests(warmup.source() == null ? warmup.requests() : 0).statsInterval(Duration.ZERO).connection(plain)
-                .connections(Math.min(config.connections(), 8)).workloads(atLeastMinRate(config.workloads()))
+                .connections(Math.min(config.connections(), 8)).workloads(atLeastMinRate(answered))
                 .protocolOptions(p.forEmbeddedTarget(config.protocolOptions())).build();
         try (WarmupTrace trace = traced ? WarmupTrace.open(warm) : null) {
             RunTrace t = trace == null ? null : trace.trace();

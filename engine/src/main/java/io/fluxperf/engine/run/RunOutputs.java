@@ -15,7 +15,8 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * The files a run writes besides its printed report: the JSON result ({@code --json}), the
- * HdrHistogram interval log ({@code --hdr-log}) and the trace ({@code --trace}). All of them are
+ * HdrHistogram interval log ({@code --hdr-log}), the trace ({@code --trace}) and the config's
+ * latency heatmap ({@link RunConfig#waterfall()}, drawn from the trace, or from a temporary one). All of them are
  * opened before the load starts, so that a long run never learns at its end that its result
  * cannot be written. Immutable; {@link #open} makes the files.
  *
@@ -62,6 +63,9 @@ public record RunOutputs(Path json, Path hdrLog, Path trace, boolean traceRequir
                     throw new UserError("--trace: " + e.getMessage(), e);
                 }
             }
+            if (config.waterfall() != null) {
+                o.openWaterfall(config, trace);
+            }
             return o;
         } catch (RuntimeException e) {
             o.close();
@@ -78,6 +82,10 @@ public record RunOutputs(Path json, Path hdrLog, Path trace, boolean traceRequir
         private HdrLogWriter hdr;
         private Path hdrPath;
         private RunTrace trace;
+        /** The heatmap PNG to draw at the end, the trace it is drawn from, and a temporary directory holding that trace. */
+        private Path waterfall;
+        private Path waterfallTrace;
+        private Path temporaryTrace;
 
         private void openJson(Path path) {
             try {
@@ -92,6 +100,53 @@ public record RunOutputs(Path json, Path hdrLog, Path trace, boolean traceRequir
             } catch (IOException e) {
                 throw new UserError("--json: cannot write " + path + ": " + FileErrors.describe(e), e);
             }
+        }
+
+        /**
+         * Readies the waterfall (its file was found writable when the config was read): its
+         * requests come from the run's trace, a temporary one when there is no --trace.
+         */
+        private void openWaterfall(RunConfig config, Path userTrace) {
+            Path png = config.waterfall();
+            waterfall = png;
+            if (userTrace != null) {
+                waterfallTrace = userTrace;
+                return;
+            }
+            try {
+                temporaryTrace = Files.createTempDirectory("fluxperf-waterfall");
+                waterfallTrace = temporaryTrace.resolve("trace");
+                trace = RunTrace.open(waterfallTrace, config, new JsonReport().configJson(config));
+            } catch (IOException | TraceFormatException e) {
+                throw new UserError("waterfall: cannot keep the run's trace in a temporary directory to draw "
+                        + png + " from: " + e.getMessage(), e);
+            }
+        }
+
+        /** Whether the trace is the user's (--trace), not one kept only for the waterfall. */
+        public boolean traceIsTheUsers() {
+            return trace != null && temporaryTrace == null;
+        }
+
+        /**
+         * Draws the waterfall, if the run has one, from its trace (closed by {@link #closeLogs}).
+         *
+         * @return the requests drawn, or -1 when there is no waterfall
+         */
+        public long writeWaterfall() {
+            if (waterfall == null) {
+                return -1;
+            }
+            try {
+                return WaterfallImage.write(waterfallTrace, waterfall, "fluxperf latency waterfall - " + waterfall.getFileName());
+            } catch (IOException | TraceFormatException e) {
+                throw new UserError("waterfall: cannot write " + waterfall + ": " + e.getMessage(), e);
+            }
+        }
+
+        /** The waterfall's file, or null. */
+        public Path waterfall() {
+            return waterfall;
         }
 
         /** The HdrHistogram log, or null. */
@@ -148,6 +203,10 @@ public record RunOutputs(Path json, Path hdrLog, Path trace, boolean traceRequir
                     }
                     json = null;
                 }
+                if (temporaryTrace != null) {
+                    deleteTree(temporaryTrace);
+                    temporaryTrace = null;
+                }
                 if (jsonPath != null && !jsonWritten && jsonIsNew) {
                     try {
                         Files.deleteIfExists(jsonPath);
@@ -156,6 +215,14 @@ public record RunOutputs(Path json, Path hdrLog, Path trace, boolean traceRequir
                     }
                 }
             }
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | java.io.UncheckedIOException ignored) {
+            // a temporary directory left behind is harmless; the system cleans its temporary files
         }
     }
 

@@ -30,6 +30,10 @@ public interface RunReport extends RunListener {
     default void finished(RunResult result, RunErrors errors, RunTrace trace) {
     }
 
+    /** The latency heatmap of the run ({@link RunConfig#waterfall()}) was drawn, with {@code requests} in it. */
+    default void waterfallWritten(java.nio.file.Path png, long requests) {
+    }
+
     /** The JSON result ({@code --json}): the run's figures as {@link JsonReport} lays them out. */
     default void writeJson(RunResult result, OutputStream out) throws IOException {
         new JsonReport().write(result, out);

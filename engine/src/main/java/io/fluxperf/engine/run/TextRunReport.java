@@ -105,6 +105,12 @@ public class TextRunReport implements RunReport {
     }
 
     @Override
+    public void waterfallWritten(java.nio.file.Path png, long requests) {
+        out.println("Waterfall: " + png + " (" + requests + " requests, latency heatmap of the measured run)");
+        out.flush();
+    }
+
+    @Override
     public void finished(RunResult result, RunErrors errors, RunTrace trace) {
         text.summary(result);
         if (trace != null) {

@@ -10,7 +10,14 @@ import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
  * schedule's start ({@link Arrivals}).
  *
  * <p>Thread t of T takes its first request at t / rate; each next one follows after a gap whose
- * mean is T / rate, so that the T threads together keep the workload's rate:
+ * mean is T / rate, so that the T threads together keep the workload's rate. The random gaps are
+ * drawn {@link #BLOCK} at a time and scaled together so that each block spans exactly
+ * {@code BLOCK} mean gaps: within a block the gaps have the distribution's shape (scaled by a
+ * factor within a few per cent of 1), and every {@code BLOCK}-th request is where the smooth
+ * schedule would put it, so that a window of a second holds the rate within 1 % however the gaps
+ * fall (a free random walk would stray by 1/√n: 1.4 % in a second of 5,000 requests). For
+ * exponential gaps this is a Poisson process conditioned on its count in each block: the
+ * requests of a block fall where uniform order statistics put them.
  * <ul>
  *   <li>{@link Arrivals#SMOOTH}: request n (counted over all threads, n = t, t + T, …) at exactly
  *       n / rate, computed from n each time, as the schedule always was;</li>
@@ -33,6 +40,9 @@ import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
  * </ul>
  */
 public final class ArrivalSchedule {
+    /** Random gaps are drawn and scaled this many at a time (see the class comment). */
+    public static final int BLOCK = 128;
+
     private final Arrivals arrivals;
     private final double rate;
     private final int thread;
@@ -45,6 +55,9 @@ public final class ArrivalSchedule {
     private long sequence;
     /** The next request's offset from the start in ns, for the random arrivals. */
     private double nextNanos;
+    /** The current block of scaled gaps (random arrivals only), and how many of them are used. */
+    private final double[] block;
+    private int used = BLOCK;
 
     /**
      * @param rate    the workload's requests per second over all threads (above 0)
@@ -64,6 +77,7 @@ public final class ArrivalSchedule {
             case NORMAL -> ZigguratSampler.NormalizedGaussian.of(rng);
             case SMOOTH, UNIFORM -> null;
         };
+        this.block = arrivals == Arrivals.SMOOTH ? null : new double[BLOCK];
     }
 
     /** The mean gap between two of this thread's requests, in ns: threads × 10⁹ / rate. */
@@ -91,11 +105,28 @@ public final class ArrivalSchedule {
         }
         long at = (long) nextNanos;
         sequence++;
-        nextNanos += gapNanos();
+        if (used == BLOCK) {
+            drawBlock();
+        }
+        nextNanos += block[used++];
         return at;
     }
 
-    /** One random gap in ns (for the arrivals other than SMOOTH). */
+    /** The next {@link #BLOCK} gaps, scaled so that together they span {@code BLOCK} mean gaps. */
+    private void drawBlock() {
+        double sum = 0;
+        for (int i = 0; i < BLOCK; i++) {
+            block[i] = gapNanos();
+            sum += block[i];
+        }
+        double scale = sum > 0 ? BLOCK * meanGapNanos / sum : 1;
+        for (int i = 0; i < BLOCK; i++) {
+            block[i] = sum > 0 ? block[i] * scale : meanGapNanos;
+        }
+        used = 0;
+    }
+
+    /** One random gap in ns as the distribution draws it, before its block is scaled (for the arrivals other than SMOOTH). */
     double gapNanos() {
         return switch (arrivals) {
             case UNIFORM -> rng.nextDouble() * 2 * meanGapNanos;

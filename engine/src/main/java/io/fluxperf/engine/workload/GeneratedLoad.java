@@ -3,10 +3,12 @@ package io.fluxperf.engine.workload;
 import io.fluxperf.engine.config.Arrivals;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.config.WorkloadShape;
 import io.fluxperf.engine.load.RequestSource;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.RequestPool;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
@@ -57,8 +59,8 @@ public final class GeneratedLoad implements RequestSource {
      */
     static boolean checksValues(List<WorkloadConfig> workloads, WorkloadConfig w) {
         boolean valuesIntact = workloads.stream().noneMatch(o -> o.template() != null || switch (o.method()) {
-            case APPEND, PREPEND, INCR, DECR, COMMAND -> true;
-            default -> false;
+            case APPEND, PREPEND, INCR, DECR, COMMAND, EVAL, EVALSHA -> true;
+            default -> !o.shape().keepsPatternValues();
         });
         return valuesIntact && w.hit() && w.method().isRead();
     }
@@ -109,6 +111,11 @@ public final class GeneratedLoad implements RequestSource {
         private final UniformRandomProvider rng;
         private final KeyChooser[] keys;
         private final ValueSizeChooser[] sizes;
+        private final ValueSource[] values;
+        /** Per workload: its script's bytes (eval, evalsha), else null. */
+        private final byte[][] scripts;
+        /** Per workload: the member indexes of the request being filled (distinct draws), or null. */
+        private final long[][] members;
         private final long[] sequence;
         /** Per workload, open loop only: when its next request is due. */
         private final ArrivalSchedule[] schedules;
@@ -125,6 +132,9 @@ public final class GeneratedLoad implements RequestSource {
             int n = workloads.size();
             keys = new KeyChooser[n];
             sizes = new ValueSizeChooser[n];
+            values = new ValueSource[n];
+            scripts = new byte[n][];
+            members = new long[n][];
             sequence = new long[n];
             schedules = new ArrivalSchedule[n];
             cumulativeWeights = new int[n];
@@ -133,6 +143,12 @@ public final class GeneratedLoad implements RequestSource {
                 WorkloadConfig config = workloads.get(w);
                 keys[w] = KeyChooser.of(config.keyspace(), rng, thread, threads);
                 sizes[w] = ValueSizeChooser.of(config.bytes(), rng);
+                values[w] = ValueSource.of(config, pattern, seed);
+                WorkloadShape shape = config.shape();
+                scripts[w] = shape.script() == null ? null : shape.script().getBytes(StandardCharsets.UTF_8);
+                if (config.method().takesMembers() || config.method().takesCardinality()) {
+                    members[w] = new long[shape.cardinality()];
+                }
                 if (openLoop) {
                     schedules[w] = new ArrivalSchedule(arrivals, config.rate(), thread, threads, rng);
                 }
@@ -152,27 +168,71 @@ public final class GeneratedLoad implements RequestSource {
             emitted++;
             Command command = config.method();
             r.command(command, w);
+            WorkloadShape shape = config.shape();
             int keyLength = config.keyspace().keyLength();
-            long first = keys[w].next();
+            long offset = shape.keyOffset();
+            long first = offset + keys[w].next();
             r.addKey(first, keyLength);
             for (int k = 1; k < config.keysPerRequest(); k++) {
-                r.addKey(keys[w].next(), keyLength);
+                r.addKey(offset + keys[w].next(), keyLength);
             }
-            if (command.carriesValue() || config.template() != null && config.template().usesData()) {
-                r.value(pattern.array(), pattern.offset(first), sizes[w].next());
+            if (members[w] != null) {
+                addMembers(r, config, first, members[w]);
             }
+            if (command.takesValue() || config.template() != null && config.template().usesData()) {
+                values[w].fill(r, first, sizes[w].next(), rng);
+            }
+            r.script(scripts[w]);
             r.template(config.template());
             if (checkValues[w]) {
                 r.valueCheck(pattern);
             }
             switch (command) {
                 case COMMAND -> r.numeric(sequence[w] * threads + thread);
-                case INCR, DECR -> r.numeric(1);
+                case INCR, DECR, HINCRBY, ZINCRBY -> r.numeric(1);
                 case CAS -> r.numeric(rng.nextLong() & Long.MAX_VALUE);
                 default -> {
                 }
             }
             r.ttlSeconds(config.ttlSeconds());
+        }
+
+        /**
+         * The fields or members of a request ({@link WorkloadShape#cardinality()} of them, all
+         * different): drawn from the inner keyspace when the workload has one; else the key itself
+         * and, for more, other keys of its keyspace. List elements are values, not names: a push
+         * of several names its key as often as it sends the value.
+         */
+        private void addMembers(Request r, WorkloadConfig config, long key, long[] chosen) {
+            WorkloadShape shape = config.shape();
+            int n = chosen.length;
+            if (!config.method().takesMembers()) {
+                for (int i = 0; i < n; i++) {
+                    r.addMember(key, config.keyspace().keyLength());
+                }
+                return;
+            }
+            long inner = shape.innerKeys();
+            long space = inner > 0 ? inner : config.keyspace().count();
+            int length = inner > 0 ? shape.innerKeyLength() : config.keyspace().keyLength();
+            long base = inner > 0 ? 0 : shape.keyOffset();
+            int filled = 0;
+            if (inner == 0) {
+                chosen[filled++] = key - base;
+            }
+            while (filled < n) {
+                long m = rng.nextLong(space);
+                boolean seen = false;
+                for (int i = 0; i < filled && !seen; i++) {
+                    seen = chosen[i] == m;
+                }
+                if (!seen) {
+                    chosen[filled++] = m;
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                r.addMember(base + chosen[i], length);
+            }
         }
 
         private int earliestWorkload() {

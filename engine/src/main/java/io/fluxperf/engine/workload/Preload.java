@@ -16,7 +16,8 @@ import reactor.core.publisher.Flux;
  * {@code --hit}: a write of every key of every workload that asks for hits, before measuring, so
  * that its reads find their keys ({@link #writeFor}: SET for strings, HSET, RPUSH, SADD, ZADD for
  * redis' other types). Thread t of T sets keys t, t + T, …; key spaces that several
- * workloads share are set once. Values are those the load itself would write for the key.
+ * workloads share are set once; a workload's key offset moves its keys. Values are those the load
+ * itself would write for the key (its value kind included).
  */
 public final class Preload implements RequestSource {
     private final List<WorkloadConfig> targets = new ArrayList<>();
@@ -28,7 +29,8 @@ public final class Preload implements RequestSource {
         this.seed = config.seed();
         for (WorkloadConfig w : config.workloads()) {
             boolean seen = targets.stream().anyMatch(t -> t.keyspace().count() == w.keyspace().count()
-                    && t.keyspace().keyLength() == w.keyspace().keyLength());
+                    && t.keyspace().keyLength() == w.keyspace().keyLength()
+                    && t.shape().keyOffset() == w.shape().keyOffset());
             if (w.hit() && !seen) {
                 targets.add(w);
             }
@@ -70,6 +72,8 @@ public final class Preload implements RequestSource {
         UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(seed ^ 0x5eed_10adL ^ thread);
         return Flux.fromIterable(targets).concatMap(w -> {
             ValueSizeChooser sizes = ValueSizeChooser.of(w.bytes(), rng);
+            ValueSource values = ValueSource.of(w, pattern, seed);
+            long offset = w.shape().keyOffset();
             long count = w.keyspace().count();
             int keyLength = w.keyspace().keyLength();
             int index = targets.indexOf(w);
@@ -83,11 +87,10 @@ public final class Preload implements RequestSource {
                     sink.error(new IllegalStateException("request pool exhausted during preload"));
                     return next;
                 }
-                long key = next[0];
+                long key = offset + next[0];
                 next[0] += threads;
-                r.command(writeFor(w.method()), index).template(w.template()).addKey(key, keyLength)
-                        .value(pattern.array(), pattern.offset(key), sizes.next())
-                        .ttlSeconds(0);
+                r.command(writeFor(w.method()), index).template(w.template()).addKey(key, keyLength).ttlSeconds(0);
+                values.fill(r, key, sizes.next(), rng);
                 sink.next(r);
                 if (next[0] >= count) {
                     sink.complete(); // with the last write (see GeneratedLoad)

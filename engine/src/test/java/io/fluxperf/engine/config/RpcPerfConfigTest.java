@@ -222,12 +222,28 @@ class RpcPerfConfigTest {
         assertEquals(RpcPerfFormat.FLUXPERF, RpcPerfFormat.detect(TomlConfigFile.parse("a", own.getBytes())));
         String bare2 = "[[workload]]\nmethod = \"get\"\nrate = 0\n  [[workload.parameter]]\n  style = \"static\"\n";
         assertEquals(RpcPerfFormat.RPC_PERF_2, RpcPerfFormat.detect(TomlConfigFile.parse("a", bare2.getBytes())));
+        String warmups2 = "[[warmup]]\nmethod = \"set\"\n[[workload]]\nmethod = \"get\"\n";
+        assertEquals(RpcPerfFormat.RPC_PERF_2, RpcPerfFormat.detect(TomlConfigFile.parse("a", warmups2.getBytes())));
+        String ramp5 = "[general]\nprotocol = \"resp\"\n[workload.ratelimit]\nstart = 5\n";
+        assertEquals(RpcPerfFormat.RPC_PERF_5, RpcPerfFormat.detect(TomlConfigFile.parse("a", ramp5.getBytes())));
+        // fluxperf's own mistakes are fluxperf's: keys spelled as rpc-perf spells them, a float warm-up,
+        // a [workload] with single brackets all keep fluxperf's messages
+        for (String mistake : List.of("[general]\nwarmup = 90.0\n[[workload]]\nmethod = \"get\"\n",
+                "[general]\ntcp_nodelay = true\nrequest_timeout = 5\n",
+                "[general]\nrequest-timeout = 5\n[[workload]]\nmethod = \"get\"\n",
+                "[workload]\nmethod = \"get\"\nkeyspace = 5\n",
+                "[workload]\nthreads = 1\n")) {
+            assertEquals(RpcPerfFormat.FLUXPERF, RpcPerfFormat.detect(TomlConfigFile.parse("a", mistake.getBytes())), mistake);
+        }
     }
 
     @Test
     void rpcPerf2GeneralKeysAndParameters() {
         List<String> notes = new ArrayList<>();
-        RunConfig c = resolve(write("v2.toml", V2), s -> { }, notes);
+        String e = assertThrows(UserError.class, () -> resolve(write("v2.toml", V2), s -> { }, notes)).getMessage();
+        assertEquals(dir.resolve("v2.toml") + ": workload[3].method (line 56): the embedded redis target does not"
+                + " answer eval; give a server with -s HOST:PORT", e, "rpc-perf 2 takes the server from -s");
+        RunConfig c = resolve(write("v2.toml", V2), s -> s.server = "127.0.0.1:6379", notes);
         assertEquals("redis", c.protocol());
         assertEquals(2, c.threads());
         assertEquals(3, c.connections());
@@ -255,8 +271,8 @@ class RpcPerfConfigTest {
         assertEquals(Command.EVAL, script.method());
         assertEquals("return redis.call('set', KEYS[1], ARGV[1])", script.shape().script());
         String all = String.join("\n", notes);
-        assertTrue(all.contains("v2.toml: general.ipv4 (line 9)"), all);
-        assertTrue(all.contains("general.rx-buffer-size (line 14)"), all);
+        assertTrue(all.contains("v2.toml: general.ipv4 (line 8)"), all);
+        assertTrue(all.contains("general.rx-buffer-size (line 13)"), all);
     }
 
     @Test
@@ -284,7 +300,7 @@ class RpcPerfConfigTest {
         ValueSize.Weighted sizes = (ValueSize.Weighted) workload(c, "ks0-set").bytes();
         assertEquals("[64, 512, 4096]", java.util.Arrays.toString(sizes.sizes()));
         assertEquals("[8, 1, 1]", java.util.Arrays.toString(sizes.weights()));
-        assertTrue(String.join("\n", notes).contains("general.waterfall (line 14)"), notes.toString());
+        assertEquals(java.nio.file.Path.of("waterfall.png"), c.waterfall(), "a PNG fluxperf draws at the end");
     }
 
     @Test
@@ -313,7 +329,7 @@ class RpcPerfConfigTest {
         assertEquals(Duration.ofSeconds(1), c.connectTimeout());
         assertEquals(5000, c.totalRate(), 1e-6);
         WorkloadConfig set = workload(c, "ks0-set");
-        assertEquals(1000, set.rate(), 1e-6);
+        assertEquals(500, set.rate(), 1e-6, "half the rate to keyspace 0, a fifth of that to set");
         assertEquals(900, set.ttlSeconds());
         assertEquals(4.0, set.shape().compressionRatio());
         assertEquals(128, set.bytes().max());
@@ -328,9 +344,9 @@ class RpcPerfConfigTest {
         assertEquals(1250, workload(c, "ks1-hget").rate(), 1e-6);
         String all = String.join("\n", notes);
         assertTrue(all.contains("v5.toml: general.admin (line 5)"), all);
-        assertTrue(all.contains("v5.toml: metrics (line 9)"), all);
-        assertTrue(all.contains("v5.toml: debug (line 13)"), all);
-        assertTrue(all.contains("client.poolsize (line 21)"), all);
+        assertTrue(all.contains("v5.toml: metrics (line 8)"), all);
+        assertTrue(all.contains("v5.toml: debug (line 12)"), all);
+        assertTrue(all.contains("client.poolsize (line 20)"), all);
     }
 
     @Test
@@ -344,8 +360,28 @@ class RpcPerfConfigTest {
         assertEquals("127.0.0.1:7777", c.server(), "-s replaces the file's endpoints");
         assertEquals(1, c.threads());
         assertEquals(Duration.ofSeconds(1), c.duration());
-        String e = assertThrows(UserError.class, () -> resolve(p, s -> s.rate = "100", new ArrayList<>())).getMessage();
-        assertTrue(e.startsWith("--rate cannot be used with a config file that has [[workload]] tables"), e);
+        for (String flag : List.of("method", "rate", "bytes")) {
+            String e = assertThrows(UserError.class, () -> resolve(p, s -> {
+                switch (flag) {
+                    case "method" -> s.method = "get";
+                    case "rate" -> s.rate = "100";
+                    default -> s.bytes = "100";
+                }
+            }, new ArrayList<>())).getMessage();
+            assertEquals("--" + flag + " cannot be used with an rpc-perf config file (" + p + "), which has its"
+                    + " workloads: as rpc-perf has it, set them in the file, or leave the flag out", e);
+        }
+        // the flags that shape a run rather than its workloads override the file, as in rpc-perf
+        RunConfig more = resolve(p, s -> {
+            s.windows = 7;
+            s.connections = 9;
+            s.timeout = Duration.ofSeconds(2);
+            s.seed = 99L;
+        }, new ArrayList<>());
+        assertEquals(7, more.windows());
+        assertEquals(9, more.connections());
+        assertEquals(Duration.ofSeconds(2), more.timeout());
+        assertEquals(99, more.seed());
     }
 
     @Test
@@ -378,19 +414,32 @@ class RpcPerfConfigTest {
         "[general]\\nprotocol = \"memcache\"\\ninterval = 1\\nclose_rate = 5\\n[[keyspace]]\\nlength = 3\\ncommands = [{action = \"get\"}]\\n"
                 + "| general.close_rate (line 4): fluxperf does not close connections at a rate; leave it out (--connect-per-request opens one per request)",
         "[general]\\nprotocol = \"memcache\"\\ninterval = 1\\nclients = 1\\n[[keyspace]]\\nlength = 3\\ncommands = [{action = \"hget\"}]\\n"
-                + "| keyspace[0].commands (line 7): protocol memcache does not support hget",
-        "[general]\\nthreads = 1\\nipv4 = true\\n[[workload]]\\nmethod = \"get\"\\nrate = 0\\n[[workload]]\\nmethod = \"set\"\\nrate = 5\\n"
-                + "| workload[1].rate (line 9): fluxperf runs either every workload at a rate or none (as fast as possible); give this one a rate of 0 like workload[0], or split the file in two runs",
+                + "| keyspace[0].commands[0].action (line 7): protocol memcache does not support hget",
+        "[general]\\nthreads = 1\\n[[workload]]\\nmethod = \"get\"\\nrate = 0\\n  [[workload.parameter]]\\n  size = 4\\n[[workload]]\\nmethod = \"set\"\\nrate = 5\\n"
+                + "| workload[1].rate (line 10): fluxperf runs either every workload at a rate or none (as fast as possible); give this one a rate of 0 like workload[0], or split the file in two runs",
         "[general]\\nthreads = 1\\nipv4 = true\\n[[workload]]\\nmethod = \"get\"\\n  [[workload.parameter]]\\n  style = \"random\"\\n  size = 2\\n  num = 500\\n"
                 + "| workload[0].parameter[0].size (line 8): to hold 500 keys, size must be at least 3",
-        "[general]\\nthreads = 1\\nipv4 = true\\nthreds = 2\\n[[workload]]\\nmethod = \"get\"\\n"
+        "[general]\\nthreads = 1\\nipv4 = true\\nthreds = 2\\n[[workload]]\\nmethod = \"get\"\\n  [[workload.parameter]]\\n  size = 1\\n"
                 + "| general.threds (line 4): unknown key; did you mean threads?",
+        "[general]\\nthreads = 1\\nipv4 = true\\n[[workload]]\\nmethod = \"get\"\\n"
+                + "| general.ipv4 (line 3): unknown key; rpc-perf 2 has it: to read the file as rpc-perf 2 does, give --config-format rpc-perf-2",
+        "[general]\\ninterval = 1\\n[[workload]]\\nmethod = \"get\"\\n"
+                + "| general.interval (line 2): unknown key; rpc-perf 3 and 5 have it: to read the file as rpc-perf 3 does, give --config-format rpc-perf-3 (or rpc-perf-5)",
     })
     void whatFluxperfCannotDoIsOneSentenceNamingTheKey(String toml, String expected) {
         String e = error(toml.replace("\\n", "\n"));
         String f = dir.resolve("rpc.toml").toString();
         assertTrue(e.startsWith(f + ": " + expected.strip()), e);
         assertTrue(!e.contains("Exception") && !e.contains("io.fluxperf"), e);
+    }
+
+    /** The config with its protocol options' places (which file and line gave them) left out. */
+    static RunConfig withoutPlaces(RunConfig c) {
+        io.fluxperf.engine.protocol.ProtocolOptions o = io.fluxperf.engine.protocol.ProtocolOptions.none();
+        for (io.fluxperf.engine.protocol.ProtocolOptions.Value v : c.protocolOptions().values()) {
+            o = o.with(v.option(), v.text(), "");
+        }
+        return c.toBuilder().protocolOptions(o).build();
     }
 
     @ParameterizedTest
@@ -405,9 +454,13 @@ class RpcPerfConfigTest {
         String converted = ConfigResolver.convert(original, null);
         assertTrue(converted.startsWith("# fluxperf config converted from " + original), converted);
         Path again = write("converted-" + name, converted);
-        RunConfig a = resolve(original, s -> { }, new ArrayList<>());
-        RunConfig b = resolve(again, s -> s.configFormat = "fluxperf", new ArrayList<>());
-        assertEquals(a, b, converted);
+        String server = "127.0.0.1:6379";
+        RunConfig a = resolve(original, s -> s.server = server, new ArrayList<>());
+        RunConfig b = resolve(again, s -> {
+            s.configFormat = "fluxperf";
+            s.server = server;
+        }, new ArrayList<>());
+        assertEquals(withoutPlaces(a), withoutPlaces(b), converted);
         assertEquals(RpcPerfFormat.FLUXPERF, RpcPerfFormat.detect(TomlConfigFile.read(again)), "detected as fluxperf's own");
     }
 }

@@ -29,8 +29,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Open-loop runs with each --arrivals against a real memcached, read back from their trace: each
- * thread's intended send times have gaps of the distribution's shape, all threads together hold
- * the mean rate, and the measured window sent what the schedule asked for.
+ * thread's intended send times have gaps of the distribution's shape (exponential: a coefficient of
+ * variation of 1; uniform on [0, 2m): 1/√3; normal: 1/4), each thread's mean gap is threads / rate
+ * within 1 %, all threads together hold the mean rate within 1 %, and (on a quiet machine) the
+ * measured window sent what the schedule asked for.
  */
 @ExtendWith(RealServers.class)
 class ArrivalsRunTest {
@@ -44,30 +46,36 @@ class ArrivalsRunTest {
     @TempDir
     Path dir;
 
-    @Tag("timing")
-    @ParameterizedTest
-    @EnumSource(Arrivals.class)
-    void intendedTimesHaveTheDistributionsShapeAndHoldTheRate(Arrivals arrivals) {
+    /** A 1-s open-loop run of gets with {@code arrivals}, traced into {@code traceDir}. */
+    private RunResult run(Arrivals arrivals, Path traceDir) {
         WorkloadConfig get = WorkloadConfig.of(Command.GET).withRate(RATE)
                 .withKeyspace(KeyspaceConfig.defaults().withCount(1000));
         RunConfig config = RunConfig.builder().threads(THREADS).connections(CONNECTIONS).pipeline(1)
-                .duration(Duration.ofSeconds(2)).windows(1).warmup(Duration.ofMillis(500)).timeout(Duration.ofSeconds(1))
+                .duration(Duration.ofSeconds(1)).windows(1).warmup(Duration.ofMillis(200)).timeout(Duration.ofSeconds(1))
                 // no early sends: a request that left early would be traced with its write as its time
                 .earlySend(Duration.ZERO).seed(11).arrivals(arrivals).workload(get).build();
-        Path traceDir = dir.resolve("trace");
-        RunResult result;
         try (RunTrace trace = RunTrace.open(traceDir, config, "{}")) {
             LoadRun run = new LoadRun(config, new RunListener() { });
             run.trace(trace);
-            result = run.execute(new InetSocketAddress("127.0.0.1", memcached.port()), memcached.address());
+            return run.execute(new InetSocketAddress("127.0.0.1", memcached.port()), memcached.address());
         }
-        WindowResult window = result.windows().get(0);
-        PacedRate.assertHeld(RATE, window.rate(0), window, arrivals + ": the window's rate");
+    }
+
+    /**
+     * The shape comes from the trace's intended send times, which the schedule sets: what is
+     * checked here does not depend on how fast this machine is (the rate the window achieved,
+     * which does, is {@link #theWindowHoldsTheRate}'s).
+     */
+    @ParameterizedTest
+    @EnumSource(Arrivals.class)
+    void intendedTimesHaveTheDistributionsShapeAndHoldTheRate(Arrivals arrivals) {
+        Path traceDir = dir.resolve("trace");
+        RunResult result = run(arrivals, traceDir);
 
         long[][] intended = new long[THREADS][];
         int[] counts = new int[THREADS];
         for (int t = 0; t < THREADS; t++) {
-            intended[t] = new long[RATE * 4];
+            intended[t] = new long[RATE * 3];
         }
         long records = 0;
         try (TraceReader reader = TraceReader.open(traceDir)) {
@@ -79,6 +87,7 @@ class ArrivalsRunTest {
             }
         }
         assertTrue(records > result.total().total().outcomes().requests(), "the trace holds the warm-up's requests too");
+        assertTrue(records > RATE, "a second's requests and more: " + records);
 
         double meanGap = THREADS * 1e9 / RATE;
         long first = Long.MAX_VALUE;
@@ -98,7 +107,7 @@ class ArrivalsRunTest {
             }
             double mean = sum / n;
             double cv = Math.sqrt(Math.max(0, squares / n - mean * mean)) / mean;
-            assertEquals(meanGap, mean, meanGap * 0.02, arrivals + ", thread " + t + ": mean gap over " + n);
+            assertEquals(meanGap, mean, meanGap * 0.01, arrivals + ", thread " + t + ": mean gap over " + n);
             double expectedCv = switch (arrivals) {
                 case SMOOTH -> 0;
                 case UNIFORM -> 1 / Math.sqrt(3);
@@ -111,5 +120,14 @@ class ArrivalsRunTest {
         // all threads together: as many requests as the rate asks for over the time the schedule spans
         double rate = (records - 1) / ((last - first) / 1e9);
         assertEquals(RATE, rate, RATE * 0.01, arrivals + ": the schedule's mean rate over " + records + " requests");
+    }
+
+    @Tag("timing")
+    @ParameterizedTest
+    @EnumSource(Arrivals.class)
+    void theWindowHoldsTheRate(Arrivals arrivals) {
+        RunResult result = run(arrivals, dir.resolve("trace"));
+        WindowResult window = result.windows().get(0);
+        PacedRate.assertHeld(RATE, window.rate(0), window, arrivals + ": the window's rate");
     }
 }

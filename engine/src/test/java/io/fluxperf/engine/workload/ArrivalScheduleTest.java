@@ -111,6 +111,28 @@ class ArrivalScheduleTest {
 
     @ParameterizedTest
     @EnumSource(Arrivals.class)
+    void everyBlockEndsOnTheSmoothScheduleSoEachSecondHoldsTheRate(Arrivals a) {
+        int threads = 2;
+        ArrivalSchedule s = new ArrivalSchedule(a, RATE, 1, threads, rng(77));
+        ArrivalSchedule smooth = new ArrivalSchedule(Arrivals.SMOOTH, RATE, 1, threads, rng(77));
+        int[] perSecond = new int[60];
+        for (int i = 0; i < RATE / threads * 60; i++) {
+            long at = s.take();
+            long expected = smooth.take();
+            if (i % ArrivalSchedule.BLOCK == 0) {
+                assertEquals(expected, at, 1, a + ": request " + i + " starts a block where the smooth schedule puts it");
+            }
+            if (at < 60e9) {
+                perSecond[(int) (at / 1_000_000_000L)]++;
+            }
+        }
+        for (int second = 0; second < 59; second++) {
+            assertEquals(RATE / threads, perSecond[second], RATE / threads * 0.01, a + ": second " + second);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Arrivals.class)
     void takingATimeAllocatesNothing(Arrivals a) {
         com.sun.management.ThreadMXBean bean = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         ArrivalSchedule s = new ArrivalSchedule(a, RATE, 0, 2, rng(9));

@@ -10,6 +10,9 @@ import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.engine.request.Request;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.List;
 import static io.fluxperf.engine.protocol.resp.RespCommands.bytes;
 
@@ -27,21 +30,34 @@ import static io.fluxperf.engine.protocol.resp.RespCommands.bytes;
  * DEL k1 k2 …          EXISTS k1 k2 …          MGET k1 k2 …        MSET k1 v k2 v …
  * EXPIRE k ttl         the request's ttl; 3600 s when it has none (EXPIRE k 0 would delete the key)
  * INCR k / DECR k      INCRBY k n / DECRBY k n when the request's numeric n is not 1
- * HSET k k v           HGET k k          HDEL k k           HGETALL k      (the field is the key)
+ * HSET k f v           HGET k f          HDEL k f           HGETALL k      HINCRBY k f n
  * LPUSH k v / RPUSH k v                   LPOP k / RPOP k     LRANGE k 0 9
- * SADD k k             SREM k k          SMEMBERS k                        (the member is the key)
- * ZADD k n k           ZREM k k          ZRANGE k 0 9       (member: the key; score: the request's numeric)
+ * SADD k m             SREM k m          SMEMBERS k         SISMEMBER k m
+ * ZADD k n m           ZREM k m          ZRANGE k 0 9       ZSCORE k m     ZINCRBY k n m   (score: numeric)
+ * EVAL s 1 k v         EVALSHA sha1(s) 1 k v               (s: the request's script; KEYS[1] = k, ARGV[1] = v)
  * PING                 FLUSHALL (FLUSH)
  * COMMAND              the template's words, __key__ → k, __data__ → v, __counter__ → numeric
  * </pre>
- * A request with literal arguments (replay) sends exactly those words instead.
+ * Fields and members ({@code f}, {@code m}) are the request's members, or its key when it has none.
+ * With several members (a workload's cardinality) HSET, HDEL, SADD, SREM, ZADD and ZREM name them
+ * all ({@code HSET k f1 v f2 v …}), HGET becomes {@code HMGET k f1 f2 …}, SISMEMBER
+ * {@code SMISMEMBER}, ZSCORE {@code ZMSCORE} (redis 6.2), and LPUSH and RPUSH push the value once
+ * per member. A request with literal arguments (replay) sends exactly those words instead.
+ *
+ * <h2>Scripts</h2>
+ * EVALSHA names the script by its SHA-1, which redis knows only once the script is loaded: the
+ * first EVALSHA of each script on a connection is preceded by {@code SCRIPT LOAD s} in the same
+ * write, and that reply is read (and, when it is an error, made the EVALSHA's outcome) before the
+ * EVALSHA's own. A connection loads each script once; the digest is computed once per connection.
  *
  * <h2>Outcomes</h2>
  * An error reply ({@code -…}, RESP3 {@code !…}) is ERROR. A nil ({@code $-1}, {@code *-1}, RESP3
  * {@code _}) is MISS. An empty aggregate, or one whose elements are all nil (MGET), is MISS for a
  * read (and for a template or replayed command whose verb is not one of ours). An integer 0 is
- * MISS for EXISTS, and for DEL, EXPIRE, HDEL, SREM and ZREM, whose 0 means the key or member was
- * not there (memcache's NOT_FOUND for delete and touch). Everything else is OK. A template's or
+ * MISS for EXISTS and SISMEMBER, and for DEL, EXPIRE, HDEL, SREM and ZREM, whose 0 means the key or
+ * member was not there (memcache's NOT_FOUND for delete and touch); SMISMEMBER's array of zeros is
+ * a MISS too. HMGET and ZMSCORE miss as MGET does. HINCRBY, ZINCRBY, EVAL and EVALSHA are OK
+ * unless an error or a nil. Everything else is OK. A template's or
  * replayed command's verb decides as the command of that name would (EXISTS, GET, …).
  *
  * <h2>Handshake</h2>
@@ -64,6 +80,11 @@ final class RespCodec implements ProtocolCodec {
     private static final byte[] DECRBY = bytes("$6\r\nDECRBY\r\n");
     private static final byte[] EX = bytes("$2\r\nEX\r\n");
     private static final byte[] RANGE_0_9 = bytes("$1\r\n0\r\n$1\r\n9\r\n");
+    private static final byte[] HMGET = bytes("$5\r\nHMGET\r\n");
+    private static final byte[] SMISMEMBER = bytes("$10\r\nSMISMEMBER\r\n");
+    private static final byte[] ZMSCORE = bytes("$7\r\nZMSCORE\r\n");
+    private static final byte[] ONE_KEY = bytes("$1\r\n1\r\n");
+    private static final byte[] SCRIPT_LOAD = bytes("*3\r\n$6\r\nSCRIPT\r\n$4\r\nLOAD\r\n");
     private static final byte[] HELLO_3 = bytes("$5\r\nHELLO\r\n$1\r\n3\r\n");
     private static final byte[] AUTH = bytes("$4\r\nAUTH\r\n");
     private static final byte[] SELECT = bytes("$6\r\nSELECT\r\n");
@@ -75,7 +96,7 @@ final class RespCodec implements ProtocolCodec {
             ARRAY_HEADER[n] = bytes("*" + n + "\r\n");
         }
         for (Command c : new Command[] {Command.EXISTS, Command.DELETE, Command.EXPIRE, Command.HDEL, Command.SREM,
-                Command.ZREM}) {
+                Command.ZREM, Command.SISMEMBER}) {
             ZERO_IS_MISS[c.ordinal()] = true;
         }
     }
@@ -88,10 +109,13 @@ final class RespCodec implements ProtocolCodec {
     private final RespReplyDecoder decoder = new RespReplyDecoder();
     private final ReplyShape shape = new ReplyShape();
     private final HandshakeReply handshakeReply = new HandshakeReply();
+    /** The reply to a SCRIPT LOAD: only whether it is an error counts. */
+    private final HandshakeReply loadReply = new HandshakeReply();
     /** Handshake commands sent, in order, and how many of their replies have been read. */
     private final int[] steps = new int[2];
     private int stepCount;
     private int stepsDone;
+    private final Scripts scripts = new Scripts();
 
     RespCodec(RespOptions options) {
         this.options = options;
@@ -214,6 +238,11 @@ final class RespCodec implements ProtocolCodec {
 
     @Override
     public void encode(Request r, ByteBuf out) {
+        encodeRequest(r, out);
+        scripts.sent++;
+    }
+
+    private void encodeRequest(Request r, ByteBuf out) {
         if (r.argCount() > 0) {
             encodeArgs(r, out);
             return;
@@ -265,22 +294,68 @@ final class RespCodec implements ProtocolCodec {
                     value(r, out);
                 }
             }
-            case HGET, HDEL, SADD, SREM, ZREM -> {
-                arrayHeader(out, 3);
+            case HGET, SISMEMBER, ZSCORE -> {
+                int n = members(r);
+                arrayHeader(out, 2 + n);
+                out.writeBytes(n == 1 ? RespCommands.bulkVerb(c) : c == Command.HGET ? HMGET
+                        : c == Command.SISMEMBER ? SMISMEMBER : ZMSCORE);
+                key(r, 0, out);
+                writeMembers(r, n, out);
+            }
+            case HDEL, SADD, SREM, ZREM -> {
+                int n = members(r);
+                arrayHeader(out, 2 + n);
                 out.writeBytes(RespCommands.bulkVerb(c));
                 key(r, 0, out);
-                key(r, 0, out);
+                writeMembers(r, n, out);
             }
             case HSET -> {
+                int n = members(r);
+                arrayHeader(out, 2 + 2 * n);
+                out.writeBytes(RespCommands.bulkVerb(c));
+                key(r, 0, out);
+                for (int i = 0; i < n; i++) {
+                    member(r, i, out);
+                    value(r, out);
+                }
+            }
+            case HINCRBY -> {
                 arrayHeader(out, 4);
                 out.writeBytes(RespCommands.bulkVerb(c));
                 key(r, 0, out);
+                member(r, 0, out);
+                bulkLong(out, r.numeric());
+            }
+            case ZINCRBY -> {
+                arrayHeader(out, 4);
+                out.writeBytes(RespCommands.bulkVerb(c));
                 key(r, 0, out);
-                value(r, out);
+                bulkLong(out, r.numeric());
+                member(r, 0, out);
             }
             case LPUSH, RPUSH -> {
-                arrayHeader(out, 3);
+                int n = members(r);
+                arrayHeader(out, 2 + n);
                 out.writeBytes(RespCommands.bulkVerb(c));
+                key(r, 0, out);
+                for (int i = 0; i < n; i++) {
+                    value(r, out);
+                }
+            }
+            case EVAL, EVALSHA -> {
+                byte[] script = r.script();
+                if (script == null) {
+                    throw new IllegalArgumentException("a redis " + c + " request needs its script");
+                }
+                boolean sha = c == Command.EVALSHA;
+                if (sha && scripts.loadBefore(script)) {
+                    out.writeBytes(SCRIPT_LOAD);
+                    bulk(out, script);
+                }
+                arrayHeader(out, 5);
+                out.writeBytes(RespCommands.bulkVerb(c));
+                bulk(out, sha ? scripts.sha(script) : script);
+                out.writeBytes(ONE_KEY);
                 key(r, 0, out);
                 value(r, out);
             }
@@ -291,11 +366,14 @@ final class RespCodec implements ProtocolCodec {
                 out.writeBytes(RANGE_0_9);
             }
             case ZADD -> {
-                arrayHeader(out, 4);
+                int n = members(r);
+                arrayHeader(out, 2 + 2 * n);
                 out.writeBytes(RespCommands.bulkVerb(c));
                 key(r, 0, out);
-                bulkLong(out, r.numeric());
-                key(r, 0, out);
+                for (int i = 0; i < n; i++) {
+                    bulkLong(out, r.numeric());
+                    member(r, i, out);
+                }
             }
             case PING, FLUSH -> {
                 arrayHeader(out, 1);
@@ -303,6 +381,26 @@ final class RespCodec implements ProtocolCodec {
             }
             case COMMAND -> encodeTemplate(r, out);
             default -> throw new IllegalArgumentException("redis cannot encode " + c);
+        }
+    }
+
+    /** How many fields or members the request names: its members, or its key alone. */
+    private static int members(Request r) {
+        return Math.max(1, r.memberCount());
+    }
+
+    /** Member i as a bulk string; the key itself for a request without members. */
+    private static void member(Request r, int i, ByteBuf out) {
+        if (r.memberCount() == 0) {
+            key(r, 0, out);
+        } else {
+            bulk(out, r.memberBytes(), r.memberOffset(i), r.memberLength(i));
+        }
+    }
+
+    private static void writeMembers(Request r, int n, ByteBuf out) {
+        for (int i = 0; i < n; i++) {
+            member(r, i, out);
         }
     }
 
@@ -442,6 +540,20 @@ final class RespCodec implements ProtocolCodec {
 
     @Override
     public int decode(ByteBuf in, Request r) throws ProtocolException {
+        if (scripts.loadReplyDue()) {
+            boolean loaded;
+            try {
+                loaded = decoder.decode(in, loadReply);
+            } catch (ProtocolException e) {
+                decoder.reset();
+                throw new ProtocolException(e.getMessage() + " (reply to SCRIPT LOAD before " + r + ")");
+            }
+            if (!loaded) {
+                return NEED_MORE;
+            }
+            scripts.loadReplyRead(loadReply.error != null);
+            loadReply.error = null;
+        }
         if (!decoder.inFrame()) {
             shape.clear();
         }
@@ -455,7 +567,89 @@ final class RespCodec implements ProtocolCodec {
         if (!complete) {
             return NEED_MORE;
         }
-        return shape.outcome(effectiveCommand(r)).ordinal();
+        boolean loadFailed = scripts.received();
+        return loadFailed ? Outcome.ERROR.ordinal() : shape.outcome(effectiveCommand(r)).ordinal();
+    }
+
+    /**
+     * The scripts this connection's EVALSHAs have loaded, and which request's reply follows a
+     * SCRIPT LOAD reply. Requests are answered in the order they were written, so a count of
+     * those written and of those answered tells which reply is which. At most one entry per
+     * script: a run has a handful.
+     */
+    private static final class Scripts {
+        long sent;
+        private long received;
+        private byte[][] bodies = new byte[0][];
+        private byte[][] shas = new byte[0][];
+        /** The numbers (in {@link #sent} order) of the requests written right after a SCRIPT LOAD. */
+        private long[] loadsBefore = new long[0];
+        private int nextLoad;
+        private boolean loadRead;
+        private boolean loadFailed;
+
+        /** Whether {@code script} must be loaded before the request now being written; it is then loaded. */
+        boolean loadBefore(byte[] script) {
+            for (byte[] b : bodies) {
+                if (b == script) {
+                    return false;
+                }
+            }
+            int n = bodies.length;
+            bodies = Arrays.copyOf(bodies, n + 1);
+            shas = Arrays.copyOf(shas, n + 1);
+            loadsBefore = Arrays.copyOf(loadsBefore, n + 1);
+            bodies[n] = script;
+            shas[n] = sha1Hex(script);
+            loadsBefore[n] = sent;
+            return true;
+        }
+
+        /** The hex SHA-1 redis names {@code script} by; it was loaded by {@link #loadBefore} on this connection. */
+        byte[] sha(byte[] script) {
+            for (int i = 0; i < bodies.length; i++) {
+                if (bodies[i] == script) {
+                    return shas[i];
+                }
+            }
+            throw new IllegalStateException("script not loaded on this connection");
+        }
+
+        /** The next reply is a SCRIPT LOAD's, not yet read. */
+        boolean loadReplyDue() {
+            return nextLoad < loadsBefore.length && loadsBefore[nextLoad] == received && !loadRead;
+        }
+
+        void loadReplyRead(boolean failed) {
+            loadRead = true;
+            loadFailed = failed;
+        }
+
+        /** A request's reply was read; returns whether the SCRIPT LOAD before it failed. */
+        boolean received() {
+            boolean failed = false;
+            if (loadRead) {
+                failed = loadFailed;
+                loadRead = false;
+                loadFailed = false;
+                nextLoad++;
+            }
+            received++;
+            return failed;
+        }
+
+        private static byte[] sha1Hex(byte[] script) {
+            try {
+                byte[] d = MessageDigest.getInstance("SHA-1").digest(script);
+                StringBuilder hex = new StringBuilder(40);
+                for (byte b : d) {
+                    hex.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
+                }
+                return bytes(hex.toString());
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("SHA-1 is missing from this Java", e);
+            }
+        }
     }
 
     /** The command whose reply rules apply: the request's, or that named by its verb word. Null when unknown. */
@@ -492,6 +686,8 @@ final class RespCodec implements ProtocolCodec {
         private boolean zero;
         private long elements;
         private long nilElements;
+        /** Direct elements that are the integer 0 (SMISMEMBER's "not a member"). */
+        private long zeroElements;
 
         void clear() {
             depth = 0;
@@ -501,6 +697,7 @@ final class RespCodec implements ProtocolCodec {
             zero = false;
             elements = 0;
             nilElements = 0;
+            zeroElements = 0;
         }
 
         Outcome outcome(Command c) {
@@ -516,6 +713,9 @@ final class RespCodec implements ProtocolCodec {
             }
             if (type == ':' && zero && c != null && ZERO_IS_MISS[c.ordinal()]) {
                 return Outcome.MISS;
+            }
+            if (type == '*' && c == Command.SISMEMBER && zeroElements == elements) {
+                return Outcome.MISS; // SMISMEMBER: none of the members is in the set
             }
             return Outcome.OK;
         }
@@ -533,6 +733,8 @@ final class RespCodec implements ProtocolCodec {
                 elements++;
                 if (t == '_') {
                     nilElements++;
+                } else if (t == ':' && end - start == 1 && in.getByte(start) == '0') {
+                    zeroElements++;
                 }
             }
         }

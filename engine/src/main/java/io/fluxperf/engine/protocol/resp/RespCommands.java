@@ -16,7 +16,8 @@ final class RespCommands {
             Command.EXPIRE, Command.INCR, Command.DECR, Command.MGET, Command.MSET, Command.HGET, Command.HSET,
             Command.HGETALL, Command.HDEL, Command.LPUSH, Command.RPUSH, Command.LPOP, Command.RPOP, Command.LRANGE,
             Command.SADD, Command.SREM, Command.SMEMBERS, Command.ZADD, Command.ZRANGE, Command.ZREM, Command.PING,
-            Command.FLUSH, Command.COMMAND);
+            Command.FLUSH, Command.COMMAND, Command.HINCRBY, Command.SISMEMBER, Command.ZSCORE, Command.ZINCRBY,
+            Command.EVAL, Command.EVALSHA);
 
     private static final Command[] BY_ORDINAL = Command.values();
     /** Upper-case verb per command ordinal; null when redis has no such command. */
@@ -25,8 +26,10 @@ final class RespCommands {
     private static final byte[][] BULK_VERB = new byte[BY_ORDINAL.length][];
 
     /** Verbs that map to a command without being its own name (a replayed INCRBY reads as INCR). */
-    private static final byte[][] EXTRA_VERBS = {bytes("INCRBY"), bytes("DECRBY")};
-    private static final Command[] EXTRA_COMMANDS = {Command.INCR, Command.DECR};
+    private static final byte[][] EXTRA_VERBS = {bytes("INCRBY"), bytes("DECRBY"), bytes("HMGET"), bytes("SMISMEMBER"),
+        bytes("ZMSCORE")};
+    private static final Command[] EXTRA_COMMANDS = {Command.INCR, Command.DECR, Command.HGET, Command.SISMEMBER,
+        Command.ZSCORE};
 
     static {
         for (Command c : SUPPORTED) {

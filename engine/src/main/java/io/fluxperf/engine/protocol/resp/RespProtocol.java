@@ -34,6 +34,12 @@ public final class RespProtocol implements Protocol {
         return RespCommands.SUPPORTED.contains(command);
     }
 
+    /** The embedded server runs no Lua: scripts need a real redis. */
+    @Override
+    public boolean targetAnswers(Command command) {
+        return supports(command) && command != Command.EVAL && command != Command.EVALSHA;
+    }
+
     @Override
     public List<ProtocolOption> options() {
         return RespOptions.DECLARED;

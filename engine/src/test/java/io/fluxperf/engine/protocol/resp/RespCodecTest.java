@@ -107,6 +107,101 @@ class RespCodecTest {
         assertEquals(resp("PING"), encode(request(Command.PING, 0)));
         assertEquals(resp("FLUSHALL"), encode(request(Command.FLUSH, 0)));
         assertThrows(IllegalArgumentException.class, () -> encode(request(Command.GETS, 1)));
+        assertEquals(resp("HINCRBY", "0001", "0001", "1"), encode(request(Command.HINCRBY, 1).numeric(1)));
+        assertEquals(resp("SISMEMBER", "0001", "0001"), encode(request(Command.SISMEMBER, 1)));
+        assertEquals(resp("ZSCORE", "0001", "0001"), encode(request(Command.ZSCORE, 1)));
+        assertEquals(resp("ZINCRBY", "0001", "1", "0001"), encode(request(Command.ZINCRBY, 1).numeric(1)));
+    }
+
+    /** A request of the keyspace model: key 7, members 3, 14, 15 of three bytes, value "cde". */
+    private static Request withMembers(Command c) {
+        return request(c, 7).addMember(3, 3).addMember(14, 3).addMember(15, 3);
+    }
+
+    @Test
+    void severalMembersAreNamedInOneCommand() {
+        assertEquals(resp("HSET", "0007", "003", "cde", "014", "cde", "015", "cde"), encode(withMembers(Command.HSET)));
+        assertEquals(resp("HMGET", "0007", "003", "014", "015"), encode(withMembers(Command.HGET)));
+        assertEquals(resp("HGET", "0007", "003"), encode(request(Command.HGET, 7).addMember(3, 3)));
+        assertEquals(resp("HDEL", "0007", "003", "014", "015"), encode(withMembers(Command.HDEL)));
+        assertEquals(resp("HINCRBY", "0007", "003", "2"), encode(request(Command.HINCRBY, 7).addMember(3, 3).numeric(2)));
+        assertEquals(resp("SADD", "0007", "003", "014", "015"), encode(withMembers(Command.SADD)));
+        assertEquals(resp("SREM", "0007", "003", "014", "015"), encode(withMembers(Command.SREM)));
+        assertEquals(resp("SMISMEMBER", "0007", "003", "014", "015"), encode(withMembers(Command.SISMEMBER)));
+        assertEquals(resp("ZADD", "0007", "5", "003", "5", "014", "5", "015"), encode(withMembers(Command.ZADD).numeric(5)));
+        assertEquals(resp("ZREM", "0007", "003", "014", "015"), encode(withMembers(Command.ZREM)));
+        assertEquals(resp("ZMSCORE", "0007", "003", "014", "015"), encode(withMembers(Command.ZSCORE)));
+        assertEquals(resp("ZINCRBY", "0007", "1", "003"), encode(request(Command.ZINCRBY, 7).addMember(3, 3).numeric(1)));
+        assertEquals(resp("RPUSH", "0007", "cde", "cde", "cde"), encode(withMembers(Command.RPUSH)));
+        assertEquals(resp("LPUSH", "0007", "cde", "cde", "cde"), encode(withMembers(Command.LPUSH)));
+    }
+
+    private static final String SCRIPT = "return redis.call('set', KEYS[1], ARGV[1])";
+    /** The SHA-1 of {@link #SCRIPT}, as redis names it (checked against redis-server in the eval run tests). */
+    private static final String SCRIPT_SHA = sha1(SCRIPT);
+
+    private static String sha1(String s) {
+        try {
+            byte[] d = java.security.MessageDigest.getInstance("SHA-1").digest(s.getBytes(StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(d);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static Request script(Command c, byte[] body, long key) {
+        return new Request().command(c, 0).addKey(key, 4).value(VALUE, 2, 3).script(body);
+    }
+
+    @Test
+    void evalSendsTheScriptAndEvalshaLoadsItOncePerConnection() throws Exception {
+        byte[] body = SCRIPT.getBytes(StandardCharsets.UTF_8);
+        assertEquals(resp("EVAL", SCRIPT, "1", "0007", "cde"), encode(script(Command.EVAL, body, 7)));
+
+        RespCodec codec = codec();
+        ByteBuf out = Unpooled.buffer();
+        Request first = script(Command.EVALSHA, body, 1);
+        Request get = request(Command.GET, 2);
+        Request second = script(Command.EVALSHA, body, 3);
+        codec.encode(first, out);
+        codec.encode(get, out);
+        codec.encode(second, out);
+        assertEquals(resp("SCRIPT", "LOAD", SCRIPT) + resp("EVALSHA", SCRIPT_SHA, "1", "0001", "cde")
+                + resp("GET", "0002") + resp("EVALSHA", SCRIPT_SHA, "1", "0003", "cde"),
+                out.toString(StandardCharsets.ISO_8859_1), "loaded before the first use only");
+        // the SCRIPT LOAD's reply comes first, and is not the EVALSHA's
+        String replies = "$40\r\n" + SCRIPT_SHA + "\r\n+OK\r\n$-1\r\n$-1\r\n";
+        byte[] bytes = replies.getBytes(StandardCharsets.ISO_8859_1);
+        for (int split = 1; split < bytes.length; split++) {
+            RespCodec c = codec();
+            c.encode(first, Unpooled.buffer());
+            c.encode(get, Unpooled.buffer());
+            c.encode(second, Unpooled.buffer());
+            ByteBuf in = Unpooled.buffer();
+            in.writeBytes(bytes, 0, split);
+            int[] outcomes = new int[3];
+            Request[] order = {first, get, second};
+            int done = 0;
+            while (done < 3) {
+                int o = c.decode(in, order[done]);
+                if (o == ProtocolCodec.NEED_MORE) {
+                    assertTrue(in.writerIndex() < bytes.length, "split at " + split + ": stuck with all bytes in");
+                    in.writeBytes(bytes, split, bytes.length - split);
+                    continue;
+                }
+                outcomes[done++] = o;
+            }
+            assertEquals(List.of(Outcome.OK.ordinal(), Outcome.MISS.ordinal(), Outcome.MISS.ordinal()),
+                    List.of(outcomes[0], outcomes[1], outcomes[2]), "split at " + split);
+            assertEquals(bytes.length, in.readerIndex());
+        }
+        // a script redis refuses to load makes its EVALSHA an error, whatever comes after
+        RespCodec refused = codec();
+        refused.encode(first, Unpooled.buffer());
+        ByteBuf in = Unpooled.buffer();
+        in.writeBytes("-ERR Error compiling script\r\n-NOSCRIPT No matching script\r\n".getBytes(StandardCharsets.ISO_8859_1));
+        assertEquals(Outcome.ERROR.ordinal(), refused.decode(in, first));
+        assertEquals(in.writerIndex(), in.readerIndex());
     }
 
     @Test
@@ -181,6 +276,24 @@ class RespCodecTest {
         assertOutcome(Outcome.MISS, request(Command.LPOP, 1), "$-1\r\n");
         assertOutcome(Outcome.OK, request(Command.LPOP, 1), "$1\r\nx\r\n");
         assertOutcome(Outcome.OK, request(Command.PING, 0), "+PONG\r\n");
+        assertOutcome(Outcome.OK, request(Command.SISMEMBER, 1), ":1\r\n");
+        assertOutcome(Outcome.MISS, request(Command.SISMEMBER, 1), ":0\r\n");
+        assertOutcome(Outcome.OK, withMembers(Command.SISMEMBER), "*3\r\n:0\r\n:1\r\n:0\r\n");
+        assertOutcome(Outcome.MISS, withMembers(Command.SISMEMBER), "*3\r\n:0\r\n:0\r\n:0\r\n");
+        assertOutcome(Outcome.OK, request(Command.ZSCORE, 1), "$3\r\n1.5\r\n");
+        assertOutcome(Outcome.OK, request(Command.ZSCORE, 1), ",1.5\r\n");
+        assertOutcome(Outcome.MISS, request(Command.ZSCORE, 1), "$-1\r\n");
+        assertOutcome(Outcome.MISS, withMembers(Command.ZSCORE), "*3\r\n$-1\r\n$-1\r\n_\r\n");
+        assertOutcome(Outcome.OK, withMembers(Command.ZSCORE), "*3\r\n$-1\r\n$1\r\n2\r\n$-1\r\n");
+        assertOutcome(Outcome.MISS, withMembers(Command.HGET), "*3\r\n$-1\r\n$-1\r\n$-1\r\n");
+        assertOutcome(Outcome.OK, withMembers(Command.HGET), "*3\r\n$-1\r\n$1\r\nv\r\n$-1\r\n");
+        assertOutcome(Outcome.OK, request(Command.HINCRBY, 1), ":0\r\n");
+        assertOutcome(Outcome.ERROR, request(Command.HINCRBY, 1), "-ERR hash value is not an integer\r\n");
+        assertOutcome(Outcome.OK, request(Command.ZINCRBY, 1), "$1\r\n3\r\n");
+        byte[] body = SCRIPT.getBytes(StandardCharsets.UTF_8);
+        assertOutcome(Outcome.OK, script(Command.EVAL, body, 1), "+OK\r\n");
+        assertOutcome(Outcome.MISS, script(Command.EVAL, body, 1), "$-1\r\n");
+        assertOutcome(Outcome.ERROR, script(Command.EVAL, body, 1), "-ERR boom\r\n");
         assertOutcome(Outcome.OK, request(Command.FLUSH, 0), "+OK\r\n");
         // an attribute or a push ahead of the reply does not change it
         assertOutcome(Outcome.MISS, request(Command.GET, 1), "|1\r\n+a\r\n+b\r\n$-1\r\n");
@@ -390,7 +503,16 @@ class RespCodecTest {
                 .getBytes(StandardCharsets.ISO_8859_1);
         ByteBuf out = Unpooled.buffer(4096);
         ByteBuf in = Unpooled.buffer(4096);
-        Request[] order = {get, set, mget, template};
+        Request hset = withMembers(Command.HSET);
+        Request evalsha = script(Command.EVALSHA, SCRIPT.getBytes(StandardCharsets.UTF_8), 5);
+        codec.encode(evalsha, out); // its SCRIPT LOAD, once per connection
+        in.writeBytes(("$40\r\n" + SCRIPT_SHA + "\r\n$-1\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        codec.decode(in, evalsha);
+        byte[] more = ":3\r\n+OK\r\n".getBytes(StandardCharsets.ISO_8859_1);
+        byte[] all = java.util.Arrays.copyOf(replies, replies.length + more.length);
+        System.arraycopy(more, 0, all, replies.length, more.length);
+        replies = all;
+        Request[] order = {get, set, mget, template, hset, evalsha};
         for (int warm = 0; warm < 200_000; warm++) {
             roundTrip(codec, order, replies, out, in);
         }
@@ -400,7 +522,7 @@ class RespCodecTest {
             roundTrip(codec, order, replies, out, in);
         }
         long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-        assertTrue(allocated < 64 * 1024, allocated + " bytes allocated for " + rounds * 4 + " requests and replies");
+        assertTrue(allocated < 64 * 1024, allocated + " bytes allocated for " + rounds * order.length + " requests and replies");
     }
 
     private static void roundTrip(RespCodec codec, Request[] order, byte[] replies, ByteBuf out, ByteBuf in) throws ProtocolException {

@@ -25,8 +25,9 @@ import static io.fluxperf.engine.protocol.resp.target.RespReplies.bytes;
  * Executes one connection's redis commands against the store and appends the replies to the
  * connection's current reply batch, answering as redis 7.0 answers: the same checks in the same
  * order (unknown command, arity, authentication, then the command's own), the same error texts,
- * the same keyspace hit and miss counting (read look-ups only: GET, MGET, EXISTS, HGET, HGETALL,
- * LRANGE, SMEMBERS, ZRANGE, TTL, TYPE), and RESP3 reply types after {@code HELLO 3}.
+ * the same keyspace hit and miss counting (read look-ups only: GET, MGET, EXISTS, HGET, HMGET,
+ * HGETALL, LRANGE, SMEMBERS, SISMEMBER, SMISMEMBER, ZRANGE, ZSCORE, ZMSCORE, TTL, TYPE), and RESP3
+ * reply types after {@code HELLO 3}.
  *
  * <p>Not implemented, answered with an error: the rest of redis' command set, ZRANGE's BYSCORE,
  * BYLEX and LIMIT, users other than {@code default}. Confined to the connection's event loop.
@@ -152,6 +153,13 @@ final class RespCommandProcessor extends CommandProcessorBase implements RespReq
             case HSET -> hset(a);
             case HGETALL -> hgetall(a);
             case HDEL -> hdel(a);
+            case HMGET -> hmget(a);
+            case HINCRBY -> hincrby(a);
+            case SISMEMBER -> sismember(a, false);
+            case SMISMEMBER -> sismember(a, true);
+            case ZSCORE -> zscore(a, false);
+            case ZMSCORE -> zscore(a, true);
+            case ZINCRBY -> zincrby(a);
             case LPUSH -> push(a, true);
             case RPUSH -> push(a, false);
             case LPOP -> pop(a, true);
@@ -670,6 +678,72 @@ final class RespCommandProcessor extends CommandProcessorBase implements RespReq
         }
     }
 
+    private void hmget(RespArgs a) {
+        RespSegment seg = key(a, 1);
+        synchronized (seg) {
+            RespEntry e = readLookup(seg);
+            if (e != null && e.type != RespEntry.HASH) {
+                error(WRONGTYPE);
+                return;
+            }
+            ByteBuf o = out();
+            RespReplies.array(o, a.count() - 2);
+            for (int i = 2; i < a.count(); i++) {
+                byte[] v = e == null ? null : e.hash().get(member(a, i));
+                if (v == null) {
+                    RespReplies.nil(o, resp3);
+                } else {
+                    RespReplies.bulk(o, v);
+                }
+            }
+        }
+    }
+
+    private void hincrby(RespArgs a) {
+        if (!a.parseLong(3)) {
+            error(NOT_INTEGER);
+            return;
+        }
+        long delta = a.longValue;
+        RespSegment seg = key(a, 1);
+        synchronized (seg) {
+            RespEntry e = seg.lookup(probe, now);
+            if (e != null && e.type != RespEntry.HASH) {
+                error(WRONGTYPE);
+                return;
+            }
+            long current = 0;
+            byte[] old = e == null ? null : e.hash().get(member(a, 2));
+            if (old != null) {
+                if (!a.parseLong(old, 0, old.length)) {
+                    error("ERR hash value is not an integer");
+                    return;
+                }
+                current = a.longValue;
+            }
+            long next;
+            try {
+                next = Math.addExact(current, delta);
+            } catch (ArithmeticException overflow) {
+                error("ERR increment or decrement would overflow");
+                return;
+            }
+            if (e == null) {
+                e = seg.create(probe, true, RespEntry.HASH, new HashMap<ByteKey, byte[]>(4), 0);
+            }
+            byte[] v = Long.toString(next).getBytes(StandardCharsets.US_ASCII);
+            if (old != null) {
+                e.hash().put(member, v);
+                seg.resize(e, v.length - old.length);
+            } else {
+                e.hash().put(copy(a, 2), v);
+                seg.resize(e, a.length(2) + v.length + RespEntry.HASH_FIELD_OVERHEAD);
+            }
+            RespReplies.integer(out(), next);
+            seg.makeRoom(now);
+        }
+    }
+
     // ---- lists ----
 
     private void push(RespArgs a, boolean left) {
@@ -865,7 +939,89 @@ final class RespCommandProcessor extends CommandProcessorBase implements RespReq
         }
     }
 
+    /** SISMEMBER k m (an integer), or SMISMEMBER k m1 m2 … ({@code many}: an array of integers). */
+    private void sismember(RespArgs a, boolean many) {
+        RespSegment seg = key(a, 1);
+        synchronized (seg) {
+            RespEntry e = readLookup(seg);
+            if (e != null && e.type != RespEntry.SET) {
+                error(WRONGTYPE);
+                return;
+            }
+            ByteBuf o = out();
+            if (many) {
+                RespReplies.array(o, a.count() - 2);
+            }
+            for (int i = 2; i < (many ? a.count() : 3); i++) {
+                RespReplies.integer(o, e != null && e.set().contains(member(a, i)) ? 1 : 0);
+            }
+        }
+    }
+
     // ---- sorted sets ----
+
+    /** ZSCORE k m (a score or nil), or ZMSCORE k m1 m2 … ({@code many}: an array of them). */
+    private void zscore(RespArgs a, boolean many) {
+        RespSegment seg = key(a, 1);
+        synchronized (seg) {
+            RespEntry e = readLookup(seg);
+            if (e != null && e.type != RespEntry.ZSET) {
+                error(WRONGTYPE);
+                return;
+            }
+            ByteBuf o = out();
+            if (many) {
+                RespReplies.array(o, a.count() - 2);
+            }
+            for (int i = 2; i < (many ? a.count() : 3); i++) {
+                Double score = e == null ? null : e.zset().scores.get(member(a, i));
+                if (score == null) {
+                    RespReplies.nil(o, resp3);
+                } else {
+                    RespReplies.dbl(o, score, resp3);
+                }
+            }
+        }
+    }
+
+    private void zincrby(RespArgs a) {
+        double delta = parseDouble(a, 2);
+        if (Double.isNaN(delta)) {
+            error(NOT_FLOAT);
+            return;
+        }
+        RespSegment seg = key(a, 1);
+        synchronized (seg) {
+            RespEntry e = seg.lookup(probe, now);
+            if (e != null && e.type != RespEntry.ZSET) {
+                error(WRONGTYPE);
+                return;
+            }
+            if (e == null) {
+                e = seg.create(probe, true, RespEntry.ZSET, new RespEntry.ZSet(), 0);
+            }
+            RespEntry.ZSet z = e.zset();
+            Double old = z.scores.get(member(a, 3));
+            double score = old == null ? delta : old + delta;
+            if (Double.isNaN(score)) {
+                error("ERR resulting score is not a number (NaN)");
+                return;
+            }
+            if (old != null) {
+                ByteKey stored = z.order.ceiling(new RespEntry.ZSet.Node(old, member)).member();
+                z.order.remove(new RespEntry.ZSet.Node(old, stored));
+                z.order.add(new RespEntry.ZSet.Node(score, stored));
+                z.scores.put(stored, score);
+            } else {
+                ByteKey stored = copy(a, 3);
+                z.scores.put(stored, score);
+                z.order.add(new RespEntry.ZSet.Node(score, stored));
+                seg.resize(e, a.length(3) + RespEntry.ZSET_MEMBER_OVERHEAD);
+            }
+            RespReplies.dbl(out(), score, resp3);
+            seg.makeRoom(now);
+        }
+    }
 
     private void zadd(RespArgs a) {
         boolean nx = false;

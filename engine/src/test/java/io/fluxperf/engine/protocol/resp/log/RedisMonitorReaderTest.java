@@ -73,9 +73,11 @@ class RedisMonitorReaderTest {
         List<LogEntry> all = LogReaders.readAll(RedisMonitorFormat.INSTANCE.prepare(log, null).open(
                 LogReaders.context("redis", false, null, new BadLines(false), stats)));
         assertEquals(2, all.size());
-        assertEquals(Command.COMMAND, all.get(0).command, "EVAL is sent as its words");
+        assertEquals(Command.EVAL, all.get(0).command, "EVAL, one of redis' commands, counts as eval");
+        assertEquals(5, all.get(0).argCount, "and is sent as its words");
         assertEquals("k", LogReaders.key(all.get(0), 0));
-        assertEquals(Command.COMMAND, all.get(1).command);
+        assertEquals(Command.HINCRBY, all.get(1).command);
+        assertEquals(4, all.get(1).argCount);
         assertEquals(1L, stats.skipped().get(RedisMonitorReader.SCRIPT));
         assertEquals(1L, stats.skipped().get("AUTH/HELLO (MONITOR hides the password; use --password)"));
         assertEquals(1L, stats.skipped().get("flush (replayed only with --allow-flush)"));
