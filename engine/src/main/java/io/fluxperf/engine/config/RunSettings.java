@@ -68,6 +68,14 @@ public final class RunSettings {
     /** --config-format: rpc-perf-2, rpc-perf-3, rpc-perf-5 or fluxperf; null: told by the file's shape. */
     public String configFormat;
     public Duration connectTimeout;
+    /** --server given more than once (each HOST:PORT[:WEIGHT]), in order; null when given once or not at all. */
+    public java.util.List<String> servers;
+    /** --distribution ketama or modula: how keys are placed on several servers. */
+    public String serverDistribution;
+    /** --cluster: the servers are seed nodes of a cluster (redis Cluster). */
+    public Boolean cluster;
+    /** --read-from master or replica: where a cluster run's reads go. */
+    public String readFrom;
 
     /** Records a protocol option's value, or each value of a list, when given (not null). */
     public RunSettings protocolOption(String flag, Object value) {

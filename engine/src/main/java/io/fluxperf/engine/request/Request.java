@@ -38,6 +38,9 @@ public final class Request {
     private int argCount;
     private int affinity = -1;
     private ValueCheck valueCheck;
+    private int server = -1;
+    private int redirects;
+    private boolean redirectOnce;
 
     /** Clears everything for reuse. */
     public Request reset() {
@@ -59,6 +62,9 @@ public final class Request {
         argCount = 0;
         affinity = -1;
         valueCheck = null;
+        server = -1;
+        redirects = 0;
+        redirectOnce = false;
         return this;
     }
 
@@ -255,6 +261,41 @@ public final class Request {
 
     public int affinity() {
         return affinity;
+    }
+
+    /**
+     * The server of a run with several (its index in the pool) that this request goes to: set where
+     * its key was placed, or beforehand to send it there whatever its key (a flush of every
+     * server). -1: not placed yet, or a run with one server.
+     */
+    public Request server(int index) {
+        this.server = index;
+        return this;
+    }
+
+    public int server() {
+        return server;
+    }
+
+    /**
+     * A cluster node answered this request with a redirect: it goes again, to the node named. With
+     * {@code once} (redis ASK) the node is asked this one time, and the codec announces that first
+     * (ASKING); otherwise (MOVED) the node owns its key for good.
+     */
+    public Request redirected(boolean once) {
+        this.redirects++;
+        this.redirectOnce = once;
+        return this;
+    }
+
+    /** How many redirects this request followed. */
+    public int redirects() {
+        return redirects;
+    }
+
+    /** It goes to a node it was redirected to for this one time; see {@link #redirected(boolean)}. */
+    public boolean redirectOnce() {
+        return redirectOnce;
     }
 
     /** Checks the values a read gets back against what the run wrote (reads of --hit workloads); null: none. */
