@@ -120,8 +120,8 @@ public final class ClusterDiscovery {
                 String address = address(host, seedHost, number(node.get("port")));
                 boolean replica = !"master".equals(text(node.get("role")));
                 String health = text(node.get("health"));
-                if (replica && health != null && !health.equals("online")) {
-                    continue; // a replica that fails or still loads serves no reads
+                if (replica && "fail".equals(health)) {
+                    continue; // a failed replica serves no reads (redis 7.0 says "loading" of a replica that got no write yet: it serves)
                 }
                 int index = b.node(address, replica);
                 if (replica) {
