@@ -42,13 +42,14 @@ public final class ServerPool implements AutoCloseable {
     }
 
     /**
-     * The pool {@code config} names, or null for a run against one server.
+     * The pool {@code config} names, or null for a run against one server. Each server's codecs
+     * are the protocol's for that server (an HTTP Host header names it); a cluster's nodes get the
+     * protocol's cluster codecs.
      *
-     * @param codecs the run's codecs for a pool's servers (a cluster's nodes get the protocol's own)
      * @throws io.fluxperf.engine.UserError for an address that does not resolve, or a cluster whose
      *                                      map cannot be read
      */
-    public static ServerPool open(RunConfig config, Protocol protocol, CodecFactory codecs) {
+    public static ServerPool open(RunConfig config, Protocol protocol) {
         PoolOptions p = config.pool();
         if (!p.isPool()) {
             return null;
@@ -61,7 +62,8 @@ public final class ServerPool implements AutoCloseable {
         for (String text : p.servers()) {
             ServerSpec spec = ServerSpec.parse(text);
             SocketAddress address = ServerAddress.parse(spec.address(), "--server");
-            members.add(new PoolMember(members.size(), spec.address(), address, spec.weight(), null, codecs));
+            members.add(new PoolMember(members.size(), spec.address(), address, spec.weight(), null,
+                    protocol.codecs(config.protocolOptions(), spec.address())));
             points.add(ketamaServer(spec, address));
         }
         KetamaContinuum ketama = p.distribution() == ServerDistribution.KETAMA ? KetamaContinuum.of(points) : null;

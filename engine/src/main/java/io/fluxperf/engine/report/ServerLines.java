@@ -62,7 +62,7 @@ final class ServerLines {
 
     /** A statistics block's line for one server, in the block's columns. */
     static String statsLine(ServerSample s) {
-        List<String> pairs = new ArrayList<>(List.of("server", s.server() + (s.role() != null ? " " + s.role() : ""),
+        List<String> pairs = new ArrayList<>(List.of("server", s.server(),
                 "responses", TextReport.group(s.responses()), "rps", TextReport.group(Math.round(s.rate())),
                 "errors", TextReport.group(s.error() + s.timeout() + s.closed()),
                 "p50", TextReport.group(s.latencyP50()) + " ns", "p99", TextReport.group(s.latencyP99()) + " ns",

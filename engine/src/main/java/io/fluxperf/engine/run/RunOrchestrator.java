@@ -152,8 +152,7 @@ public final class RunOrchestrator {
              TargetServer target = config.server() == null ? startEmbedded(p, config.connection().udp()) : null;
              ClientLoops loops = warmup != null ? new ClientLoops(config.connection().ioUring()) : null;
              // several servers (or a cluster, whose map is read now): named before the warm-up, as --server is
-             ServerPool servers = target == null ? ServerPool.open(config, p, p.codecs(config.protocolOptions(), config.server()))
-                     : null) {
+             ServerPool servers = target == null ? ServerPool.open(config, p) : null) {
             // a mistake in --server is named before the warm-up, not after it
             SocketAddress address = target != null ? (config.connection().udp() ? target.udpAddress() : target.address())
                     : ServerAddress.parse(config.server(), "--server");

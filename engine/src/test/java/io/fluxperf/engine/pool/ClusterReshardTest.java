@@ -90,6 +90,18 @@ class ClusterReshardTest {
                 "the map read again once (twice if a node had not heard yet), not per reply: " + pool.mapRefreshes()
                         + " for " + pool.moved() + " MOVED");
         assertEquals(pool.ask(), PoolRuns.server(r.total(), from.address()).ask(), "the source answered ASK");
+        // the report and the JSON result count them too
+        java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
+        new io.fluxperf.engine.report.TextReport(new java.io.PrintStream(text, true, java.nio.charset.StandardCharsets.UTF_8))
+                .summary(r);
+        assertTrue(text.toString(java.nio.charset.StandardCharsets.UTF_8).contains("Redirects: moved " + pool.moved() + " ask "
+                + pool.ask() + " (slot map read again " + pool.mapRefreshes()), text.toString());
+        com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(new io.fluxperf.engine.report.JsonReport("test").toJson(r));
+        assertEquals(pool.moved(), json.at("/total/redirects/moved").asLong(), json.at("/total").toString());
+        assertEquals(pool.ask(), json.at("/total/redirects/ask").asLong());
+        assertEquals(pool.moved(), json.at("/windows/0/redirects/moved").asLong(), "per window");
+        assertEquals(pool.ask(), json.at("/total/servers").findValues("ask").stream().mapToLong(n -> n.asLong()).sum());
         assertEquals(1L, to.command("EXISTS", key), "the key moved");
         assertEquals(slot, cluster.keyslot(key));
         assertEquals(to, cluster.ownerOf(slot, from));

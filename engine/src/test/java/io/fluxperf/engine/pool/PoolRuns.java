@@ -51,7 +51,7 @@ final class PoolRuns {
 
     static RunResult run(RunConfig config, RunListener listener) {
         Protocol p = Protocols.find(config.protocol());
-        try (ServerPool pool = ServerPool.open(config, p, p.codecs(config.protocolOptions(), config.server()))) {
+        try (ServerPool pool = ServerPool.open(config, p)) {
             return new LoadRun(config, p, listener).execute(pool, pool.describe(), null);
         }
     }
