@@ -14,9 +14,11 @@ import java.util.List;
  *
  * <p>A request for a member that is down (no connection open, and a connect failed since it had
  * one) ends at once as an error of that member. A paced request that finds its member's queue
- * full ends as an error too (as a client's bounded request queue fails a request, lettuce's
- * {@code requestQueueSize}; at least {@link #MIN_QUEUE}), so that the other members keep their schedule; a closed-loop one
- * waits ({@link Offer#FULL}), since closed loop has no schedule to keep. A request that waited in
+ * full (at least {@link #MIN_QUEUE}) ends as an error too, as a client's bounded request queue
+ * fails a request (lettuce's {@code requestQueueSize}), so that the other members keep their
+ * schedule. A closed-loop request queues only while less than a round of the member's connections
+ * waits (enough to keep them busy), then the thread waits ({@link Offer#FULL}): closed loop has no
+ * schedule to keep, and its latency counts from the write. A request that waited in
  * a queue longer than the timeout ends as a timeout ({@link #expire}). Requests sent again after a
  * redirect wait in a queue of their own, which never refuses one (they are bounded by what was in
  * flight).
@@ -61,6 +63,8 @@ public final class ServerQueues {
     private final ArrayDeque<ConnectionSlot>[] ready;
     private final boolean[] inReady;
     private final RequestRing[] waiting;
+    /** A closed-loop request waits only while fewer than a round of the member's connections do. */
+    private final int[] closedLoopLimit;
     private final RequestRing[] again;
     private final int[] open;
     private final boolean[] slotUp;
@@ -87,6 +91,7 @@ public final class ServerQueues {
         ready = new ArrayDeque[members];
         waiting = new RequestRing[members];
         again = new RequestRing[members];
+        closedLoopLimit = new int[members];
         for (int m = 0; m < members; m++) {
             List<ConnectionSlot> own = memberSlots.get(m);
             slots[m] = own.toArray(ConnectionSlot[]::new);
@@ -95,6 +100,7 @@ public final class ServerQueues {
             }
             ready[m] = new ArrayDeque<>(Math.max(16, own.size() * 2));
             waiting[m] = new RequestRing(queueCapacity(own.size(), pipeline));
+            closedLoopLimit[m] = Math.max(1, own.size() * pipeline);
             again[m] = new RequestRing(Math.min(64, total * pipeline));
         }
         inReady = new boolean[total];
@@ -144,7 +150,7 @@ public final class ServerQueues {
                 return Offer.SENT;
             }
         }
-        if (!waiting[m].isFull()) {
+        if (r.isScheduled() ? !waiting[m].isFull() : waiting[m].size() < closedLoopLimit[m]) {
             if (!r.isScheduled()) {
                 r.sentNanos(nowNanos); // when it began to wait, for its timeout; its write sets it again
             }
