@@ -83,14 +83,25 @@ class KetamaMemcachedTest {
             heavierBefore += before[k] == 2 ? 1 : 0;
             heavierAfter += after[k] == 2 ? 1 : 0;
         }
-        // the heavier server's share goes from a third to a half: a sixth of the keys is the least
-        // that can move, and ketama moves a little more (the lighter servers' dropped points pass
-        // some keys between them)
+        // exactly the keys the algorithm moves (both placements checked key by key) ...
+        int[] expectedBefore = place(new int[] {1, 1, 1});
+        int[] expectedAfter = place(heavier);
+        assertArrayEquals(expectedBefore, before, "the server of each key with weights 1, 1, 1");
+        int expectedMoved = 0;
+        for (int k = 0; k < KEYS; k++) {
+            expectedMoved += expectedBefore[k] != expectedAfter[k] ? 1 : 0;
+        }
+        assertEquals(expectedMoved, moved, "keys moved");
+        // ... and about the share the weights ask for (checked over 60 random port triples: moved 16-24 %,
+        // gained 12-20 %, share 44-55 %): the heavier server's share goes from a third
+        // to a half, so a sixth of the keys is the least that can move; 160 points per server leave
+        // each share a few per cent off its ideal, and the lighter servers' dropped points pass a few
+        // keys between them
         double share = (double) moved / KEYS;
-        assertTrue(share > 1.0 / 6 - 0.03 && share < 1.0 / 6 + 0.08, "share of keys moved: " + share);
+        assertTrue(share > 1.0 / 6 - 0.06 && share < 1.0 / 6 + 0.12, "share of keys moved: " + share);
         double gained = (double) (heavierAfter - heavierBefore) / KEYS;
-        assertTrue(Math.abs(gained - 1.0 / 6) < 0.04, "share of keys the heavier server gained: " + gained);
-        assertTrue(Math.abs((double) heavierAfter / KEYS - 0.5) < 0.05, "the heavier server's share: " + heavierAfter);
+        assertTrue(Math.abs(gained - 1.0 / 6) < 0.09, "share of keys the heavier server gained: " + gained);
+        assertTrue(Math.abs((double) heavierAfter / KEYS - 0.5) < 0.1, "the heavier server's share: " + heavierAfter);
     }
 
     /** Writes every key once through a ketama pool of the three servers, then finds each key's server by reading it back from each. */
