@@ -12,8 +12,19 @@ import picocli.CommandLine.Option;
  */
 final class ConnectionFlags {
     @Option(names = {"-s", "--server"}, paramLabel = "HOST:PORT",
-            description = "Target server; [::1]:PORT for IPv6, unix:/path for a Unix socket. Default: an embedded server of the protocol.")
-    String server;
+            description = "Target server; [::1]:PORT for IPv6, unix:/path for a Unix socket. Repeat it for a pool whose keys "
+                    + "are placed by ketama (HOST:PORT:WEIGHT for a weight), or name a cluster's node with --cluster. "
+                    + "Default: an embedded server of the protocol.")
+    List<String> server;
+
+    @Option(names = "--cluster",
+            description = "The servers are nodes of a redis Cluster: read its slot map, connect to every master, send each "
+                    + "key to its slot's node, and follow MOVED and ASK.")
+    Boolean cluster;
+
+    @Option(names = "--read-from", paramLabel = "master|replica",
+            description = "With --cluster: send reads to the replicas of each slot (READONLY) where it has them (default master).")
+    String readFrom;
 
     @Option(names = {"-t", "--threads"}, paramLabel = "N", description = "Event-loop threads (default 1).")
     Integer threads;
@@ -95,7 +106,10 @@ final class ConnectionFlags {
 
     /** Puts these flags into {@code s}, for {@code ConfigResolver}. */
     RunSettings applyTo(RunSettings s) {
-        s.server = server;
+        s.server = server == null || server.isEmpty() ? null : server.get(0);
+        s.servers = server != null && server.size() > 1 ? List.copyOf(server) : null;
+        s.cluster = cluster;
+        s.readFrom = readFrom;
         s.threads = threads;
         s.connections = connections;
         s.pipeline = pipeline;

@@ -2,6 +2,8 @@ package io.fluxperf.cli;
 
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.config.ConfigResolver;
+import io.fluxperf.engine.config.PoolOptions;
+import io.fluxperf.engine.config.ServerSpec;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.RunSettings;
 import io.fluxperf.engine.host.HostTuning;
@@ -40,6 +42,8 @@ import picocli.CommandLine.Option;
                 "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log --only get,set --max-wait 1s",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --key-prefix r: --json r.json",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --stats-interval 1s",
+                "  fluxperf replay -s 10.0.0.1:11211 -s 10.0.0.2:11211 -l watch.log   # a ketama pool",
+                "  fluxperf replay --cluster -s 127.0.0.1:7000 -l monitor.log          # a redis Cluster",
                 "",
                 "Capturing: redis-cli -p 6379 monitor > monitor.log",
                 "           printf 'watch fetchers mutations\\r\\n' | nc HOST 11211 > watch.log",
@@ -119,6 +123,10 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
             description = "Print a statistics block every TIME while replaying, as 'run' does (dperf), plus the interval's send lag and the place in the log (default 0: off).")
     private Duration statsInterval;
 
+    @Option(names = "--distribution", paramLabel = "ketama|modula",
+            description = "With several servers (--server repeated): how keys are placed on them, as 'run' places them (default ketama).")
+    private String distribution;
+
     @Mixin
     private ConnectionFlags connection = new ConnectionFlags();
 
@@ -144,12 +152,15 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
             throw new UserError("--rate-cap: must be a number above 0, not " + rateCap);
         }
         RunSettings settings = connection.applyTo(new RunSettings());
+        settings.serverDistribution = distribution;
+        PoolOptions pool = ConfigResolver.pool(settings);
         if (settings.earlySend != null && settings.earlySend.isNegative()) {
             throw new UserError("--early-send: must be at least 0");
         }
         ReplayOptions options = ReplayOptions.builder(log)
                 .format(logFormat)
-                .server(settings.server)
+                .server(pool.servers().isEmpty() ? settings.server : ServerSpec.parse(pool.servers().get(0)).address())
+                .pool(pool)
                 .protocol(protocol)
                 .speed(ReplayOptions.parseSpeed(speed))
                 .maxWait(maxWait)

@@ -3,6 +3,7 @@ package io.fluxperf.cli;
 import io.fluxperf.engine.config.ConfigResolver;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.RunSettings;
+import io.fluxperf.engine.config.ServerDistribution;
 import io.fluxperf.engine.host.HostTuning;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.StopReason;
@@ -11,6 +12,7 @@ import io.fluxperf.engine.run.RunOutputs;
 import io.fluxperf.engine.run.TextRunReport;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -34,6 +36,8 @@ import picocli.CommandLine.Option;
                 "  fluxperf run --config rpc-perf-redis.toml -s 127.0.0.1:6379      # an rpc-perf config as it is",
                 "  fluxperf run -s 127.0.0.1:11211 --rate 20000 --arrivals exponential --warmup-hitrate 90 --hit",
                 "  fluxperf run -s 127.0.0.1:11211 --rate 20000 -d 30 --waterfall latency.png",
+                "  fluxperf run -s 10.0.0.1:11211 -s 10.0.0.2:11211 -s 10.0.0.3:11211:2 --hit   # a ketama pool",
+                "  fluxperf run --protocol redis --cluster -s 127.0.0.1:7000 --method set --rate 20000",
                 "",
                 "Flags override the config file; --method, --rate and --bytes cannot be combined with",
                 "[[workload]] tables in the file. Ctrl-C stops sending, waits for replies in flight and",
@@ -110,8 +114,10 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     @Option(names = "--key-length", paramLabel = "N", description = "Key length in bytes (default 16).")
     private Integer keyLength;
 
-    @Option(names = "--distribution", paramLabel = "NAME", description = "Key distribution: uniform (default), zipf or sequential.")
-    private String distribution;
+    @Option(names = "--distribution", paramLabel = "NAME",
+            description = "Key distribution: uniform (default), zipf or sequential; with several servers, how keys are placed "
+                    + "on them: ketama (default, libmemcached's weighted ketama) or modula. Repeat it to give both.")
+    private List<String> distribution;
 
     @Option(names = "--exponent", paramLabel = "X", description = "Zipf exponent (default 0.99).")
     private Double exponent;
@@ -200,7 +206,13 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         s.warmup = warmup;
         s.keyspace = keyspace;
         s.keyLength = keyLength;
-        s.distribution = distribution;
+        for (String d : distribution == null ? List.<String>of() : distribution) {
+            if (ServerDistribution.parse(d) != null) {
+                s.serverDistribution = d;
+            } else {
+                s.distribution = d;
+            }
+        }
         s.exponent = exponent;
         s.ttl = ttl;
         s.requests = requests;

@@ -46,7 +46,11 @@ public final class RedisProcess extends ExternalServer {
 
     /** As {@link #start(String...)} with {@code --requirepass password} (null: none). */
     public static RedisProcess startWithPassword(String password, String... extraArgs) {
-        int port = FreePorts.tcp();
+        return startOn(FreePorts.tcp(), password, extraArgs);
+    }
+
+    /** As {@link #startWithPassword} on {@code port} (a cluster node names its bus port relative to it). */
+    public static RedisProcess startOn(int port, String password, String... extraArgs) {
         Path dir;
         try {
             dir = Files.createTempDirectory("fluxperf-redis-");
@@ -107,6 +111,11 @@ public final class RedisProcess extends ExternalServer {
         try (Client c = client()) {
             return c.commandstats();
         }
+    }
+
+    /** Its temporary directory (a cluster node keeps its nodes.conf there). */
+    public Path dir() {
+        return dir;
     }
 
     @Override

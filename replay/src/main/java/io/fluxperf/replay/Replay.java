@@ -112,7 +112,10 @@ public final class Replay {
                         + plan.protocol.name() + " cannot send this log's '" + w.name() + "' commands");
             }
         }
-        RunConfig config = RunConfig.builder().server(options.server()).protocol(plan.protocol.name())
+        if (options.pool().cluster() && plan.protocol.cluster() == null) {
+            throw new UserError("--cluster: protocol " + plan.protocol.name() + " has no cluster mode");
+        }
+        RunConfig config = RunConfig.builder().server(options.server()).pool(options.pool()).protocol(plan.protocol.name())
                 .threads(options.threads()).connections(options.connections()).pipeline(options.pipeline())
                 .duration(options.window() != null ? options.window() : WHOLE_REPLAY)
                 .windows(options.window() != null ? Integer.MAX_VALUE : 1)

@@ -3,6 +3,7 @@ package io.fluxperf.replay;
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.config.ConnectionOptions;
 import io.fluxperf.engine.config.DurationParser;
+import io.fluxperf.engine.config.PoolOptions;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.log.LogFormat;
 import io.fluxperf.engine.protocol.ProtocolOptions;
@@ -41,6 +42,8 @@ import java.util.Locale;
  * @param earlySend     how long before its time a paced command may leave with others ({@code --early-send})
  * @param statsInterval a statistics block every this long while the replay runs, as {@code run --stats-interval}
  *                      prints, with the interval's send lag and the place in the log; zero = none
+ * @param pool          several servers ({@code --server} repeated) or a cluster's seeds ({@code --cluster}), each
+ *                      command sent to its key's server as {@code run} places keys; {@link PoolOptions#single()} otherwise
  */
 public record ReplayOptions(Path log, LogFormat format, String server, String protocol, double speed,
                             Duration maxWait, int loops, List<String> only, String keyPrefix, double rateCap,
@@ -48,7 +51,7 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
                             Path times, boolean anyConnection, boolean allowFlush, boolean strict, Duration window,
                             int readAhead, Path trace, Path json, boolean live, Duration warmup,
                             ProtocolOptions protocolOptions, ConnectionOptions connection, Duration earlySend,
-                            Duration statsInterval) {
+                            Duration statsInterval, PoolOptions pool) {
     public static final int DEFAULT_READ_AHEAD = 16_384;
 
     public ReplayOptions {
@@ -98,6 +101,7 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         }
         protocolOptions = protocolOptions == null ? ProtocolOptions.none() : protocolOptions;
         connection = connection == null ? ConnectionOptions.defaults() : connection;
+        pool = pool == null ? PoolOptions.single() : pool;
         earlySend = earlySend == null ? RunConfig.DEFAULT_EARLY_SEND : earlySend;
         only = only == null ? List.of() : only.stream().map(s -> s.trim().toLowerCase(Locale.ROOT))
                 .filter(s -> !s.isEmpty()).toList();
@@ -140,6 +144,7 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         private final Path log;
         private LogFormat format;
         private String server;
+        private PoolOptions pool;
         private String protocol;
         private double speed = 1.0;
         private Duration maxWait;
@@ -173,6 +178,12 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
 
         public Builder format(LogFormat v) {
             format = v;
+            return this;
+        }
+
+        /** Several servers or a cluster's seeds; its first server is {@link #server}'s. */
+        public Builder pool(PoolOptions v) {
+            pool = v;
             return this;
         }
 
@@ -333,7 +344,7 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         public ReplayOptions build() {
             return new ReplayOptions(log, format, server, protocol, speed, maxWait, loops, only, keyPrefix, rateCap,
                     threads, connections, pipeline, timeout, tcpNoDelay, times, anyConnection, allowFlush, strict,
-                    window, readAhead, trace, json, live, warmup, protocolOptions, connection, earlySend, statsInterval);
+                    window, readAhead, trace, json, live, warmup, protocolOptions, connection, earlySend, statsInterval, pool);
         }
     }
 }

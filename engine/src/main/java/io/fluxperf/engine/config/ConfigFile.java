@@ -24,7 +24,8 @@ final class ConfigFile {
     static final List<String> GENERAL_KEYS = List.of("server", "protocol", "threads", "connections", "pipeline",
             "duration", "windows", "warmup", "timeout", "tcp-nodelay", "requests", "seed",
             "udp", "tls", "tls-ca", "tls-insecure", "sni", "connect-per-request", "hold-connections", "connect-rate",
-            "io-uring", "busy-poll", "stats-interval", "early-send", "arrivals", "warmup-hitrate", "connect-timeout", "waterfall");
+            "io-uring", "busy-poll", "stats-interval", "early-send", "arrivals", "warmup-hitrate", "connect-timeout", "waterfall",
+            "servers", "distribution", "cluster", "read-from");
     static final List<String> WORKLOAD_KEYS = List.of("name", "method", "rate", "weight", "bytes", "hit", "flush",
             "keys-per-request", "ttl", "keyspace", "key-length", "distribution", "exponent", "command", "path",
             "key-offset", "cardinality", "inner-keyspace", "inner-key-length", "value-kind", "compression-ratio",
@@ -61,6 +62,11 @@ final class ConfigFile {
     Double warmupHitrate;
     Duration connectTimeout;
     java.nio.file.Path waterfall;
+    /** [general] servers: every server, each checked ({@link ServerSpec}); null when absent. */
+    List<ServerSpec> servers;
+    ServerDistribution serverDistribution;
+    Boolean cluster;
+    ReadFrom readFrom;
     final List<Workload> workloads = new ArrayList<>();
 
     /** One [[workload]] table; null fields were not given. */
@@ -227,6 +233,7 @@ final class ConfigFile {
         warmupHitrate = checked(g, "warmup-hitrate", g.number("warmup-hitrate"), Checks::hitrate);
         connectTimeout = checked(g, "connect-timeout", g.duration("connect-timeout"), ConfigResolver::positive);
         waterfall = checked(g, "waterfall", g.string("waterfall"), Checks::png);
+        PoolResolver.readGeneral(this, g);
     }
 
     private static Workload readWorkload(TomlTable t, int index) {

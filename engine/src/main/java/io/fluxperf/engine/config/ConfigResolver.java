@@ -28,6 +28,10 @@ import java.util.function.Supplier;
  * <pre>
  * [general]
  * server = "127.0.0.1:11211"   # HOST:PORT, [IPv6]:PORT or unix:/path; absent = the embedded target
+ * servers = ["10.0.0.1:11211", "10.0.0.2:11211:2"]  # instead of server: a pool, HOST:PORT[:WEIGHT] each
+ * distribution = "ketama"      # how keys are placed on the servers: ketama (default) or modula
+ * cluster = false              # the servers are seed nodes of a redis Cluster, which places keys itself
+ * read-from = "master"         # a cluster's reads: master (default) or replica
  * protocol = "memcache"
  * threads = 1                  # event loops, 1..1024
  * connections = 25             # per thread, 1..100000
@@ -119,7 +123,6 @@ public final class ConfigResolver {
         }
         ConfigFile f = file != null ? file : ConfigFile.empty();
 
-        String server = flags.server != null ? flag("server", () -> Checks.server(flags.server)) : f.server;
         String protocolName = flags.protocol != null ? flag("protocol", () -> Checks.protocol(flags.protocol))
                 : f.protocol != null ? f.protocol : Protocols.defaultProtocol().name();
         int threads = flags.threads != null ? flagRange("threads", flags.threads, 1, MAX_THREADS)
@@ -141,6 +144,8 @@ public final class ConfigResolver {
                 : or(f.requests, 0L);
         long seed = flags.seed != null ? flags.seed : or(f.seed, RunConfig.DEFAULT_SEED);
         Protocol protocol = Protocols.find(protocolName);
+        PoolOptions pool = PoolResolver.resolve(flags, f, protocol);
+        String server = pool.servers().isEmpty() ? null : ServerSpec.parse(pool.servers().get(0)).address();
 
         WorkloadFlags wf = WorkloadFlags.of(flags);
         List<WorkloadConfig> workloads = fileWorkloads
@@ -161,6 +166,7 @@ public final class ConfigResolver {
             throw new UserError("--flush: " + protocol.name() + " has no command to flush the server");
         }
         ConnectionOptions connection = connectionOptions(flags, f);
+        PoolResolver.check(pool, connection, workloads, flags, f);
         Duration statsInterval = flags.statsInterval != null ? flag("stats-interval", () -> notNegative(flags.statsInterval))
                 : or(f.statsInterval, Duration.ZERO);
         Duration earlySend = flags.earlySend != null ? flag("early-send", () -> notNegative(flags.earlySend))
@@ -185,7 +191,7 @@ public final class ConfigResolver {
                     .tcpNoDelay(tcpNoDelay).requests(requests).seed(seed).workloads(workloads)
                     .protocolOptions(protocolOptions).connection(connection).statsInterval(statsInterval)
                     .earlySend(earlySend).arrivals(arrivals).warmupHitrate(warmupHitrate)
-                    .connectTimeout(connectTimeout)
+                    .connectTimeout(connectTimeout).pool(pool)
                     .waterfall(flags.waterfall != null ? flag("waterfall", () -> Checks.png(flags.waterfall.toString()))
                             : f.waterfall).build();
         } catch (IllegalArgumentException e) {
@@ -243,6 +249,14 @@ public final class ConfigResolver {
             }
         }
         return options;
+    }
+
+    /**
+     * The servers of the flags alone (a command without a config file: replay), checked but for
+     * the protocol's cluster mode, which the caller checks once it knows the protocol.
+     */
+    public static PoolOptions pool(RunSettings flags) {
+        return PoolResolver.resolve(flags, ConfigFile.empty(), null);
     }
 
     /** The connection options of the flags alone (a command without a config file: replay). */

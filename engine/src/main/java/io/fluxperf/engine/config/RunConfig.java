@@ -54,6 +54,7 @@ public final class RunConfig {
     private final double warmupHitrate;
     private final Duration connectTimeout;
     private final java.nio.file.Path waterfall;
+    private final PoolOptions pool;
 
     private RunConfig(Builder b) {
         this.server = b.server;
@@ -77,6 +78,7 @@ public final class RunConfig {
         this.warmupHitrate = b.warmupHitrate;
         this.connectTimeout = b.connectTimeout;
         this.waterfall = b.waterfall;
+        this.pool = b.pool;
     }
 
     /** Defaults everywhere, and no workload yet. */
@@ -89,9 +91,17 @@ public final class RunConfig {
         return new Builder(this);
     }
 
-    /** HOST:PORT, [IPv6]:PORT or unix:/path of the target, or null for the embedded target. */
+    /**
+     * HOST:PORT, [IPv6]:PORT or unix:/path of the target, or null for the embedded target; of a
+     * run with several servers ({@link #pool()}), the first one's address.
+     */
     public String server() {
         return server;
+    }
+
+    /** The servers of a run with more than one, or the seeds of a cluster; {@link PoolOptions#single()} otherwise. */
+    public PoolOptions pool() {
+        return pool;
     }
 
     /** The registered protocol's name. */
@@ -228,14 +238,15 @@ public final class RunConfig {
                 && workloads.equals(c.workloads) && protocolOptions.equals(c.protocolOptions)
                 && connection.equals(c.connection) && statsInterval.equals(c.statsInterval)
                 && earlySend.equals(c.earlySend) && arrivals == c.arrivals && warmupHitrate == c.warmupHitrate
-                && Objects.equals(connectTimeout, c.connectTimeout) && Objects.equals(waterfall, c.waterfall);
+                && Objects.equals(connectTimeout, c.connectTimeout) && Objects.equals(waterfall, c.waterfall)
+                && pool.equals(c.pool);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(server, protocol, threads, connections, pipeline, duration, windows, warmup, timeout,
                 tcpNoDelay, requests, seed, workloads, protocolOptions, connection, statsInterval, earlySend, arrivals, warmupHitrate,
-                connectTimeout, waterfall);
+                connectTimeout, waterfall, pool);
     }
 
     @Override
@@ -273,6 +284,7 @@ public final class RunConfig {
         private double warmupHitrate;
         private Duration connectTimeout;
         private java.nio.file.Path waterfall;
+        private PoolOptions pool = PoolOptions.single();
 
         private Builder() {
         }
@@ -299,11 +311,24 @@ public final class RunConfig {
             warmupHitrate = c.warmupHitrate;
             connectTimeout = c.connectTimeout;
             waterfall = c.waterfall;
+            pool = c.pool;
         }
 
-        /** @param v HOST:PORT, [IPv6]:PORT or unix:/path; null for the embedded target */
+        /** @param v HOST:PORT, [IPv6]:PORT or unix:/path; null for the embedded target. One server: no pool. */
         public Builder server(String v) {
             server = v;
+            pool = PoolOptions.single();
+            return this;
+        }
+
+        /**
+         * Several servers, or a cluster's seeds; the first server becomes {@link #server}. A pool
+         * of one server that is no cluster is one server.
+         */
+        public Builder pool(PoolOptions v) {
+            Objects.requireNonNull(v, "pool");
+            server = v.servers().isEmpty() ? server : ServerSpec.parse(v.servers().get(0)).address();
+            pool = v.isPool() ? v : PoolOptions.single();
             return this;
         }
 

@@ -70,6 +70,14 @@ public final class RunSettings {
     public Duration connectTimeout;
     /** --waterfall: a latency heatmap PNG to write at the run's end. */
     public java.nio.file.Path waterfall;
+    /** --server given more than once (each HOST:PORT[:WEIGHT]), in order; null when given once or not at all. */
+    public java.util.List<String> servers;
+    /** --distribution ketama or modula: how keys are placed on several servers. */
+    public String serverDistribution;
+    /** --cluster: the servers are seed nodes of a cluster (redis Cluster). */
+    public Boolean cluster;
+    /** --read-from master or replica: where a cluster run's reads go. */
+    public String readFrom;
 
     /** Records a protocol option's value, or each value of a list, when given (not null). */
     public RunSettings protocolOption(String flag, Object value) {

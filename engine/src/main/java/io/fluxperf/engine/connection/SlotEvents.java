@@ -21,6 +21,11 @@ public interface SlotEvents {
     /** A new codec for one of the thread's connections. */
     io.fluxperf.engine.protocol.ProtocolCodec newCodec();
 
+    /** A new codec for {@code slot} (the servers of a pool may each have their own); {@link #newCodec()} unless told. */
+    default io.fluxperf.engine.protocol.ProtocolCodec newCodec(ConnectionSlot slot) {
+        return newCodec();
+    }
+
     /** The slot's transport is connected (before any protocol handshake). */
     void established(ConnectionSlot slot);
 
@@ -52,6 +57,16 @@ public interface SlotEvents {
      * @param replyClass the protocol's class of its reply (from 1), or -1
      */
     void completed(Request request, Outcome outcome, long nowNanos, int responseBytes, int replyClass);
+
+    /**
+     * A cluster node answered {@code request} with a redirect to another node
+     * ({@link io.fluxperf.engine.protocol.ProtocolCodec#REDIRECTED}); the request is no longer in
+     * flight on {@code slot}. By default it ends as an error.
+     */
+    default void redirected(ConnectionSlot slot, Request request, io.fluxperf.engine.protocol.Redirect redirect,
+                            long nowNanos, int responseBytes) {
+        completed(request, Outcome.ERROR, nowNanos, responseBytes, -1);
+    }
 
     /** A read turn is over: replies it decoded may have freed room to send. */
     void readDone();

@@ -111,7 +111,7 @@ public final class TargetConnection implements ConnectionSlot, WireListener {
         wire = newWire;
         // a codec that can start afresh is kept from wire to wire (connect per request: one per slot)
         if (codec == null || !codec.resetForNewConnection()) {
-            codec = events.newCodec();
+            codec = events.newCodec(this);
         }
         events.established(this);
         startHandshake();
@@ -261,6 +261,11 @@ public final class TargetConnection implements ConnectionSlot, WireListener {
                 return;
             }
             inFlight.poll();
+            if (result == ProtocolCodec.REDIRECTED) {
+                events.redirected(this, head, codec.redirect(), now, in.readerIndex() - start);
+                events.answered(this);
+                continue;
+            }
             events.completed(head, Outcome.of(result), now, in.readerIndex() - start, codec.replyClass());
             events.answered(this);
             if (codec.closesConnection()) {

@@ -9,9 +9,15 @@ import io.fluxperf.engine.connection.Transports;
 import io.fluxperf.engine.connection.UdpSlot;
 import io.fluxperf.engine.host.HostTuning;
 import io.fluxperf.engine.metrics.SendLateness;
+import io.fluxperf.engine.metrics.ServerStats;
+import io.fluxperf.engine.pool.PoolMember;
+import io.fluxperf.engine.pool.PoolRouter;
+import io.fluxperf.engine.pool.ServerPool;
+import io.fluxperf.engine.pool.ServerQueues;
 import io.fluxperf.engine.protocol.CodecFactory;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.ProtocolCodec;
+import io.fluxperf.engine.protocol.Redirect;
 import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.RequestPool;
@@ -46,6 +52,10 @@ final class LoadDriver implements SlotEvents {
     private final ThreadRecorder recorder;
     private final SendScheduler scheduler;
     private final ConnectionManager connections;
+    /** With several servers: the thread's connections by server, and where requests go; null with one. */
+    private final ServerQueues serverQueues;
+    private final PoolRouter router;
+    private final CodecFactory[] memberCodecs;
     private CompletableFuture<Void> phaseDone = CompletableFuture.completedFuture(null);
 
     /**
@@ -54,6 +64,12 @@ final class LoadDriver implements SlotEvents {
      */
     LoadDriver(int index, RunConfig config, Protocol protocol, CodecFactory codecs, ClientLoop clientLoop,
                SocketAddress target, RunErrors errors, ThreadTracer tracer, HostTuning tuning) {
+        this(index, config, protocol, codecs, clientLoop, target, null, errors, tracer, tuning);
+    }
+
+    /** @param serverPool the run's servers when it has several (then {@code target} is not used); null: one server */
+    LoadDriver(int index, RunConfig config, Protocol protocol, CodecFactory codecs, ClientLoop clientLoop,
+               SocketAddress target, ServerPool serverPool, RunErrors errors, ThreadTracer tracer, HostTuning tuning) {
         this.index = index;
         this.threads = config.threads();
         this.loop = clientLoop.loop();
@@ -61,22 +77,52 @@ final class LoadDriver implements SlotEvents {
         this.errors = errors;
         this.timeoutNanos = config.timeout().toNanos();
         boolean perRequest = config.connection().connectPerRequest();
-        int count = slotsOfThread(config, index);
+        int servers = serverPool == null ? 1 : serverPool.members().size();
+        int perServer = slotsOfThread(config, index);
+        int count = perServer * servers;
         int pipeline = perRequest ? 1 : config.pipeline();
-        this.pool = new RequestPool(count * pipeline + 1);
         int firstId = 0;
         for (int t = 0; t < index; t++) {
-            firstId += slotsOfThread(config, t);
+            firstId += slotsOfThread(config, t) * servers;
         }
         this.firstSlotId = firstId;
-        Transports transports = config.connection().udp() ? null : new Transports(config, clientLoop, target);
-        for (int c = 0; c < count; c++) {
-            slots.add(config.connection().udp()
-                    ? new UdpSlot(this, firstId + c, c, pipeline, target, clientLoop, protocol.datagramFraming())
-                    : new TargetConnection(this, transports, firstId + c, c, pipeline, perRequest));
+        List<ServerStats> serverShapes = null;
+        if (serverPool == null) {
+            this.pool = new RequestPool(count * pipeline + 1);
+            Transports transports = config.connection().udp() ? null : new Transports(config, clientLoop, target);
+            for (int c = 0; c < count; c++) {
+                slots.add(config.connection().udp()
+                        ? new UdpSlot(this, firstId + c, c, pipeline, target, clientLoop, protocol.datagramFraming())
+                        : new TargetConnection(this, transports, firstId + c, c, pipeline, perRequest));
+            }
+            this.serverQueues = null;
+            this.router = null;
+            this.memberCodecs = null;
+        } else {
+            // --connections to each server; a server's connections are consecutive slots
+            List<List<ConnectionSlot>> byMember = new ArrayList<>();
+            memberCodecs = new CodecFactory[count];
+            serverShapes = new ArrayList<>();
+            for (PoolMember m : serverPool.members()) {
+                Transports transports = new Transports(config, clientLoop, m.address());
+                List<ConnectionSlot> own = new ArrayList<>();
+                for (int c = 0; c < perServer; c++) {
+                    int i = slots.size();
+                    TargetConnection slot = new TargetConnection(this, transports, firstId + i, i, pipeline, false);
+                    memberCodecs[i] = m.codecs();
+                    slots.add(slot);
+                    own.add(slot);
+                }
+                byMember.add(own);
+                serverShapes.add(new ServerStats(m.name(), m.role()));
+            }
+            serverShapes.add(new ServerStats(ServerStats.NOT_SENT, null));
+            this.serverQueues = new ServerQueues(byMember, pipeline);
+            this.router = serverPool.newRouter();
+            this.pool = new RequestPool(count * pipeline + ServerQueues.capacity(byMember, pipeline) + 1);
         }
         this.recorder = new ThreadRecorder(config.workloads().size(), !config.statsInterval().isZero(), tracer,
-                clientLoop.alarm());
+                clientLoop.alarm(), serverShapes);
         // the alarm is handed to the scheduler before the loop's first task below hands it to the loop
         this.scheduler = new SendScheduler(loop, clientLoop.alarm(), config.connection().busyPoll(), config.earlySend(),
                 slots, recorder, pool, errors, this::checkPhaseDone, perRequest ? this::sentOn : null);
@@ -84,6 +130,9 @@ final class LoadDriver implements SlotEvents {
         long connectInterval = rate > 0 ? (long) (1e9 * config.threads() / rate) : 0;
         this.connections = new ConnectionManager(loop, slots, recorder, errors, perRequest, connectInterval,
                 scheduler::needsConnections);
+        if (serverQueues != null) {
+            scheduler.pool(serverQueues, router);
+        }
         long period = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(TimeUnit.MILLISECONDS.toNanos(50), timeoutNanos / 10));
         loop.scheduleAtFixedRate(this::checkTimeouts, period, period, TimeUnit.NANOSECONDS);
         loop.execute(tuning::onLoadLoop);
@@ -112,6 +161,11 @@ final class LoadDriver implements SlotEvents {
 
     int workloadCount() {
         return recorder.workloadCount();
+    }
+
+    /** Emptied figures of this thread's shape (its workloads, and its servers when it has several). */
+    ThreadFigures newFigures() {
+        return recorder.newFigures();
     }
 
     // ---- phases ----
@@ -166,6 +220,7 @@ final class LoadDriver implements SlotEvents {
         for (ConnectionSlot c : slots) {
             c.expire(now, timeoutNanos);
         }
+        scheduler.checkQueues(now, timeoutNanos);
         recorder.tick(now);
         checkPhaseDone();
     }
@@ -275,6 +330,11 @@ final class LoadDriver implements SlotEvents {
     }
 
     @Override
+    public ProtocolCodec newCodec(ConnectionSlot slot) {
+        return memberCodecs != null ? memberCodecs[slot.index()].newCodec() : codecs.newCodec();
+    }
+
+    @Override
     public void established(ConnectionSlot slot) {
         connections.established(slot);
     }
@@ -282,6 +342,9 @@ final class LoadDriver implements SlotEvents {
     @Override
     public void ready(ConnectionSlot slot) {
         connections.ready(slot);
+        if (serverQueues != null) {
+            serverQueues.slotUp(slot);
+        }
         scheduler.slotReady(slot);
         scheduler.pump();
     }
@@ -289,10 +352,16 @@ final class LoadDriver implements SlotEvents {
     @Override
     public void connectFailed(ConnectionSlot slot, Throwable cause) {
         connections.connectFailed(slot, cause);
+        if (serverQueues != null) {
+            scheduler.serverUnreachable(slot, System.nanoTime());
+        }
     }
 
     @Override
     public void closed(ConnectionSlot slot, boolean expected) {
+        if (serverQueues != null) {
+            serverQueues.slotDown(slot);
+        }
         connections.closed(slot, expected);
         scheduler.pump();
     }
@@ -316,6 +385,29 @@ final class LoadDriver implements SlotEvents {
         }
         pool.release(request);
     }
+
+    /**
+     * A cluster node sent {@code request} elsewhere: it goes again to the node named (its latency
+     * runs on from its first write), or ends as an error when that cannot be.
+     */
+    @Override
+    public void redirected(ConnectionSlot slot, Request request, Redirect redirect, long nowNanos, int responseBytes) {
+        int from = serverQueues != null ? serverQueues.memberOf(slot) : -1;
+        recorder.redirected(from, redirect.kind() == Redirect.Kind.MOVED);
+        int to = router != null ? router.redirected(request, redirect) : -1;
+        if (to < 0) {
+            errors.requestError(router == null ? UNEXPECTED_REDIRECT : REDIRECT_NOWHERE);
+            completed(request, Outcome.ERROR, nowNanos, responseBytes, -1);
+            return;
+        }
+        scheduler.slotReady(slot); // its reply freed room there
+        request.redirected(redirect.kind() == Redirect.Kind.ASK).server(to);
+        scheduler.sendAgain(request, to, nowNanos);
+    }
+
+    private static final String UNEXPECTED_REDIRECT = "a redirect to another node, in a run that is no cluster run";
+    private static final String REDIRECT_NOWHERE = "a redirect to a node this run has no connections to, or more than "
+            + PoolRouter.MAX_REDIRECTS + " redirects";
 
     @Override
     public void readDone() {

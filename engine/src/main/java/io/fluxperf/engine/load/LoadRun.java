@@ -18,7 +18,10 @@ import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.SendLateness;
 import io.fluxperf.engine.metrics.StopReason;
 import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.metrics.ServerSample;
+import io.fluxperf.engine.metrics.ServerStats;
 import io.fluxperf.engine.metrics.WorkloadStats;
+import io.fluxperf.engine.pool.ServerPool;
 import io.fluxperf.engine.protocol.CodecFactory;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.Protocols;
@@ -75,6 +78,8 @@ public final class LoadRun {
     private final List<IntervalSample> intervals = new ArrayList<>();
     /** A statistics block's send lag, all threads together (reused every block). */
     private final Histogram intervalLag = LatencyHistograms.create();
+    /** The servers of a run with several, or null. */
+    private ServerPool servers;
 
     /** A run of {@code config}'s protocol, as the registry has it. */
     public LoadRun(RunConfig config, RunListener listener) {
@@ -190,6 +195,21 @@ public final class LoadRun {
      * @param source null: the config's generated workloads
      */
     public RunResult execute(SocketAddress target, String targetDescription, RequestSource source) {
+        return execute(target, null, targetDescription, source);
+    }
+
+    /**
+     * Runs against several servers ({@code servers}, opened by the caller and closed by it), each
+     * request to its key's server.
+     *
+     * @param source null: the config's generated workloads
+     */
+    public RunResult execute(ServerPool servers, String targetDescription, RequestSource source) {
+        return execute(null, servers, targetDescription, source);
+    }
+
+    private RunResult execute(SocketAddress target, ServerPool servers, String targetDescription, RequestSource source) {
+        this.servers = servers;
         ClientLoops owned = sharedLoops == null ? new ClientLoops(config.connection().ioUring()) : null;
         ClientLoops loops = owned != null ? owned : sharedLoops;
         List<LoadDriver> drivers = new ArrayList<>();
@@ -197,7 +217,7 @@ public final class LoadRun {
             CodecFactory codecs = protocol.codecs(config.protocolOptions(), config.server());
             for (int t = 0; t < config.threads(); t++) {
                 ClientLoop loop = loops.get(t);
-                drivers.add(new LoadDriver(t, config, protocol, codecs, loop, target, errors,
+                drivers.add(new LoadDriver(t, config, protocol, codecs, loop, target, servers, errors,
                         trace != null ? trace.forThread() : null, tuning));
             }
             connect(drivers, targetDescription);
@@ -237,16 +257,14 @@ public final class LoadRun {
         listener.connected(open, failed);
     }
 
+    /** One flush to the server, or to each writable server of a pool (every server; a cluster's masters). */
     private void flush(LoadDriver driver, String targetDescription) {
-        RequestSource flushOnce = (thread, threads, pool, start) ->
-                Flux.generate(sink -> {
-                    Request r = pool.acquire();
-                    sink.next(r.command(Command.FLUSH, 0).addKey(0, 1));
-                    sink.complete();
-                });
-        await(driver.start(flushOnce, System.nanoTime(), false, false), config.timeout().plusSeconds(5));
-        ThreadFigures f = await(driver.swap(new ThreadFigures(driver.workloadCount()), false), Duration.ofSeconds(5));
-        if (f.workloads[0].outcomes().ok() != 1) {
+        int[] to = servers == null ? new int[] {-1} : servers.writableMembers();
+        RequestSource flushAll = (thread, threads, pool, start) ->
+                Flux.range(0, to.length).map(i -> pool.acquire().command(Command.FLUSH, 0).addKey(0, 1).server(to[i]));
+        await(driver.start(flushAll, System.nanoTime(), false, false), config.timeout().plusSeconds(5));
+        ThreadFigures f = await(driver.swap(driver.newFigures(), false), Duration.ofSeconds(5));
+        if (f.workloads[0].outcomes().ok() != to.length) {
             throw new UserError("--flush: " + targetDescription + " did not accept flush_all");
         }
         listener.flushed();
@@ -284,6 +302,10 @@ public final class LoadRun {
 
     private RunResult measure(List<LoadDriver> drivers, RequestSource load, String targetDescription, long preloaded) {
         WindowBookkeeping bookkeeping = new WindowBookkeeping(tuning::pause, tuning.pausesBookkeeping(), config.workloads());
+        if (servers != null) {
+            bookkeeping.servers(servers.cluster() != null,
+                    servers.cluster() != null ? servers.cluster()::refreshCount : null);
+        }
         tuning.beforeLoad(config.windows(), () -> rehearseWindowEnd(), this::rehearseSummary);
         // closed-loop requests leave as soon as a driver starts, before `start`: thread times count from here
         long launched = System.nanoTime();
@@ -523,12 +545,22 @@ public final class LoadRun {
         WorkloadStats all = new WorkloadStats();
         ConnectionCounts conns = new ConnectionCounts();
         intervalLag.reset();
+        List<ServerStats> perServer = null;
         for (CompletableFuture<ThreadRecorder.IntervalFigures> f : futures) {
             ThreadRecorder.IntervalFigures s = await(f, Duration.ofSeconds(10));
             all.add(s.all());
             conns.add(s.connections());
             if (s.sendLag() != null) {
                 intervalLag.add(s.sendLag());
+            }
+            if (s.servers() != null) {
+                if (perServer == null) {
+                    perServer = s.servers();
+                } else {
+                    for (int i = 0; i < perServer.size(); i++) {
+                        perServer.get(i).add(s.servers().get(i));
+                    }
+                }
             }
         }
         boolean paced = intervalLag.getTotalCount() > 0;
@@ -543,7 +575,8 @@ public final class LoadRun {
                 timed ? all.latency().getValueAtPercentile(50) : 0, timed ? all.latency().getValueAtPercentile(99) : 0,
                 timed ? all.service().getValueAtPercentile(50) : 0, timed ? all.service().getValueAtPercentile(99) : 0,
                 paced ? intervalLag.getValueAtPercentile(50) : 0, paced ? intervalLag.getValueAtPercentile(99) : 0,
-                paced ? intervalLag.getMaxValue() : 0);
+                paced ? intervalLag.getMaxValue() : 0,
+                perServer == null ? List.of() : ServerSample.of(perServer, (now - lastStatsNanos) / 1e9));
         lastProtocolErrors = protocolErrors;
         lastConnectionErrors = connectionErrors;
         lastStatsNanos = now;
@@ -570,7 +603,7 @@ public final class LoadRun {
         List<CompletableFuture<ThreadFigures>> futures = new ArrayList<>();
         for (int t = 0; t < drivers.size(); t++) {
             LoadDriver d = drivers.get(t);
-            ThreadFigures spare = spares != null ? spares.get(t) : new ThreadFigures(d.workloadCount());
+            ThreadFigures spare = spares != null ? spares.get(t) : d.newFigures();
             futures.add(d.swap(spare, endWarmup));
         }
         List<ThreadFigures> figures = new ArrayList<>();

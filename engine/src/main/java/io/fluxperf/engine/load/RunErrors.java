@@ -17,6 +17,8 @@ public final class RunErrors {
     private final AtomicLong connectFailures = new AtomicLong();
     private final AtomicLong connectionErrors = new AtomicLong();
     private final AtomicLong protocolErrors = new AtomicLong();
+    /** Requests that ended as errors without a reply (several servers: keys on different servers, a redirect nowhere). */
+    private final AtomicLong requestErrors = new AtomicLong();
     /** Distinct messages, first seen first, with how often each came. */
     private final Map<String, Long> samples = new LinkedHashMap<>();
     private volatile String firstConnectFailure;
@@ -38,6 +40,24 @@ public final class RunErrors {
     void protocolError(String reason) {
         protocolErrors.incrementAndGet();
         keep("protocol: " + reason);
+    }
+
+    /**
+     * A request ended as an error without a reply of its server, for {@code reason} (a constant:
+     * this may come for every request, and allocates nothing once a reason is known).
+     */
+    void requestError(String reason) {
+        requestErrors.incrementAndGet();
+        if (!requestReasons.contains(reason)) {
+            requestReasons.add(reason);
+            keep("request: " + reason);
+        }
+    }
+
+    private final java.util.Set<String> requestReasons = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    public long requestErrors() {
+        return requestErrors.get();
     }
 
     /** A mistake in the run's settings that the server revealed (e.g. a refused password): the run cannot go on. */
@@ -87,7 +107,7 @@ public final class RunErrors {
 
     /** True when a connection or protocol error happened. */
     public boolean any() {
-        return connectionErrors.get() + protocolErrors.get() > 0;
+        return connectionErrors.get() + protocolErrors.get() + requestErrors.get() > 0;
     }
 
     /** The first error message seen, or "no error reply" when there was none. */
@@ -100,7 +120,9 @@ public final class RunErrors {
         String messages = samples.entrySet().stream()
                 .map(e -> e.getKey() + (e.getValue() > 1 ? " (x" + e.getValue() + ")" : ""))
                 .collect(Collectors.joining("; "));
-        return "Errors: " + protocolErrors.get() + " protocol, " + connectionErrors.get() + " connection: " + messages;
+        long requests = requestErrors.get();
+        return "Errors: " + protocolErrors.get() + " protocol, " + connectionErrors.get() + " connection"
+                + (requests > 0 ? ", " + requests + " request" : "") + ": " + messages;
     }
 
     static String describe(Throwable error) {

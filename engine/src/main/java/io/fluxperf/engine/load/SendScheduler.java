@@ -2,6 +2,10 @@ package io.fluxperf.engine.load;
 
 import io.fluxperf.engine.connection.ConnectionSlot;
 import io.fluxperf.engine.netty.AlarmIoHandler;
+import io.fluxperf.engine.pool.KeyPlacement;
+import io.fluxperf.engine.pool.PoolRouter;
+import io.fluxperf.engine.pool.ServerQueues;
+import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.RequestPool;
 import io.netty.channel.EventLoop;
@@ -30,6 +34,11 @@ import reactor.core.publisher.BaseSubscriber;
  * measured from the actual write ({@link Request#latencyOriginNanos()}), never from the later
  * intended time. Requests closer together than that share one wake-up, one flush and one wake-up
  * of the server, where an alarm each would cost a context switch each on both sides.
+ *
+ * <p>With several servers ({@link #pool}) each request goes to the server its key is placed on
+ * ({@link PoolRouter}), on a connection of that server with room; when it has none the request
+ * waits in that server's queue ({@link ServerQueues}) and the next request is taken, so that a
+ * slow or dead server holds up its own requests only.
  *
  * <h2>Assumptions and guarantees</h2>
  * <ul>
@@ -89,6 +98,12 @@ final class SendScheduler {
         pumpQueued = false;
         pump();
     };
+    /** With several servers: each one's connections and waiting requests, and where keys go; null with one. */
+    private ServerQueues queues;
+    private PoolRouter router;
+    private final PoolSender poolSender = new PoolSender();
+    /** A pump ends requests without sending them (a dead server's) at most this many times before it lets the loop run. */
+    private static final int MAX_UNSENT_PER_PUMP = 256;
 
     /**
      * @param early    how long before its time a paced request may leave with others due
@@ -110,6 +125,15 @@ final class SendScheduler {
         this.queued = new boolean[slots.size()];
         this.dirty = new boolean[slots.size()];
         alarm.onAlarm(this::wakeUp);
+    }
+
+    /**
+     * A run with several servers: requests go to their key's server through {@code serverQueues}
+     * (which must group the same slots), placed by {@code placement}.
+     */
+    void pool(ServerQueues serverQueues, PoolRouter placement) {
+        this.queues = serverQueues;
+        this.router = placement;
     }
 
     /** Starts taking requests from {@code source}. On the loop. */
@@ -137,12 +161,12 @@ final class SendScheduler {
 
     /** A request waits for a connection, or the phase's source may still give more: connections are still needed. */
     boolean needsConnections() {
-        return pending != null || !sourceDone && !stopping;
+        return pending != null || !sourceDone && !stopping || queues != null && !queues.isEmpty();
     }
 
     /** Nothing waits here and nothing more will come: the phase is over once its requests in flight end. */
     boolean drained() {
-        return (sourceDone || stopping) && pending == null;
+        return (sourceDone || stopping) && pending == null && (queues == null || queues.isEmpty());
     }
 
     /** Lets the loop sleep again (the phase is over, or the run ends). */
@@ -158,6 +182,10 @@ final class SendScheduler {
 
     /** The slot may have room to send: queue it for {@link #pickConnection()} (once). */
     void slotReady(ConnectionSlot c) {
+        if (queues != null) {
+            queues.slotReady(c);
+            return;
+        }
         int i = c.index();
         if (!queued[i]) {
             queued[i] = true;
@@ -189,8 +217,12 @@ final class SendScheduler {
             return;
         }
         pumping = true;
+        int unsent = 0;
         try {
             long now = System.nanoTime();
+            if (queues != null) {
+                queues.drain(now, poolSender);
+            }
             while (true) {
                 if (pending == null) {
                     if (sourceDone || stopping || subscriber == null) {
@@ -208,6 +240,17 @@ final class SendScheduler {
                         waitForSendTime(r.intendedNanos(), now);
                         break; // the alarm will pump again
                     }
+                }
+                if (queues != null) {
+                    ServerQueues.Offer o = offerToPool(r, now);
+                    if (o == ServerQueues.Offer.FULL) {
+                        break; // a reply from that server will pump again
+                    }
+                    if (o == ServerQueues.Offer.FAILED && ++unsent >= MAX_UNSENT_PER_PUMP) {
+                        pumpAfterReads(); // let the loop read and time out in between
+                        break;
+                    }
+                    continue;
                 }
                 ConnectionSlot c = r.affinity() >= 0 ? connectionFor(r.affinity()) : pickConnection();
                 if (c == null) {
@@ -241,6 +284,80 @@ final class SendScheduler {
             pumping = false;
             flushAll();
             afterPump.run();
+        }
+    }
+
+    /** Places {@code r} on its key's server and sends, queues or ends it there; on {@link ServerQueues.Offer#FULL} it stays pending. */
+    private ServerQueues.Offer offerToPool(Request r, long now) {
+        pending = null;
+        int m = router.place(r);
+        if (m == KeyPlacement.SPREAD) {
+            errors.requestError("the keys of one request live on different servers or slots; not sent");
+            poolSender.fail(r, Outcome.ERROR, now);
+            return ServerQueues.Offer.FAILED;
+        }
+        r.server(m);
+        ServerQueues.Offer o = queues.offer(r, m, now, poolSender);
+        if (o == ServerQueues.Offer.FULL) {
+            pending = r;
+        } else if (o == ServerQueues.Offer.FAILED) {
+            errors.requestError(queues.isDown(m) ? SERVER_DOWN : QUEUE_FULL);
+        }
+        return o;
+    }
+
+    private static final String SERVER_DOWN = "its server is down (no connection open, and connecting failed); not sent";
+    private static final String QUEUE_FULL = "its server's connections and queue were full when it was due; not sent";
+
+    /** A redirected request goes out again to {@code member}, ahead of that server's waiting requests. On the loop. */
+    void sendAgain(Request r, int member, long now) {
+        queues.sendAgain(r, member, poolSender, now);
+    }
+
+    /** A connect to {@code slot}'s server failed: with none of its connections open, what waits for it ends as errors. */
+    void serverUnreachable(ConnectionSlot slot, long now) {
+        queues.connectFailed(slot, now, poolSender);
+    }
+
+    /** Requests that waited for a server longer than the timeout end; a cluster map read again is taken up. On the loop. */
+    void checkQueues(long now, long timeoutNanos) {
+        if (queues != null) {
+            queues.expire(now, timeoutNanos, poolSender);
+            router.refresh();
+        }
+    }
+
+    /** How requests of a pool go out on a connection, or end without one, for {@link ServerQueues}. */
+    private final class PoolSender implements ServerQueues.Sender {
+        @Override
+        public void send(ConnectionSlot c, Request r, long now, boolean again) {
+            long firstWrite = r.sentNanos();
+            int bytes = c.send(r, now);
+            if (again) {
+                r.sentNanos(firstWrite); // the client waited from its first write: the redirect is part of it
+            }
+            int i = c.index();
+            if (!dirty[i]) {
+                dirty[i] = true;
+                dirtySlots.add(c);
+            }
+            if (c.canSend()) {
+                queues.slotReady(c);
+            }
+            if (again) {
+                recorder.sentAgain(r);
+            } else {
+                recorder.sent(r, bytes, now);
+            }
+        }
+
+        @Override
+        public void fail(Request r, Outcome outcome, long now) {
+            if (r.sentNanos() == 0) {
+                r.sentNanos(now); // never written: its latency runs to now from its intended time
+            }
+            recorder.completed(r, outcome, now, 0, -1);
+            pool.release(r);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.fluxperf.engine.load;
 
 import io.fluxperf.engine.metrics.ConnectionCounts;
+import io.fluxperf.engine.metrics.ServerStats;
 import io.fluxperf.engine.metrics.WorkloadStats;
 import io.fluxperf.trace.LatencyHistograms;
 import java.util.List;
@@ -23,11 +24,20 @@ final class ThreadFigures {
     /** {@link System#nanoTime()} on the loop when it took the figures: the end of the interval they cover. */
     long takenNanos;
 
+    /** Each server's figures in a run with several (the last for requests sent to none); null with one. */
+    final ServerStats[] servers;
+
     ThreadFigures(int workloadCount) {
+        this(workloadCount, null);
+    }
+
+    /** @param serverShapes the servers to keep figures for, as empty figures to copy; null: one server */
+    ThreadFigures(int workloadCount, List<ServerStats> serverShapes) {
         workloads = new WorkloadStats[workloadCount];
         for (int i = 0; i < workloadCount; i++) {
             workloads[i] = new WorkloadStats();
         }
+        servers = serverShapes == null ? null : serverShapes.stream().map(ServerStats::emptyCopy).toArray(ServerStats[]::new);
     }
 
     /** Empties every figure, for the next interval. */
@@ -38,6 +48,11 @@ final class ThreadFigures {
         connections.reset();
         sendLag.reset();
         connectLatency.reset();
+        if (servers != null) {
+            for (ServerStats s : servers) {
+                s.reset();
+            }
+        }
         loopCpuNanos = -1;
         takenNanos = 0;
     }

@@ -2,6 +2,7 @@ package io.fluxperf.engine.load;
 
 import io.fluxperf.engine.metrics.ConnectionCounts;
 import io.fluxperf.engine.metrics.SendLateness;
+import io.fluxperf.engine.metrics.ServerStats;
 import io.fluxperf.engine.metrics.ThreadCpu;
 import io.fluxperf.engine.metrics.WorkloadStats;
 import io.fluxperf.engine.netty.AlarmIoHandler;
@@ -53,6 +54,9 @@ final class ThreadRecorder {
     private long warmupMisses;
     /** The loop thread's working time at the start of the current interval; -1 unknown. */
     private long loopCpuMark = -1;
+    /** Several servers: their shapes (see {@link ThreadFigures#servers}), and their statistics block's figures; null with one. */
+    private final java.util.List<ServerStats> serverShapes;
+    private final ServerStats[] intervalServers;
 
     /**
      * @param intervalStats keep the statistics block's figures too (--stats-interval)
@@ -60,8 +64,17 @@ final class ThreadRecorder {
      * @param alarm         the loop's alarm, which knows the loop's idle polls
      */
     ThreadRecorder(int workloadCount, boolean intervalStats, ThreadTracer tracer, AlarmIoHandler alarm) {
+        this(workloadCount, intervalStats, tracer, alarm, null);
+    }
+
+    /** @param serverShapes a run with several servers: one empty figure per server, and one for requests sent to none */
+    ThreadRecorder(int workloadCount, boolean intervalStats, ThreadTracer tracer, AlarmIoHandler alarm,
+                   java.util.List<ServerStats> serverShapes) {
+        this.serverShapes = serverShapes;
+        this.intervalServers = serverShapes != null && intervalStats
+                ? serverShapes.stream().map(ServerStats::emptyCopy).toArray(ServerStats[]::new) : null;
         this.workloadCount = workloadCount;
-        this.current = new ThreadFigures(workloadCount);
+        this.current = new ThreadFigures(workloadCount, serverShapes);
         this.interval = intervalStats ? new WorkloadStats() : null;
         this.intervalLag = intervalStats ? LatencyHistograms.create() : null;
         this.handedOutLag = intervalStats ? LatencyHistograms.create() : null;
@@ -71,6 +84,11 @@ final class ThreadRecorder {
 
     int workloadCount() {
         return workloadCount;
+    }
+
+    /** Emptied figures of this recorder's shape, for a swap. */
+    ThreadFigures newFigures() {
+        return new ThreadFigures(workloadCount, serverShapes);
     }
 
     /**
@@ -96,6 +114,9 @@ final class ThreadRecorder {
 
     void sent(Request r, int bytes, long nowNanos) {
         current.workloads[r.workload()].recordSent(bytes);
+        if (current.servers != null) {
+            sentAgain(r);
+        }
         if (interval != null) {
             interval.recordSent(bytes);
         }
@@ -106,6 +127,27 @@ final class ThreadRecorder {
                 LatencyHistograms.record(intervalLag, lag);
             }
             lateness.sent(r.intendedNanos(), r.sourceNanos(), nowNanos);
+        }
+    }
+
+    /** A request went out to its server ({@link Request#server()}); again after a redirect, to the node named. */
+    void sentAgain(Request r) {
+        int i = r.server();
+        if (current.servers != null && i >= 0) {
+            current.servers[i].recordSent();
+            if (intervalServers != null) {
+                intervalServers[i].recordSent();
+            }
+        }
+    }
+
+    /** Server {@code server} answered with a redirect (MOVED when {@code moved}, else ASK). */
+    void redirected(int server, boolean moved) {
+        if (current.servers != null && server >= 0) {
+            current.servers[server].recordRedirect(moved);
+            if (intervalServers != null) {
+                intervalServers[server].recordRedirect(moved);
+            }
         }
     }
 
@@ -125,6 +167,14 @@ final class ThreadRecorder {
         s.record(outcome, latency, service, responseBytes);
         if (interval != null) {
             interval.record(outcome, latency, service, responseBytes);
+        }
+        if (current.servers != null) {
+            // a request sent to no server (its keys on several) counts in the last figure
+            int i = r.server() >= 0 ? r.server() : current.servers.length - 1;
+            current.servers[i].record(outcome, latency);
+            if (intervalServers != null) {
+                intervalServers[i].record(outcome, latency);
+            }
         }
         if (tracing) {
             tracer.record(r, outcome, nowNanos, responseBytes, warmingUp);
@@ -235,14 +285,24 @@ final class ThreadRecorder {
             intervalLag.reset();
             handedOutLag = lag;
         }
-        return new IntervalFigures(all, connections, lag);
+        java.util.List<ServerStats> servers = null;
+        if (intervalServers != null) {
+            servers = new java.util.ArrayList<>();
+            for (ServerStats s : intervalServers) {
+                servers.add(s.copy());
+                s.reset();
+            }
+        }
+        return new IntervalFigures(all, connections, lag, servers);
     }
 
     /**
-     * One thread's part of a statistics block: every workload together, the connection events and
-     * the paced requests' send lag (null without --stats-interval).
+     * One thread's part of a statistics block: every workload together, the connection events,
+     * the paced requests' send lag (null without --stats-interval) and, with several servers, each
+     * one's figures (else null).
      */
-    record IntervalFigures(WorkloadStats all, ConnectionCounts connections, Histogram sendLag) {
+    record IntervalFigures(WorkloadStats all, ConnectionCounts connections, Histogram sendLag,
+                           java.util.List<ServerStats> servers) {
     }
 
     /** The reads answered in the warm-up so far: hits and misses since the phase began. */

@@ -5,6 +5,8 @@ import io.fluxperf.engine.host.HostTuning;
 import io.fluxperf.engine.metrics.ConnectionCounts;
 import io.fluxperf.engine.metrics.KeptHistogram;
 import io.fluxperf.engine.metrics.LatencySummary;
+import io.fluxperf.engine.metrics.PoolFigures;
+import io.fluxperf.engine.metrics.ServerStats;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.metrics.WindowSummaries;
 import io.fluxperf.engine.metrics.WorkloadStats;
@@ -40,6 +42,13 @@ final class WindowBookkeeping {
     private long runCpu;
     private long[] runLoopCpu = new long[0];
     private boolean anyWindow;
+    /** Several servers: the whole run's per-server figures, added into in place; null with one. */
+    private List<ServerStats> runServers;
+    private boolean cluster;
+    /** A cluster run: how often its map has been read again so far, and how often at the last window's end. */
+    private java.util.function.LongSupplier mapRefreshes;
+    private long refreshesSeen;
+    private long runRefreshes;
 
     WindowBookkeeping(Runnable pause, boolean summariesInSteps, List<WorkloadConfig> configs) {
         this.pause = pause;
@@ -48,6 +57,13 @@ final class WindowBookkeeping {
         for (int i = 0; i < configs.size(); i++) {
             runWorkloads.add(new WorkloadStats());
         }
+    }
+
+    /** A run with several servers: its windows carry each server's figures; a cluster's, how often its map was read again. */
+    WindowBookkeeping servers(boolean clusterRun, java.util.function.LongSupplier refreshes) {
+        this.cluster = clusterRun;
+        this.mapRefreshes = refreshes;
+        return this;
     }
 
     /**
@@ -82,11 +98,45 @@ final class WindowBookkeeping {
         }
         WindowResult w = new WindowResult(number, startNanos, endNanos, configs, workloads, total, connections, lag,
                 connect, cpuNanos, loopCpu);
+        if (figures.get(0).servers != null) {
+            w = w.withPool(servers(figures));
+        }
         return summariesInSteps ? w.withSummaries(summaries(w)) : w;
+    }
+
+    /** Each server's figures over every thread. */
+    private PoolFigures servers(List<ThreadFigures> figures) {
+        ServerStats[] first = figures.get(0).servers;
+        List<ServerStats> sum = new ArrayList<>();
+        for (int i = 0; i < first.length; i++) {
+            ServerStats s = first[i].emptyCopy();
+            for (ThreadFigures f : figures) {
+                s.add(f.servers[i]);
+                pause.run();
+            }
+            sum.add(s);
+        }
+        long refreshes = 0;
+        if (mapRefreshes != null) {
+            long now = mapRefreshes.getAsLong();
+            refreshes = now - refreshesSeen;
+            refreshesSeen = now;
+        }
+        return new PoolFigures(sum, cluster, refreshes);
     }
 
     /** Adds {@code window} to the whole run. */
     void addToRun(WindowResult window) {
+        if (window.pool() != null) {
+            if (runServers == null) {
+                runServers = window.pool().servers().stream().map(ServerStats::emptyCopy).toList();
+            }
+            for (int i = 0; i < runServers.size(); i++) {
+                runServers.get(i).add(window.pool().servers().get(i));
+                pause.run();
+            }
+            runRefreshes += window.pool().mapRefreshes();
+        }
         for (int i = 0; i < runWorkloads.size(); i++) {
             add(runWorkloads.get(i), window.workloads().get(i));
         }
@@ -108,6 +158,9 @@ final class WindowBookkeeping {
     WindowResult run() {
         WindowResult w = new WindowResult(0, runStart, runEnd, configs, runWorkloads, runTotal, runConnections, runSendLag,
                 runConnect, anyWindow ? runCpu : 0, runLoopCpu);
+        if (runServers != null) {
+            w = w.withPool(new PoolFigures(runServers, cluster, runRefreshes));
+        }
         return w.withSummaries(summaries(w));
     }
 

@@ -12,11 +12,27 @@ package io.fluxperf.engine.metrics;
  * @param sent            requests written
  * @param responses       requests ended, by outcome below
  * @param openConnections connections open at the end of the interval
+ * @param servers         a run with several servers: each one's part; empty with one
  */
 public record IntervalSample(double second, double seconds, long sent, long responses, long ok, long miss, long error,
                              long timeout, long closed, long connectAttempts, long connectionsOpened,
                              long connectionsClosed, long connectFailures, long openConnections, long bytesIn,
                              long bytesOut, long protocolErrors, long connectionErrors, long latencyP50,
                              long latencyP99, long serviceP50, long serviceP99, long sendLagP50, long sendLagP99,
-                             long sendLagMax) {
+                             long sendLagMax, java.util.List<ServerSample> servers) {
+    public IntervalSample {
+        servers = java.util.List.copyOf(servers);
+    }
+
+    /** A sample of a run against one server. */
+    public IntervalSample(double second, double seconds, long sent, long responses, long ok, long miss, long error,
+                          long timeout, long closed, long connectAttempts, long connectionsOpened,
+                          long connectionsClosed, long connectFailures, long openConnections, long bytesIn,
+                          long bytesOut, long protocolErrors, long connectionErrors, long latencyP50,
+                          long latencyP99, long serviceP50, long serviceP99, long sendLagP50, long sendLagP99,
+                          long sendLagMax) {
+        this(second, seconds, sent, responses, ok, miss, error, timeout, closed, connectAttempts, connectionsOpened,
+                connectionsClosed, connectFailures, openConnections, bytesIn, bytesOut, protocolErrors, connectionErrors,
+                latencyP50, latencyP99, serviceP50, serviceP99, sendLagP50, sendLagP99, sendLagMax, java.util.List.of());
+    }
 }

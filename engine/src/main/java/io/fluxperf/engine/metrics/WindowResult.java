@@ -34,6 +34,8 @@ public final class WindowResult {
     private final long[] loopCpuNanos;
     /** Made on first need, or given ({@link #withSummaries}); kept by {@link #compact()}. */
     private WindowSummaries summaries;
+    /** Each server's figures in a run with several; null with one. */
+    private PoolFigures pool;
 
     public WindowResult(int number, long startNanos, long endNanos, List<WorkloadConfig> workloadConfigs,
                         List<WorkloadStats> workloads, WorkloadStats total, ConnectionCounts connections,
@@ -79,7 +81,22 @@ public final class WindowResult {
         WindowResult w = new WindowResult(number, startNanos, endNanos, workloadConfigs, workloads, total, connections,
                 sendLag, connectLatency, keptSendLag, keptConnectLatency, cpuNanos, loopCpuNanos);
         w.summaries = s;
+        w.pool = pool;
         return w;
+    }
+
+    /** This window with each server's figures (a run with several servers). */
+    public WindowResult withPool(PoolFigures p) {
+        WindowResult w = new WindowResult(number, startNanos, endNanos, workloadConfigs, workloads, total, connections,
+                sendLag, connectLatency, keptSendLag, keptConnectLatency, cpuNanos, loopCpuNanos);
+        w.summaries = summaries;
+        w.pool = p;
+        return w;
+    }
+
+    /** Each server's figures in a run with several servers or a cluster; null in a run against one. */
+    public PoolFigures pool() {
+        return pool;
     }
 
     /** Window start, System.nanoTime(). */
@@ -211,6 +228,7 @@ public final class WindowResult {
         WindowResult w = new WindowResult(number, startNanos, endNanos, workloadConfigs, keptWorkloads, keptTotal,
                 connections.copy(), null, null, keptLag, keptConnect, cpuNanos, loopCpuNanos);
         w.summaries = s;
+        w.pool = pool == null ? null : pool.kept();
         return w;
     }
 
@@ -243,9 +261,11 @@ public final class WindowResult {
         lag.add(other.sendLag());
         Histogram connect = connectLatency().copy();
         connect.add(other.connectLatency());
-        return new WindowResult(newNumber, Math.min(startNanos, other.startNanos), Math.max(endNanos, other.endNanos),
+        WindowResult w = new WindowResult(newNumber, Math.min(startNanos, other.startNanos), Math.max(endNanos, other.endNanos),
                 workloadConfigs, merged, t, c, lag, connect,
                 cpuNanos < 0 || other.cpuNanos < 0 ? -1 : cpuNanos + other.cpuNanos, addLoopCpu(loopCpuNanos, other.loopCpuNanos));
+        w.pool = pool == null ? other.pool : other.pool == null ? pool : pool.plus(other.pool);
+        return w;
     }
 
     /** Per-loop sums; an empty start takes the other's, and loops of unknown time stay unknown. */

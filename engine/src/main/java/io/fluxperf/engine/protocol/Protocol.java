@@ -76,6 +76,11 @@ public interface Protocol {
         return List.of();
     }
 
+    /** What the engine needs to load a cluster of this protocol's servers ({@code --cluster}), or null when it has none. */
+    default ClusterProtocol cluster() {
+        return null;
+    }
+
     /** Starts an embedded server of this protocol, or null when it has none. */
     default TargetFactory target() {
         return null;

@@ -15,6 +15,13 @@ public interface ProtocolCodec {
     int HANDSHAKE_DONE = 0;
 
     /**
+     * {@link #decode} consumed a reply that sends the request to another node of a cluster
+     * ({@link #redirect()} says where); only codecs of a cluster's nodes return it
+     * ({@link ClusterProtocol#nodeCodecs}).
+     */
+    int REDIRECTED = -2;
+
+    /**
      * Writes what a new connection sends before any load (redis AUTH, SELECT, HELLO).
      *
      * @return true when something was written and its replies must be read with {@link #decodeHandshake}
@@ -63,6 +70,11 @@ public interface ProtocolCodec {
      *                           is then out of step and must be closed
      */
     int decode(ByteBuf in, Request request) throws ProtocolException;
+
+    /** The redirect that {@link #decode} just returned {@link #REDIRECTED} for; valid until the next decode. */
+    default Redirect redirect() {
+        return null;
+    }
 
     /**
      * The class of the reply {@link #decode} just consumed, for the report's per-class counts

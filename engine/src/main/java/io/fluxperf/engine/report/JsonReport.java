@@ -15,7 +15,14 @@ import java.nio.file.Path;
  * every requests figure is the sum of the outcomes written next to it, so the file reconciles.
  */
 public final class JsonReport {
-    private final ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private final ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+            .addMixIn(io.fluxperf.engine.metrics.IntervalSample.class, IntervalServers.class);
+
+    /** A statistics block's per-server part is written only in a run with several servers. */
+    private abstract static class IntervalServers {
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+        abstract java.util.List<io.fluxperf.engine.metrics.ServerSample> servers();
+    }
     private final String version;
 
     /** Stamps the result with fluxperf's version. */

@@ -8,6 +8,8 @@ import io.fluxperf.engine.metrics.ConnectionCounts;
 import io.fluxperf.engine.metrics.HitrateWarmup;
 import io.fluxperf.engine.metrics.IntervalSample;
 import io.fluxperf.engine.metrics.LatencySummary;
+import io.fluxperf.engine.metrics.PoolFigures;
+import io.fluxperf.engine.metrics.ServerStats;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.metrics.WorkloadStats;
@@ -45,9 +47,32 @@ final class JsonResultModel {
         }
     }
 
+    /**
+     * @param pool a run with several servers or a cluster: its servers as given and how keys are
+     *             placed on them; absent for a run against one server
+     */
     record Config(String server, String protocol, int threads, int connections, int pipeline, long durationMs,
                   int windows, long warmupMs, long timeoutMs, boolean tcpNoDelay, long requests, long seed,
-                  boolean openLoop, String arrivals, double warmupHitratePercent, List<WorkloadSettings> workloads) {
+                  boolean openLoop, String arrivals, double warmupHitratePercent, List<WorkloadSettings> workloads,
+                  @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                  Pool pool) {
+    }
+
+    /** The servers as given (HOST:PORT[:WEIGHT]), the distribution (null for a cluster), and a cluster's reads. */
+    record Pool(List<String> servers, String distribution, boolean cluster, String readFrom) {
+    }
+
+    /**
+     * One server's part of a window: a pool's server, or a cluster's node (role master or replica).
+     * The servers' requests add up to the window's; the entry named "(not sent)" counts requests
+     * whose keys lived on several servers and that were sent to none.
+     */
+    record Server(String server, String role, long requests, long ok, long miss, long error, long timeout,
+                  long closed, double rate, long sent, long p50, long p99, long p999, Long moved, Long ask) {
+    }
+
+    /** A cluster run's redirects in a window, and how often the slot map was read again. */
+    record Redirects(long moved, long ask, long mapRefreshes) {
     }
 
     record WorkloadSettings(int index, String name, String method, double rate, int weight, Map<String, Object> bytes,
@@ -63,7 +88,11 @@ final class JsonResultModel {
                   LatencySummary latency, LatencySummary service, LatencySummary sendLag, Connections connections,
                   long bytesSent, long bytesReceived, Long cpuNanos, Double cpuNanosPerRequest, Double busiestLoadThreadCpuShare,
                   double connectRate, LatencySummary connectLatency, java.util.Map<String, Long> replyClasses,
-                  List<Workload> workloads) {
+                  List<Workload> workloads,
+                  @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                  List<Server> servers,
+                  @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                  Redirects redirects) {
     }
 
     record Workload(int index, String name, String method, double targetRate, boolean belowTarget, long requests,
@@ -102,7 +131,9 @@ final class JsonResultModel {
         }
         return new Config(c.server(), c.protocol(), c.threads(), c.connections(), c.pipeline(),
                 millis(c.duration()), c.windows(), millis(c.warmup()), millis(c.timeout()), c.tcpNoDelay(),
-                c.requests(), c.seed(), c.isOpenLoop(), c.arrivals().label(), c.warmupHitrate(), workloads);
+                c.requests(), c.seed(), c.isOpenLoop(), c.arrivals().label(), c.warmupHitrate(), workloads,
+                c.pool().isPool() ? new Pool(c.pool().servers(), c.pool().cluster() ? null : c.pool().distribution().label(),
+                        c.pool().cluster(), c.pool().cluster() ? c.pool().readFrom().label() : null) : null);
     }
 
     private static long millis(Duration d) {
@@ -147,7 +178,30 @@ final class JsonResultModel {
                 w.cpuNanosPerRequest() < 0 ? null : w.cpuNanosPerRequest(),
                 w.busiestLoopShare() < 0 ? null : w.busiestLoopShare(),
                 w.connectLatency() != null ? w.connectRate() : 0,
-                w.connectLatency() != null ? w.summaries().connect() : null, replyClasses(t, TextReport.replyClasses(run)), workloads);
+                w.connectLatency() != null ? w.summaries().connect() : null, replyClasses(t, TextReport.replyClasses(run)), workloads,
+                servers(w), w.pool() != null && w.pool().cluster()
+                        ? new Redirects(w.pool().moved(), w.pool().ask(), w.pool().mapRefreshes()) : null);
+    }
+
+    private static List<Server> servers(WindowResult w) {
+        PoolFigures pool = w.pool();
+        if (pool == null) {
+            return null;
+        }
+        List<Server> out = new ArrayList<>();
+        for (ServerStats s : pool.servers()) {
+            if (!s.shown()) {
+                continue;
+            }
+            org.HdrHistogram.Histogram h = s.latency();
+            boolean timed = h.getTotalCount() > 0;
+            Counts c = Counts.of(s.outcomes());
+            out.add(new Server(s.name(), s.role(), c.requests(), c.ok(), c.miss(), c.error(), c.timeout(), c.closed(),
+                    c.requests() / w.seconds(), s.sent(), timed ? h.getValueAtPercentile(50) : 0,
+                    timed ? h.getValueAtPercentile(99) : 0, timed ? h.getValueAtPercentile(99.9) : 0,
+                    pool.cluster() ? s.moved() : null, pool.cluster() ? s.ask() : null));
+        }
+        return out;
     }
 
     /** Replies by the protocol's class ("2xx" → n for HTTP), or null for protocols without classes. */

@@ -164,6 +164,9 @@ public final class TextReport {
                 "errProtocol", group(s.protocolErrors()), "errConnection", group(s.connectionErrors())));
         out.println(columns("p50", group(s.latencyP50()) + " ns", "p99", group(s.latencyP99()) + " ns",
                 "serviceP50", group(s.serviceP50()) + " ns", "serviceP99", group(s.serviceP99()) + " ns"));
+        for (io.fluxperf.engine.metrics.ServerSample server : s.servers()) {
+            out.println(ServerLines.statsLine(server));
+        }
     }
 
     /**
@@ -244,6 +247,7 @@ public final class TextReport {
                 out.println(workloadBreakdown(i, wc, w.workloads().get(i), w.summaries().workloadLatency().get(i), w.rate(i)));
             }
         }
+        ServerLines.printWindow(out, w);
     }
 
     /**

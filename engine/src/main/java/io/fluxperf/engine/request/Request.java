@@ -44,6 +44,9 @@ public final class Request {
     private int[] memberEnds = new int[0];
     private int memberCount;
     private byte[] script;
+    private int server = -1;
+    private int redirects;
+    private boolean redirectOnce;
 
     /** Clears everything for reuse. */
     public Request reset() {
@@ -67,6 +70,9 @@ public final class Request {
         valueCheck = null;
         memberCount = 0;
         script = null;
+        server = -1;
+        redirects = 0;
+        redirectOnce = false;
         return this;
     }
 
@@ -331,6 +337,38 @@ public final class Request {
 
     public byte[] script() {
         return script;
+     * The server of a run with several (its index in the pool) that this request goes to: set where
+     * its key was placed, or beforehand to send it there whatever its key (a flush of every
+     * server). -1: not placed yet, or a run with one server.
+     */
+    public Request server(int index) {
+        this.server = index;
+        return this;
+    }
+
+    public int server() {
+        return server;
+    }
+
+    /**
+     * A cluster node answered this request with a redirect: it goes again, to the node named. With
+     * {@code once} (redis ASK) the node is asked this one time, and the codec announces that first
+     * (ASKING); otherwise (MOVED) the node owns its key for good.
+     */
+    public Request redirected(boolean once) {
+        this.redirects++;
+        this.redirectOnce = once;
+        return this;
+    }
+
+    /** How many redirects this request followed. */
+    public int redirects() {
+        return redirects;
+    }
+
+    /** It goes to a node it was redirected to for this one time; see {@link #redirected(boolean)}. */
+    public boolean redirectOnce() {
+        return redirectOnce;
     }
 
     /** Checks the values a read gets back against what the run wrote (reads of --hit workloads); null: none. */

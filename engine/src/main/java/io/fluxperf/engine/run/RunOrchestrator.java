@@ -16,6 +16,7 @@ import io.fluxperf.engine.metrics.IntervalSample;
 import io.fluxperf.engine.metrics.LiveSample;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.pool.ServerPool;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.report.HdrLogWriter;
@@ -52,6 +53,8 @@ public final class RunOrchestrator {
     private volatile LoadRun run;
     private volatile boolean stopRequested;
     private RunErrors errors;
+    /** The run's servers when it has several (opened and closed by {@link #execute()}), or null. */
+    private ServerPool servers;
 
     public RunOrchestrator(RunConfig config, RunReport report) {
         this.config = config;
@@ -147,11 +150,14 @@ public final class RunOrchestrator {
         // the lowered priority of the run's thread, and the target's loops must keep theirs
         try (RunOutputs.Opened files = outputs.open(config);
              TargetServer target = config.server() == null ? startEmbedded(p, config.connection().udp()) : null;
-             ClientLoops loops = warmup != null ? new ClientLoops(config.connection().ioUring()) : null) {
+             ClientLoops loops = warmup != null ? new ClientLoops(config.connection().ioUring()) : null;
+             // several servers (or a cluster, whose map is read now): named before the warm-up, as --server is
+             ServerPool servers = target == null ? ServerPool.open(config, p) : null) {
             // a mistake in --server is named before the warm-up, not after it
             SocketAddress address = target != null ? (config.connection().udp() ? target.udpAddress() : target.address())
                     : ServerAddress.parse(config.server(), "--server");
-            String description = target != null ? target.describe() : config.server();
+            String description = target != null ? target.describe() : servers != null ? servers.describe() : config.server();
+            this.servers = servers;
             LoadRun.check(config, p); // a mistake in the config is named before the warm-up, which shares it
             if (warmup != null && !stopRequested) {
                 warmUp(p, loops, files.trace() != null);
@@ -181,7 +187,7 @@ public final class RunOrchestrator {
         }
         RunResult result;
         try {
-            result = load.execute(address, description, source);
+            result = servers != null ? load.execute(servers, description, source) : load.execute(address, description, source);
         } finally {
             files.closeLogs();
         }

@@ -4,6 +4,7 @@ import io.fluxperf.engine.protocol.Ascii;
 import io.fluxperf.engine.protocol.HandshakeRefused;
 import io.fluxperf.engine.protocol.ProtocolCodec;
 import io.fluxperf.engine.protocol.ProtocolException;
+import io.fluxperf.engine.protocol.Redirect;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.CommandTemplate;
 import io.fluxperf.engine.request.Outcome;
@@ -62,8 +63,15 @@ import static io.fluxperf.engine.protocol.resp.RespCommands.bytes;
  *
  * <h2>Handshake</h2>
  * {@code HELLO 3 [AUTH user password]} for RESP3, else {@code AUTH [user] password} when a
- * password is set; then {@code SELECT db} when a database is set. They are pipelined, and the
- * first refusal ends the run with one sentence naming the flag ({@link HandshakeRefused}).
+ * password is set; then {@code SELECT db} when a database is set; then, on a cluster replica that
+ * serves reads, {@code READONLY}. They are pipelined, and the first refusal ends the run with one
+ * sentence naming the flag ({@link HandshakeRefused}).
+ *
+ * <h2>Cluster nodes</h2>
+ * On a connection to a redis Cluster node ({@code --cluster}), an error reply {@code -MOVED slot
+ * host:port} or {@code -ASK slot host:port} is no outcome but a {@link Redirect}
+ * ({@link #REDIRECTED}); a request sent again after an ASK ({@link Request#redirectOnce()}) goes
+ * out after {@code ASKING}, whose reply is read and dropped before the request's own.
  *
  * <p>Encoding allocates nothing: verbs are pre-encoded, lengths and numbers written in place.
  * Not thread-safe: one per connection, on its event loop.
@@ -89,6 +97,10 @@ final class RespCodec implements ProtocolCodec {
     private static final byte[] AUTH = bytes("$4\r\nAUTH\r\n");
     private static final byte[] SELECT = bytes("$6\r\nSELECT\r\n");
     private static final byte[] DEFAULT_USER = bytes("default");
+    private static final byte[] READONLY = bytes("*1\r\n$8\r\nREADONLY\r\n");
+    private static final byte[] ASKING = bytes("*1\r\n$6\r\nASKING\r\n");
+    private static final byte[] MOVED_PREFIX = bytes("MOVED ");
+    private static final byte[] ASK_PREFIX = bytes("ASK ");
     private static final boolean[] ZERO_IS_MISS = new boolean[Command.values().length];
 
     static {
@@ -104,28 +116,52 @@ final class RespCodec implements ProtocolCodec {
     private static final int STEP_HELLO = 1;
     private static final int STEP_AUTH = 2;
     private static final int STEP_SELECT = 3;
+    private static final int STEP_READONLY = 4;
 
     private final RespOptions options;
     private final RespReplyDecoder decoder = new RespReplyDecoder();
-    private final ReplyShape shape = new ReplyShape();
+    private final ReplyShape shape;
     private final HandshakeReply handshakeReply = new HandshakeReply();
     /** The reply to a SCRIPT LOAD: only whether it is an error counts. */
     private final HandshakeReply loadReply = new HandshakeReply();
     /** Handshake commands sent, in order, and how many of their replies have been read. */
-    private final int[] steps = new int[2];
+    private final int[] steps = new int[3];
     private int stepCount;
     private int stepsDone;
     private final Scripts scripts = new Scripts();
+    /** A cluster node's connection: MOVED and ASK are redirects. */
+    private final boolean clusterNode;
+    /** A cluster replica that serves reads: READONLY in the handshake. */
+    private final boolean readOnlyReplica;
+    private final Redirect redirect = new Redirect();
+    /** The ASKING before the oldest request's own command has been answered (and its reply dropped). */
+    private boolean askingAnswered;
 
     RespCodec(RespOptions options) {
+        this(options, false, false);
+    }
+
+    /**
+     * @param clusterNode     a connection to a cluster node: redirects are decoded as such
+     * @param readOnlyReplica the node is a replica this run reads from: READONLY first
+     */
+    RespCodec(RespOptions options, boolean clusterNode, boolean readOnlyReplica) {
         this.options = options;
+        this.clusterNode = clusterNode;
+        this.readOnlyReplica = readOnlyReplica;
+        this.shape = new ReplyShape(clusterNode ? redirect : null);
+    }
+
+    @Override
+    public Redirect redirect() {
+        return redirect;
     }
 
     // ---- handshake ----
 
     @Override
     public boolean hasHandshake() {
-        return options.hasHandshake();
+        return options.hasHandshake() || readOnlyReplica;
     }
 
     @Override
@@ -159,6 +195,10 @@ final class RespCodec implements ProtocolCodec {
             bulkLong(out, options.database());
             steps[stepCount++] = STEP_SELECT;
         }
+        if (readOnlyReplica) {
+            out.writeBytes(READONLY);
+            steps[stepCount++] = STEP_READONLY;
+        }
         return stepCount > 0;
     }
 
@@ -191,6 +231,7 @@ final class RespCodec implements ProtocolCodec {
             return passwordFlag + ": redis has no password configured, so it refused AUTH; leave out " + passwordFlag + ".";
         }
         return switch (step) {
+            case STEP_READONLY -> "--read-from replica: a replica refused READONLY: " + said;
             case STEP_AUTH -> passwordFlag + ": redis refused AUTH: " + said;
             case STEP_HELLO -> authProblem
                     ? passwordFlag + ": redis refused HELLO 3 AUTH: " + said
@@ -203,6 +244,7 @@ final class RespCodec implements ProtocolCodec {
         return switch (step) {
             case STEP_HELLO -> "HELLO";
             case STEP_AUTH -> "AUTH";
+            case STEP_READONLY -> "READONLY";
             default -> "SELECT";
         };
     }
@@ -238,6 +280,9 @@ final class RespCodec implements ProtocolCodec {
 
     @Override
     public void encode(Request r, ByteBuf out) {
+        if (clusterNode && r.redirectOnce()) {
+            out.writeBytes(ASKING); // its reply is read and dropped before the command's own
+        }
         encodeRequest(r, out);
         scripts.sent++;
     }
@@ -540,6 +585,18 @@ final class RespCodec implements ProtocolCodec {
 
     @Override
     public int decode(ByteBuf in, Request r) throws ProtocolException {
+        if (clusterNode && r.redirectOnce() && !askingAnswered) {
+            // ASKING went first (see encode): its reply comes before any other
+            try {
+                if (!decoder.decode(in, RespSink.IGNORE)) {
+                    return NEED_MORE;
+                }
+            } catch (ProtocolException e) {
+                decoder.reset();
+                throw new ProtocolException(e.getMessage() + " (reply to ASKING before " + r + ")");
+            }
+            askingAnswered = true;
+        }
         if (scripts.loadReplyDue()) {
             boolean loaded;
             try {
@@ -554,20 +611,25 @@ final class RespCodec implements ProtocolCodec {
             scripts.loadReplyRead(loadReply.error != null);
             loadReply.error = null;
         }
-        if (!decoder.inFrame()) {
-            shape.clear();
-        }
         boolean complete;
         try {
+            if (!decoder.inFrame()) {
+                shape.clear();
+            }
             complete = decoder.decode(in, shape);
         } catch (ProtocolException e) {
             decoder.reset();
+            askingAnswered = false;
             throw new ProtocolException(e.getMessage() + " (reply to " + r + ")");
         }
         if (!complete) {
             return NEED_MORE;
         }
+        askingAnswered = false;
         boolean loadFailed = scripts.received();
+        if (shape.redirected) {
+            return REDIRECTED;
+        }
         return loadFailed ? Outcome.ERROR.ordinal() : shape.outcome(effectiveCommand(r)).ordinal();
     }
 
@@ -678,6 +740,10 @@ final class RespCodec implements ProtocolCodec {
      * them are nil. Attributes and top-level pushes are skipped.
      */
     private static final class ReplyShape implements RespSink {
+        /** Where a cluster node's MOVED or ASK goes; null on a connection to no cluster. */
+        private final Redirect redirect;
+        /** The reply was a MOVED or ASK (then {@link #redirect} says where). */
+        private boolean redirected;
         private int depth;
         /** Depth at which a skipped section (attribute, push) began; -1 when not skipping. */
         private int skipFrom;
@@ -689,7 +755,12 @@ final class RespCodec implements ProtocolCodec {
         /** Direct elements that are the integer 0 (SMISMEMBER's "not a member"). */
         private long zeroElements;
 
+        ReplyShape(Redirect redirect) {
+            this.redirect = redirect;
+        }
+
         void clear() {
+            redirected = false;
             depth = 0;
             skipFrom = -1;
             type = 0;
@@ -729,6 +800,9 @@ final class RespCodec implements ProtocolCodec {
                 type = t;
                 nil = t == '_';
                 zero = t == ':' && end - start == 1 && in.getByte(start) == '0';
+                if (t == '-' && redirect != null) {
+                    redirected = readRedirect(in, start, end);
+                }
             } else if (depth == 1) {
                 elements++;
                 if (t == '_') {
@@ -737,6 +811,39 @@ final class RespCodec implements ProtocolCodec {
                     zeroElements++;
                 }
             }
+        }
+
+        /** {@code MOVED 3999 127.0.0.1:6381} or {@code ASK 3999 127.0.0.1:6381} into {@link #redirect}; false for any other error. */
+        private boolean readRedirect(ByteBuf in, int start, int end) {
+            Redirect.Kind kind = startsWith(in, start, end, MOVED_PREFIX) ? Redirect.Kind.MOVED
+                    : startsWith(in, start, end, ASK_PREFIX) ? Redirect.Kind.ASK : null;
+            if (kind == null) {
+                return false;
+            }
+            int p = start + (kind == Redirect.Kind.MOVED ? MOVED_PREFIX.length : ASK_PREFIX.length);
+            int slot = 0;
+            int digits = 0;
+            while (p < end && in.getByte(p) >= '0' && in.getByte(p) <= '9' && digits < 6) {
+                slot = slot * 10 + (in.getByte(p++) - '0');
+                digits++;
+            }
+            if (digits == 0 || p >= end || in.getByte(p) != ' ' || p + 1 >= end) {
+                return false; // not the shape redis sends: an ordinary error
+            }
+            redirect.set(kind, slot, in, p + 1, end);
+            return true;
+        }
+
+        private static boolean startsWith(ByteBuf in, int start, int end, byte[] prefix) {
+            if (end - start < prefix.length) {
+                return false;
+            }
+            for (int i = 0; i < prefix.length; i++) {
+                if (in.getByte(start + i) != prefix[i]) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         @Override

@@ -1,6 +1,7 @@
 package io.fluxperf.engine.protocol.resp;
 
 import io.fluxperf.engine.log.LogFormat;
+import io.fluxperf.engine.protocol.ClusterProtocol;
 import io.fluxperf.engine.protocol.CodecFactory;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.ProtocolOption;
@@ -66,6 +67,12 @@ public final class RespProtocol implements Protocol {
     @Override
     public List<LogFormat> logFormats() {
         return List.of(RedisMonitorFormat.INSTANCE);
+    }
+
+    /** redis Cluster ({@code --cluster}): {@link RespClusterProtocol}. */
+    @Override
+    public ClusterProtocol cluster() {
+        return RespClusterProtocol.INSTANCE;
     }
 
     @Override

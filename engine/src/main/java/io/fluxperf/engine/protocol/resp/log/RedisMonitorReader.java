@@ -81,10 +81,10 @@ final class RedisMonitorReader extends LineLogReader {
             if (prefixer != null) {
                 prefixer.apply(name, e);
             }
+            // every key: a replay to several servers or a cluster places the command by all of them
             for (int i = 1; i < e.argCount; i++) {
                 if (RedisKeys.isKey(name, i, e)) {
                     e.addKey(null, e.args, e.argStart(i), e.argLength(i));
-                    break;
                 }
             }
             e.valueArg = e.command.carriesValue() || e.command == Command.COMMAND ? RedisKeys.valueIndex(name, e.argCount) : -1;

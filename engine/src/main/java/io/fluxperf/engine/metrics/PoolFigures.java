@@ -1,0 +1,46 @@
+package io.fluxperf.engine.metrics;
+
+import java.util.List;
+
+/**
+ * The per-server part of a window (or of the whole run) of a run with several servers or a
+ * cluster: each server's figures, in the pool's order, and how often the cluster's slot map was
+ * read again because a node answered MOVED.
+ *
+ * @param servers      one per pool member or cluster node
+ * @param cluster      the servers are a cluster's nodes (the report shows redirects)
+ * @param mapRefreshes times the cluster's layout was read again in the window
+ */
+public record PoolFigures(List<ServerStats> servers, boolean cluster, long mapRefreshes) {
+    public PoolFigures {
+        servers = List.copyOf(servers);
+    }
+
+    /** MOVED redirects over every server. */
+    public long moved() {
+        return servers.stream().mapToLong(ServerStats::moved).sum();
+    }
+
+    /** ASK redirects over every server. */
+    public long ask() {
+        return servers.stream().mapToLong(ServerStats::ask).sum();
+    }
+
+    /** A read-only copy whose histograms are kept encoded. */
+    public PoolFigures kept() {
+        return new PoolFigures(servers.stream().map(ServerStats::kept).toList(), cluster, mapRefreshes);
+    }
+
+    /** These figures with {@code other}'s added, server by server. */
+    public PoolFigures plus(PoolFigures other) {
+        List<ServerStats> sum = new java.util.ArrayList<>();
+        for (int i = 0; i < servers.size(); i++) {
+            ServerStats s = servers.get(i).copy();
+            if (i < other.servers.size()) {
+                s.add(other.servers.get(i));
+            }
+            sum.add(s);
+        }
+        return new PoolFigures(sum, cluster, mapRefreshes + other.mapRefreshes);
+    }
+}

@@ -1,0 +1,9 @@
+/**
+ * Runs against several servers: the pool's members and their connections, where each request's
+ * key goes ({@link io.fluxperf.engine.pool.KeyPlacement}: libmemcached's weighted ketama, modula,
+ * or a cluster's slot map through the protocol's {@link io.fluxperf.engine.protocol.ClusterProtocol}),
+ * each member's queue of requests waiting for room ({@link io.fluxperf.engine.pool.ServerQueues}),
+ * and a cluster's redirects and layout refreshes ({@link io.fluxperf.engine.pool.ClusterRouting}).
+ * Protocol-neutral: a protocol takes part only through the SPI of {@code engine.protocol}.
+ */
+package io.fluxperf.engine.pool;
