@@ -437,6 +437,9 @@ final class SendScheduler {
         protected void hookOnNext(Request r) {
             if (loop.inEventLoop()) {
                 accept(r);
+                if (!pumping) {
+                    pump(); // emitted from a task of the source's own (a replay lane woken by its reader)
+                }
             } else {
                 loop.execute(() -> {
                     accept(r);

@@ -1,0 +1,99 @@
+package io.fluxperf.engine.load;
+
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.request.Command;
+import io.fluxperf.engine.request.Request;
+import io.fluxperf.engine.request.RequestPool;
+import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.RealServers;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.reactivestreams.Subscription;
+import reactor.core.CoreSubscriber;
+import reactor.core.publisher.Flux;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+/**
+ * A source that has nothing when asked and emits later, from a task it runs on the load loop (as
+ * a replay lane does when its reader catches up): each such request is sent at once, not when
+ * something else happens to wake the scheduler. On an idle connection nothing else would, and
+ * the run stalled.
+ */
+@ExtendWith(RealServers.class)
+class LaterOnLoopSourceTest {
+    private static final int REQUESTS = 40;
+
+    @Test
+    void requestsEmittedLaterOnTheLoopAreSentAtOnce(MemcachedProcess memcached) {
+        ScheduledExecutorService producer = Executors.newSingleThreadScheduledExecutor();
+        try {
+            RunConfig config = RunConfig.builder().threads(1).connections(1).pipeline(1)
+                    .requests(REQUESTS).windows(1).timeout(Duration.ofSeconds(1)).tcpNoDelay(true).seed(3)
+                    .workload(WorkloadConfig.of(Command.GET)).build();
+            RunResult result = assertTimeoutPreemptively(Duration.ofSeconds(20), () ->
+                    new LoadRun(config, new RunListener() { }).execute(
+                            new InetSocketAddress("127.0.0.1", memcached.port()), memcached.address(),
+                            new LaterSource(producer)));
+            assertEquals(REQUESTS, result.total().total().outcomes().requests());
+        } finally {
+            producer.shutdownNow();
+        }
+    }
+
+    /** Answers every ask empty-handed, then emits one request 2 ms later from a task on the loop. */
+    private static final class LaterSource implements RequestSource {
+        private final ScheduledExecutorService producer;
+
+        LaterSource(ScheduledExecutorService producer) {
+            this.producer = producer;
+        }
+
+        @Override
+        public Flux<Request> requests(int thread, int threads, RequestPool pool, long startNanos) {
+            throw new AssertionError("the scheduler tells a source its loop");
+        }
+
+        @Override
+        public Flux<Request> requests(int thread, int threads, RequestPool pool, long startNanos, Executor loop) {
+            return new Flux<>() {
+                @Override
+                public void subscribe(CoreSubscriber<? super Request> actual) {
+                    AtomicInteger emitted = new AtomicInteger();
+                    actual.onSubscribe(new Subscription() {
+                        private boolean waiting;
+
+                        @Override
+                        public void request(long n) {
+                            if (waiting || emitted.get() == REQUESTS) {
+                                return;
+                            }
+                            waiting = true;
+                            producer.schedule(() -> loop.execute(() -> {
+                                waiting = false;
+                                int i = emitted.incrementAndGet(); // before onNext, which asks again
+                                actual.onNext(pool.acquire().command(Command.GET, 0).addKey(i, 10));
+                                if (i == REQUESTS) {
+                                    actual.onComplete();
+                                }
+                            }), 2, TimeUnit.MILLISECONDS);
+                        }
+
+                        @Override
+                        public void cancel() {
+                        }
+                    });
+                }
+            };
+        }
+    }
+}
