@@ -337,6 +337,9 @@ public final class Request {
 
     public byte[] script() {
         return script;
+    }
+
+    /**
      * The server of a run with several (its index in the pool) that this request goes to: set where
      * its key was placed, or beforehand to send it there whatever its key (a flush of every
      * server). -1: not placed yet, or a run with one server.
