@@ -17,6 +17,7 @@ if [ "${1:-all}" != build ]; then
   command -v chromium >/dev/null || need+=(chromium)
   command -v python3 >/dev/null || need+=(python3)   # bench/lib's scripts, tested in bench/jmh
   command -v cc >/dev/null || need+=(gcc libc6-dev)   # bench/lib/pace_reference.c, built by its test in bench/jmh
+  [ -f /usr/include/libmemcached-1.0/memcached.h ] || need+=(libmemcached-dev)   # libmemcached's own key placement, compared in the engine's tests
   fc-list 2>/dev/null | grep -qi dejavu || need+=(fontconfig fonts-dejavu-core)   # text in heatmap PNGs
 fi
 
