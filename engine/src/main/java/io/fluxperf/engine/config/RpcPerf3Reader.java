@@ -104,10 +104,7 @@ final class RpcPerf3Reader {
         if (waterfall != null) {
             out.general("waterfall", waterfall, "general.waterfall", "latency heatmap PNG, drawn from the run's trace");
         }
-        String server = RpcPerfKeyspaces.endpoint(g, "endpoints", out);
-        if (server != null) {
-            out.general("server", server, "general.endpoints", null);
-        }
+        RpcPerfKeyspaces.endpoints(g, "endpoints", out);
         for (String k : List.of("listen", "admin")) {
             if (g.string(k) != null) {
                 out.note("general." + k, "fluxperf has no admin listener yet: the report, --json and"

@@ -20,9 +20,9 @@ final class RpcPerf5Reader {
     private static final List<String> TOP = List.of("general", "target", "client", "workload", "tls", "metrics",
             "debug", "storage", "pubsub", "leaderboard", "oltp", "replay");
     private static final List<String> GENERAL = List.of("protocol", "interval", "duration", "admin", "initial_seed",
-            "metrics_output", "metrics_format", "metrics_interval");
+            "metrics_output", "metrics_format", "metrics_interval", "output_format");
     private static final List<String> CLIENT = List.of("threads", "poolsize", "concurrency", "connect_timeout",
-            "request_timeout", "reconnect_rate", "read_buffer_size", "write_buffer_size");
+            "request_timeout", "reconnect_rate", "read_buffer_size", "write_buffer_size", "request_ratelimit");
     private static final List<String> WORKLOAD = List.of("threads", "ratelimit", "keyspace", "stores", "leaderboard",
             "topics", "oltp");
     private static final List<String> RATELIMIT = List.of("start", "end", "step", "interval", "ramp",
@@ -114,6 +114,14 @@ final class RpcPerf5Reader {
                         + " figures with --stats-interval 1");
             }
         }
+        String outputFormat = g.string("output_format");
+        if (outputFormat != null) {
+            if (!outputFormat.equals("log") && !outputFormat.equals("json")) {
+                throw g.error("output_format", "is log or json, not '" + outputFormat + "'");
+            }
+            out.note("general.output_format", "fluxperf prints its text report"
+                    + (outputFormat.equals("json") ? "; --json FILE writes every window as JSON" : ""));
+        }
 
         TomlTable target = root.table("target");
         if (target == null) {
@@ -125,13 +133,21 @@ final class RpcPerf5Reader {
         for (String momento : List.of("cache_name", "endpoint_override", "use_private_endpoints", "object_store_name")) {
             RpcPerfKeyspaces.unsupported(target, momento, "is for Momento's services, which fluxperf does not speak");
         }
-        String server = RpcPerfKeyspaces.endpoint(target, "endpoints", out);
-        if (server != null) {
-            out.general("server", server, "target.endpoints", null);
-        }
+        RpcPerfKeyspaces.endpoints(target, "endpoints", out);
 
         client(out, root.table("client"));
         double rate = workloadRate(out, root);
+        String rateFrom = "workload.ratelimit.start";
+        TomlTable client = root.table("client");
+        Long clientRate = client == null ? null : client.integer("request_ratelimit", 0, Long.MAX_VALUE);
+        if (clientRate != null && clientRate > 0) {
+            // earlier 5.x releases kept the run's one rate limit in [client]
+            if (rate > 0) {
+                throw client.error("request_ratelimit", "and workload.ratelimit.start both set the rate; keep one");
+            }
+            rate = clientRate;
+            rateFrom = "client.request_ratelimit";
+        }
         tls(out, root.table("tls"));
         TomlTable metrics = root.table("metrics");
         if (metrics != null) {
@@ -156,7 +172,7 @@ final class RpcPerf5Reader {
         if (keyspaces.isEmpty()) {
             throw workload.error("has no [[workload.keyspace]] tables: nothing to send");
         }
-        RpcPerfKeyspaces.expand(out, keyspaces, rate, "workload.ratelimit.start");
+        RpcPerfKeyspaces.expand(out, keyspaces, rate, rateFrom);
         return out;
     }
 

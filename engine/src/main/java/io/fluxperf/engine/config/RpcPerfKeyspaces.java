@@ -186,20 +186,35 @@ final class RpcPerfKeyspaces {
         return v == null ? null : DurationParser.format(Duration.ofNanos(v * unitNanos));
     }
 
-    /** One endpoint as fluxperf's --server: HOST:PORT, [IPv6]:PORT or unix:/path. */
-    static String endpoint(TomlTable t, String key, RpcPerfTranslation out) {
+    /**
+     * The file's endpoints as fluxperf's {@code server}, or its {@code servers} when there are
+     * several (each key then placed by ketama, as a libmemcached client places it). Nothing when
+     * the table has no such key.
+     */
+    static void endpoints(TomlTable t, String key, RpcPerfTranslation out) {
         List<String> endpoints = t.strings(key);
         if (endpoints == null) {
-            return null;
+            return;
         }
         if (endpoints.isEmpty()) {
             throw t.error(key, "names no endpoint; give one HOST:PORT, or --server");
         }
-        if (endpoints.size() > 1) {
-            throw t.error(key, "names " + endpoints.size() + " endpoints, and fluxperf loads one server per run;"
-                    + " keep one, or give it with --server");
+        if (endpoints.size() == 1) {
+            out.general("server", endpoint(t, key, endpoints.get(0), out), t.keyPath(key), null);
+            return;
         }
-        String e = endpoints.get(0).strip();
+        List<String> servers = new java.util.ArrayList<>();
+        for (String e : endpoints) {
+            servers.add(endpoint(t, key, e, out));
+        }
+        out.general("servers", servers, t.keyPath(key), "each key on one server, placed by ketama");
+        out.note(t.keyPath(key), "rpc-perf sends each request to any endpoint's connection; fluxperf places each"
+                + " key on one server by ketama, as libmemcached clients do (distribution = \"modula\" for the other)");
+    }
+
+    /** One endpoint as fluxperf's --server: HOST:PORT, [IPv6]:PORT or unix:/path. */
+    private static String endpoint(TomlTable t, String key, String endpoint, RpcPerfTranslation out) {
+        String e = endpoint.strip();
         for (String scheme : List.of("redis://", "rediss://", "memcache://", "tcp://")) {
             if (e.startsWith(scheme)) {
                 e = e.substring(scheme.length());

@@ -206,6 +206,11 @@ final class RpcPerfTranslation {
         if (value instanceof Double d) {
             return NODES.numberNode(d);
         }
+        if (value instanceof List<?> list) {
+            ArrayNode a = NODES.arrayNode();
+            list.forEach(item -> a.add(node(item)));
+            return a;
+        }
         throw new IllegalArgumentException("no TOML value for " + value);
     }
 

@@ -20,6 +20,10 @@ public final class Failures {
         if (errno >= 0 && message.indexOf("): ", errno) > 0) {
             message = message.substring(message.indexOf("): ", errno) + 3);
         }
+        if (root instanceof io.netty.handler.ssl.NotSslRecordException) {
+            // Netty quotes the plain bytes in hex: say what that means
+            return "the server does not speak TLS (it answered in plain text)";
+        }
         // and appends the address ("Connection refused: /127.0.0.1:1"); the caller names it already
         int colon = message.indexOf(": /");
         return colon > 0 ? message.substring(0, colon) : message;

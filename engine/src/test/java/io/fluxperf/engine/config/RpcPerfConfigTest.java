@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -349,6 +350,47 @@ class RpcPerfConfigTest {
         assertTrue(all.contains("client.poolsize (line 20)"), all);
     }
 
+    static final String POOL = """
+            [general]
+            protocol = "memcache"
+            interval = 1
+            duration = 2
+            output_format = "json"
+
+            [target]
+            endpoints = ["127.0.0.1:11311", "memcache://127.0.0.1:11312", "127.0.0.1:11313"]
+
+            [client]
+            threads = 1
+            poolsize = 3
+            request_ratelimit = 3000
+
+            [[workload.keyspace]]
+            klen = 8
+            nkeys = 100
+            commands = [{ verb = "get", weight = 4 }, { verb = "set", weight = 1 }]
+            """;
+
+    @Test
+    void severalEndpointsAreAPoolAndEarlierKeysOfRpcPerf5Run() {
+        List<String> notes = new ArrayList<>();
+        Path p = write("pool.toml", POOL);
+        RunConfig c = resolve(p, s -> { }, notes);
+        assertEquals(List.of("127.0.0.1:11311", "127.0.0.1:11312", "127.0.0.1:11313"), c.pool().servers());
+        assertEquals(ServerDistribution.KETAMA, c.pool().distribution());
+        assertEquals(3000, c.totalRate(), 1e-6, "[client] request_ratelimit, as earlier 5.x releases had it");
+        String all = String.join("\n", notes);
+        assertTrue(all.contains("pool.toml: target.endpoints (line 8): rpc-perf sends each request to any endpoint"), all);
+        assertTrue(all.contains("pool.toml: general.output_format (line 5): fluxperf prints its text report; --json FILE"), all);
+        RunConfig one = resolve(p, s -> s.server = "127.0.0.1:11211", new ArrayList<>());
+        assertFalse(one.pool().isPool(), "--server replaces the endpoints");
+        assertEquals("127.0.0.1:11211", one.server());
+        String both = error(POOL.replace("[[workload.keyspace]]", "[workload.ratelimit]\nstart = 5\n\n[[workload.keyspace]]"));
+        assertTrue(both.contains("client.request_ratelimit (line 13): and workload.ratelimit.start both set the rate; keep one"), both);
+        String yaml = error(POOL.replace("\"json\"", "\"yaml\""));
+        assertTrue(yaml.contains("general.output_format (line 5): is log or json, not 'yaml'"), yaml);
+    }
+
     @Test
     void flagsOverrideTheFileAsRpcPerfSays() {
         Path p = write("v5.toml", V5);
@@ -407,8 +449,6 @@ class RpcPerfConfigTest {
                 + "| general.protocol (line 2): rpc-perf's protocol 'momento' is not one fluxperf speaks; it speaks memcache and resp (give one of them, or run that server's own benchmark)",
         "[general]\\nprotocol = \"resp\"\\ninterval = 1\\n[target]\\nendpoints = [\"a:1\"]\\n[workload.ratelimit]\\nstart = 1\\nend = 5\\n"
                 + "| workload.ratelimit.end (line 8): rate ramps are not in fluxperf yet: give start alone (a fixed rate), or run one test per step",
-        "[general]\\nprotocol = \"resp\"\\ninterval = 1\\n[target]\\nendpoints = [\"a:1\", \"b:2\"]\\n[workload]\\n"
-                + "| target.endpoints (line 5): names 2 endpoints, and fluxperf loads one server per run; keep one, or give it with --server",
         "[general]\\nprotocol = \"resp\"\\ninterval = 1\\n[target]\\nendpoints = [\"a:1\"]\\n[[workload.keyspace]]\\nklen = 4\\nnkeys = 5\\ncommands = [{ verb = \"zrank\" }]\\n"
                 + "| workload.keyspace[0].commands[0].verb (line 9): 'zrank' is not a command fluxperf sends; it sends ",
         "[general]\\nprotocol = \"memcache\"\\ninterval = 1\\nclose_rate = 5\\n[[keyspace]]\\nlength = 3\\ncommands = [{action = \"get\"}]\\n"
