@@ -19,6 +19,7 @@ if [ "${1:-all}" != build ]; then
   command -v cc >/dev/null || need+=(gcc libc6-dev)   # bench/lib/pace_reference.c, built by its test in bench/jmh
   [ -f /usr/include/libmemcached-1.0/memcached.h ] || need+=(libmemcached-dev)   # libmemcached's own key placement, compared in the engine's tests
   fc-list 2>/dev/null | grep -qi dejavu || need+=(fontconfig fonts-dejavu-core)   # text in heatmap PNGs
+  command -v promtool >/dev/null || need+=(prometheus)   # promtool checks the admin endpoint's /metrics; the service is not wanted
 fi
 
 if [ ${#need[@]} -gt 0 ]; then
@@ -29,4 +30,9 @@ if [ ${#need[@]} -gt 0 ]; then
   # RUNLEVEL=1 keeps Debian's maintainer scripts from starting the packaged services:
   # the tests start their own servers on free ports.
   RUNLEVEL=1 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
+  # only promtool is wanted from the prometheus package: a server it started must not keep running
+  if printf '%s\n' "${need[@]}" | grep -qx prometheus; then
+    $sudo systemctl disable --now prometheus >/dev/null 2>&1 || true
+    $sudo service prometheus stop >/dev/null 2>&1 || true
+  fi
 fi

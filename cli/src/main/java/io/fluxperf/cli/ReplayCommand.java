@@ -44,6 +44,7 @@ import picocli.CommandLine.Option;
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --stats-interval 1s",
                 "  fluxperf replay -s 10.0.0.1:11211 -s 10.0.0.2:11211 -l watch.log   # a ketama pool",
                 "  fluxperf replay --cluster -s 127.0.0.1:7000 -l monitor.log          # a redis Cluster",
+                "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --admin 9090        # Prometheus on :9090/metrics",
                 "",
                 "Capturing: redis-cli -p 6379 monitor > monitor.log",
                 "           printf 'watch fetchers mutations\\r\\n' | nc HOST 11211 > watch.log",
@@ -139,6 +140,10 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
     @Option(names = "--no-live", description = "Do not print the progress line every second (on stderr).")
     private boolean noLive;
 
+    @Option(names = "--admin", paramLabel = "[ADDR:]PORT",
+            description = "Serve the admin endpoint (GET / dashboard, /metrics, /metrics.json, /vars; POST /quitquitquit) on PORT of 127.0.0.1, or of ADDR; 0 takes a free port.")
+    private String admin;
+
     @Override
     public Integer call() {
         LogFormat logFormat = null;
@@ -188,8 +193,16 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
                 .trace(trace)
                 .live(!noLive)
                 .build();
+        if (admin != null) {
+            try {
+                io.fluxperf.engine.config.AdminAddress.parse(admin);
+            } catch (IllegalArgumentException e) {
+                throw new UserError("--admin: " + e.getMessage());
+            }
+        }
         Replay replay = new Replay(options).tuning(Main.ownsProcess()
-                ? HostTuning.ownProcess(options.speed() > 0, !connection.noHostTuning) : HostTuning.standard());
+                ? HostTuning.ownProcess(options.speed() > 0, !connection.noHostTuning) : HostTuning.standard())
+                .admin(admin);
         ReplayResult result;
         int interruptExit;
         try (Interrupts interrupts = Interrupts.install(replay::requestStop)) {

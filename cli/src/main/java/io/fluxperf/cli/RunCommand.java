@@ -38,6 +38,8 @@ import picocli.CommandLine.Option;
                 "  fluxperf run -s 127.0.0.1:11211 --rate 20000 -d 30 --waterfall latency.png",
                 "  fluxperf run -s 10.0.0.1:11211 -s 10.0.0.2:11211 -s 10.0.0.3:11211:2 --hit   # a ketama pool",
                 "  fluxperf run --protocol redis --cluster -s 127.0.0.1:7000 --method set --rate 20000",
+                "  fluxperf run -s 127.0.0.1:11211 --rate 5000 -d 600 --admin 9090 --stats-interval 1   # then: curl -X PUT localhost:9090/ratelimit/20000",
+                "  fluxperf run -s 127.0.0.1:11211 --ramp 10000:40000:10000:30s --admin 0.0.0.0:9090  # steps; open http://HOST:9090/",
                 "",
                 "Flags override the config file; --method, --rate and --bytes cannot be combined with",
                 "[[workload]] tables in the file. Ctrl-C stops sending, waits for replies in flight and",
@@ -166,6 +168,14 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     @Option(names = "--no-live", description = "Do not print the live line every second (on stderr).")
     private boolean noLive;
 
+    @Option(names = "--admin", paramLabel = "[ADDR:]PORT",
+            description = "Serve the admin endpoint (GET / dashboard, /metrics, /metrics.json, /vars; PUT /ratelimit/RATE; POST /quitquitquit) on PORT of 127.0.0.1, or of ADDR; 0 takes a free port.")
+    private String admin;
+
+    @Option(names = "--ramp", paramLabel = "START:END:STEP:INTERVAL",
+            description = "Step the rate from START to END by STEP requests/s, each step INTERVAL long (e.g. 10000:40000:10000:2s); without --duration, one window per step.")
+    private String ramp;
+
     @Override
     public Integer call() {
         RunConfig runConfig = ConfigResolver.resolve(settings(), note -> streams.err().println("fluxperf: note: " + note));
@@ -225,6 +235,8 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         s.arrivals = arrivals;
         s.connectTimeout = connectTimeout;
         s.waterfall = waterfall;
+        s.admin = admin;
+        s.ramp = ramp;
         return s;
     }
 }

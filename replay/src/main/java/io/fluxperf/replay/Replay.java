@@ -61,6 +61,8 @@ public final class Replay {
     static final double WARMUP_RATE = 20_000;
 
     private final ReplayOptions options;
+    /** --admin: the admin endpoint's [ADDR:]PORT, or null for none. */
+    private String admin;
     private volatile RunOrchestrator run;
     private volatile boolean stopRequested;
     private HostTuning tuning = HostTuning.standard();
@@ -72,6 +74,12 @@ public final class Replay {
     /** What the replay may do to the JVM and the machine ({@link HostTuning#standard()} unless told). */
     public Replay tuning(HostTuning policy) {
         this.tuning = policy;
+        return this;
+    }
+
+    /** Shows the replay on an admin endpoint at {@code spec} ({@code [ADDR:]PORT}, checked by the caller); null: none. */
+    public Replay admin(String spec) {
+        this.admin = spec;
         return this;
     }
 
@@ -122,7 +130,7 @@ public final class Replay {
                 .warmup(options.warmup() != null ? options.warmup() : Duration.ZERO)
                 .timeout(options.timeout()).tcpNoDelay(options.tcpNoDelay()).workloads(workloads)
                 .protocolOptions(options.protocolOptions()).connection(options.connection())
-                .earlySend(options.earlySend()).statsInterval(options.statsInterval()).build();
+                .earlySend(options.earlySend()).statsInterval(options.statsInterval()).admin(admin).build();
 
         BadLines bad = new BadLines(options.strict());
         VerbTable verbs = new VerbTable(plan.verbs);

@@ -240,4 +240,10 @@ final class Checks {
         }
         return Double.toString(d);
     }
+
+    /** The admin endpoint's {@code [ADDR:]PORT} ({@link AdminAddress}), as given. */
+    static String admin(String v) {
+        AdminAddress.parse(v);
+        return v.strip();
+    }
 }

@@ -25,11 +25,13 @@ final class ConfigFile {
             "duration", "windows", "warmup", "timeout", "tcp-nodelay", "requests", "seed",
             "udp", "tls", "tls-ca", "tls-insecure", "sni", "connect-per-request", "hold-connections", "connect-rate",
             "io-uring", "busy-poll", "stats-interval", "early-send", "arrivals", "warmup-hitrate", "connect-timeout", "waterfall",
-            "servers", "distribution", "cluster", "read-from");
+            "servers", "distribution", "cluster", "read-from",
+            "admin");
     static final List<String> WORKLOAD_KEYS = List.of("name", "method", "rate", "weight", "bytes", "hit", "flush",
             "keys-per-request", "ttl", "keyspace", "key-length", "distribution", "exponent", "command", "path",
             "key-offset", "cardinality", "inner-keyspace", "inner-key-length", "value-kind", "compression-ratio",
-            "values", "script");
+            "values", "script",
+            "ratelimit");
 
     final TomlConfigFile toml;
     String server;
@@ -67,6 +69,8 @@ final class ConfigFile {
     ServerDistribution serverDistribution;
     Boolean cluster;
     ReadFrom readFrom;
+    /** [general] admin: the admin endpoint's [ADDR:]PORT, checked. */
+    String admin;
     final List<Workload> workloads = new ArrayList<>();
 
     /** One [[workload]] table; null fields were not given. */
@@ -96,6 +100,8 @@ final class ConfigFile {
         Double compressionRatio;
         WorkloadShape.ValueMode values;
         String script;
+        /** [workload.ratelimit]: its start (the rate) and ramp; null when absent. */
+        RampConfig.Ratelimit ratelimit;
 
         Workload(TomlTable table, int index) {
             this.table = table;
@@ -234,6 +240,7 @@ final class ConfigFile {
         connectTimeout = checked(g, "connect-timeout", g.duration("connect-timeout"), ConfigResolver::positive);
         waterfall = checked(g, "waterfall", g.string("waterfall"), Checks::png);
         PoolResolver.readGeneral(this, g);
+        admin = checked(g, "admin", g.string("admin"), Checks::admin);
     }
 
     private static Workload readWorkload(TomlTable t, int index) {
@@ -263,6 +270,13 @@ final class ConfigFile {
             throw t.error("missing method; expected one of " + Checks.METHODS);
         }
         w.rate = checked(t, "rate", t.number("rate"), Checks::rate);
+        w.ratelimit = RampConfig.read(t);
+        if (w.ratelimit != null && w.rate != null) {
+            throw t.error("rate", "and ratelimit.start both set the rate; keep one");
+        }
+        if (w.ratelimit != null) {
+            w.rate = w.ratelimit.start();
+        }
         w.weight = toInt(t.integer("weight", 0, Integer.MAX_VALUE));
         w.bytes = valueSize(t);
         w.hit = t.bool("hit");

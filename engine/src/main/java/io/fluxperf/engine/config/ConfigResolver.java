@@ -184,6 +184,17 @@ public final class ConfigResolver {
         if (warmupHitrate > 0 && warmup.isZero()) {
             warmup = DEFAULT_HITRATE_WARMUP_BOUND;
         }
+        // the admin endpoint and rate ramps
+        String admin = flags.admin != null ? flag("admin", () -> Checks.admin(flags.admin)) : f.admin;
+        List<RateRamp> ramps = RampConfig.resolve(flags.ramp, workloads, fileWorkloads
+                ? file.workloads.stream().map(w -> w.ratelimit == null ? null : w.ratelimit.ramp()).toList() : List.of());
+        if (flags.ramp != null && workloads.stream().noneMatch(WorkloadConfig::isRated)) {
+            throw new UserError("--ramp: needs rated workloads (--rate, or a rate in each [[workload]])");
+        }
+        if (ramps.stream().anyMatch(Objects::nonNull) && flags.duration == null && f.duration == null) {
+            duration = RampConfig.interval(ramps); // one window per step, each step's percentiles alone
+            windows = flags.windows != null || f.windows != null ? windows : RampConfig.windowsFor(ramps, seed);
+        }
         try {
             return RunConfig.builder().server(server).protocol(protocol.name()).threads(threads)
                     .connections(connections)
@@ -193,7 +204,8 @@ public final class ConfigResolver {
                     .earlySend(earlySend).arrivals(arrivals).warmupHitrate(warmupHitrate)
                     .connectTimeout(connectTimeout).pool(pool)
                     .waterfall(flags.waterfall != null ? flag("waterfall", () -> Checks.png(flags.waterfall.toString()))
-                            : f.waterfall).build();
+                            : f.waterfall)
+                    .admin(admin).ramps(ramps).build();
         } catch (IllegalArgumentException e) {
             throw fileWorkloads ? file.toml.error(e.getMessage()) : new UserError("the command line: " + e.getMessage());
         }
@@ -364,6 +376,12 @@ public final class ConfigResolver {
                     + " gives (script = \"...\" in a [[workload]])");
         }
         double rate = flags.rate == null ? 0 : flag("rate", () -> Checks.rate(flags.rate));
+        if (flags.ramp != null && flags.rate != null) {
+            throw new UserError("--ramp: sets the rate from its START; drop --rate");
+        }
+        if (flags.ramp != null) {
+            rate = flag("ramp", () -> RateRamp.parse(flags.ramp).start());
+        }
         ValueSize bytes = flags.bytes == null ? ValueSize.fixed(ValueSize.DEFAULT_BYTES)
                 : flag("bytes", () -> ValueSizeParser.parse(flags.bytes));
         int keysPerRequest = or(wf.keysPerRequest, 1);

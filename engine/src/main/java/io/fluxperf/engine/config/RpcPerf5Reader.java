@@ -101,8 +101,8 @@ final class RpcPerf5Reader {
             out.general("windows", windows, "general.duration", "duration / interval, rounded up");
         }
         if (g.string("admin") != null) {
-            out.note("general.admin", "fluxperf has no admin listener yet: the report, --json and --stats-interval"
-                    + " have the figures");
+            out.general("admin", g.string("admin"), "general.admin",
+                    "the admin endpoint: /metrics, /metrics.json, /vars, PUT /ratelimit, the dashboard");
         }
         com.fasterxml.jackson.databind.JsonNode seed = g.raw("initial_seed");
         if (seed != null) {
@@ -172,7 +172,11 @@ final class RpcPerf5Reader {
         if (keyspaces.isEmpty()) {
             throw workload.error("has no [[workload.keyspace]] tables: nothing to send");
         }
-        RpcPerfKeyspaces.expand(out, keyspaces, rate, rateFrom);
+        RateRamp ramp = workloadRamp(root);
+        if (ramp != null && rateFrom.startsWith("client")) {
+            throw client.error("request_ratelimit", "and a [workload.ratelimit] ramp both set the rate; keep one");
+        }
+        RpcPerfKeyspaces.expand(out, keyspaces, rate, rateFrom, ramp);
         return out;
     }
 
@@ -237,6 +241,13 @@ final class RpcPerf5Reader {
         }
     }
 
+    /** The run's rate ramp from [workload.ratelimit] (rpc-perf's rules), or null when it has only a start. */
+    private static RateRamp workloadRamp(TomlTable root) {
+        TomlTable w = root.table("workload");
+        RampConfig.Ratelimit r = w == null ? null : RampConfig.read(w);
+        return r == null ? null : r.ramp();
+    }
+
     /** The run's total rate from [workload.ratelimit] start; 0 when there is none. */
     private static double workloadRate(RpcPerfTranslation out, TomlTable root) {
         TomlTable w = root.table("workload");
@@ -257,10 +268,6 @@ final class RpcPerf5Reader {
             return 0;
         }
         r.allowOnly(RATELIMIT);
-        for (String ramp : List.of("end", "step", "interval", "ramp", "on_ramp_completion")) {
-            RpcPerfKeyspaces.unsupported(r, ramp, "rate ramps are not in fluxperf yet: give start alone (a fixed"
-                    + " rate), or run one test per step");
-        }
         Long start = r.integer("start", 0, Long.MAX_VALUE);
         return start == null ? 0 : start;
     }

@@ -60,6 +60,11 @@ final class RpcPerfKeyspaces {
      * by share (open loop), or closed loop by weight when it is 0.
      */
     static void expand(RpcPerfTranslation out, List<Keyspace> keyspaces, double totalRate, String rateFrom) {
+        expand(out, keyspaces, totalRate, rateFrom, null);
+    }
+
+    /** The same, with the run's rate ramp ({@code [workload.ratelimit]}) shared among the workloads as the rate is; null: none. */
+    static void expand(RpcPerfTranslation out, List<Keyspace> keyspaces, double totalRate, String rateFrom, RateRamp ramp) {
         long keyspaceWeights = 0;
         for (Keyspace k : keyspaces) {
             long commandWeights = k.commands.stream().mapToLong(Cmd::weight).sum();
@@ -104,7 +109,18 @@ final class RpcPerfKeyspaces {
                         + String.format(Locale.ROOT, "%.4g", share * 100) + " % of the requests");
                 out.workload(w, "name", unique, c.from, null);
                 out.workload(w, "method", c.command.label(), c.verbFrom, null);
-                if (totalRate > 0) {
+                if (ramp != null) {
+                    com.fasterxml.jackson.databind.node.ObjectNode r =
+                            com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+                    r.put("start", ramp.start() * share);
+                    r.put("end", ramp.end() * share);
+                    r.put("step", ramp.step() * share);
+                    r.put("interval", DurationParser.format(ramp.interval()));
+                    r.put("ramp", ramp.ramp().label());
+                    r.put("on_ramp_completion", ramp.completion().label());
+                    out.workload(w, "ratelimit", r, "workload.ratelimit",
+                            String.format(Locale.ROOT, "the ramp, %.4g %% of each step", share * 100));
+                } else if (totalRate > 0) {
                     out.workload(w, "rate", totalRate * share, rateFrom,
                             String.format(Locale.ROOT, "%.4g %% of it", share * 100));
                 } else {

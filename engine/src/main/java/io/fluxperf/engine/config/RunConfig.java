@@ -55,6 +55,9 @@ public final class RunConfig {
     private final Duration connectTimeout;
     private final java.nio.file.Path waterfall;
     private final PoolOptions pool;
+    // the admin endpoint and rate ramps (operations issue)
+    private final String admin;
+    private final List<RateRamp> ramps;
 
     private RunConfig(Builder b) {
         this.server = b.server;
@@ -79,6 +82,18 @@ public final class RunConfig {
         this.connectTimeout = b.connectTimeout;
         this.waterfall = b.waterfall;
         this.pool = b.pool;
+        this.admin = b.admin;
+        this.ramps = java.util.Collections.unmodifiableList(new ArrayList<>(b.ramps));
+    }
+
+    /** Where the admin endpoint listens ({@code [ADDR:]PORT}), or null for none. */
+    public String admin() {
+        return admin;
+    }
+
+    /** Per workload (by index) its rate ramp, or null where it has none; shorter than the workloads when the last have none. */
+    public List<RateRamp> ramps() {
+        return ramps;
     }
 
     /** Defaults everywhere, and no workload yet. */
@@ -239,14 +254,15 @@ public final class RunConfig {
                 && connection.equals(c.connection) && statsInterval.equals(c.statsInterval)
                 && earlySend.equals(c.earlySend) && arrivals == c.arrivals && warmupHitrate == c.warmupHitrate
                 && Objects.equals(connectTimeout, c.connectTimeout) && Objects.equals(waterfall, c.waterfall)
-                && pool.equals(c.pool);
+                && pool.equals(c.pool)
+                && Objects.equals(admin, c.admin) && ramps.equals(c.ramps);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(server, protocol, threads, connections, pipeline, duration, windows, warmup, timeout,
                 tcpNoDelay, requests, seed, workloads, protocolOptions, connection, statsInterval, earlySend, arrivals, warmupHitrate,
-                connectTimeout, waterfall, pool);
+                connectTimeout, waterfall, pool, admin, ramps);
     }
 
     @Override
@@ -285,6 +301,8 @@ public final class RunConfig {
         private Duration connectTimeout;
         private java.nio.file.Path waterfall;
         private PoolOptions pool = PoolOptions.single();
+        private String admin;
+        private final List<RateRamp> ramps = new ArrayList<>();
 
         private Builder() {
         }
@@ -312,6 +330,21 @@ public final class RunConfig {
             connectTimeout = c.connectTimeout;
             waterfall = c.waterfall;
             pool = c.pool;
+            admin = c.admin;
+            ramps.addAll(c.ramps);
+        }
+
+        /** @param v the admin endpoint's {@code [ADDR:]PORT}, or null for none */
+        public Builder admin(String v) {
+            admin = v;
+            return this;
+        }
+
+        /** @param v per workload its ramp or null (see {@link RunConfig#ramps()}) */
+        public Builder ramps(List<RateRamp> v) {
+            ramps.clear();
+            ramps.addAll(v);
+            return this;
         }
 
         /** @param v HOST:PORT, [IPv6]:PORT or unix:/path; null for the embedded target. One server: no pool. */
@@ -472,6 +505,9 @@ public final class RunConfig {
                     throw new IllegalArgumentException("either every workload has a rate or none has (workload '"
                             + w.name() + "' differs from '" + workloads.get(0).name() + "')");
                 }
+            }
+            if (ramps.stream().anyMatch(java.util.Objects::nonNull) && !rated) {
+                throw new IllegalArgumentException("a rate ramp needs an open-loop run (workloads with a rate)");
             }
             return new RunConfig(this);
         }

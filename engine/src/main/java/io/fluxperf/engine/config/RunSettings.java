@@ -75,6 +75,10 @@ public final class RunSettings {
     /** --distribution ketama or modula: how keys are placed on several servers. */
     public String serverDistribution;
     /** --cluster: the servers are seed nodes of a cluster (redis Cluster). */
+    /** --admin: the admin endpoint's [ADDR:]PORT. */
+    public String admin;
+    /** --ramp START:END:STEP:INTERVAL. */
+    public String ramp;
     public Boolean cluster;
     /** --read-from master or replica: where a cluster run's reads go. */
     public String readFrom;

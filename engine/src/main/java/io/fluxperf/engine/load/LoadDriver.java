@@ -121,8 +121,12 @@ final class LoadDriver implements SlotEvents {
             this.router = serverPool.newRouter();
             this.pool = new RequestPool(count * pipeline + ServerQueues.capacity(byMember, pipeline) + 1);
         }
-        this.recorder = new ThreadRecorder(config.workloads().size(), !config.statsInterval().isZero(), tracer,
+        this.recorder = new ThreadRecorder(config.workloads().size(),
+                !config.statsInterval().isZero() || config.admin() != null, tracer, // the admin endpoint's figures too
                 clientLoop.alarm(), serverShapes);
+        if (config.admin() != null) {
+            recorder.intervalPerWorkload();
+        }
         // the alarm is handed to the scheduler before the loop's first task below hands it to the loop
         this.scheduler = new SendScheduler(loop, clientLoop.alarm(), config.connection().busyPoll(), config.earlySend(),
                 slots, recorder, pool, errors, this::checkPhaseDone, perRequest ? this::sentOn : null);
@@ -274,6 +278,13 @@ final class LoadDriver implements SlotEvents {
     CompletableFuture<ThreadRecorder.WarmupReads> warmupReads() {
         CompletableFuture<ThreadRecorder.WarmupReads> result = new CompletableFuture<>();
         onLoop(() -> result.complete(recorder.warmupReads()));
+        return result;
+    }
+
+    /** The running window's figures so far, copied on the loop (the admin endpoint's counters). */
+    CompletableFuture<ThreadRecorder.WindowSoFar> windowSoFar() {
+        CompletableFuture<ThreadRecorder.WindowSoFar> result = new CompletableFuture<>();
+        onLoop(() -> result.complete(recorder.windowSoFar(connections.openCount())));
         return result;
     }
 

@@ -30,6 +30,7 @@ import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.trace.RunTrace;
 import io.fluxperf.engine.workload.GeneratedLoad;
 import io.fluxperf.engine.workload.Preload;
+import io.fluxperf.engine.workload.RateControl;
 import io.fluxperf.trace.LatencyHistograms;
 import java.net.SocketAddress;
 import java.time.Duration;
@@ -63,6 +64,7 @@ public final class LoadRun {
     /** The live line's latency, all threads together (reused every second). */
     private final Histogram liveLatency = LatencyHistograms.create();
     private volatile boolean stopRequested;
+    private volatile boolean quitRequested;
     private HostTuning tuning = HostTuning.standard();
     private RunTrace trace;
     /** --trace-required: a run whose trace fails stops, rather than going on untraced. */
@@ -80,6 +82,20 @@ public final class LoadRun {
     private final Histogram intervalLag = LatencyHistograms.create();
     /** The servers of a run with several, or null. */
     private ServerPool servers;
+    /** Open loop: the rates, which the admin endpoint and ramps may change; null: the configured rates. */
+    private RateControl rateControl;
+    /** The admin endpoint's figures, fed at each statistics interval; null without one. */
+    private LiveFeed feed;
+    /** How often statistics are collected (--stats-interval, else every second for the feed), ns; 0: never. */
+    private long statsEveryNanos;
+    /** The admin endpoint's per-workload histograms of an interval, all threads together (reused). */
+    private Histogram[] feedLatency;
+    private Histogram[] feedService;
+    /** The measured windows have begun: the running window's figures are the run's. */
+    private boolean measuring;
+    /** Rate changes made on other threads, told to the listener on the run's thread. */
+    private final java.util.concurrent.ConcurrentLinkedQueue<RateControl.Change> rateChanges =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     /** A run of {@code config}'s protocol, as the registry has it. */
     public LoadRun(RunConfig config, RunListener listener) {
@@ -124,6 +140,12 @@ public final class LoadRun {
             throw new UserError("--protocol: unknown protocol '" + name + "'; expected one of " + Protocols.names());
         }
         return found;
+    }
+
+    /** Ends the run early as asked by the admin endpoint ({@code POST /quitquitquit}): as {@link #requestStop()}, but a wanted end. */
+    public void requestQuit() {
+        quitRequested = true;
+        requestStop();
     }
 
     /** Ends the run early (Ctrl-C): sending stops, requests in flight finish, the report covers what ran. */
@@ -180,6 +202,21 @@ public final class LoadRun {
     }
 
     /**
+     * The rates of an open-loop run come from {@code control} (which the admin endpoint may change);
+     * without one, a run with ramps makes its own.
+     */
+    public LoadRun rateControl(RateControl control) {
+        this.rateControl = control;
+        return this;
+    }
+
+    /** Feeds the admin endpoint's figures every statistics interval (every second without --stats-interval). */
+    public LoadRun feed(LiveFeed f) {
+        this.feed = f;
+        return this;
+    }
+
+    /**
      * @param target            where to send
      * @param targetDescription how the report names it
      */
@@ -226,6 +263,13 @@ public final class LoadRun {
             }
             long preloaded = 0;
             GeneratedLoad load = new GeneratedLoad(config);
+            if (rateControl == null && config.ramps().stream().anyMatch(java.util.Objects::nonNull)) {
+                rateControl = new RateControl(config);
+            }
+            if (rateControl != null && source == null && config.isOpenLoop()) {
+                load.rateControl(rateControl);
+                rateControl.listener(rateChanges::add);
+            }
             if (config.needsPreload() && !stopRequested) {
                 preloaded = preload(drivers, new Preload(config, load.pattern()));
             }
@@ -255,6 +299,9 @@ public final class LoadRun {
             throw new UserError("cannot connect to " + targetDescription + ": " + errors.firstConnectFailure());
         }
         listener.connected(open, failed);
+        if (feed != null) {
+            feed.connected(open, failed);
+        }
     }
 
     /** One flush to the server, or to each writable server of a pool (every server; a cluster's masters). */
@@ -311,7 +358,9 @@ public final class LoadRun {
         long launched = System.nanoTime();
         long start = launched + TimeUnit.MILLISECONDS.toNanos(1);
         boolean warmup = !config.warmup().isZero();
-        if (!config.statsInterval().isZero()) {
+        statsEveryNanos = !config.statsInterval().isZero() ? config.statsInterval().toNanos()
+                : feed != null ? LIVE_INTERVAL_NANOS : 0;
+        if (statsEveryNanos > 0) {
             // the first interval starts now, queued on each loop ahead of its start: a closed loop's
             // first replies come before any later block could run, and would count in no block
             drivers.forEach(LoadDriver::interval);
@@ -329,9 +378,9 @@ public final class LoadRun {
         }
         CompletableFuture<Void> exhausted = CompletableFuture.allOf(timed.toArray(CompletableFuture[]::new));
         loadStartNanos = start;
-        if (!config.statsInterval().isZero()) {
+        if (statsEveryNanos > 0) {
             lastStatsNanos = start;
-            nextStatsNanos = start + config.statsInterval().toNanos();
+            nextStatsNanos = start + statsEveryNanos;
         }
         HostTuning.Load host = tuning.loadStarts(start, start + config.warmup().toNanos(), new HostTuning.Loops() {
             @Override
@@ -371,6 +420,16 @@ public final class LoadRun {
                 listener.warmupComplete();
             }
         }
+        if (rateControl != null && stop == null) {
+            rateControl.startRamps(windowStart); // a ramp's steps are the measured windows'
+        }
+        if (feed != null) {
+            feed.measuring(windowStart);
+        }
+        measuring = true;
+        if (rateControl != null) {
+            bookkeeping.targets(rateControl::meanConfigs);
+        }
         List<WindowResult> windows = new ArrayList<>();
         for (int w = 1; w <= config.windows(); w++) {
             if (stop == null) {
@@ -389,6 +448,9 @@ public final class LoadRun {
             WindowResult window = bookkeeping.window(w, windowStart, now, cpu < 0 ? -1 : cpu - windowCpu, figures);
             windowCpu = cpu;
             listener.window(window);
+            if (feed != null) {
+                feed.window(window);
+            }
             bookkeeping.addToRun(window);
             windows.add(bookkeeping.keep(window)); // kept for the result: small, so long runs stay flat
             spares = emptied(figures);
@@ -400,9 +462,10 @@ public final class LoadRun {
         if (errors.sourceFailure() != null) {
             throw new IllegalStateException("the request source failed", errors.sourceFailure());
         }
-        if (!config.statsInterval().isZero()) {
+        if (statsEveryNanos > 0) {
             statsBlock(drivers, System.nanoTime()); // the last, partial interval
         }
+        tellRateChanges();
         List<Double> perThread = new ArrayList<>();
         for (double seconds : threadSeconds) {
             perThread.add(seconds);
@@ -474,7 +537,7 @@ public final class LoadRun {
         long lastSample = windowStart;
         while (true) {
             if (stopRequested) {
-                return StopReason.INTERRUPTED;
+                return quitRequested ? StopReason.QUIT : StopReason.INTERRUPTED;
             }
             if (traceRequired && trace.failed()) {
                 return StopReason.TRACE_FAILED;
@@ -487,9 +550,13 @@ public final class LoadRun {
             if (now >= deadline) {
                 return null;
             }
+            if (rateControl != null) {
+                rateControl.tick(now);
+                tellRateChanges();
+            }
             if (now >= nextStatsNanos) {
                 statsBlock(drivers, now);
-                nextStatsNanos += config.statsInterval().toNanos();
+                nextStatsNanos += statsEveryNanos;
             }
             if (window > 0 && liveSamples && now >= nextLive) {
                 LiveSample sample = liveSample(window, windowStart, drivers, lastRequests, lastSample);
@@ -500,6 +567,9 @@ public final class LoadRun {
             }
             long wake = Math.min(window > 0 && liveSamples ? Math.min(deadline, nextLive) : deadline, nextStatsNanos);
             wake = Math.min(wake, hostNext);
+            if (rateControl != null) {
+                wake = Math.min(wake, rateControl.nextStepNanos());
+            }
             awaitStop(Math.min(wake - System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(20)));
         }
     }
@@ -546,9 +616,27 @@ public final class LoadRun {
         ConnectionCounts conns = new ConnectionCounts();
         intervalLag.reset();
         List<ServerStats> perServer = null;
+        List<CompletableFuture<ThreadRecorder.WindowSoFar>> soFar = feed != null && measuring
+                ? drivers.stream().map(LoadDriver::windowSoFar).toList() : List.of();
+        if (feed != null && feedLatency == null) {
+            feedLatency = ThreadRecorder.adminHistograms(config.workloads().size());
+            feedService = ThreadRecorder.adminHistograms(config.workloads().size());
+        }
+        if (feed != null) {
+            for (int i = 0; i < feedLatency.length; i++) {
+                feedLatency[i].reset();
+                feedService[i].reset();
+            }
+        }
         for (CompletableFuture<ThreadRecorder.IntervalFigures> f : futures) {
             ThreadRecorder.IntervalFigures s = await(f, Duration.ofSeconds(10));
             all.add(s.all());
+            if (feed != null && s.latencyByWorkload() != null) {
+                for (int i = 0; i < feedLatency.length; i++) {
+                    feedLatency[i].add(s.latencyByWorkload()[i]);
+                    feedService[i].add(s.serviceByWorkload()[i]);
+                }
+            }
             conns.add(s.connections());
             if (s.sendLag() != null) {
                 intervalLag.add(s.sendLag());
@@ -580,8 +668,41 @@ public final class LoadRun {
         lastProtocolErrors = protocolErrors;
         lastConnectionErrors = connectionErrors;
         lastStatsNanos = now;
-        intervals.add(sample);
-        listener.stats(sample);
+        if (feed != null) {
+            long[][] window = null;
+            ConnectionCounts windowConnections = null;
+            if (!soFar.isEmpty()) {
+                window = new long[config.workloads().size()][];
+                windowConnections = new ConnectionCounts();
+                for (CompletableFuture<ThreadRecorder.WindowSoFar> f : soFar) {
+                    ThreadRecorder.WindowSoFar part = await(f, Duration.ofSeconds(10));
+                    for (int i = 0; i < window.length; i++) {
+                        if (window[i] == null) {
+                            window[i] = part.counts()[i].clone();
+                        } else {
+                            for (int k = 0; k < window[i].length; k++) {
+                                window[i][k] += part.counts()[i][k];
+                            }
+                        }
+                    }
+                    windowConnections.add(part.connections());
+                }
+            }
+            feed.interval(sample, all.latency(), intervalLag, feedLatency, feedService, window, windowConnections,
+                    rateControl != null ? rateControl.rates()
+                            : config.workloads().stream().mapToDouble(WorkloadConfig::rate).toArray());
+        }
+        if (!config.statsInterval().isZero()) {
+            intervals.add(sample);
+            listener.stats(sample);
+        }
+    }
+
+    /** Tells the listener of the rate changes made since the last call, on the run's thread. */
+    private void tellRateChanges() {
+        for (RateControl.Change c = rateChanges.poll(); c != null; c = rateChanges.poll()) {
+            listener.rateChanged(c, config.workloads().get(c.workload()).name());
+        }
     }
 
     /** How the threads kept their schedule, asked once every request has ended (after the last window). */

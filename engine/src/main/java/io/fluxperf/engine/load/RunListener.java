@@ -46,4 +46,8 @@ public interface RunListener {
     /** A statistics block (--stats-interval). */
     default void stats(IntervalSample sample) {
     }
+
+    /** A workload's rate changed while the run goes (the admin endpoint, a ramp's step). */
+    default void rateChanged(io.fluxperf.engine.workload.RateControl.Change change, String workloadName) {
+    }
 }

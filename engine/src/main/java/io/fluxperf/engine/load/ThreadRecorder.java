@@ -34,6 +34,14 @@ final class ThreadRecorder {
     private final WorkloadStats interval;
     private final ConnectionCounts intervalConnections = new ConnectionCounts();
     /**
+     * Each workload's latency and service time since the last statistics block, for the admin
+     * endpoint (null without it); handed out and taken back in turns, as {@link #intervalLag} is.
+     */
+    private Histogram[] intervalLatency;
+    private Histogram[] intervalService;
+    private Histogram[] handedOutLatency;
+    private Histogram[] handedOutService;
+    /**
      * The statistics block's send lag, and the one handed out with the block before: the two take
      * turns, so that a block allocates no histogram; the run's thread has read the one it got
      * before it asks for the next block. Null without --stats-interval.
@@ -80,6 +88,26 @@ final class ThreadRecorder {
         this.handedOutLag = intervalStats ? LatencyHistograms.create() : null;
         this.tracer = tracer;
         this.alarm = alarm;
+    }
+
+    /** Keeps each workload's latency in the statistics block too (the admin endpoint's summaries). */
+    void intervalPerWorkload() {
+        intervalLatency = adminHistograms(workloadCount);
+        intervalService = adminHistograms(workloadCount);
+        handedOutLatency = adminHistograms(workloadCount);
+        handedOutService = adminHistograms(workloadCount);
+    }
+
+    /**
+     * Histograms for the admin endpoint's summaries: two significant digits (quantiles within 1 %)
+     * keep them an eighth of the report's size, as there is one per workload, thread and turn.
+     */
+    static Histogram[] adminHistograms(int n) {
+        Histogram[] out = new Histogram[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = new Histogram(1, LatencyHistograms.HIGHEST_TRACKABLE_NANOS, 2);
+        }
+        return out;
     }
 
     int workloadCount() {
@@ -167,6 +195,10 @@ final class ThreadRecorder {
         s.record(outcome, latency, service, responseBytes);
         if (interval != null) {
             interval.record(outcome, latency, service, responseBytes);
+        }
+        if (intervalLatency != null) {
+            LatencyHistograms.record(intervalLatency[r.workload()], latency);
+            LatencyHistograms.record(intervalService[r.workload()], service);
         }
         if (current.servers != null) {
             // a request sent to no server (its keys on several) counts in the last figure
@@ -268,6 +300,32 @@ final class ThreadRecorder {
     }
 
     /**
+     * The window's counts so far, each workload apart, and its connection events (the admin
+     * endpoint's counters: the closed windows plus these). Counts only, no histogram: cheap on the loop.
+     */
+    WindowSoFar windowSoFar(long open) {
+        long[][] counts = new long[workloadCount][];
+        for (int i = 0; i < workloadCount; i++) {
+            counts[i] = WindowSoFar.counts(current.workloads[i]);
+        }
+        ConnectionCounts c = current.connections.copy();
+        c.setOpen(open);
+        return new WindowSoFar(counts, c);
+    }
+
+    /**
+     * One thread's part of the running window (see {@link #windowSoFar}): per workload its
+     * ok, miss, error, timeout, closed, sent, bytes received and bytes sent.
+     */
+    record WindowSoFar(long[][] counts, ConnectionCounts connections) {
+        static long[] counts(WorkloadStats w) {
+            return new long[] {w.outcomes().ok(), w.outcomes().miss(), w.outcomes().error(), w.outcomes().timeout(),
+                    w.outcomes().closed(), w.sent(), w.bytesReceived(), w.bytesSent()};
+        }
+    }
+
+
+    /**
      * The statistics block's figures since the last call, which starts them again from zero. Its
      * send lag is a histogram this recorder reuses: the caller reads it before asking again.
      */
@@ -293,7 +351,19 @@ final class ThreadRecorder {
                 s.reset();
             }
         }
-        return new IntervalFigures(all, connections, lag, servers);
+        Histogram[] latency = intervalLatency;
+        Histogram[] service = intervalService;
+        if (latency != null) {
+            intervalLatency = handedOutLatency;
+            intervalService = handedOutService;
+            for (int i = 0; i < workloadCount; i++) {
+                intervalLatency[i].reset();
+                intervalService[i].reset();
+            }
+            handedOutLatency = latency;
+            handedOutService = service;
+        }
+        return new IntervalFigures(all, connections, lag, servers, latency, service);
     }
 
     /**
@@ -302,7 +372,8 @@ final class ThreadRecorder {
      * one's figures (else null).
      */
     record IntervalFigures(WorkloadStats all, ConnectionCounts connections, Histogram sendLag,
-                           java.util.List<ServerStats> servers) {
+                           java.util.List<ServerStats> servers, Histogram[] latencyByWorkload,
+                           Histogram[] serviceByWorkload) {
     }
 
     /** The reads answered in the warm-up so far: hits and misses since the phase began. */

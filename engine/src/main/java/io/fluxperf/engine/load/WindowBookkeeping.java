@@ -50,6 +50,19 @@ final class WindowBookkeeping {
     private long refreshesSeen;
     private long runRefreshes;
 
+    /** The workloads with the rates asked for between two times, when rates change as the run goes; null: {@link #configs}. */
+    private java.util.function.BiFunction<Long, Long, List<WorkloadConfig>> targets;
+
+    /** Windows carry the rates asked for in their own time (a window's target when the rate changed). */
+    WindowBookkeeping targets(java.util.function.BiFunction<Long, Long, List<WorkloadConfig>> t) {
+        this.targets = t;
+        return this;
+    }
+
+    private List<WorkloadConfig> configs(long startNanos, long endNanos) {
+        return targets == null ? configs : targets.apply(startNanos, endNanos);
+    }
+
     WindowBookkeeping(Runnable pause, boolean summariesInSteps, List<WorkloadConfig> configs) {
         this.pause = pause;
         this.summariesInSteps = summariesInSteps;
@@ -96,7 +109,7 @@ final class WindowBookkeeping {
         for (WorkloadStats w : workloads) {
             add(total, w);
         }
-        WindowResult w = new WindowResult(number, startNanos, endNanos, configs, workloads, total, connections, lag,
+        WindowResult w = new WindowResult(number, startNanos, endNanos, configs(startNanos, endNanos), workloads, total, connections, lag,
                 connect, cpuNanos, loopCpu);
         if (figures.get(0).servers != null) {
             w = w.withPool(servers(figures));
@@ -156,7 +169,7 @@ final class WindowBookkeeping {
 
     /** The whole run as one window (number 0), with its summaries. */
     WindowResult run() {
-        WindowResult w = new WindowResult(0, runStart, runEnd, configs, runWorkloads, runTotal, runConnections, runSendLag,
+        WindowResult w = new WindowResult(0, runStart, runEnd, configs(runStart, runEnd), runWorkloads, runTotal, runConnections, runSendLag,
                 runConnect, anyWindow ? runCpu : 0, runLoopCpu);
         if (runServers != null) {
             w = w.withPool(new PoolFigures(runServers, cluster, runRefreshes));

@@ -13,7 +13,9 @@ public enum StopReason {
     /** The trace could not be written and {@code --trace-required} asked to stop then. */
     TRACE_FAILED("trace failed"),
     /** A bad line of a replayed log under {@code --strict}. */
-    BAD_INPUT("a bad line under --strict");
+    BAD_INPUT("a bad line under --strict"),
+    /** {@code POST /quitquitquit} on the admin endpoint: the report covers what ran, and the run did what was asked. */
+    QUIT("quit");
 
     private final String label;
 

@@ -283,6 +283,7 @@ public final class TextReport {
         return switch (r.stopReason()) {
             case COMPLETED -> null;
             case INTERRUPTED -> "Stopped: interrupted (Ctrl-C); the report covers what ran";
+            case QUIT -> "Stopped: asked to quit (POST /quitquitquit on the admin endpoint); the report covers what ran";
             case REQUEST_LIMIT -> "Stopped: request limit of " + r.config().requests() + " reached";
             case SOURCE_ENDED -> "Stopped: the requests ran out (the end of the log)";
             case TRACE_FAILED -> "Stopped: the trace could not be written (--trace-required); the Trace line says how many"

@@ -1,6 +1,8 @@
 package io.fluxperf.engine.run;
 
 import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.admin.AdminEndpoint;
+import io.fluxperf.engine.admin.LiveFigures;
 import io.fluxperf.engine.config.ConnectionOptions;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
@@ -24,6 +26,7 @@ import io.fluxperf.engine.target.TargetFactory;
 import io.fluxperf.engine.target.TargetOptions;
 import io.fluxperf.engine.target.TargetServer;
 import io.fluxperf.engine.trace.RunTrace;
+import io.fluxperf.engine.workload.RateControl;
 import io.fluxperf.trace.FileErrors;
 import java.io.IOException;
 import java.net.SocketAddress;
@@ -55,6 +58,12 @@ public final class RunOrchestrator {
     private RunErrors errors;
     /** The run's servers when it has several (opened and closed by {@link #execute()}), or null. */
     private ServerPool servers;
+    /** The admin endpoint (--admin): given by the caller, or started and closed by {@link #execute()}; null: none. */
+    private AdminEndpoint admin;
+    private volatile boolean quitRequested;
+    /** With an admin endpoint: the run's figures and, when it can be steered, its rates. */
+    private LiveFigures figures;
+    private RateControl rates;
 
     public RunOrchestrator(RunConfig config, RunReport report) {
         this.config = config;
@@ -133,6 +142,28 @@ public final class RunOrchestrator {
         }
     }
 
+    /**
+     * Ends the run early as asked ({@code POST /quitquitquit}): as {@link #requestStop()}, but the
+     * run ends as a wanted stop ({@link io.fluxperf.engine.metrics.StopReason#QUIT}, exit 0).
+     */
+    public void requestQuit() {
+        quitRequested = true;
+        stopRequested = true;
+        LoadRun r = run;
+        if (r != null) {
+            r.requestQuit();
+        }
+    }
+
+    /**
+     * Shows the run on {@code endpoint}, which the caller started and closes (a test that reads it
+     * after the run); without it, a config with an admin address gets an endpoint of the run's own.
+     */
+    public RunOrchestrator admin(AdminEndpoint endpoint) {
+        this.admin = endpoint;
+        return this;
+    }
+
     /** The run's errors that are not outcomes; after {@link #execute()}. */
     public RunErrors errors() {
         return errors;
@@ -146,6 +177,20 @@ public final class RunOrchestrator {
      */
     public RunResult execute() {
         Protocol p = protocol != null ? protocol : registered(config.protocol());
+        if (admin != null || config.admin() == null) {
+            return execute(p);
+        }
+        // the endpoint listens before anything else, so that a scraper or the dashboard finds it early
+        try (AdminEndpoint own = AdminEndpoint.start(config.admin(), source != null ? "--admin" : "--admin")) {
+            admin = own;
+            report.adminListening(own.url());
+            return execute(p);
+        } finally {
+            admin = null;
+        }
+    }
+
+    private RunResult execute(Protocol p) {
         // the run's own embedded target starts before the warm-up: threads started after it inherit
         // the lowered priority of the run's thread, and the target's loops must keep theirs
         try (RunOutputs.Opened files = outputs.open(config);
@@ -159,16 +204,34 @@ public final class RunOrchestrator {
             String description = target != null ? target.describe() : servers != null ? servers.describe() : config.server();
             this.servers = servers;
             LoadRun.check(config, p); // a mistake in the config is named before the warm-up, which shares it
+            attachAdmin(description); // answers during the warm-up too, and a rate set then holds for the run
             if (warmup != null && !stopRequested) {
                 warmUp(p, loops, files.trace() != null);
                 tuning.afterWarmup();
             }
-            return execute(measuredRun(p, files, loops), files, address, description);
+            return execute(measuredRun(p, files, loops, description), files, address, description);
         }
     }
 
-    private LoadRun measuredRun(Protocol p, RunOutputs.Opened files, ClientLoops loops) {
+    /** Shows this run on the admin endpoint, when there is one; generated open-loop workloads can be steered. */
+    private void attachAdmin(String description) {
+        if (admin == null) {
+            return;
+        }
+        // a replay's pace is its log's
+        rates = source == null && config.isOpenLoop() ? new RateControl(config) : null;
+        figures = new LiveFigures(config, source == null ? "run" : "replay", description, rates != null);
+        admin.attach(figures, rates, this::requestQuit);
+    }
+
+    private LoadRun measuredRun(Protocol p, RunOutputs.Opened files, ClientLoops loops, String description) {
         LoadRun load = new LoadRun(config, p, withHdrLog(files.hdr())).tuning(tuning).liveSamples(liveSamples);
+        if (figures != null) {
+            load.feed(figures);
+        }
+        if (rates != null) {
+            load.rateControl(rates);
+        }
         if (loops != null) {
             load.loops(loops);
         }
@@ -182,7 +245,9 @@ public final class RunOrchestrator {
     private RunResult execute(LoadRun load, RunOutputs.Opened files, SocketAddress address, String description) {
         report.starting(config, description);
         run = load;
-        if (stopRequested) {
+        if (quitRequested) {
+            load.requestQuit();
+        } else if (stopRequested) {
             load.requestStop();
         }
         RunResult result;
@@ -190,6 +255,9 @@ public final class RunOrchestrator {
             result = servers != null ? load.execute(servers, description, source) : load.execute(address, description, source);
         } finally {
             files.closeLogs();
+            if (admin != null && admin.figures() != null) {
+                admin.figures().ended();
+            }
         }
         report.finished(result, load.errors(), files.traceIsTheUsers() ? files.trace() : null);
         long drawn = files.writeWaterfall();
@@ -230,7 +298,7 @@ public final class RunOrchestrator {
         RunConfig warm = config.toBuilder().server(null).windows(1).duration(Duration.ofSeconds(30)).warmup(Duration.ZERO)
                 .requests(warmup.source() == null ? warmup.requests() : 0).statsInterval(Duration.ZERO).connection(plain)
                 .connections(Math.min(config.connections(), 8)).workloads(atLeastMinRate(answered))
-                .protocolOptions(p.forEmbeddedTarget(config.protocolOptions())).build();
+                .protocolOptions(p.forEmbeddedTarget(config.protocolOptions())).admin(null).ramps(List.of()).build();
         try (WarmupTrace trace = traced ? WarmupTrace.open(warm) : null) {
             RunTrace t = trace == null ? null : trace.trace();
             if (warmup.source() == null && warmup.requests() > FIRST_ROUND_REQUESTS) {

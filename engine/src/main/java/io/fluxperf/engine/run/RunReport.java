@@ -19,6 +19,10 @@ public interface RunReport extends RunListener {
     default void starting(RunConfig config, String target) {
     }
 
+    /** The admin endpoint listens at {@code url} ({@code http://HOST:PORT/}). */
+    default void adminListening(String url) {
+    }
+
     /** The in-process warm-up could not run ({@link RunOrchestrator#warmUp}): the run goes on, on a cold JVM. */
     default void warmupSkipped(String reason) {
     }

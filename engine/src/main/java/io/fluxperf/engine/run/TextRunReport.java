@@ -35,6 +35,18 @@ public class TextRunReport implements RunReport {
         this.live = live;
     }
 
+    @Override
+    public void adminListening(String url) {
+        err.println("fluxperf: admin endpoint on " + url + " (GET /, /metrics, /metrics.json, /vars; PUT /ratelimit/RATE;"
+                + " POST /quitquitquit)");
+    }
+
+    @Override
+    public void rateChanged(io.fluxperf.engine.workload.RateControl.Change change, String workloadName) {
+        out.println("Rate: workload " + workloadName + " now " + TextReport.group(Math.round(change.rate()))
+                + " requests/s (" + change.cause() + ")");
+    }
+
     /** The run's config, once {@link #starting} has been called. */
     protected RunConfig config() {
         return config;

@@ -34,6 +34,8 @@ public final class GeneratedLoad implements RequestSource {
     private final ValuePattern pattern;
     /** Per workload: its reads check the values they get (the values the preload wrote, see {@link #checksValues}). */
     private final boolean[] checkValues;
+    /** Rates that may change while the run goes (admin endpoint, ramps); null: the configured rates throughout. */
+    private RateControl rateControl;
 
     public GeneratedLoad(RunConfig config) {
         this.workloads = config.workloads();
@@ -63,6 +65,12 @@ public final class GeneratedLoad implements RequestSource {
             default -> !o.shape().keepsPatternValues();
         });
         return valuesIntact && w.hit() && w.method().isRead();
+    }
+
+    /** Open loop: the workloads' rates come from {@code control}, which may change them while the run goes. */
+    public GeneratedLoad rateControl(RateControl control) {
+        this.rateControl = control;
+        return this;
     }
 
     /** The value pattern of a run: the same seed gives the same values. */
@@ -119,6 +127,16 @@ public final class GeneratedLoad implements RequestSource {
         private final long[] sequence;
         /** Per workload, open loop only: when its next request is due. */
         private final ArrivalSchedule[] schedules;
+        /**
+         * Per workload, open loop only: where its schedule's zero lies after {@link #startNanos}
+         * (ns): 0 until its rate changes, then the change's time, as the schedule starts again there.
+         */
+        private final long[] origins;
+        /** Per workload, open loop only: the rate its schedule keeps, and its last request's intended time (ns). */
+        private final double[] scheduledRates;
+        private final long[] lastIntended;
+        /** The {@link RateControl#generation()} the schedules follow. */
+        private long seenGeneration;
         private final int[] cumulativeWeights;
         private final int totalWeight;
         private long emitted;
@@ -137,6 +155,9 @@ public final class GeneratedLoad implements RequestSource {
             members = new long[n][];
             sequence = new long[n];
             schedules = new ArrivalSchedule[n];
+            origins = new long[n];
+            scheduledRates = new double[n];
+            lastIntended = new long[n];
             cumulativeWeights = new int[n];
             int total = 0;
             for (int w = 0; w < n; w++) {
@@ -151,6 +172,8 @@ public final class GeneratedLoad implements RequestSource {
                 }
                 if (openLoop) {
                     schedules[w] = new ArrivalSchedule(arrivals, config.rate(), thread, threads, rng);
+                    scheduledRates[w] = config.rate();
+                    lastIntended[w] = startNanos;
                 }
                 total += config.weight();
                 cumulativeWeights[w] = total;
@@ -159,10 +182,15 @@ public final class GeneratedLoad implements RequestSource {
         }
 
         void fill(Request r) {
+            if (rateControl != null && openLoop && rateControl.generation() != seenGeneration) {
+                followRates();
+            }
             int w = openLoop ? earliestWorkload() : weightedWorkload();
             WorkloadConfig config = workloads.get(w);
             if (openLoop) {
-                r.intendedNanos(startNanos + schedules[w].take());
+                long at = startNanos + origins[w] + schedules[w].take();
+                lastIntended[w] = at;
+                r.intendedNanos(at);
             }
             sequence[w]++;
             emitted++;
@@ -235,11 +263,34 @@ public final class GeneratedLoad implements RequestSource {
             }
         }
 
+        /**
+         * A rate changed: each changed workload's schedule starts again at the new rate from the
+         * change, or from its last request when that was later (so none is sent twice as fast to
+         * catch up). Rare: it may allocate.
+         */
+        private void followRates() {
+            seenGeneration = rateControl.generation();
+            for (int w = 0; w < schedules.length; w++) {
+                double rate = rateControl.rate(w);
+                if (rate == scheduledRates[w] && rateControl.changedAtNanos(w) == 0) {
+                    continue;
+                }
+                long changed = rateControl.changedAtNanos(w);
+                if (rate == scheduledRates[w] && changed - startNanos <= origins[w]) {
+                    continue; // this change is already followed
+                }
+                long from = Math.max(changed, lastIntended[w]);
+                origins[w] = from - startNanos;
+                scheduledRates[w] = rate;
+                schedules[w] = new ArrivalSchedule(arrivals, rate, thread, threads, rng);
+            }
+        }
+
         private int earliestWorkload() {
             int best = 0;
             double bestTime = Double.MAX_VALUE;
             for (int w = 0; w < schedules.length; w++) {
-                double t = schedules[w].nextSeconds();
+                double t = origins[w] / 1e9 + schedules[w].nextSeconds();
                 if (t < bestTime) {
                     bestTime = t;
                     best = w;
