@@ -47,7 +47,7 @@ class RpcPerf5ConfigsTest {
             protocol = "resp"
             interval = 2
             duration = 2
-            admin = "127.0.0.1:9090"
+            admin = "127.0.0.1:0"
             initial_seed = "5"
 
             [debug]
@@ -110,7 +110,9 @@ class RpcPerf5ConfigsTest {
             long sent = calls.get("get") + calls.get("set") + calls.get("hset") + calls.get("hincrby");
             commands.addAll(RpcPerfRuns.monitored(monitor, Set.of("GET", "SET", "HSET", "HINCRBY"), sent));
         }
-        for (String note : List.of("general.admin (line 5)", "debug (line 8)", "metrics (line 11)",
+        assertTrue(run.err().contains("fluxperf: admin endpoint on http://127.0.0.1:"), "[general] admin serves the admin endpoint:\n"
+                + run.err());
+        for (String note : List.of("debug (line 8)", "metrics (line 11)",
                 "workload.threads (line 26)")) {
             assertTrue(run.err().contains("fluxperf: note: " + file + ": " + note), note + " in:\n" + run.err());
         }

@@ -123,7 +123,7 @@ class RpcPerfConvertTest {
                 [target]
                 endpoints = ["127.0.0.1:6379"]
                 [workload.ratelimit]
-                start = 1000
+                start = 6000
                 end = 5000
                 step = 1000
                 interval = 10
@@ -153,7 +153,7 @@ class RpcPerfConvertTest {
                 """);
         for (String[] c : List.of(
                 new String[] {thrift.toString(), "general.protocol (line 2): rpc-perf's protocol 'thrift' is not one fluxperf speaks"},
-                new String[] {ramp.toString(), "workload.ratelimit.end (line 8): rate ramps are not in fluxperf yet"},
+                new String[] {ramp.toString(), "workload.ratelimit.start (line 7): is above end (6000 > 5000)"},
                 new String[] {zrank.toString(), "workload.keyspace[0].commands[0].verb (line 9): 'zrank' is not a command fluxperf sends"},
                 new String[] {softTimeout.toString(), "general.soft_timeout (line 3): fluxperf ends a request at its timeout"})) {
             CliRun run = CliRun.of("run", "--config", c[0], "--no-live");

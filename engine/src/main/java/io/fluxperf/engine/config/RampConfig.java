@@ -92,7 +92,7 @@ final class RampConfig {
      */
     static List<RateRamp> resolve(String flag, List<WorkloadConfig> workloads, List<RateRamp> fromFile) {
         if (flag == null) {
-            return fromFile;
+            return fromFile.stream().allMatch(java.util.Objects::isNull) ? List.of() : fromFile;
         }
         RateRamp ramp;
         try {

@@ -137,6 +137,7 @@ final class RpcPerf5Reader {
 
         client(out, root.table("client"));
         double rate = workloadRate(out, root);
+        RateRamp ramp = workloadRamp(root);
         String rateFrom = "workload.ratelimit.start";
         TomlTable client = root.table("client");
         Long clientRate = client == null ? null : client.integer("request_ratelimit", 0, Long.MAX_VALUE);
@@ -172,7 +173,6 @@ final class RpcPerf5Reader {
         if (keyspaces.isEmpty()) {
             throw workload.error("has no [[workload.keyspace]] tables: nothing to send");
         }
-        RateRamp ramp = workloadRamp(root);
         if (ramp != null && rateFrom.startsWith("client")) {
             throw client.error("request_ratelimit", "and a [workload.ratelimit] ramp both set the rate; keep one");
         }

@@ -53,6 +53,8 @@ import reactor.core.publisher.Flux;
  */
 public final class LoadRun {
     private static final long LIVE_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** A ramp step due this close to the last window's end is not begun. */
+    private static final long STEP_AT_END_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     /** How often a warm-up to a hit rate checks it (rpc-perf's: each one-second interval). */
     private static final long HITRATE_CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -420,8 +422,10 @@ public final class LoadRun {
                 listener.warmupComplete();
             }
         }
+        long rampsFrom = Long.MIN_VALUE;
         if (rateControl != null && stop == null) {
             rateControl.startRamps(windowStart); // a ramp's steps are the measured windows'
+            rampsFrom = rateControl.hasRamps() ? windowStart : Long.MIN_VALUE;
         }
         if (feed != null) {
             feed.measuring(windowStart);
@@ -433,7 +437,11 @@ public final class LoadRun {
         List<WindowResult> windows = new ArrayList<>();
         for (int w = 1; w <= config.windows(); w++) {
             if (stop == null) {
-                stop = waitUntil(drivers, host, windowStart + config.duration().toNanos(), exhausted, w, windowStart);
+                // with ramps, windows end on the steps' fixed times (start + w × duration), not each a
+                // duration after the last one's late end, so that a window holds one step, not a drifting mix
+                long end = rampsFrom != Long.MIN_VALUE ? rampsFrom + w * config.duration().toNanos()
+                        : windowStart + config.duration().toNanos();
+                stop = waitUntil(drivers, host, end, exhausted, w, windowStart);
             }
             boolean last = w == config.windows() || stop != null;
             if (last) {
@@ -550,7 +558,10 @@ public final class LoadRun {
             if (now >= deadline) {
                 return null;
             }
-            if (rateControl != null) {
+            // a ramp's step that falls on the last window's end is not begun: nothing would be sent at it
+            boolean stepAtEnd = rateControl != null && window == config.windows()
+                    && rateControl.nextStepNanos() >= deadline - STEP_AT_END_NANOS;
+            if (rateControl != null && !stepAtEnd) {
                 rateControl.tick(now);
                 tellRateChanges();
             }
@@ -567,7 +578,7 @@ public final class LoadRun {
             }
             long wake = Math.min(window > 0 && liveSamples ? Math.min(deadline, nextLive) : deadline, nextStatsNanos);
             wake = Math.min(wake, hostNext);
-            if (rateControl != null) {
+            if (rateControl != null && !stepAtEnd) {
                 wake = Math.min(wake, rateControl.nextStepNanos());
             }
             awaitStop(Math.min(wake - System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(20)));

@@ -344,7 +344,8 @@ class RpcPerfConfigTest {
         assertEquals(Command.HGET, workload(c, "ks1-hget").method());
         assertEquals(1250, workload(c, "ks1-hget").rate(), 1e-6);
         String all = String.join("\n", notes);
-        assertTrue(all.contains("v5.toml: general.admin (line 5)"), all);
+        assertFalse(all.contains("general.admin"), "admin is mapped, not noted: " + all);
+        assertEquals("127.0.0.1:9090", c.admin(), "rpc-perf's admin listener is fluxperf's admin endpoint");
         assertTrue(all.contains("v5.toml: metrics (line 8)"), all);
         assertTrue(all.contains("v5.toml: debug (line 12)"), all);
         assertTrue(all.contains("client.poolsize (line 20)"), all);
@@ -448,7 +449,9 @@ class RpcPerfConfigTest {
         "[general]\\nprotocol = \"momento\"\\ninterval = 1\\n[target]\\nendpoints = [\"a:1\"]\\n[workload]\\n"
                 + "| general.protocol (line 2): rpc-perf's protocol 'momento' is not one fluxperf speaks; it speaks memcache and resp (give one of them, or run that server's own benchmark)",
         "[general]\\nprotocol = \"resp\"\\ninterval = 1\\n[target]\\nendpoints = [\"a:1\"]\\n[workload.ratelimit]\\nstart = 1\\nend = 5\\n"
-                + "| workload.ratelimit.end (line 8): rate ramps are not in fluxperf yet: give start alone (a fixed rate), or run one test per step",
+                + "| workload.ratelimit (line 6): missing step: a ramp needs end, step and interval together",
+        "[general]\\nprotocol = \"resp\"\\ninterval = 1\\n[target]\\nendpoints = [\"a:1\"]\\n[workload.ratelimit]\\nstart = 9\\nend = 5\\nstep = 1\\ninterval = 2\\n"
+                + "| workload.ratelimit.start (line 7): is above end (9 > 5)",
         "[general]\\nprotocol = \"resp\"\\ninterval = 1\\n[target]\\nendpoints = [\"a:1\"]\\n[[workload.keyspace]]\\nklen = 4\\nnkeys = 5\\ncommands = [{ verb = \"zrank\" }]\\n"
                 + "| workload.keyspace[0].commands[0].verb (line 9): 'zrank' is not a command fluxperf sends; it sends ",
         "[general]\\nprotocol = \"memcache\"\\ninterval = 1\\nclose_rate = 5\\n[[keyspace]]\\nlength = 3\\ncommands = [{action = \"get\"}]\\n"

@@ -1,0 +1,126 @@
+package io.fluxperf.engine.admin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fluxperf.engine.metrics.IntervalSample;
+import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.testkit.MemcachedProcess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * PUT /ratelimit while a run goes: the schedule starts again at the new rate with no burst, the
+ * per-second statistics and the window's target follow, and a workload's PUT changes that workload only.
+ */
+@Tag("timing")
+class RateChangeTest {
+    @Test
+    void aRateSetWhileRunningIsReachedWithinASecondWithoutABurst() throws Exception {
+        try (MemcachedProcess memcached = MemcachedProcess.start();
+             AdminRun run = AdminRun.start(s -> {
+                 s.server = memcached.address();
+                 s.rate = "5000";
+                 s.duration = Duration.ofSeconds(3);
+                 s.windows = 2;
+                 s.statsInterval = Duration.ofSeconds(1);
+             })) {
+            run.awaitMeasuring(60);
+            while (run.stats.size() < 2) {
+                Thread.sleep(10);
+            }
+            Thread.sleep(300); // inside a statistics second, not at its edge
+            long put = System.nanoTime();
+            AdminRun.Reply r = run.call("PUT", "/ratelimit/20000");
+            assertEquals(200, r.status(), r.body());
+            RunResult result = run.awaitResult(60);
+
+            List<AdminRun.Timed<IntervalSample>> stats = run.stats;
+            StringBuilder seen = new StringBuilder();
+            IntervalSample firstFull = null;
+            for (AdminRun.Timed<IntervalSample> t : stats) {
+                IntervalSample s = t.value();
+                double rps = s.responses() / s.seconds();
+                seen.append(String.format("%.1f s: %.0f/s%n", s.second(), rps));
+                if (s.seconds() > 0.5) {
+                    assertTrue(rps <= 21_000, "a second above 21,000/s (a burst):\n" + seen);
+                }
+                long started = t.nanos() - (long) (s.seconds() * 1e9);
+                if (firstFull == null && started >= put && s.seconds() > 0.9) {
+                    firstFull = s;
+                }
+            }
+            // the first whole second after the PUT: its interval begins within a second of it
+            assertTrue(firstFull != null, "no whole second after the PUT:\n" + seen);
+            double reached = firstFull.responses() / firstFull.seconds();
+            assertEquals(20_000, reached, 20_000 * 0.02, "the first whole second after the PUT:\n" + seen);
+            assertTrue(seen.length() > 0);
+            // the report's windows carry the rate asked for in their own time
+            WindowResult last = run.windows.get(run.windows.size() - 1);
+            assertTrue(last.workloadConfigs().get(0).rate() > 15_000, "window target: " + last.workloadConfigs().get(0).rate());
+            assertEquals(1, run.rateChanges.size(), "the report was told of the change");
+            assertTrue(result.total().workloads().get(0).outcomes().requests() > 60_000);
+        }
+    }
+
+    @Test
+    void aWorkloadsPutChangesThatWorkloadOnly(@TempDir Path dir) throws Exception {
+        Path toml = dir.resolve("two.toml");
+        Files.writeString(toml, """
+                [[workload]]
+                name = "get"
+                method = "get"
+                rate = 3000
+
+                [[workload]]
+                name = "set"
+                method = "set"
+                rate = 2000
+                """);
+        try (MemcachedProcess memcached = MemcachedProcess.start();
+             AdminRun run = AdminRun.start(s -> {
+                 s.config = toml;
+                 s.server = memcached.address();
+                 s.duration = Duration.ofSeconds(8);
+             })) {
+            run.awaitMeasuring(60);
+            Thread.sleep(1500);
+            AdminRun.Reply r = run.call("PUT", "/ratelimit/get/6000");
+            assertEquals(200, r.status(), r.body());
+            long put = System.currentTimeMillis();
+            Thread.sleep(4500);
+            JsonNode json = new ObjectMapper().readTree(run.get("/metrics.json"));
+            int checked = 0;
+            double get = 0;
+            double set = 0;
+            for (JsonNode sec : json.get("seconds")) {
+                // whole seconds that began a second after the PUT
+                if (sec.get("unix_millis").asLong() - 1000 < put + 1000) {
+                    continue;
+                }
+                get += sec.get("rates").get(0).asDouble();
+                set += sec.get("rates").get(1).asDouble();
+                assertEquals(6000, sec.get("targets").get(0).asDouble());
+                assertEquals(2000, sec.get("targets").get(1).asDouble());
+                checked++;
+            }
+            // over the seconds since: a second of a loaded machine may push a few requests into the next
+            assertEquals(6000, get / checked, 6000 * 0.02, "get: " + json.get("seconds"));
+            assertEquals(2000, set / checked, 2000 * 0.02, "set unchanged: " + json.get("seconds"));
+            assertTrue(checked >= 1, "whole seconds after the PUT: " + json.get("seconds"));
+            assertEquals("get", json.get("rate_changes").get(0).get("workload").asText());
+            assertEquals(1, json.get("rate_changes").size());
+            run.orchestrator.requestStop();
+            run.awaitResult(30);
+        }
+    }
+}
