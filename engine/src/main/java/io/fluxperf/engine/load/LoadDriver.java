@@ -5,6 +5,7 @@ import io.fluxperf.engine.connection.ClientLoop;
 import io.fluxperf.engine.connection.ConnectionSlot;
 import io.fluxperf.engine.connection.SlotEvents;
 import io.fluxperf.engine.connection.TargetConnection;
+import io.fluxperf.engine.connection.TcpProbe;
 import io.fluxperf.engine.connection.Transports;
 import io.fluxperf.engine.connection.UdpSlot;
 import io.fluxperf.engine.host.HostTuning;
@@ -57,6 +58,10 @@ final class LoadDriver implements SlotEvents {
     private final PoolRouter router;
     private final CodecFactory[] memberCodecs;
     private CompletableFuture<Void> phaseDone = CompletableFuture.completedFuture(null);
+    /** Reads the connections' TCP_INFO, once a second (not per request: a getsockopt each). */
+    private final TcpProbe tcpProbe = new TcpProbe();
+    private long nextTcpSampleNanos = System.nanoTime();
+    static final long TCP_SAMPLE_PERIOD_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /**
      * @param codecs the run's codec factory ({@link Protocol#codecs})
@@ -222,7 +227,21 @@ final class LoadDriver implements SlotEvents {
         }
         scheduler.checkQueues(now, timeoutNanos);
         recorder.tick(now);
+        if (now - nextTcpSampleNanos >= 0) {
+            sampleTcp();
+            nextTcpSampleNanos = now + TCP_SAMPLE_PERIOD_NANOS;
+        }
         checkPhaseDone();
+    }
+
+    /** One round of TCP_INFO over the thread's open connections, on the loop. */
+    private void sampleTcp() {
+        for (ConnectionSlot c : slots) {
+            if (c.sampleTcp(tcpProbe)) {
+                recorder.tcpSample(tcpProbe);
+            }
+        }
+        recorder.tcpRoundDone();
     }
 
     private void checkPhaseDone() {

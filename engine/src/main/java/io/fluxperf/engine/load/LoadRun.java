@@ -20,6 +20,7 @@ import io.fluxperf.engine.metrics.StopReason;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.metrics.ServerSample;
 import io.fluxperf.engine.metrics.ServerStats;
+import io.fluxperf.engine.metrics.TcpHealth;
 import io.fluxperf.engine.metrics.WorkloadStats;
 import io.fluxperf.engine.pool.ServerPool;
 import io.fluxperf.engine.protocol.CodecFactory;
@@ -546,9 +547,11 @@ public final class LoadRun {
         ConnectionCounts conns = new ConnectionCounts();
         intervalLag.reset();
         List<ServerStats> perServer = null;
+        TcpHealth tcp = new TcpHealth();
         for (CompletableFuture<ThreadRecorder.IntervalFigures> f : futures) {
             ThreadRecorder.IntervalFigures s = await(f, Duration.ofSeconds(10));
             all.add(s.all());
+            tcp.add(s.tcp());
             conns.add(s.connections());
             if (s.sendLag() != null) {
                 intervalLag.add(s.sendLag());
@@ -576,7 +579,7 @@ public final class LoadRun {
                 timed ? all.service().getValueAtPercentile(50) : 0, timed ? all.service().getValueAtPercentile(99) : 0,
                 paced ? intervalLag.getValueAtPercentile(50) : 0, paced ? intervalLag.getValueAtPercentile(99) : 0,
                 paced ? intervalLag.getMaxValue() : 0,
-                perServer == null ? List.of() : ServerSample.of(perServer, (now - lastStatsNanos) / 1e9));
+                perServer == null ? List.of() : ServerSample.of(perServer, (now - lastStatsNanos) / 1e9), tcp.figures());
         lastProtocolErrors = protocolErrors;
         lastConnectionErrors = connectionErrors;
         lastStatsNanos = now;

@@ -1,8 +1,10 @@
 package io.fluxperf.engine.load;
 
+import io.fluxperf.engine.connection.TcpProbe;
 import io.fluxperf.engine.metrics.ConnectionCounts;
 import io.fluxperf.engine.metrics.SendLateness;
 import io.fluxperf.engine.metrics.ServerStats;
+import io.fluxperf.engine.metrics.TcpHealth;
 import io.fluxperf.engine.metrics.ThreadCpu;
 import io.fluxperf.engine.metrics.WorkloadStats;
 import io.fluxperf.engine.netty.AlarmIoHandler;
@@ -33,6 +35,8 @@ final class ThreadRecorder {
     /** All workloads together since the last statistics block (dperf's per-second lines); null without --stats-interval. */
     private final WorkloadStats interval;
     private final ConnectionCounts intervalConnections = new ConnectionCounts();
+    /** The statistics block's TCP samples (kept even without --stats-interval: a sample a second is cheap). */
+    private final TcpHealth intervalTcp = new TcpHealth();
     /**
      * The statistics block's send lag, and the one handed out with the block before: the two take
      * turns, so that a block allocates no histogram; the run's thread has read the one it got
@@ -216,6 +220,18 @@ final class ThreadRecorder {
         intervalConnections.closed();
     }
 
+    /** One connection's TCP_INFO, just read by {@code probe}. */
+    void tcpSample(TcpProbe probe) {
+        current.tcp.record(probe.rttMicros(), probe.retransmitted(), probe.lost());
+        intervalTcp.record(probe.rttMicros(), probe.retransmitted(), probe.lost());
+    }
+
+    /** A round of TCP samples over the thread's connections is over. */
+    void tcpRoundDone() {
+        current.tcp.roundDone();
+        intervalTcp.roundDone();
+    }
+
     /** A connection is ready for load {@code nanos} after its connect began. */
     void connectTime(long nanos) {
         LatencyHistograms.record(current.connectLatency, nanos);
@@ -293,7 +309,9 @@ final class ThreadRecorder {
                 s.reset();
             }
         }
-        return new IntervalFigures(all, connections, lag, servers);
+        TcpHealth tcp = intervalTcp.copy();
+        intervalTcp.reset();
+        return new IntervalFigures(all, connections, lag, servers, tcp);
     }
 
     /**
@@ -302,7 +320,7 @@ final class ThreadRecorder {
      * one's figures (else null).
      */
     record IntervalFigures(WorkloadStats all, ConnectionCounts connections, Histogram sendLag,
-                           java.util.List<ServerStats> servers) {
+                           java.util.List<ServerStats> servers, TcpHealth tcp) {
     }
 
     /** The reads answered in the warm-up so far: hits and misses since the phase began. */
