@@ -10,6 +10,7 @@ import io.fluxperf.engine.metrics.StopReason;
 import io.fluxperf.engine.run.RunOrchestrator;
 import io.fluxperf.engine.run.RunOutputs;
 import io.fluxperf.engine.run.TextRunReport;
+import io.fluxperf.engine.rundir.RunDirectoryWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -36,6 +37,7 @@ import picocli.CommandLine.Option;
                 "  fluxperf run --config rpc-perf-redis.toml -s 127.0.0.1:6379      # an rpc-perf config as it is",
                 "  fluxperf run -s 127.0.0.1:11211 --rate 20000 --arrivals exponential --warmup-hitrate 90 --hit",
                 "  fluxperf run -s 127.0.0.1:11211 --rate 20000 -d 30 --waterfall latency.png",
+                "  fluxperf run -s 127.0.0.1:11211 --rate 20000 -d 10 -w 6 --out runs/a --trace && fluxperf report runs/a",
                 "  fluxperf run -s 10.0.0.1:11211 -s 10.0.0.2:11211 -s 10.0.0.3:11211:2 --hit   # a ketama pool",
                 "  fluxperf run --protocol redis --cluster -s 127.0.0.1:7000 --method set --rate 20000",
                 "",
@@ -151,8 +153,9 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     @Option(names = "--hdr-log", paramLabel = "FILE", description = "Write an HdrHistogram interval log (one interval per window).")
     private Path hdrLog;
 
-    @Option(names = "--trace", paramLabel = "DIR",
-            description = "Write one record per request to a new trace directory (for trace stats, dump, heatmap, replay).")
+    @Option(names = "--trace", paramLabel = "DIR", arity = "0..1", fallbackValue = "",
+            description = "Write one record per request to a new trace directory (for trace stats, dump, heatmap, replay);"
+                    + " without DIR, to the run directory's trace/ (needs --out).")
     private Path trace;
 
     @Option(names = "--waterfall", paramLabel = "FILE.png",
@@ -166,15 +169,34 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     @Option(names = "--no-live", description = "Do not print the live line every second (on stderr).")
     private boolean noLive;
 
+    // the run directory (issue 29)
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Write the run directory: config.toml, result.json, windows.hlog, seconds.hlog, report.txt,"
+                    + " environment.json (docs/results.md); read it with 'fluxperf report DIR'.")
+    private Path out;
+
+    @Option(names = "--overwrite", description = "Let --out write into a directory that is not empty (its run files are replaced).")
+    private boolean overwrite;
+
+    @picocli.CommandLine.Spec
+    private picocli.CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() {
         RunConfig runConfig = ConfigResolver.resolve(settings(), note -> streams.err().println("fluxperf: note: " + note));
         HostTuning tuning = Main.ownsProcess() ? HostTuning.ownProcess(runConfig.isOpenLoop(), !connection.noHostTuning)
                 : HostTuning.standard();
-        RunOrchestrator run = new RunOrchestrator(runConfig, new TextRunReport(streams.out(), streams.err(), !noLive))
-                .outputs(new RunOutputs(json, hdrLog, trace, traceRequired))
+        Path traceDir = RunDirectories.trace(trace, runConfig.out());
+        RunOutputs outputs = new RunOutputs(json, hdrLog, traceDir, traceRequired);
+        RunDirectoryWriter directory = RunDirectories.open(runConfig, out != null, overwrite, "run", spec);
+        RunOrchestrator run = new RunOrchestrator(runConfig, new TextRunReport(
+                directory != null ? directory.tee(streams.out()) : streams.out(), streams.err(), !noLive))
+                .outputs(outputs)
                 .tuning(tuning)
                 .liveSamples(!noLive);
+        if (directory != null) {
+            run.runDirectory(directory);
+        }
         if (tuning.warmsUp()) {
             // a cold JVM's first seconds would be reported as the server's latency
             run.warmUp(new RunOrchestrator.Warmup(RunOrchestrator.Warmup.RUN_REQUESTS, null));
@@ -225,6 +247,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         s.arrivals = arrivals;
         s.connectTimeout = connectTimeout;
         s.waterfall = waterfall;
+        s.out = out;
         return s;
     }
 }

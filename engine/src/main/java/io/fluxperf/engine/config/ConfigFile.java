@@ -25,7 +25,8 @@ final class ConfigFile {
             "duration", "windows", "warmup", "timeout", "tcp-nodelay", "requests", "seed",
             "udp", "tls", "tls-ca", "tls-insecure", "sni", "connect-per-request", "hold-connections", "connect-rate",
             "io-uring", "busy-poll", "stats-interval", "early-send", "arrivals", "warmup-hitrate", "connect-timeout", "waterfall",
-            "servers", "distribution", "cluster", "read-from");
+            "servers", "distribution", "cluster", "read-from",
+            "out");
     static final List<String> WORKLOAD_KEYS = List.of("name", "method", "rate", "weight", "bytes", "hit", "flush",
             "keys-per-request", "ttl", "keyspace", "key-length", "distribution", "exponent", "command", "path",
             "key-offset", "cardinality", "inner-keyspace", "inner-key-length", "value-kind", "compression-ratio",
@@ -62,6 +63,8 @@ final class ConfigFile {
     Double warmupHitrate;
     Duration connectTimeout;
     java.nio.file.Path waterfall;
+    /** [general] out: the run directory to write. */
+    java.nio.file.Path out;
     /** [general] servers: every server, each checked ({@link ServerSpec}); null when absent. */
     List<ServerSpec> servers;
     ServerDistribution serverDistribution;
@@ -234,6 +237,7 @@ final class ConfigFile {
         connectTimeout = checked(g, "connect-timeout", g.duration("connect-timeout"), ConfigResolver::positive);
         waterfall = checked(g, "waterfall", g.string("waterfall"), Checks::png);
         PoolResolver.readGeneral(this, g);
+        out = g.string("out") == null ? null : java.nio.file.Path.of(g.string("out"));
     }
 
     private static Workload readWorkload(TomlTable t, int index) {

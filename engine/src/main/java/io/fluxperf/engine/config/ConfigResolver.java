@@ -193,7 +193,9 @@ public final class ConfigResolver {
                     .earlySend(earlySend).arrivals(arrivals).warmupHitrate(warmupHitrate)
                     .connectTimeout(connectTimeout).pool(pool)
                     .waterfall(flags.waterfall != null ? flag("waterfall", () -> Checks.png(flags.waterfall.toString()))
-                            : f.waterfall).build();
+                            : f.waterfall)
+                    .out(flags.out != null ? flags.out : f.out)
+                    .build();
         } catch (IllegalArgumentException e) {
             throw fileWorkloads ? file.toml.error(e.getMessage()) : new UserError("the command line: " + e.getMessage());
         }

@@ -54,6 +54,8 @@ public final class RunConfig {
     private final double warmupHitrate;
     private final Duration connectTimeout;
     private final java.nio.file.Path waterfall;
+    /** The run directory ({@code --out}, {@code [general] out}); an output, so not part of equals. */
+    private final java.nio.file.Path out;
     private final PoolOptions pool;
 
     private RunConfig(Builder b) {
@@ -78,6 +80,7 @@ public final class RunConfig {
         this.warmupHitrate = b.warmupHitrate;
         this.connectTimeout = b.connectTimeout;
         this.waterfall = b.waterfall;
+        this.out = b.out;
         this.pool = b.pool;
     }
 
@@ -207,6 +210,14 @@ public final class RunConfig {
         return waterfall;
     }
 
+    /**
+     * The run directory to write ({@code run --out DIR}, {@code [general] out}), or null. Not part
+     * of {@link #equals}: where the record goes does not change what is measured.
+     */
+    public java.nio.file.Path out() {
+        return out;
+    }
+
     /** Open loop: every workload has a rate, and latency counts from the intended send time. */
     public boolean isOpenLoop() {
         return workloads.get(0).isRated();
@@ -284,6 +295,7 @@ public final class RunConfig {
         private double warmupHitrate;
         private Duration connectTimeout;
         private java.nio.file.Path waterfall;
+        private java.nio.file.Path out;
         private PoolOptions pool = PoolOptions.single();
 
         private Builder() {
@@ -311,6 +323,7 @@ public final class RunConfig {
             warmupHitrate = c.warmupHitrate;
             connectTimeout = c.connectTimeout;
             waterfall = c.waterfall;
+            out = c.out;
             pool = c.pool;
         }
 
@@ -459,6 +472,12 @@ public final class RunConfig {
         /** @param v a .png file, or null for none */
         public Builder waterfall(java.nio.file.Path v) {
             waterfall = v;
+            return this;
+        }
+
+        /** @param v the run directory to write, or null for none */
+        public Builder out(java.nio.file.Path v) {
+            out = v;
             return this;
         }
 

@@ -68,6 +68,8 @@ public final class RunSettings {
     /** --config-format: rpc-perf-2, rpc-perf-3, rpc-perf-5 or fluxperf; null: told by the file's shape. */
     public String configFormat;
     public Duration connectTimeout;
+    /** --out: the run directory to write. */
+    public java.nio.file.Path out;
     /** --waterfall: a latency heatmap PNG to write at the run's end. */
     public java.nio.file.Path waterfall;
     /** --server given more than once (each HOST:PORT[:WEIGHT]), in order; null when given once or not at all. */

@@ -43,7 +43,9 @@ import java.util.List;
  */
 public final class RunOrchestrator {
     private final RunConfig config;
-    private final RunReport report;
+    private RunReport report;
+    /** The run directory (--out), or null. */
+    private io.fluxperf.engine.rundir.RunDirectoryWriter directory;
     private Protocol protocol;
     private RequestSource source;
     private RunOutputs outputs = RunOutputs.none();
@@ -75,6 +77,16 @@ public final class RunOrchestrator {
 
     public RunOrchestrator outputs(RunOutputs o) {
         this.outputs = o;
+        return this;
+    }
+
+    /**
+     * Writes the run's directory ({@code --out}), opened by the caller before the load: the report
+     * is recorded into it, and {@link #execute()} completes and closes it, also when the run fails.
+     */
+    public RunOrchestrator runDirectory(io.fluxperf.engine.rundir.RunDirectoryWriter d) {
+        this.directory = d;
+        this.report = d.recording(report);
         return this;
     }
 
@@ -145,6 +157,20 @@ public final class RunOrchestrator {
      *                   an output that cannot be written)
      */
     public RunResult execute() {
+        if (directory == null) {
+            return executeRun();
+        }
+        try (io.fluxperf.engine.rundir.RunDirectoryWriter d = directory) {
+            RunResult result = executeRun();
+            d.complete(result);
+            return result;
+        } catch (RuntimeException e) {
+            directory.failed(e.getMessage());
+            throw e;
+        }
+    }
+
+    private RunResult executeRun() {
         Protocol p = protocol != null ? protocol : registered(config.protocol());
         // the run's own embedded target starts before the warm-up: threads started after it inherit
         // the lowered priority of the run's thread, and the target's loops must keep theirs

@@ -112,12 +112,20 @@ public class TextRunReport implements RunReport {
 
     @Override
     public void finished(RunResult result, RunErrors errors, RunTrace trace) {
+        finished(result, trace != null ? trace.statusLine() : null, errors.any() ? errors.summary() : null);
+    }
+
+    /**
+     * The lines after the load from what they say: the total, the trace's line and the errors'
+     * line (each null when absent); also what a run directory's report is made again with.
+     */
+    public void finished(RunResult result, String traceLine, String errorsLine) {
         text.summary(result);
-        if (trace != null) {
-            out.println(trace.statusLine());
+        if (traceLine != null) {
+            out.println(traceLine);
         }
-        if (errors.any()) {
-            out.println(errors.summary());
+        if (errorsLine != null) {
+            out.println(errorsLine);
         }
         out.flush();
     }
