@@ -61,6 +61,23 @@ public final class TcpHealth {
         rttMicros.add(o.rttMicros);
     }
 
+    /** Figures read back from a run's files (a run directory): the counts and the RTTs as they were written. */
+    public static TcpHealth restored(long samples, long retransmits, long lost, Histogram rttMicros) {
+        TcpHealth t = new TcpHealth();
+        t.samples = samples;
+        t.retransmits = retransmits;
+        t.lost = lost;
+        if (rttMicros != null) {
+            t.rttMicros.add(rttMicros);
+        }
+        return t;
+    }
+
+    /** The smoothed RTTs sampled, µs (a copy). */
+    public Histogram rttMicros() {
+        return rttMicros.copy();
+    }
+
     public void reset() {
         samples = retransmits = lost = roundLost = 0;
         rttMicros.reset();

@@ -12,6 +12,7 @@ import io.fluxperf.engine.metrics.IntervalSample;
 import io.fluxperf.engine.metrics.OutcomeCounts;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.StopReason;
+import io.fluxperf.engine.metrics.TcpHealth;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.metrics.WorkloadStats;
 import io.fluxperf.engine.protocol.Protocol;
@@ -104,7 +105,14 @@ final class ReportRebuild {
         }
         Histogram lag = WorkloadStats.newHistogram();
         Histogram connect = WorkloadStats.newHistogram();
+        Histogram rtt = null;
         for (WindowResult w : windows) {
+            Histogram sampled = w.tcp().rttMicros();
+            if (rtt == null) {
+                rtt = sampled;
+            } else {
+                rtt.add(sampled);
+            }
             for (int i = 0; i < workloads; i++) {
                 latency.get(i).add(w.workloads().get(i).latency());
                 service.get(i).add(w.workloads().get(i).service());
@@ -112,7 +120,7 @@ final class ReportRebuild {
             lag.add(w.sendLag());
             connect.add(w.connectLatency());
         }
-        WindowResult total = window(t, config, classes, latency, service, lag, connect);
+        WindowResult total = window(t, config, classes, latency, service, lag, connect, rtt);
         return new RunResult(config, r.path("target").asText(null), windows, total, stopReason(r.path("stopReason").asText()),
                 r.path("preloadedKeys").asLong());
     }
@@ -127,12 +135,13 @@ final class ReportRebuild {
         }
         return window(w, config, classes, latency, service,
                 orEmpty(h.get(RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.SEND_LAG))),
-                orEmpty(h.get(RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.CONNECT))));
+                orEmpty(h.get(RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.CONNECT))),
+                h.get(RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.TCP_RTT)));
     }
 
     /** A window (or the total) from its JSON figures and its histograms, in the engine's own form. */
     private static WindowResult window(JsonNode w, RunConfig config, ReplyClasses classes, List<Histogram> latency,
-                                       List<Histogram> service, Histogram lag, Histogram connect) {
+                                       List<Histogram> service, Histogram lag, Histogram connect, Histogram rtt) {
         List<WorkloadStats> workloads = new ArrayList<>();
         JsonNode nodes = w.path("workloads");
         Histogram totalLatency = WorkloadStats.newHistogram();
@@ -161,8 +170,11 @@ final class ReportRebuild {
             loopCpu[i] = loops.get(i).asLong();
         }
         long cpu = w.path("cpuNanos").isNull() || w.path("cpuNanos").isMissingNode() ? -1 : w.path("cpuNanos").asLong();
+        JsonNode tcp = w.path("tcp");
         return new WindowResult(w.path("number").asInt(), w.path("start").asLong(), w.path("end").asLong(),
-                config.workloads(), workloads, total, connections, lag, connect, cpu, loopCpu);
+                config.workloads(), workloads, total, connections, lag, connect, cpu, loopCpu)
+                .withTcp(TcpHealth.restored(tcp.path("samples").asLong(), tcp.path("retransmits").asLong(),
+                        tcp.path("lost").asLong(), rtt));
     }
 
     private static OutcomeCounts outcomes(JsonNode n) {

@@ -101,7 +101,7 @@ public final class RunDirectoryWriter implements AutoCloseable {
             w.mapper.writeValue(dir.resolve(RunFiles.ENVIRONMENT).toFile(),
                     RunEnvironment.describe(w.mapper, commandLine, w.epochMillisAtOpen));
             w.windows = IntervalLog.create(dir.resolve(RunFiles.WINDOWS), w.epochMillisAtOpen,
-                    "fluxperf: one interval per window, ns; Tag=WORKLOAD/KIND (intended, service; */send-lag, */connect), untagged: every workload's intended");
+                    "fluxperf: one interval per window, ns; Tag=WORKLOAD/KIND (intended, service; */send-lag, */connect; */tcp-rtt in us), untagged: every workload's intended");
             w.report = new BufferedOutputStream(Files.newOutputStream(dir.resolve(RunFiles.REPORT)));
             return w;
         } catch (IOException e) {
@@ -333,6 +333,7 @@ public final class RunDirectoryWriter implements AutoCloseable {
         }
         windows.interval(start, end, RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.SEND_LAG), w.sendLag());
         windows.interval(start, end, RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.CONNECT), w.connectLatency());
+        windows.interval(start, end, RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.TCP_RTT), w.tcp().rttMicros());
         windows.flush();
     }
 

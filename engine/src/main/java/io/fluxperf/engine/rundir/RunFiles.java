@@ -30,6 +30,8 @@ public final class RunFiles {
     public static final String SEND_LAG = "send-lag";
     /** Connect start to ready, per connection made (all workloads together). */
     public static final String CONNECT = "connect";
+    /** The kernel's smoothed RTT of the load connections, one value per connection sample, in µs (not ns). */
+    public static final String TCP_RTT = "tcp-rtt";
     /** The workload part of the tags of figures that belong to no one workload. */
     public static final String ALL_WORKLOADS = "*";
 
