@@ -30,7 +30,8 @@ final class ConfigFile {
     static final List<String> WORKLOAD_KEYS = List.of("name", "method", "rate", "weight", "bytes", "hit", "flush",
             "keys-per-request", "ttl", "keyspace", "key-length", "distribution", "exponent", "command", "path",
             "key-offset", "cardinality", "inner-keyspace", "inner-key-length", "value-kind", "compression-ratio",
-            "values", "script");
+            "values", "script",
+            "range-start", "range-end", "by-score", "truncate");
 
     final TomlConfigFile toml;
     String server;
@@ -99,6 +100,11 @@ final class ConfigFile {
         Double compressionRatio;
         WorkloadShape.ValueMode values;
         String script;
+        // list and sorted-set reads and pushes (rpc-perf 5's start, end, by_score, truncate)
+        Long rangeStart;
+        Long rangeEnd;
+        Boolean byScore;
+        Integer truncate;
 
         Workload(TomlTable table, int index) {
             this.table = table;
@@ -288,6 +294,10 @@ final class ConfigFile {
         if (w.script != null && w.script.isBlank()) {
             throw t.error("script", "must not be empty");
         }
+        w.rangeStart = t.integer("range-start", Integer.MIN_VALUE, Integer.MAX_VALUE);
+        w.rangeEnd = t.integer("range-end", Integer.MIN_VALUE, Integer.MAX_VALUE);
+        w.byScore = t.bool("by-score");
+        w.truncate = toInt(t.integer("truncate", 1, WorkloadShape.MAX_TRUNCATE));
         return w;
     }
 

@@ -523,6 +523,18 @@ public final class ConfigResolver {
         if (w.compressionRatio != null && w.valueKind == WorkloadShape.ValueKind.I64) {
             throw w.error("compression-ratio", "i64 values are numbers; a compression ratio is for bytes values");
         }
+        for (String key : List.of("range-start", "range-end")) {
+            if ((key.equals("range-start") ? w.rangeStart : w.rangeEnd) != null && !w.method.takesRange()) {
+                throw w.error(key, "only lrange and zrange read a range, and this workload's method is " + w.method.label());
+            }
+        }
+        if (Boolean.TRUE.equals(w.byScore) && w.method != Command.ZRANGE) {
+            throw w.error("by-score", "only zrange reads by score, and this workload's method is " + w.method.label());
+        }
+        if (w.truncate != null && !w.method.takesTruncate()) {
+            throw w.error("truncate", "only lpush and rpush keep a list at most so long, and this workload's method is "
+                    + w.method.label());
+        }
         try {
             if (w.keyOffset != null) {
                 s = s.withKeyOffset(w.keyOffset);
@@ -546,6 +558,15 @@ public final class ConfigResolver {
             }
             if (w.script != null) {
                 s = s.withScript(w.script);
+            }
+            if (w.rangeStart != null || w.rangeEnd != null) {
+                s = s.withRange(w.rangeStart, w.rangeEnd);
+            }
+            if (w.byScore != null) {
+                s = s.withByScore(w.byScore);
+            }
+            if (w.truncate != null) {
+                s = s.withTruncate(w.truncate);
             }
         } catch (IllegalArgumentException e) {
             throw w.error(w.innerKeys != null && e.getMessage().contains("inner") ? "inner-key-length" : "cardinality",

@@ -116,6 +116,9 @@ public final class GeneratedLoad implements RequestSource {
         private final byte[][] scripts;
         /** Per workload: the member indexes of the request being filled (distinct draws), or null. */
         private final long[][] members;
+        /** Per workload: where its range reads start and end (see {@link Request#range}). */
+        private final long[] rangeStarts;
+        private final long[] rangeEnds;
         private final long[] sequence;
         /** Per workload, open loop only: when its next request is due. */
         private final ArrivalSchedule[] schedules;
@@ -135,6 +138,8 @@ public final class GeneratedLoad implements RequestSource {
             values = new ValueSource[n];
             scripts = new byte[n][];
             members = new long[n][];
+            rangeStarts = new long[n];
+            rangeEnds = new long[n];
             sequence = new long[n];
             schedules = new ArrivalSchedule[n];
             cumulativeWeights = new int[n];
@@ -146,6 +151,10 @@ public final class GeneratedLoad implements RequestSource {
                 values[w] = ValueSource.of(config, pattern, seed);
                 WorkloadShape shape = config.shape();
                 scripts[w] = shape.script() == null ? null : shape.script().getBytes(StandardCharsets.UTF_8);
+                Long start = shape.rangeStart();
+                Long end = shape.rangeEnd();
+                rangeStarts[w] = start != null ? start : shape.byScore() ? Request.UNBOUNDED : Request.DEFAULT_RANGE_START;
+                rangeEnds[w] = end != null ? end : shape.byScore() ? Request.UNBOUNDED : Request.DEFAULT_RANGE_END;
                 if (config.method().takesMembers() || config.method().takesCardinality()) {
                     members[w] = new long[shape.cardinality()];
                 }
@@ -195,6 +204,10 @@ public final class GeneratedLoad implements RequestSource {
                 }
             }
             r.ttlSeconds(config.ttlSeconds());
+            if (command.takesRange()) {
+                r.range(rangeStarts[w], rangeEnds[w], shape.byScore());
+            }
+            r.truncate(shape.truncate());
         }
 
         /**

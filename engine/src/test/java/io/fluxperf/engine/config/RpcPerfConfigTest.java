@@ -449,8 +449,8 @@ class RpcPerfConfigTest {
                 + "| general.protocol (line 2): rpc-perf's protocol 'momento' is not one fluxperf speaks; it speaks memcache and resp (give one of them, or run that server's own benchmark)",
         "[general]\\nprotocol = \"resp\"\\ninterval = 1\\n[target]\\nendpoints = [\"a:1\"]\\n[workload.ratelimit]\\nstart = 1\\nend = 5\\n"
                 + "| workload.ratelimit.end (line 8): rate ramps are not in fluxperf yet: give start alone (a fixed rate), or run one test per step",
-        "[general]\\nprotocol = \"resp\"\\ninterval = 1\\n[target]\\nendpoints = [\"a:1\"]\\n[[workload.keyspace]]\\nklen = 4\\nnkeys = 5\\ncommands = [{ verb = \"zrank\" }]\\n"
-                + "| workload.keyspace[0].commands[0].verb (line 9): 'zrank' is not a command fluxperf sends; it sends ",
+        "[general]\\nprotocol = \"resp\"\\ninterval = 1\\n[target]\\nendpoints = [\"a:1\"]\\n[[workload.keyspace]]\\nklen = 4\\nnkeys = 5\\ncommands = [{ verb = \"lrem\" }]\\n"
+                + "| workload.keyspace[0].commands[0].verb (line 9): 'lrem' is not a command fluxperf sends; it sends ",
         "[general]\\nprotocol = \"memcache\"\\ninterval = 1\\nclose_rate = 5\\n[[keyspace]]\\nlength = 3\\ncommands = [{action = \"get\"}]\\n"
                 + "| general.close_rate (line 4): fluxperf does not close connections at a rate; leave it out (--connect-per-request opens one per request)",
         "[general]\\nprotocol = \"memcache\"\\ninterval = 1\\nclients = 1\\n[[keyspace]]\\nlength = 3\\ncommands = [{action = \"hget\"}]\\n"
