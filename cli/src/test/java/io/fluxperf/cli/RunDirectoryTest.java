@@ -99,6 +99,18 @@ class RunDirectoryTest {
         }
         assertEquals(result.path("total").path("requests").asLong(), counts.get(""), "the untagged intervals: every workload");
         assertEquals(result.path("total").path("requests").asLong(), counts.get("*/send-lag"), "every request was paced");
+        // and seconds.hlog: the same requests, one interval per second of the measured windows
+        Map<String, Long> perSecond = tagCounts(dir.resolve("seconds.hlog").toFile());
+        for (JsonNode w : workloads) {
+            assertEquals(w.path("requests").asLong(), perSecond.get(w.path("name").asText() + "/intended"), w.toString());
+            assertEquals(w.path("requests").asLong(), perSecond.get(w.path("name").asText() + "/service"), w.toString());
+        }
+        assertEquals(counts.get(""), perSecond.get(""));
+        List<RunDirectory.Interval> seconds = RunDirectory.open(dir).secondIntervals();
+        assertTrue(seconds.size() >= 3, "a second at least per window: " + seconds.size());
+        for (RunDirectory.Interval i : seconds) {
+            assertTrue(i.endEpochMs() - i.startEpochMs() <= 1_050, i.toString());
+        }
 
         JsonNode env = new ObjectMapper().readTree(dir.resolve("environment.json").toFile());
         assertEquals(List.of("fluxperf", "run", "--config", config.toString(), "--out", dir.toString(), "--trace", "--no-live"),

@@ -270,15 +270,35 @@ final class LoadDriver implements SlotEvents {
      *                  in the same event-loop step as the figures restart, so both agree
      */
     CompletableFuture<ThreadFigures> swap(ThreadFigures spare, boolean endWarmup) {
+        return swap(spare, endWarmup, false);
+    }
+
+    /** @param discarded the figures swapped out are not kept (the preload's, the warm-up's): the second's go with them */
+    CompletableFuture<ThreadFigures> swap(ThreadFigures spare, boolean endWarmup, boolean discarded) {
         CompletableFuture<ThreadFigures> result = new CompletableFuture<>();
         onLoop(() -> {
             if (endWarmup) {
                 recorder.endWarmup();
             }
+            if (discarded) {
+                recorder.dropSecond();
+            }
             long taken = System.nanoTime();
             scheduler.countRoomWait(taken); // a wait going on: its part so far belongs to the interval ending
             result.complete(recorder.swap(spare, connections.openCount(), taken));
         });
+        return result;
+    }
+
+    /** Keeps each second's figures as well, from now on (a run directory's seconds.hlog). */
+    void keepSeconds() {
+        onLoop(recorder::keepSeconds);
+    }
+
+    /** Ends the second going on and returns its figures; the thread records into {@code spare} from then. */
+    CompletableFuture<ThreadFigures> swapSecond(ThreadFigures spare) {
+        CompletableFuture<ThreadFigures> result = new CompletableFuture<>();
+        onLoop(() -> result.complete(recorder.swapSecond(spare, System.nanoTime())));
         return result;
     }
 

@@ -69,6 +69,14 @@ public final class LoadRun {
     /** --trace-required: a run whose trace fails stops, rather than going on untraced. */
     private boolean traceRequired;
     private boolean liveSamples = true;
+    /** A run directory's seconds ({@link #perSecond}): when the next is due, when the one going on began, the figures reused. */
+    private boolean perSecond;
+    private long nextSecondNanos = Long.MAX_VALUE;
+    private long secondStartNanos;
+    private List<ThreadFigures> secondSpares;
+    private List<WorkloadStats> secondSum;
+    private final Histogram secondLag = LatencyHistograms.create();
+    private final Histogram secondConnect = LatencyHistograms.create();
     private ClientLoops sharedLoops;
     /** --stats-interval: when the next block is due (System.nanoTime), and what was printed. */
     private long nextStatsNanos = Long.MAX_VALUE;
@@ -176,6 +184,55 @@ public final class LoadRun {
         return this;
     }
 
+    /**
+     * Whether the listener gets each second of the measured windows ({@link RunListener#second}),
+     * for a run directory: each thread then records every request twice, into its window's and its
+     * second's figures, and hands the second's over once a second (a task on its loop); the run's
+     * thread adds them up.
+     */
+    public LoadRun perSecond(boolean on) {
+        this.perSecond = on;
+        return this;
+    }
+
+    /** Hands the second going on to the listener, every thread's figures added, and starts the next. */
+    private void emitSecond(List<LoadDriver> drivers, int window) {
+        List<CompletableFuture<ThreadFigures>> futures = new ArrayList<>();
+        for (int t = 0; t < drivers.size(); t++) {
+            futures.add(drivers.get(t).swapSecond(secondSpares != null ? secondSpares.get(t) : drivers.get(t).newFigures()));
+        }
+        List<ThreadFigures> figures = new ArrayList<>();
+        for (CompletableFuture<ThreadFigures> f : futures) {
+            figures.add(await(f, Duration.ofSeconds(10)));
+        }
+        if (secondSum == null) {
+            secondSum = new ArrayList<>();
+            for (int i = 0; i < config.workloads().size(); i++) {
+                secondSum.add(new WorkloadStats());
+            }
+        }
+        for (WorkloadStats s : secondSum) {
+            s.reset();
+        }
+        secondLag.reset();
+        secondConnect.reset();
+        for (ThreadFigures f : figures) {
+            for (int i = 0; i < secondSum.size(); i++) {
+                secondSum.get(i).add(f.workloads[i]);
+            }
+            secondLag.add(f.sendLag);
+            secondConnect.add(f.connectLatency);
+        }
+        long end = ThreadFigures.takenNanos(figures);
+        listener.second(new io.fluxperf.engine.metrics.SecondFigures(window, secondStartNanos, end, secondSum, secondLag,
+                secondConnect));
+        for (ThreadFigures f : figures) {
+            f.reset();
+        }
+        secondSpares = figures;
+        secondStartNanos = end;
+    }
+
     public RunErrors errors() {
         return errors;
     }
@@ -220,6 +277,9 @@ public final class LoadRun {
                 ClientLoop loop = loops.get(t);
                 drivers.add(new LoadDriver(t, config, protocol, codecs, loop, target, servers, errors,
                         trace != null ? trace.forThread() : null, tuning));
+            }
+            if (perSecond) {
+                drivers.forEach(LoadDriver::keepSeconds);
             }
             connect(drivers, targetDescription);
             if (config.needsFlush()) {
@@ -286,7 +346,7 @@ public final class LoadRun {
         }
         await(all, config.timeout().plusSeconds(10));
         long failed = 0;
-        for (ThreadFigures f : swapAll(drivers, null, false)) {
+        for (ThreadFigures f : swapAll(drivers, null, false, true)) {
             for (WorkloadStats w : f.workloads) {
                 failed += w.outcomes().requests() - w.outcomes().ok();
             }
@@ -361,7 +421,7 @@ public final class LoadRun {
             }
             // the first window starts when the loops start counting it, however late the run's
             // thread hands them the swap (at nice 19, and yielding, it may be late)
-            List<ThreadFigures> warm = swapAll(drivers, null, true);
+            List<ThreadFigures> warm = swapAll(drivers, null, true, true);
             windowStart = ThreadFigures.takenNanos(warm);
             windowCpu = ProcessCpu.nanos();
             host.measuredLoadBegins();
@@ -372,6 +432,8 @@ public final class LoadRun {
                 listener.warmupComplete();
             }
         }
+        secondStartNanos = windowStart;
+        nextSecondNanos = windowStart + LIVE_INTERVAL_NANOS;
         List<WindowResult> windows = new ArrayList<>();
         for (int w = 1; w <= config.windows(); w++) {
             if (stop == null) {
@@ -384,8 +446,11 @@ public final class LoadRun {
                 }
                 await(exhausted, config.timeout().plusSeconds(5));
             }
-            List<ThreadFigures> figures = swapAll(drivers, spares, false);
+            List<ThreadFigures> figures = swapAll(drivers, spares, false, false);
             long now = ThreadFigures.takenNanos(figures); // when the loops ended the window (see the warm-up's end)
+            if (perSecond) {
+                emitSecond(drivers, w); // the window's last, partial second
+            }
             long cpu = ProcessCpu.nanos();
             WindowResult window = bookkeeping.window(w, windowStart, now, cpu < 0 ? -1 : cpu - windowCpu, figures);
             windowCpu = cpu;
@@ -394,6 +459,8 @@ public final class LoadRun {
             windows.add(bookkeeping.keep(window)); // kept for the result: small, so long runs stay flat
             spares = emptied(figures);
             windowStart = now;
+            secondStartNanos = now;
+            nextSecondNanos = now + LIVE_INTERVAL_NANOS;
             if (last) {
                 break;
             }
@@ -492,6 +559,10 @@ public final class LoadRun {
                 statsBlock(drivers, now);
                 nextStatsNanos += config.statsInterval().toNanos();
             }
+            if (window > 0 && perSecond && now >= nextSecondNanos) {
+                emitSecond(drivers, window);
+                nextSecondNanos += LIVE_INTERVAL_NANOS;
+            }
             if (window > 0 && liveSamples && now >= nextLive) {
                 LiveSample sample = liveSample(window, windowStart, drivers, lastRequests, lastSample);
                 lastRequests = sample.requests();
@@ -501,6 +572,9 @@ public final class LoadRun {
             }
             long wake = Math.min(window > 0 && liveSamples ? Math.min(deadline, nextLive) : deadline, nextStatsNanos);
             wake = Math.min(wake, hostNext);
+            if (window > 0 && perSecond) {
+                wake = Math.min(wake, nextSecondNanos);
+            }
             awaitStop(Math.min(wake - System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(20)));
         }
     }
@@ -602,12 +676,13 @@ public final class LoadRun {
      *
      * @param spares emptied figures to record into next, one per thread in thread order; null: new ones
      */
-    private List<ThreadFigures> swapAll(List<LoadDriver> drivers, List<ThreadFigures> spares, boolean endWarmup) {
+    private List<ThreadFigures> swapAll(List<LoadDriver> drivers, List<ThreadFigures> spares, boolean endWarmup,
+                                        boolean discarded) {
         List<CompletableFuture<ThreadFigures>> futures = new ArrayList<>();
         for (int t = 0; t < drivers.size(); t++) {
             LoadDriver d = drivers.get(t);
             ThreadFigures spare = spares != null ? spares.get(t) : d.newFigures();
-            futures.add(d.swap(spare, endWarmup));
+            futures.add(d.swap(spare, endWarmup, discarded));
         }
         List<ThreadFigures> figures = new ArrayList<>();
         for (CompletableFuture<ThreadFigures> f : futures) {

@@ -43,6 +43,13 @@ public interface RunListener {
     default void rehearseWindow(WindowResult window) {
     }
 
+    /**
+     * One second of a measured window, when the run keeps them ({@link LoadRun#perSecond}); the
+     * figures are reused after the call.
+     */
+    default void second(io.fluxperf.engine.metrics.SecondFigures second) {
+    }
+
     /** A statistics block (--stats-interval). */
     default void stats(IntervalSample sample) {
     }

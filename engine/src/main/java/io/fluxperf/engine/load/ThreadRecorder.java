@@ -32,6 +32,8 @@ import org.HdrHistogram.Histogram;
 final class ThreadRecorder {
     private final int workloadCount;
     private ThreadFigures current;
+    /** The figures of the second going on (a run directory's seconds.hlog); null when not kept. */
+    private ThreadFigures second;
     /** All workloads together since the last statistics block (dperf's per-second lines); null without --stats-interval. */
     private final WorkloadStats interval;
     private final ConnectionCounts intervalConnections = new ConnectionCounts();
@@ -118,6 +120,12 @@ final class ThreadRecorder {
 
     void sent(Request r, int bytes, long nowNanos) {
         current.workloads[r.workload()].recordSent(bytes);
+        if (second != null) {
+            second.workloads[r.workload()].recordSent(bytes);
+            if (r.isScheduled()) {
+                LatencyHistograms.record(second.sendLag, Math.max(0, nowNanos - r.intendedNanos()));
+            }
+        }
         if (current.servers != null) {
             sentAgain(r);
         }
@@ -169,6 +177,13 @@ final class ThreadRecorder {
         long latency = nowNanos - r.latencyOriginNanos();
         long service = nowNanos - r.sentNanos();
         s.record(outcome, latency, service, responseBytes);
+        if (second != null) {
+            WorkloadStats inSecond = second.workloads[r.workload()];
+            if (replyClass > 0) {
+                inSecond.recordReplyClass(replyClass);
+            }
+            inSecond.record(outcome, latency, service, responseBytes);
+        }
         if (interval != null) {
             interval.record(outcome, latency, service, responseBytes);
         }
@@ -235,6 +250,9 @@ final class ThreadRecorder {
     /** A connection is ready for load {@code nanos} after its connect began. */
     void connectTime(long nanos) {
         LatencyHistograms.record(current.connectLatency, nanos);
+        if (second != null) {
+            LatencyHistograms.record(second.connectLatency, nanos);
+        }
     }
 
     // ---- handing figures to the run's thread, on the loop ----
@@ -256,9 +274,38 @@ final class ThreadRecorder {
         return out;
     }
 
+    /** Empties the second's figures in place (with figures that are not kept: the warm-up's, the preload's). */
+    void dropSecond() {
+        if (second != null) {
+            second.reset();
+        }
+    }
+
+    /** From now on, also keeps each second's figures ({@link #swapSecond}); on the loop. */
+    void keepSeconds() {
+        if (second == null) {
+            second = newFigures();
+        }
+    }
+
+    /**
+     * Ends the second going on: returns its figures and records into {@code spare} from now on.
+     *
+     * @param spare emptied figures of this recorder's shape
+     */
+    ThreadFigures swapSecond(ThreadFigures spare, long takenNanos) {
+        ThreadFigures out = second;
+        second = spare;
+        if (out != null) {
+            out.takenNanos = takenNanos;
+        }
+        return out;
+    }
+
     /** Empties the current figures in place (the warm-up's, which are not kept). */
     void clear() {
         current.reset();
+        dropSecond();
         lateness.clear(System.nanoTime());
     }
 

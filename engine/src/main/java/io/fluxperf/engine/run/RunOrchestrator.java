@@ -194,7 +194,8 @@ public final class RunOrchestrator {
     }
 
     private LoadRun measuredRun(Protocol p, RunOutputs.Opened files, ClientLoops loops) {
-        LoadRun load = new LoadRun(config, p, withHdrLog(files.hdr())).tuning(tuning).liveSamples(liveSamples);
+        LoadRun load = new LoadRun(config, p, withHdrLog(files.hdr())).tuning(tuning).liveSamples(liveSamples)
+                .perSecond(directory != null);
         if (loops != null) {
             load.loops(loops);
         }
@@ -360,6 +361,11 @@ public final class RunOrchestrator {
             @Override
             public void stats(IntervalSample sample) {
                 report.stats(sample);
+            }
+
+            @Override
+            public void second(io.fluxperf.engine.metrics.SecondFigures second) {
+                report.second(second);
             }
 
             @Override

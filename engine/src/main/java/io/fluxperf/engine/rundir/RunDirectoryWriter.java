@@ -12,6 +12,9 @@ import io.fluxperf.engine.metrics.HitrateWarmup;
 import io.fluxperf.engine.metrics.IntervalSample;
 import io.fluxperf.engine.metrics.LiveSample;
 import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.SecondFigures;
+import io.fluxperf.engine.metrics.WorkloadStats;
+import org.HdrHistogram.Histogram;
 import io.fluxperf.engine.metrics.SendLateness;
 import io.fluxperf.engine.metrics.StopReason;
 import io.fluxperf.engine.metrics.WindowResult;
@@ -60,6 +63,9 @@ public final class RunDirectoryWriter implements AutoCloseable {
     private final long nanosAtOpen;
     private final List<String> tags;
     private IntervalLog windows;
+    private IntervalLog seconds;
+    /** A second's latency over every workload (the untagged interval), reused. */
+    private final Histogram allLatency = WorkloadStats.newHistogram();
     private OutputStream report;
     private final ArrayNode events = mapper.createArrayNode();
     /** The windows reported so far, kept small: the result of a run that ended in an error is made from them. */
@@ -102,6 +108,8 @@ public final class RunDirectoryWriter implements AutoCloseable {
                     RunEnvironment.describe(w.mapper, commandLine, w.epochMillisAtOpen));
             w.windows = IntervalLog.create(dir.resolve(RunFiles.WINDOWS), w.epochMillisAtOpen,
                     "fluxperf: one interval per window, ns; Tag=WORKLOAD/KIND (intended, service; */send-lag, */connect; */tcp-rtt in us), untagged: every workload's intended");
+            w.seconds = IntervalLog.create(dir.resolve(RunFiles.SECONDS), w.epochMillisAtOpen,
+                    "fluxperf: one interval per second of the measured windows, ns; tags as in windows.hlog");
             w.report = new BufferedOutputStream(Files.newOutputStream(dir.resolve(RunFiles.REPORT)));
             return w;
         } catch (IOException e) {
@@ -254,6 +262,15 @@ public final class RunDirectoryWriter implements AutoCloseable {
         } finally {
             windows = null;
         }
+        try {
+            if (seconds != null) {
+                seconds.close();
+            }
+        } catch (IOException e) {
+            first = first == null ? e : first;
+        } finally {
+            seconds = null;
+        }
         if (first != null) {
             throw first;
         }
@@ -337,6 +354,28 @@ public final class RunDirectoryWriter implements AutoCloseable {
         windows.flush();
     }
 
+    /** One second's histograms into seconds.hlog, tagged as the windows' are. */
+    private void writeSecond(SecondFigures s) throws IOException {
+        if (seconds == null) {
+            return;
+        }
+        long start = epochNanos(s.startNanos());
+        long end = epochNanos(s.endNanos());
+        Histogram all = allLatency;
+        all.reset();
+        for (WorkloadStats w : s.workloads()) {
+            all.add(w.latency());
+        }
+        seconds.interval(start, end, null, all);
+        for (int i = 0; i < s.workloads().size() && i < tags.size(); i++) {
+            seconds.interval(start, end, RunFiles.tag(tags.get(i), RunFiles.INTENDED), s.workloads().get(i).latency());
+            seconds.interval(start, end, RunFiles.tag(tags.get(i), RunFiles.SERVICE), s.workloads().get(i).service());
+        }
+        seconds.interval(start, end, RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.SEND_LAG), s.sendLag());
+        seconds.interval(start, end, RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.CONNECT), s.connect());
+        seconds.flush();
+    }
+
     /** The run's report, with each step also kept for the directory (on the run's thread). */
     private final class Recorder implements RunReport {
         private final RunReport report;
@@ -416,6 +455,16 @@ public final class RunDirectoryWriter implements AutoCloseable {
             report.stats(sample);
             event("stats").put("interval", intervals.size());
             intervals.add(sample);
+        }
+
+        @Override
+        public void second(SecondFigures second) {
+            report.second(second);
+            try {
+                writeSecond(second);
+            } catch (IOException e) {
+                throw new UserError(place + ": cannot write " + dir.resolve(RunFiles.SECONDS) + ": " + FileErrors.describe(e), e);
+            }
         }
 
         @Override
