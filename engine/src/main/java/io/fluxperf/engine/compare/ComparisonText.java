@@ -94,7 +94,7 @@ public final class ComparisonText {
         }
     }
 
-    static String ratio(double r) {
+    public static String ratio(double r) {
         return String.format(Locale.ROOT, "%.3f", r);
     }
 

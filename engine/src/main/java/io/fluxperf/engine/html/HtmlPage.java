@@ -33,6 +33,10 @@ public final class HtmlPage {
         return tag("h2", text);
     }
 
+    public HtmlPage h3(String text) {
+        return tag("h3", text);
+    }
+
     public HtmlPage p(String text) {
         return tag("p", text);
     }

@@ -61,7 +61,7 @@ class ComparisonPagesTest {
     void theHtmlPageDrawsTheOverlaidSpectraInHeadlessChromium() throws Exception {
         assumeTrue(Chromium.installed(), "chromium is not installed");
         Path html = tmp.resolve("compare.html");
-        Files.writeString(html, ComparisonHtml.render(threeRuns()));
+        Files.writeString(html, io.fluxperf.engine.html.ComparisonHtml.render(threeRuns()));
         String page = Files.readString(html);
         assertTrue(!page.contains("http://") || page.indexOf("http://") == page.indexOf("http://www.w3.org/2000/svg"),
                 "no address but SVG's namespace");

@@ -1,7 +1,11 @@
-package io.fluxperf.engine.compare;
+package io.fluxperf.engine.html;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fluxperf.engine.html.HtmlPage;
+import io.fluxperf.engine.compare.Bootstrap;
+import io.fluxperf.engine.compare.ComparisonJson;
+import io.fluxperf.engine.compare.ComparisonText;
+import io.fluxperf.engine.compare.ConfigKeys;
+import io.fluxperf.engine.compare.RunComparison;
 import java.util.ArrayList;
 import java.util.List;
 
