@@ -23,6 +23,7 @@ import picocli.CommandLine.Parameters;
                 "  fluxperf run -s 127.0.0.1:11211 --rate 20000 -d 10 -w 3 --out runs/a",
                 "  fluxperf report runs/a                      # the text report, as the run printed it",
                 "  fluxperf report runs/a --json | jq .total.latency.p99",
+                "  fluxperf report runs/a --html a.html          # one page: tables, charts, heatmap of a trace",
                 "  fluxperf merge runs/host1 runs/host2 --out runs/all && fluxperf report runs/all",
                 "",
                 "A directory that is no run directory, or whose result.json is cut short or of an unknown",
@@ -36,6 +37,12 @@ public final class ReportCommand implements Callable<Integer>, Streams.Aware {
     @Option(names = "--json", description = "Print result.json as the run wrote it instead of the text report.")
     private boolean json;
 
+    @Option(names = "--html", paramLabel = "FILE",
+            description = "Write one self-contained HTML page instead (no network): config, environment, windows, "
+                    + "requests/s and percentiles over time, the percentile spectrum, workloads, outcomes, and the "
+                    + "trace's heatmap when the directory holds one.")
+    private Path html;
+
     @Override
     public void streams(Streams streams) {
         this.streams = streams;
@@ -44,7 +51,10 @@ public final class ReportCommand implements Callable<Integer>, Streams.Aware {
     @Override
     public Integer call() {
         RunDirectory run = RunDirectory.open(dir);
-        if (json) {
+        if (html != null) {
+            io.fluxperf.engine.html.RunHtmlReport.write(run, html, "--html");
+            streams.out().println("Wrote " + html);
+        } else if (json) {
             streams.out().write(run.resultBytes(), 0, run.resultBytes().length);
         } else {
             byte[] text = run.reportText().getBytes(java.nio.charset.StandardCharsets.UTF_8);
