@@ -58,7 +58,9 @@ public final class RunHtmlReport {
         ObjectNode data = JSON.createObjectNode();
         ArrayNode workloads = data.putArray("workloads");
         List<RunDirectory.Interval> seconds = dir.secondIntervals();
-        List<String> names = RunDirectoryFigures.workloadNames(seconds);
+        // the whole run's histograms are the windows' (always written); the seconds give the figures over time
+        List<RunDirectory.Interval> windows = dir.windowIntervals();
+        List<String> names = RunDirectoryFigures.workloadNames(windows);
         long origin = seconds.isEmpty() ? 0 : seconds.get(0).startEpochMs();
         for (String name : names) {
             ObjectNode w = workloads.addObject();
@@ -77,8 +79,8 @@ public final class RunHtmlReport {
                     }
                 }
             }
-            spectrum(w.putArray("spectrum"), RunDirectoryFigures.series(seconds, List.of(name + "/" + RunFiles.INTENDED)));
-            spectrum(w.putArray("service"), RunDirectoryFigures.series(seconds, List.of(name + "/" + RunFiles.SERVICE)));
+            spectrum(w.putArray("spectrum"), RunDirectoryFigures.series(windows, List.of(name + "/" + RunFiles.INTENDED)));
+            spectrum(w.putArray("service"), RunDirectoryFigures.series(windows, List.of(name + "/" + RunFiles.SERVICE)));
         }
         page.h2("Over time (per second)");
         if (seconds.isEmpty()) {
@@ -237,11 +239,12 @@ public final class RunHtmlReport {
 
     private static final String SCRIPT = """
             const time = document.getElementById("time");
-            if (D.workloads.length > 0) {
+            if (D.workloads.length > 0 && D.workloads[0].rate.length > 0) {
               FluxCharts.timeSeries(time, "Requests per second", "count",
                 D.workloads.map(function (w) { return { name: w.name, points: w.rate }; }));
             }
             D.workloads.forEach(function (w) {
+              if (w.rate.length === 0) return;
               FluxCharts.timeSeries(time, "Latency per second, " + w.name + " (intended)", "ns", [
                 { name: "p50", points: w.p50, color: "#1f77b4" },
                 { name: "p99", points: w.p99, color: "#d62728" },
