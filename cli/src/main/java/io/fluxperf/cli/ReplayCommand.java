@@ -44,6 +44,7 @@ import picocli.CommandLine.Option;
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --stats-interval 1s",
                 "  fluxperf replay -s 10.0.0.1:11211 -s 10.0.0.2:11211 -l watch.log   # a ketama pool",
                 "  fluxperf replay --cluster -s 127.0.0.1:7000 -l monitor.log          # a redis Cluster",
+                "  fluxperf replay -s 10.0.0.5:6379 -l monitor.log --shard 1/3 --start-at 1796526000   # agent 1 of 3",
                 "",
                 "Capturing: redis-cli -p 6379 monitor > monitor.log",
                 "           printf 'watch fetchers mutations\\r\\n' | nc HOST 11211 > watch.log",
@@ -139,6 +140,9 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
     @Option(names = "--no-live", description = "Do not print the progress line every second (on stderr).")
     private boolean noLive;
 
+    @Mixin
+    private ShardFlags sharding = new ShardFlags();
+
     @Override
     public Integer call() {
         LogFormat logFormat = null;
@@ -188,7 +192,7 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
                 .trace(trace)
                 .live(!noLive)
                 .build();
-        Replay replay = new Replay(options).tuning(Main.ownsProcess()
+        Replay replay = new Replay(options).sharding(sharding.shard(), sharding.startTime()).tuning(Main.ownsProcess()
                 ? HostTuning.ownProcess(options.speed() > 0, !connection.noHostTuning) : HostTuning.standard());
         ReplayResult result;
         int interruptExit;

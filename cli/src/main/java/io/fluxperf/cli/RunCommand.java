@@ -40,6 +40,7 @@ import picocli.CommandLine.Option;
                 "  fluxperf run -s 127.0.0.1:11211 --rate 20000 -d 10 -w 6 --out runs/a --trace && fluxperf report runs/a",
                 "  fluxperf run -s 10.0.0.1:11211 -s 10.0.0.2:11211 -s 10.0.0.3:11211:2 --hit   # a ketama pool",
                 "  fluxperf run --protocol redis --cluster -s 127.0.0.1:7000 --method set --rate 20000",
+                "  fluxperf run --config samples/default.toml -s 10.0.0.5:11211 --shard 2/4 --start-at 2026-12-06T03:00:00Z",
                 "",
                 "Flags override the config file; --method, --rate and --bytes cannot be combined with",
                 "[[workload]] tables in the file. Ctrl-C stops sending, waits for replies in flight and",
@@ -181,9 +182,13 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     @picocli.CommandLine.Spec
     private picocli.CommandLine.Model.CommandSpec spec;
 
+    @Mixin
+    private ShardFlags sharding = new ShardFlags();
+
     @Override
     public Integer call() {
         RunConfig runConfig = ConfigResolver.resolve(settings(), note -> streams.err().println("fluxperf: note: " + note));
+        runConfig = sharding.apply(runConfig);
         HostTuning tuning = Main.ownsProcess() ? HostTuning.ownProcess(runConfig.isOpenLoop(), !connection.noHostTuning)
                 : HostTuning.standard();
         Path traceDir = RunDirectories.trace(trace, runConfig.out());

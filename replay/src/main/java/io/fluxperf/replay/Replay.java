@@ -70,6 +70,19 @@ public final class Replay {
     }
 
     /** What the replay may do to the JVM and the machine ({@link HostTuning#standard()} unless told). */
+    /**
+     * A sharded replay ({@code --shard}): this agent replays the clients that {@code s} owns; and
+     * the schedule starts at {@code at} on the wall clock ({@code --start-at}). Either may be null.
+     */
+    public Replay sharding(io.fluxperf.engine.shard.Shard s, java.time.Instant at) {
+        this.shard = s;
+        this.startAt = at;
+        return this;
+    }
+
+    private io.fluxperf.engine.shard.Shard shard;
+    private java.time.Instant startAt;
+
     public Replay tuning(HostTuning policy) {
         this.tuning = policy;
         return this;
@@ -122,7 +135,8 @@ public final class Replay {
                 .warmup(options.warmup() != null ? options.warmup() : Duration.ZERO)
                 .timeout(options.timeout()).tcpNoDelay(options.tcpNoDelay()).workloads(workloads)
                 .protocolOptions(options.protocolOptions()).connection(options.connection())
-                .earlySend(options.earlySend()).statsInterval(options.statsInterval()).build();
+                .earlySend(options.earlySend()).statsInterval(options.statsInterval())
+                .shard(shard).startAt(startAt).build();
 
         BadLines bad = new BadLines(options.strict());
         VerbTable verbs = new VerbTable(plan.verbs);
@@ -131,7 +145,7 @@ public final class Replay {
         Pacer pacer = new Pacer(options.speed(), options.maxWait() == null ? 0 : options.maxWait().toNanos(),
                 options.rateCap());
         ReplaySource source = new ReplaySource(plan::open, ctx, options.threads(), pacer, options.loops(),
-                options.readAhead(), options.anyConnection(), plan.only, workloadByVerb, other);
+                options.readAhead(), options.anyConnection(), plan.only, workloadByVerb, other).shard(shard);
         Finisher finisher = new Finisher(plan, config, verbs, stats, bad);
         ReplayRunReport report = new ReplayRunReport(out, err, plan, source, finisher);
         RunOrchestrator orchestrator = new RunOrchestrator(config, report).source(source)

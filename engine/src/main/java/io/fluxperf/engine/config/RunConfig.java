@@ -57,6 +57,9 @@ public final class RunConfig {
     /** The run directory ({@code --out}, {@code [general] out}); an output, so not part of equals. */
     private final java.nio.file.Path out;
     private final PoolOptions pool;
+    /** Sharded runs (issue 31): this agent's share, or null; when the schedule starts, or null for now. */
+    private final io.fluxperf.engine.shard.Shard shard;
+    private final java.time.Instant startAt;
 
     private RunConfig(Builder b) {
         this.server = b.server;
@@ -82,6 +85,21 @@ public final class RunConfig {
         this.waterfall = b.waterfall;
         this.out = b.out;
         this.pool = b.pool;
+        this.shard = b.shard;
+        this.startAt = b.startAt;
+    }
+
+    /**
+     * This agent's share of a sharded run (its workloads' rates and request count are already its
+     * share; the shard picks its keys, seeds and place in the schedule), or null when unsharded.
+     */
+    public io.fluxperf.engine.shard.Shard shard() {
+        return shard;
+    }
+
+    /** The wall-clock time at which the schedule starts ({@code --start-at}), or null: as soon as the run is ready. */
+    public java.time.Instant startAt() {
+        return startAt;
     }
 
     /** Defaults everywhere, and no workload yet. */
@@ -250,14 +268,15 @@ public final class RunConfig {
                 && connection.equals(c.connection) && statsInterval.equals(c.statsInterval)
                 && earlySend.equals(c.earlySend) && arrivals == c.arrivals && warmupHitrate == c.warmupHitrate
                 && Objects.equals(connectTimeout, c.connectTimeout) && Objects.equals(waterfall, c.waterfall)
-                && pool.equals(c.pool);
+                && pool.equals(c.pool)
+                && Objects.equals(shard, c.shard) && Objects.equals(startAt, c.startAt);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(server, protocol, threads, connections, pipeline, duration, windows, warmup, timeout,
                 tcpNoDelay, requests, seed, workloads, protocolOptions, connection, statsInterval, earlySend, arrivals, warmupHitrate,
-                connectTimeout, waterfall, pool);
+                connectTimeout, waterfall, pool, shard, startAt);
     }
 
     @Override
@@ -297,6 +316,8 @@ public final class RunConfig {
         private java.nio.file.Path waterfall;
         private java.nio.file.Path out;
         private PoolOptions pool = PoolOptions.single();
+        private io.fluxperf.engine.shard.Shard shard;
+        private java.time.Instant startAt;
 
         private Builder() {
         }
@@ -325,6 +346,8 @@ public final class RunConfig {
             waterfall = c.waterfall;
             out = c.out;
             pool = c.pool;
+            shard = c.shard;
+            startAt = c.startAt;
         }
 
         /** @param v HOST:PORT, [IPv6]:PORT or unix:/path; null for the embedded target. One server: no pool. */
@@ -478,6 +501,18 @@ public final class RunConfig {
         /** @param v the run directory to write, or null for none */
         public Builder out(java.nio.file.Path v) {
             out = v;
+            return this;
+        }
+
+        /** @param v this agent's share of a sharded run, or null (see {@link io.fluxperf.engine.shard.ShardedConfig}) */
+        public Builder shard(io.fluxperf.engine.shard.Shard v) {
+            shard = v;
+            return this;
+        }
+
+        /** @param v when the schedule starts on the wall clock, or null for as soon as the run is ready */
+        public Builder startAt(java.time.Instant v) {
+            startAt = v;
             return this;
         }
 

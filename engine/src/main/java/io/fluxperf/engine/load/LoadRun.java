@@ -82,6 +82,8 @@ public final class LoadRun {
     private long nextStatsNanos = Long.MAX_VALUE;
     private long lastStatsNanos;
     private long loadStartNanos;
+    /** The generated schedule ends by itself ({@code --start-at}): the last window waits for it to be sent. */
+    private boolean scheduleEnds;
     private long lastProtocolErrors;
     private long lastConnectionErrors;
     private final List<IntervalSample> intervals = new ArrayList<>();
@@ -368,9 +370,15 @@ public final class LoadRun {
                     servers.cluster() != null ? servers.cluster()::refreshCount : null);
         }
         tuning.beforeLoad(config.windows(), () -> rehearseWindowEnd(), this::rehearseSummary);
+        long startAt = scheduleStart();
+        scheduleEnds = startAt != Long.MIN_VALUE && GeneratedLoad.scheduleEnd(config) != Long.MAX_VALUE
+                && load instanceof GeneratedLoad;
+        if (startAt != Long.MIN_VALUE && stopRequested) {
+            startAt = System.nanoTime(); // Ctrl-C while waiting: the (empty) run ends at once
+        }
         // closed-loop requests leave as soon as a driver starts, before `start`: thread times count from here
         long launched = System.nanoTime();
-        long start = launched + TimeUnit.MILLISECONDS.toNanos(1);
+        long start = startAt != Long.MIN_VALUE ? startAt : launched + TimeUnit.MILLISECONDS.toNanos(1);
         boolean warmup = !config.warmup().isZero();
         if (!config.statsInterval().isZero()) {
             // the first interval starts now, queued on each loop ahead of its start: a closed loop's
@@ -407,7 +415,9 @@ public final class LoadRun {
         });
         StopReason stop = null;
         List<ThreadFigures> spares = null;
-        long windowStart = System.nanoTime();
+        // with --start-at the windows follow the schedule, so a late agent's first window holds the
+        // requests due since the start, sent late (its send lag), and ends when the others' do
+        long windowStart = startAt != Long.MIN_VALUE && startAt < System.nanoTime() ? startAt : System.nanoTime();
         long windowCpu = ProcessCpu.nanos();
         HitrateWarmup toHitrate = null;
         if (warmup) {
@@ -440,6 +450,9 @@ public final class LoadRun {
                 stop = waitUntil(drivers, host, windowStart + config.duration().toNanos(), exhausted, w, windowStart);
             }
             boolean last = w == config.windows() || stop != null;
+            if (last && stop == null && scheduleEnds) {
+                catchUp(exhausted);
+            }
             if (last) {
                 for (LoadDriver d : drivers) {
                     d.stop();
@@ -477,6 +490,41 @@ public final class LoadRun {
         }
         return new RunResult(config, targetDescription, windows, bookkeeping.run(), stop == null ? StopReason.COMPLETED : stop,
                 preloaded, List.copyOf(intervals), perThread, lateness(drivers), toHitrate);
+    }
+
+    /**
+     * With {@code --start-at}: waits (on the run's thread, Ctrl-C ends the wait) until the start is
+     * a millisecond away and returns its {@link System#nanoTime()}; a start already past is returned
+     * as it is, and the listener told how late this agent is. {@link Long#MIN_VALUE}: no start time.
+     */
+    private long scheduleStart() {
+        if (config.startAt() == null) {
+            return Long.MIN_VALUE;
+        }
+        long at = io.fluxperf.engine.shard.StartAt.nanoTimeOf(config.startAt());
+        long late = System.nanoTime() - at;
+        if (late > 0) {
+            listener.startedLate(late);
+            return at;
+        }
+        long margin = TimeUnit.MILLISECONDS.toNanos(1);
+        while (!stopRequested && System.nanoTime() < at - margin) {
+            awaitStop(Math.min(TimeUnit.MILLISECONDS.toNanos(100), at - margin - System.nanoTime()));
+        }
+        return at;
+    }
+
+    /**
+     * A schedule with an end ({@code --start-at}) that is not sent in full at its last window's
+     * end (an agent that started late or fell behind): waits until it is, for at most the window's
+     * length again, so that the agents together send the whole schedule; what was late counts as
+     * send lag.
+     */
+    private void catchUp(CompletableFuture<Void> exhausted) {
+        long bound = System.nanoTime() + config.duration().toNanos();
+        while (!exhausted.isDone() && !stopRequested && System.nanoTime() < bound) {
+            awaitStop(TimeUnit.MILLISECONDS.toNanos(10));
+        }
     }
 
     /** How a warm-up to a hit rate ended: why the run stops (null: it goes on), and the hit rate (null when it stopped). */
@@ -547,10 +595,15 @@ public final class LoadRun {
             if (traceRequired && trace.failed()) {
                 return StopReason.TRACE_FAILED;
             }
-            if (exhausted.isDone()) {
+            long now = System.nanoTime();
+            if (exhausted.isDone() && scheduleEnds && config.requests() == 0) {
+                // the schedule's last request has gone: its last window still ends on time
+                if (now >= deadline) {
+                    return null;
+                }
+            } else if (exhausted.isDone()) {
                 return config.requests() > 0 ? StopReason.REQUEST_LIMIT : StopReason.SOURCE_ENDED;
             }
-            long now = System.nanoTime();
             long hostNext = host.tick(now);
             if (now >= deadline) {
                 return null;

@@ -257,7 +257,7 @@ public final class RunOrchestrator {
         RunConfig warm = config.toBuilder().server(null).windows(1).duration(Duration.ofSeconds(30)).warmup(Duration.ZERO)
                 .requests(warmup.source() == null ? warmup.requests() : 0).statsInterval(Duration.ZERO).connection(plain)
                 .connections(Math.min(config.connections(), 8)).workloads(atLeastMinRate(answered))
-                .protocolOptions(p.forEmbeddedTarget(config.protocolOptions())).build();
+                .protocolOptions(p.forEmbeddedTarget(config.protocolOptions())).startAt(null).build();
         try (WarmupTrace trace = traced ? WarmupTrace.open(warm) : null) {
             RunTrace t = trace == null ? null : trace.trace();
             if (warmup.source() == null && warmup.requests() > FIRST_ROUND_REQUESTS) {
@@ -326,6 +326,11 @@ public final class RunOrchestrator {
             @Override
             public void connected(long open, long failures) {
                 report.connected(open, failures);
+            }
+
+            @Override
+            public void startedLate(long lateNanos) {
+                report.startedLate(lateNanos);
             }
 
             @Override

@@ -57,6 +57,12 @@ public class TextRunReport implements RunReport {
     }
 
     @Override
+    public void startedLate(long lateNanos) {
+        err.printf(java.util.Locale.ROOT, "fluxperf: late: the load was ready %.3f s after --start-at; the requests due"
+                + " since then leave at once and count that lateness as send lag%n", lateNanos / 1e9);
+    }
+
+    @Override
     public void connected(long open, long failures) {
         text.connections(open, failures);
     }
