@@ -7,10 +7,12 @@ import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.engine.request.Request;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * rpc-perf 5's list and sorted-set verbs on the wire: LLEN, ZRANK, the ranges of LRANGE and ZRANGE
@@ -129,5 +131,46 @@ class RespListVerbsCodecTest {
         RespCodec codec = new RespCodec(RespOptions.defaults());
         ByteBuf in = RespReplyDecoderTest.buf(":1\r\n?what\r\n");
         assertThrows(ProtocolException.class, () -> codec.decode(in, request(Command.LPUSH).truncate(2)));
+    }
+
+    @Test
+    void theNewVerbsAllocateNothingPerRequest() throws Exception {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        RespCodec codec = new RespCodec(RespOptions.defaults());
+        Request[] order = {request(Command.LLEN), request(Command.ZRANK).addMember(3, 3),
+            request(Command.ZRANGE).range(-1, Request.UNBOUNDED, true), request(Command.LRANGE).range(0, -1, false),
+            request(Command.LPUSH).truncate(10), request(Command.RPUSH).truncate(7)};
+        byte[] replies = ":4\r\n:2\r\n*1\r\n$1\r\nm\r\n*0\r\n:11\r\n+OK\r\n:8\r\n+OK\r\n"
+                .getBytes(StandardCharsets.ISO_8859_1);
+        ByteBuf out = Unpooled.buffer(4096);
+        ByteBuf in = Unpooled.buffer(4096);
+        for (int warm = 0; warm < 200_000; warm++) {
+            roundTrip(codec, order, replies, out, in);
+        }
+        long before = threads.getCurrentThreadAllocatedBytes();
+        int rounds = 100_000;
+        for (int i = 0; i < rounds; i++) {
+            roundTrip(codec, order, replies, out, in);
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertTrue(allocated < 64 * 1024, allocated + " bytes allocated for " + rounds * order.length + " requests and replies");
+    }
+
+    private static void roundTrip(RespCodec codec, Request[] order, byte[] replies, ByteBuf out, ByteBuf in)
+            throws ProtocolException {
+        out.clear();
+        in.clear();
+        for (Request r : order) {
+            codec.encode(r, out);
+        }
+        in.writeBytes(replies);
+        for (Request r : order) {
+            if (codec.decode(in, r) == ProtocolCodec.NEED_MORE) {
+                throw new AssertionError("reply incomplete");
+            }
+        }
+        if (in.isReadable()) {
+            throw new AssertionError("replies left over");
+        }
     }
 }
