@@ -29,10 +29,15 @@ var FluxCharts = (function () {
   function ticks(max) {
     if (!(max > 0)) max = 1;
     var step = Math.pow(10, Math.floor(Math.log10(max)) - 1);
-    var ms = [1, 2, 5, 10];
+    var ms = [1, 2, 5, 10, 20, 50, 100];
     for (var i = 0; i < ms.length; i++) { if (max / (step * ms[i]) <= 5) { step *= ms[i]; break; } }
     var out = [];
-    for (var v = 0; v <= max * 1.0001 + step; v += step) { out.push(v); if (v >= max) break; }
+    // about five steps: multiples of step counted, not summed, so labels stay round (0.3, not 0.30000000000000004)
+    for (var i = 0; i <= 11; i++) {
+      var v = Math.round(i * step * 1e6) / 1e6;
+      out.push(v);
+      if (v >= max) break;
+    }
     return out;
   }
   function frame(container, title) {

@@ -71,6 +71,9 @@ class ComparisonPagesTest {
         assertTrue(m.find() && dom.contains("data-done=\"true\""), "the script ran to the end: " + dom.substring(0, Math.min(400, dom.length())));
         assertEquals("1", m.group(1), "one spectrum chart for the one workload");
         assertEquals(3, count(dom, "class=\"series\""), "three overlaid spectra");
+        // axis labels at round steps (about five a side), three legend entries, the axis title
+        int labels = count(dom, "<text");
+        assertTrue(labels >= 10 && labels <= 25, labels + " labels");
         BufferedImage shot = chromium.screenshot(html, Path.of("target", "compare-pages-chromium.png"), 1200, 1400);
         assertTrue(Chromium.coloured(shot, 0, 0, shot.getWidth(), shot.getHeight()) > 1500,
                 "the spectra's lines are on screen");
