@@ -52,20 +52,10 @@ final class ReportRebuild {
         }
         JsonNode r = dir.result();
         RunConfig config = dir.config();
-        List<RunDirectory.Interval> logged = dir.windowIntervals();
-        JsonNode windowNodes = r.path("windows");
-        if (logged.size() != windowNodes.size()) {
-            throw new UserError(dir.directory().resolve(RunFiles.WINDOWS) + " holds " + logged.size() + " windows and "
-                    + dir.directory().resolve(RunFiles.RESULT) + " " + windowNodes.size() + "; the directory is not whole");
-        }
-        List<String> tags = RunFiles.workloadTags(config.workloads());
-        ReplyClasses classes = replyClasses(config);
+        Restored restored = restore(dir);
         Map<Integer, WindowResult> windows = new LinkedHashMap<>();
-        List<WindowResult> inOrder = new ArrayList<>();
-        for (int i = 0; i < windowNodes.size(); i++) {
-            WindowResult w = window(windowNodes.get(i), logged.get(i).histograms(), config, tags, classes);
+        for (WindowResult w : restored.windows()) {
             windows.put(w.number(), w);
-            inOrder.add(w);
         }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
@@ -83,7 +73,7 @@ final class ReportRebuild {
                         e.path("seconds").asDouble(), e.path("boundSeconds").asDouble(), e.path("reached").asBoolean()));
                 case "stats" -> report.stats(interval(r.path("intervals").get(e.path("interval").asInt())));
                 case "window" -> report.window(windows.get(e.path("number").asInt()));
-                case "finished" -> report.finished(total(r, config, inOrder, classes), traceLine(r.path("trace")),
+                case "finished" -> report.finished(restored.result(), traceLine(r.path("trace")),
                         errorsLine(r.path("errors")));
                 case "waterfall" -> report.waterfallWritten(Path.of(e.path("file").asText()), e.path("requests").asLong());
                 default -> throw new UserError(dir.directory().resolve(RunFiles.RESULT) + " has an event this fluxperf"
@@ -94,7 +84,34 @@ final class ReportRebuild {
         return bytes.toString(StandardCharsets.UTF_8);
     }
 
-    private static RunResult total(JsonNode r, RunConfig config, List<WindowResult> windows, ReplyClasses classes) {
+    /**
+     * A run directory's figures in the engine's own form: its windows and its whole run, with times
+     * in ns since the epoch (so that runs of several machines line up).
+     */
+    record Restored(RunConfig config, List<WindowResult> windows, RunResult result) {
+    }
+
+    static Restored restore(RunDirectory dir) {
+        JsonNode r = dir.result();
+        RunConfig config = dir.config();
+        List<RunDirectory.Interval> logged = dir.windowIntervals();
+        JsonNode windowNodes = r.path("windows");
+        if (logged.size() != windowNodes.size()) {
+            throw new UserError(dir.directory().resolve(RunFiles.WINDOWS) + " holds " + logged.size() + " windows and "
+                    + dir.directory().resolve(RunFiles.RESULT) + " " + windowNodes.size() + "; the directory is not whole");
+        }
+        long origin = r.path("startEpochMs").asLong() * 1_000_000L;
+        List<String> tags = RunFiles.workloadTags(config.workloads());
+        ReplyClasses classes = replyClasses(config);
+        List<WindowResult> windows = new ArrayList<>();
+        for (int i = 0; i < windowNodes.size(); i++) {
+            windows.add(window(windowNodes.get(i), logged.get(i).histograms(), config, tags, classes, origin));
+        }
+        return new Restored(config, windows, total(r, config, windows, classes, origin));
+    }
+
+    private static RunResult total(JsonNode r, RunConfig config, List<WindowResult> windows, ReplyClasses classes,
+                                   long origin) {
         JsonNode t = r.path("total");
         int workloads = config.workloads().size();
         List<Histogram> latency = new ArrayList<>();
@@ -120,13 +137,13 @@ final class ReportRebuild {
             lag.add(w.sendLag());
             connect.add(w.connectLatency());
         }
-        WindowResult total = window(t, config, classes, latency, service, lag, connect, rtt);
+        WindowResult total = window(t, config, classes, latency, service, lag, connect, rtt, origin);
         return new RunResult(config, r.path("target").asText(null), windows, total, stopReason(r.path("stopReason").asText()),
                 r.path("preloadedKeys").asLong());
     }
 
     private static WindowResult window(JsonNode w, Map<String, Histogram> h, RunConfig config, List<String> tags,
-                                       ReplyClasses classes) {
+                                       ReplyClasses classes, long origin) {
         List<Histogram> latency = new ArrayList<>();
         List<Histogram> service = new ArrayList<>();
         for (String tag : tags) {
@@ -136,12 +153,13 @@ final class ReportRebuild {
         return window(w, config, classes, latency, service,
                 orEmpty(h.get(RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.SEND_LAG))),
                 orEmpty(h.get(RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.CONNECT))),
-                h.get(RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.TCP_RTT)));
+                h.get(RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.TCP_RTT)), origin);
     }
 
     /** A window (or the total) from its JSON figures and its histograms, in the engine's own form. */
     private static WindowResult window(JsonNode w, RunConfig config, ReplyClasses classes, List<Histogram> latency,
-                                       List<Histogram> service, Histogram lag, Histogram connect, Histogram rtt) {
+                                       List<Histogram> service, Histogram lag, Histogram connect, Histogram rtt,
+                                       long origin) {
         List<WorkloadStats> workloads = new ArrayList<>();
         JsonNode nodes = w.path("workloads");
         Histogram totalLatency = WorkloadStats.newHistogram();
@@ -171,7 +189,7 @@ final class ReportRebuild {
         }
         long cpu = w.path("cpuNanos").isNull() || w.path("cpuNanos").isMissingNode() ? -1 : w.path("cpuNanos").asLong();
         JsonNode tcp = w.path("tcp");
-        return new WindowResult(w.path("number").asInt(), w.path("start").asLong(), w.path("end").asLong(),
+        return new WindowResult(w.path("number").asInt(), origin + w.path("start").asLong(), origin + w.path("end").asLong(),
                 config.workloads(), workloads, total, connections, lag, connect, cpu, loopCpu)
                 .withTcp(TcpHealth.restored(tcp.path("samples").asLong(), tcp.path("retransmits").asLong(),
                         tcp.path("lost").asLong(), rtt));

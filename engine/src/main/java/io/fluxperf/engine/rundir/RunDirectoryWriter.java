@@ -36,6 +36,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongUnaryOperator;
 import java.util.stream.Stream;
 
 /**
@@ -99,7 +100,7 @@ public final class RunDirectoryWriter implements AutoCloseable {
      */
     public static RunDirectoryWriter open(Path dir, boolean overwrite, RunConfig config, String command,
                                           List<String> commandLine, String place) {
-        prepare(dir, overwrite, place);
+        prepareDirectory(dir, overwrite, place);
         String toml = EffectiveConfig.toml(config);
         RunDirectoryWriter w = new RunDirectoryWriter(dir, command, config, toml, place);
         try {
@@ -119,7 +120,7 @@ public final class RunDirectoryWriter implements AutoCloseable {
     }
 
     /** An empty directory, made if missing; a non-empty one only with {@code overwrite}, emptied of a run directory's files. */
-    private static void prepare(Path dir, boolean overwrite, String place) {
+    static void prepareDirectory(Path dir, boolean overwrite, String place) {
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new UserError(place + ": " + dir + " is a file, not a directory");
         }
@@ -286,14 +287,28 @@ public final class RunDirectoryWriter implements AutoCloseable {
 
     /** result.json: the JSON result's figures, with what the directory adds (docs/results.md), written whole or not at all. */
     private void writeResult(RunResult result, String error) throws IOException {
+        ObjectNode root = resultNode(mapper, result, command, configHash, this::epochNanos, events, errors, trace, error);
+        writeResult(mapper, dir, root);
+    }
+
+    /**
+     * result.json's tree: the JSON result of {@code result} ({@link JsonReport}) between the
+     * directory's own fields.
+     *
+     * @param toEpochNanos the result's nanoTime values as ns since the epoch
+     * @param error        why the run failed, or null
+     */
+    static ObjectNode resultNode(ObjectMapper mapper, RunResult result, String command, String configHash,
+                                 LongUnaryOperator toEpochNanos, ArrayNode events, ObjectNode errors, ObjectNode trace,
+                                 String error) throws IOException {
         JsonNode figures = mapper.readTree(new JsonReport().toJson(result));
         ObjectNode root = mapper.createObjectNode();
         root.put("format", RunFiles.FORMAT);
         root.put("command", command);
         root.put("configHash", configHash);
         long origin = !result.windows().isEmpty() ? result.windows().get(0).startNanos() : result.total().startNanos();
-        root.put("startEpochMs", epochMillis(origin));
-        root.put("endEpochMs", epochMillis(result.total().endNanos()));
+        root.put("startEpochMs", Math.floorDiv(toEpochNanos.applyAsLong(origin), 1_000_000L));
+        root.put("endEpochMs", Math.floorDiv(toEpochNanos.applyAsLong(result.total().endNanos()), 1_000_000L));
         root.setAll((ObjectNode) figures);
         if (error != null) {
             root.put("stopReason", "failed");
@@ -309,13 +324,18 @@ public final class RunDirectoryWriter implements AutoCloseable {
         root.put("error", error);
         root.putNull("shard");
         root.putNull("mergedFrom");
+        return root;
+    }
+
+    /** Writes result.json beside a temporary file and renames it into place: a reader never sees half of it. */
+    static void writeResult(ObjectMapper mapper, Path dir, JsonNode root) throws IOException {
         Path file = dir.resolve(RunFiles.RESULT);
         Path partial = dir.resolve(RunFiles.RESULT + ".partial");
         mapper.writeValue(partial.toFile(), root);
         Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    private void loopCpu(ObjectNode window, WindowResult w) {
+    private static void loopCpu(ObjectNode window, WindowResult w) {
         ArrayNode a = window.putArray("loopCpuNanos");
         for (long n : w.loopCpuNanos()) {
             a.add(n);
@@ -326,9 +346,6 @@ public final class RunDirectoryWriter implements AutoCloseable {
         return epochMillisAtOpen * 1_000_000L + (nanoTime - nanosAtOpen);
     }
 
-    private long epochMillis(long nanoTime) {
-        return Math.floorDiv(epochNanos(nanoTime), 1_000_000L);
-    }
 
     private ObjectNode event(String name) {
         ObjectNode e = events.addObject();
@@ -341,17 +358,20 @@ public final class RunDirectoryWriter implements AutoCloseable {
         if (windows == null) {
             return;
         }
-        long start = epochNanos(w.startNanos());
-        long end = epochNanos(w.endNanos());
-        windows.interval(start, end, null, w.total().latency());
-        for (int i = 0; i < w.workloads().size() && i < tags.size(); i++) {
-            windows.interval(start, end, RunFiles.tag(tags.get(i), RunFiles.INTENDED), w.workloads().get(i).latency());
-            windows.interval(start, end, RunFiles.tag(tags.get(i), RunFiles.SERVICE), w.workloads().get(i).service());
-        }
-        windows.interval(start, end, RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.SEND_LAG), w.sendLag());
-        windows.interval(start, end, RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.CONNECT), w.connectLatency());
-        windows.interval(start, end, RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.TCP_RTT), w.tcp().rttMicros());
+        writeWindow(windows, w, tags, epochNanos(w.startNanos()), epochNanos(w.endNanos()));
         windows.flush();
+    }
+
+    /** One window's intervals: the untagged latency of every workload, each workload's kinds, and the window's own. */
+    static void writeWindow(IntervalLog log, WindowResult w, List<String> tags, long start, long end) {
+        log.interval(start, end, null, w.total().latency());
+        for (int i = 0; i < w.workloads().size() && i < tags.size(); i++) {
+            log.interval(start, end, RunFiles.tag(tags.get(i), RunFiles.INTENDED), w.workloads().get(i).latency());
+            log.interval(start, end, RunFiles.tag(tags.get(i), RunFiles.SERVICE), w.workloads().get(i).service());
+        }
+        log.interval(start, end, RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.SEND_LAG), w.sendLag());
+        log.interval(start, end, RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.CONNECT), w.connectLatency());
+        log.interval(start, end, RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.TCP_RTT), w.tcp().rttMicros());
     }
 
     /** One second's histograms into seconds.hlog, tagged as the windows' are. */
