@@ -41,10 +41,13 @@ import picocli.CommandLine.Option;
                 "  fluxperf run -s 10.0.0.1:11211 -s 10.0.0.2:11211 -s 10.0.0.3:11211:2 --hit   # a ketama pool",
                 "  fluxperf run --protocol redis --cluster -s 127.0.0.1:7000 --method set --rate 20000",
                 "  fluxperf run --config samples/default.toml -s 10.0.0.5:11211 --shard 2/4 --start-at 2026-12-06T03:00:00Z",
+                "  fluxperf run -s 127.0.0.1:11211 --rate 50000 -d 10 -w 6 --slo 'p99<2ms' --slo 'success>=99.9%' --junit slo.xml",
+                "  fluxperf run --config samples/ci-slo.toml --slo-abort     # [[slo]] tables; exit code 3 when one fails",
                 "",
                 "Flags override the config file; --method, --rate and --bytes cannot be combined with",
                 "[[workload]] tables in the file. Ctrl-C stops sending, waits for replies in flight and",
-                "prints the report of what ran (exit code 130)."})
+                "prints the report of what ran (exit code 130). Exit code 3: an objective (--slo, [[slo]])",
+                "failed; 2: a mistake in the flags or the config."})
 public final class RunCommand implements Callable<Integer>, Streams.Aware {
     static final int EXIT_INTERRUPTED = 130;
 
@@ -184,6 +187,17 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
 
     @Mixin
     private ShardFlags sharding = new ShardFlags();
+    @Option(names = "--slo", paramLabel = "EXPR",
+            description = "A service-level objective checked per window and over the run, e.g. p99<2ms, get.p999<=10ms, "
+                    + "success>=99.9%, rate>=49500 (repeatable; adds to the config's [[slo]]). Exit code 3 when one fails.")
+    private List<String> slo;
+
+    @Option(names = "--slo-abort", description = "Stop the run at the end of the first window in which an objective fails (exit code 3).")
+    private boolean sloAbort;
+
+    @Option(names = "--junit", paramLabel = "FILE",
+            description = "Write the objectives' verdicts as JUnit XML for CI: a testcase per objective and window, and one for the run.")
+    private Path junit;
 
     @Override
     public Integer call() {
@@ -197,6 +211,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         RunOrchestrator run = new RunOrchestrator(runConfig, new TextRunReport(
                 directory != null ? directory.tee(streams.out()) : streams.out(), streams.err(), !noLive))
                 .outputs(outputs)
+                .junit(junit)
                 .tuning(tuning)
                 .liveSamples(!noLive);
         if (directory != null) {
@@ -215,7 +230,12 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         if (result.stopReason() == StopReason.TRACE_FAILED) {
             return 1; // the report says what was lost; the run did not do what was asked
         }
-        return result.interrupted() ? (interruptExit != 0 ? interruptExit : EXIT_INTERRUPTED) : 0;
+        return result.interrupted() ? (interruptExit != 0 ? interruptExit : EXIT_INTERRUPTED) : objectivesExit(run.verdicts());
+    }
+
+    /** 3 when an objective failed (--slo, [[slo]]), else 0. */
+    static int objectivesExit(io.fluxperf.engine.slo.SloVerdicts verdicts) {
+        return verdicts != null && verdicts.failed() ? io.fluxperf.engine.slo.SloVerdicts.EXIT_CODE : 0;
     }
 
     private RunSettings settings() {
@@ -253,6 +273,8 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         s.connectTimeout = connectTimeout;
         s.waterfall = waterfall;
         s.out = out;
+        s.slo = slo;
+        s.sloAbort = sloAbort ? Boolean.TRUE : null;
         return s;
     }
 }

@@ -64,6 +64,9 @@ public final class Replay {
     private volatile RunOrchestrator run;
     private volatile boolean stopRequested;
     private HostTuning tuning = HostTuning.standard();
+    /** The objectives to check (--slo) and where their JUnit XML goes (--junit, or null). */
+    private List<io.fluxperf.engine.slo.Objective> objectives = List.of();
+    private java.nio.file.Path junit;
 
     public Replay(ReplayOptions options) {
         this.options = options;
@@ -86,6 +89,19 @@ public final class Replay {
     public Replay tuning(HostTuning policy) {
         this.tuning = policy;
         return this;
+    }
+
+    /** Service-level objectives checked per window and over the replay, as {@code run} checks them (--slo). */
+    public Replay objectives(List<io.fluxperf.engine.slo.Objective> list, java.nio.file.Path junitFile) {
+        this.objectives = List.copyOf(list);
+        this.junit = junitFile;
+        return this;
+    }
+
+    /** The verdicts on the objectives after {@link #run}; null when there were none. */
+    public io.fluxperf.engine.slo.SloVerdicts verdicts() {
+        RunOrchestrator r = run;
+        return r == null ? null : r.verdicts();
     }
 
     /** Ends the replay early (Ctrl-C): sending stops, replies in flight are waited for, the report covers what ran. */
@@ -136,7 +152,8 @@ public final class Replay {
                 .timeout(options.timeout()).tcpNoDelay(options.tcpNoDelay()).workloads(workloads)
                 .protocolOptions(options.protocolOptions()).connection(options.connection())
                 .earlySend(options.earlySend()).statsInterval(options.statsInterval())
-                .shard(shard).startAt(startAt).build();
+                .shard(shard).startAt(startAt)
+                .objectives(objectives).build();
 
         BadLines bad = new BadLines(options.strict());
         VerbTable verbs = new VerbTable(plan.verbs);
@@ -150,7 +167,7 @@ public final class Replay {
         ReplayRunReport report = new ReplayRunReport(out, err, plan, source, finisher);
         RunOrchestrator orchestrator = new RunOrchestrator(config, report).source(source)
                 .outputs(new RunOutputs(options.json(), null, options.trace(), false))
-                .tuning(tuning).liveSamples(options.live());
+                .tuning(tuning).liveSamples(options.live()).junit(junit);
         ReplaySource warm = null;
         ReplaySource first = null;
         if (tuning.warmsUp()) {

@@ -19,7 +19,7 @@ import java.util.function.Function;
  * field was not in the file. The layout is documented on {@link ConfigResolver}.
  */
 final class ConfigFile {
-    static final List<String> TOP_KEYS = List.of("general", "workload");
+    static final List<String> TOP_KEYS = List.of("general", "workload", "slo");
     /** The keys of [general] that are not protocol options, which the protocols add ({@link #generalKeys()}). */
     static final List<String> GENERAL_KEYS = List.of("server", "protocol", "threads", "connections", "pipeline",
             "duration", "windows", "warmup", "timeout", "tcp-nodelay", "requests", "seed",
@@ -32,6 +32,8 @@ final class ConfigFile {
             "key-offset", "cardinality", "inner-keyspace", "inner-key-length", "value-kind", "compression-ratio",
             "values", "script",
             "range-start", "range-end", "by-score", "truncate");
+    /** The keys of an [[slo]] table (docs/slo.md). */
+    static final List<String> SLO_KEYS = List.of("objective", "workload", "abort");
 
     final TomlConfigFile toml;
     String server;
@@ -72,6 +74,8 @@ final class ConfigFile {
     Boolean cluster;
     ReadFrom readFrom;
     final List<Workload> workloads = new ArrayList<>();
+    /** The [[slo]] tables' objectives, in order, each naming its place in the file. */
+    final List<io.fluxperf.engine.slo.Objective> objectives = new ArrayList<>();
 
     /** One [[workload]] table; null fields were not given. */
     static final class Workload {
@@ -198,6 +202,7 @@ final class ConfigFile {
                 c.workloads.add(readWorkload(new TomlTable(toml, path, o), i));
             }
         }
+        c.readObjectives(root);
         return c;
     }
 
@@ -244,6 +249,50 @@ final class ConfigFile {
         waterfall = checked(g, "waterfall", g.string("waterfall"), Checks::png);
         PoolResolver.readGeneral(this, g);
         out = g.string("out") == null ? null : java.nio.file.Path.of(g.string("out"));
+    }
+
+    /** [[slo]] tables: objective = "p99<2ms", an optional workload = "get" and abort = true. */
+    private void readObjectives(TomlTable root) {
+        JsonNode tables = root.raw("slo");
+        if (tables == null) {
+            return;
+        }
+        if (tables instanceof ObjectNode) {
+            throw root.error("slo", "expected an array of tables; write [[slo]] (double brackets), not [slo]");
+        }
+        if (!(tables instanceof ArrayNode)) {
+            throw root.error("slo", "expected [[slo]] tables, not " + TomlTable.describe(tables));
+        }
+        for (int i = 0; i < tables.size(); i++) {
+            String path = "slo[" + i + "]";
+            if (!(tables.get(i) instanceof ObjectNode o)) {
+                throw toml.error(path, "expected a table, not " + TomlTable.describe(tables.get(i)));
+            }
+            TomlTable t = new TomlTable(toml, path, o);
+            t.allowOnly(SLO_KEYS);
+            String expression = t.string("objective");
+            if (expression == null) {
+                throw t.error("missing objective; write objective = \"p99<2ms\"");
+            }
+            String workload = t.string("workload");
+            if (workload != null && workload.isBlank()) {
+                throw t.error("workload", "must not be empty");
+            }
+            String problem = io.fluxperf.engine.slo.Objectives.problem(expression);
+            if (problem != null) {
+                throw t.error("objective", "'" + expression + "': " + problem);
+            }
+            Boolean abort = t.bool("abort");
+            String origin = t.place(workload != null ? "workload" : "objective");
+            io.fluxperf.engine.slo.Objective objective;
+            try {
+                objective = io.fluxperf.engine.slo.Objectives.parse(expression, workload == null ? null : workload.strip(),
+                        origin);
+            } catch (UserError e) {
+                throw t.error("objective", "'" + expression + "' " + e.getMessage().substring(origin.length() + 2));
+            }
+            objectives.add(abort != null && abort ? objective.withAbort(true) : objective);
+        }
     }
 
     private static Workload readWorkload(TomlTable t, int index) {

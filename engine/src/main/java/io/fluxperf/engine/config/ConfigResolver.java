@@ -98,6 +98,22 @@ public final class ConfigResolver {
     }
 
     /**
+     * The objectives to check: the file's [[slo]] tables, then the --slo flags (they add to the
+     * file's, each being a check of its own); --slo-abort makes every one stop the run.
+     */
+    private static List<io.fluxperf.engine.slo.Objective> objectives(RunSettings flags, ConfigFile f) {
+        List<io.fluxperf.engine.slo.Objective> all = new java.util.ArrayList<>(f.objectives);
+        all.addAll(io.fluxperf.engine.slo.Objectives.parse(flags.slo));
+        if (Boolean.TRUE.equals(flags.sloAbort)) {
+            if (all.isEmpty()) {
+                throw new UserError("--slo-abort: stops the run when an objective fails, and there is no --slo or [[slo]]");
+            }
+            all.replaceAll(o -> o.withAbort(true));
+        }
+        return all;
+    }
+
+    /**
      * Reads {@code flags.config} when given, merges the flags over it, applies the defaults and
      * checks everything.
      *
@@ -192,6 +208,7 @@ public final class ConfigResolver {
                     .protocolOptions(protocolOptions).connection(connection).statsInterval(statsInterval)
                     .earlySend(earlySend).arrivals(arrivals).warmupHitrate(warmupHitrate)
                     .connectTimeout(connectTimeout).pool(pool)
+                    .objectives(objectives(flags, f))
                     .waterfall(flags.waterfall != null ? flag("waterfall", () -> Checks.png(flags.waterfall.toString()))
                             : f.waterfall)
                     .out(flags.out != null ? flags.out : f.out)

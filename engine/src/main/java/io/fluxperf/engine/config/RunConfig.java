@@ -60,6 +60,7 @@ public final class RunConfig {
     /** Sharded runs (issue 31): this agent's share, or null; when the schedule starts, or null for now. */
     private final io.fluxperf.engine.shard.Shard shard;
     private final java.time.Instant startAt;
+    private final List<io.fluxperf.engine.slo.Objective> objectives;
 
     private RunConfig(Builder b) {
         this.server = b.server;
@@ -87,6 +88,7 @@ public final class RunConfig {
         this.pool = b.pool;
         this.shard = b.shard;
         this.startAt = b.startAt;
+        this.objectives = List.copyOf(b.objectives);
     }
 
     /**
@@ -236,6 +238,11 @@ public final class RunConfig {
         return out;
     }
 
+    /** The service-level objectives checked per window and over the run (--slo, [[slo]]); empty for none. */
+    public List<io.fluxperf.engine.slo.Objective> objectives() {
+        return objectives;
+    }
+
     /** Open loop: every workload has a rate, and latency counts from the intended send time. */
     public boolean isOpenLoop() {
         return workloads.get(0).isRated();
@@ -269,14 +276,15 @@ public final class RunConfig {
                 && earlySend.equals(c.earlySend) && arrivals == c.arrivals && warmupHitrate == c.warmupHitrate
                 && Objects.equals(connectTimeout, c.connectTimeout) && Objects.equals(waterfall, c.waterfall)
                 && pool.equals(c.pool)
-                && Objects.equals(shard, c.shard) && Objects.equals(startAt, c.startAt);
+                && Objects.equals(shard, c.shard) && Objects.equals(startAt, c.startAt)
+                && objectives.equals(c.objectives);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(server, protocol, threads, connections, pipeline, duration, windows, warmup, timeout,
                 tcpNoDelay, requests, seed, workloads, protocolOptions, connection, statsInterval, earlySend, arrivals, warmupHitrate,
-                connectTimeout, waterfall, pool, shard, startAt);
+                connectTimeout, waterfall, pool, shard, startAt, objectives);
     }
 
     @Override
@@ -318,6 +326,7 @@ public final class RunConfig {
         private PoolOptions pool = PoolOptions.single();
         private io.fluxperf.engine.shard.Shard shard;
         private java.time.Instant startAt;
+        private List<io.fluxperf.engine.slo.Objective> objectives = List.of();
 
         private Builder() {
         }
@@ -348,6 +357,7 @@ public final class RunConfig {
             pool = c.pool;
             shard = c.shard;
             startAt = c.startAt;
+            objectives = c.objectives;
         }
 
         /** @param v HOST:PORT, [IPv6]:PORT or unix:/path; null for the embedded target. One server: no pool. */
@@ -513,6 +523,12 @@ public final class RunConfig {
         /** @param v when the schedule starts on the wall clock, or null for as soon as the run is ready */
         public Builder startAt(java.time.Instant v) {
             startAt = v;
+            return this;
+        }
+
+        /** The objectives to check (--slo, [[slo]]). */
+        public Builder objectives(List<io.fluxperf.engine.slo.Objective> v) {
+            objectives = List.copyOf(v);
             return this;
         }
 

@@ -80,6 +80,10 @@ public final class RunSettings {
     public Boolean cluster;
     /** --read-from master or replica: where a cluster run's reads go. */
     public String readFrom;
+    /** --slo: service-level objectives as written (p99<2ms), added to the config file's [[slo]] tables; null when none. */
+    public java.util.List<String> slo;
+    /** --slo-abort: every objective stops the run at the end of a window in which it fails. */
+    public Boolean sloAbort;
 
     /** Records a protocol option's value, or each value of a list, when given (not null). */
     public RunSettings protocolOption(String flag, Object value) {

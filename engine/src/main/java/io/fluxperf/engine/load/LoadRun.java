@@ -64,6 +64,8 @@ public final class LoadRun {
     /** The live line's latency, all threads together (reused every second). */
     private final Histogram liveLatency = LatencyHistograms.create();
     private volatile boolean stopRequested;
+    /** Why a stop was asked for when not by Ctrl-C ({@link #requestStop(StopReason)}); null otherwise. */
+    private volatile StopReason stopReason;
     private HostTuning tuning = HostTuning.standard();
     private RunTrace trace;
     /** --trace-required: a run whose trace fails stops, rather than going on untraced. */
@@ -141,6 +143,15 @@ public final class LoadRun {
     public void requestStop() {
         stopRequested = true;
         stopSignal.countDown();
+    }
+
+    /**
+     * Ends the run early for {@code reason} (a failed objective under --slo-abort): as
+     * {@link #requestStop()}, and the result says why.
+     */
+    public void requestStop(StopReason reason) {
+        stopReason = reason;
+        requestStop();
     }
 
     /**
@@ -590,7 +601,8 @@ public final class LoadRun {
         long lastSample = windowStart;
         while (true) {
             if (stopRequested) {
-                return StopReason.INTERRUPTED;
+                StopReason why = stopReason;
+                return why != null ? why : StopReason.INTERRUPTED;
             }
             if (traceRequired && trace.failed()) {
                 return StopReason.TRACE_FAILED;

@@ -13,7 +13,9 @@ public enum StopReason {
     /** The trace could not be written and {@code --trace-required} asked to stop then. */
     TRACE_FAILED("trace failed"),
     /** A bad line of a replayed log under {@code --strict}. */
-    BAD_INPUT("a bad line under --strict");
+    BAD_INPUT("a bad line under --strict"),
+    /** A service-level objective with abort (--slo-abort) failed in a window; the run stopped at its end. */
+    SLO_FAILED("objective failed");
 
     private final String label;
 

@@ -310,6 +310,7 @@ public final class TextReport {
             case TRACE_FAILED -> "Stopped: the trace could not be written (--trace-required); the Trace line says how many"
                     + " records were lost";
             case BAD_INPUT -> "Stopped: " + r.stopReason().label() + " (below)";
+            case SLO_FAILED -> "Stopped: an objective failed (--slo-abort); the Objectives below say which";
         };
     }
 

@@ -20,6 +20,10 @@ import io.fluxperf.engine.pool.ServerPool;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.report.HdrLogWriter;
+import io.fluxperf.engine.slo.Evaluator;
+import io.fluxperf.engine.slo.JunitXml;
+import io.fluxperf.engine.slo.ResultFigures;
+import io.fluxperf.engine.slo.SloVerdicts;
 import io.fluxperf.engine.target.TargetFactory;
 import io.fluxperf.engine.target.TargetOptions;
 import io.fluxperf.engine.target.TargetServer;
@@ -57,6 +61,10 @@ public final class RunOrchestrator {
     private RunErrors errors;
     /** The run's servers when it has several (opened and closed by {@link #execute()}), or null. */
     private ServerPool servers;
+    /** --junit: the objectives' verdicts as JUnit XML, or null. */
+    private java.nio.file.Path junit;
+    /** The verdicts on the config's objectives; null when it has none. */
+    private SloVerdicts verdicts;
 
     public RunOrchestrator(RunConfig config, RunReport report) {
         this.config = config;
@@ -145,6 +153,20 @@ public final class RunOrchestrator {
         }
     }
 
+    /** Writes the objectives' verdicts to {@code file} as JUnit XML at the run's end (--junit); null for none. */
+    public RunOrchestrator junit(java.nio.file.Path file) {
+        this.junit = file;
+        return this;
+    }
+
+    /**
+     * The verdicts on the config's objectives ({@link RunConfig#objectives()}), each window's and
+     * the whole run's; null when it has none. After {@link #execute()}.
+     */
+    public SloVerdicts verdicts() {
+        return verdicts;
+    }
+
     /** The run's errors that are not outcomes; after {@link #execute()}. */
     public RunErrors errors() {
         return errors;
@@ -172,9 +194,15 @@ public final class RunOrchestrator {
 
     private RunResult executeRun() {
         Protocol p = protocol != null ? protocol : registered(config.protocol());
+        if (junit != null && config.objectives().isEmpty()) {
+            throw new UserError("--junit: writes the verdicts on objectives, and there is no --slo or [[slo]]");
+        }
+        Evaluator.checkWorkloads(config.objectives(), config.workloads().stream().map(WorkloadConfig::name).toList());
+        verdicts = config.objectives().isEmpty() ? null : new SloVerdicts(config.objectives());
         // the run's own embedded target starts before the warm-up: threads started after it inherit
         // the lowered priority of the run's thread, and the target's loops must keep theirs
-        try (RunOutputs.Opened files = outputs.open(config);
+        try (JunitXml junitFile = junit != null ? JunitXml.open(junit) : null;
+             RunOutputs.Opened files = outputs.open(config);
              TargetServer target = config.server() == null ? startEmbedded(p, config.connection().udp()) : null;
              ClientLoops loops = warmup != null ? new ClientLoops(config.connection().ioUring()) : null;
              // several servers (or a cluster, whose map is read now): named before the warm-up, as --server is
@@ -189,13 +217,13 @@ public final class RunOrchestrator {
                 warmUp(p, loops, files.trace() != null);
                 tuning.afterWarmup();
             }
-            return execute(measuredRun(p, files, loops), files, address, description);
+            return execute(measuredRun(p, files, loops), files, address, description, junitFile);
         }
     }
 
     private LoadRun measuredRun(Protocol p, RunOutputs.Opened files, ClientLoops loops) {
-        LoadRun load = new LoadRun(config, p, withHdrLog(files.hdr())).tuning(tuning).liveSamples(liveSamples)
-                .perSecond(directory != null);
+        LoadRun load = new LoadRun(config, p, withObjectives(withHdrLog(files.hdr()))).tuning(tuning)
+                .liveSamples(liveSamples).perSecond(directory != null);
         if (loops != null) {
             load.loops(loops);
         }
@@ -206,7 +234,8 @@ public final class RunOrchestrator {
         return load;
     }
 
-    private RunResult execute(LoadRun load, RunOutputs.Opened files, SocketAddress address, String description) {
+    private RunResult execute(LoadRun load, RunOutputs.Opened files, SocketAddress address, String description,
+                              JunitXml junitFile) {
         report.starting(config, description);
         run = load;
         if (stopRequested) {
@@ -219,12 +248,113 @@ public final class RunOrchestrator {
             files.closeLogs();
         }
         report.finished(result, load.errors(), files.traceIsTheUsers() ? files.trace() : null);
+        if (verdicts != null) {
+            verdicts.run(new ResultFigures(result.total(), config.workloads()));
+            report.objectives(verdicts);
+        }
         long drawn = files.writeWaterfall();
         if (drawn >= 0) {
             report.waterfallWritten(files.waterfall(), drawn);
         }
-        files.writeJson(out -> report.writeJson(result, out));
+        files.writeJson(out -> {
+            if (verdicts == null) {
+                report.writeJson(result, out);
+            } else {
+                writeJsonWithVerdicts(result, out);
+            }
+        });
+        if (junitFile != null) {
+            junitFile.write(verdicts, "fluxperf");
+        }
         return result;
+    }
+
+    /** The command's JSON result with the verdicts added as its "slo" object. */
+    private void writeJsonWithVerdicts(RunResult result, java.io.OutputStream out) throws IOException {
+        java.io.ByteArrayOutputStream own = new java.io.ByteArrayOutputStream();
+        report.writeJson(result, own);
+        com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper()
+                .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
+        com.fasterxml.jackson.databind.node.ObjectNode root =
+                (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(own.toByteArray());
+        root.set("slo", verdicts.json());
+        mapper.writer().without(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET).writeValue(out, root);
+    }
+
+    /**
+     * The listener with each window's objectives judged as it ends; one with abort that failed
+     * stops the run at the end of that window ({@link io.fluxperf.engine.metrics.StopReason#SLO_FAILED}).
+     */
+    private RunListener withObjectives(RunListener inner) {
+        if (verdicts == null) {
+            return inner;
+        }
+        return new ForwardingListener(inner) {
+            @Override
+            public void window(WindowResult window) {
+                super.window(window);
+                if (verdicts.window(new ResultFigures(window, config.workloads()))) {
+                    LoadRun r = run;
+                    if (r != null) {
+                        r.requestStop(io.fluxperf.engine.metrics.StopReason.SLO_FAILED);
+                    }
+                }
+            }
+        };
+    }
+
+    /** A listener that hands every event on; subclasses add to one. */
+    private static class ForwardingListener implements RunListener {
+        private final RunListener inner;
+
+        ForwardingListener(RunListener inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public void connected(long open, long failures) {
+            inner.connected(open, failures);
+        }
+
+        @Override
+        public void flushed() {
+            inner.flushed();
+        }
+
+        @Override
+        public void preloaded(long keys, long failed, double seconds) {
+            inner.preloaded(keys, failed, seconds);
+        }
+
+        @Override
+        public void warmupComplete() {
+            inner.warmupComplete();
+        }
+
+        @Override
+        public void warmupEnded(HitrateWarmup warmup) {
+            inner.warmupEnded(warmup);
+        }
+
+        @Override
+        public void live(LiveSample sample) {
+            inner.live(sample);
+        }
+
+        @Override
+        public void window(WindowResult window) {
+            inner.window(window);
+        }
+
+        @Override
+        public void rehearseWindow(WindowResult window) {
+            inner.rehearseWindow(window);
+        }
+
+        @Override
+        public void stats(IntervalSample sample) {
+            inner.stats(sample);
+        }
     }
 
     private static Protocol registered(String name) {

@@ -117,6 +117,11 @@ public class TextRunReport implements RunReport {
     }
 
     @Override
+    public void objectives(io.fluxperf.engine.slo.SloVerdicts verdicts) {
+        verdicts.print(out);
+    }
+
+    @Override
     public void finished(RunResult result, RunErrors errors, RunTrace trace) {
         finished(result, trace != null ? trace.statusLine() : null, errors.any() ? errors.summary() : null);
     }

@@ -550,7 +550,7 @@ class ConfigResolverFileTest {
     void unknownTopLevelKeysAndTables() {
         assertEquals(f + ": workloads (line 1): unknown key; did you mean workload?",
                 error("[[workloads]]\nmethod = \"get\"\n"));
-        assertEquals(f + ": threads (line 1): unknown key; expected one of general, workload",
+        assertEquals(f + ": threads (line 1): unknown key; expected one of general, workload, slo",
                 error("threads = 4\n"));
         assertEquals(f + ": genral (line 1): unknown key; did you mean general?", error("[genral]\nthreads = 4\n"));
         assertEquals(f + ": workload[0].keys (line 3): unknown key; expected one of name, method, rate, weight, bytes,"
