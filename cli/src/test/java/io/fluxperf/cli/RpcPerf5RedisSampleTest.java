@@ -282,4 +282,63 @@ class RpcPerf5RedisSampleTest {
                     + " from its conversion");
         }
     }
+
+    /** A keyspace's ttl expires its hashes, lists, sets and sorted sets too: an EXPIRE … NX after each write. */
+    @Test
+    void aKeyspaceTtlIsOnEveryContainerItWrites(RedisProcess redis) {
+        Path file = write(dir, "ttl.toml", """
+                [general]
+                protocol = "resp"
+                interval = 10
+                duration = 10
+
+                [target]
+                endpoints = ["SERVER"]
+
+                [[workload.keyspace]]
+                klen = 5
+                nkeys = 30
+                inner_keys_klen = 3
+                inner_keys_nkeys = 100
+                vkind = "i64"
+                ttl = "10m"
+                commands = [{ verb = "hset" }, { verb = "hincrby" }]
+
+                [[workload.keyspace]]
+                klen = 6
+                nkeys = 30
+                inner_keys_klen = 3
+                inner_keys_nkeys = 100
+                ttl = "10m"
+                commands = [{ verb = "lpush", truncate = 4 }, { verb = "rpush" }]
+
+                [[workload.keyspace]]
+                klen = 7
+                nkeys = 30
+                inner_keys_klen = 3
+                inner_keys_nkeys = 100
+                ttl = "10m"
+                commands = [{ verb = "sadd" }]
+
+                [[workload.keyspace]]
+                klen = 8
+                nkeys = 30
+                inner_keys_klen = 3
+                inner_keys_nkeys = 100
+                ttl = "10m"
+                commands = [{ verb = "zadd" }, { verb = "zincrby" }]
+                """.replace("SERVER", redis.address()));
+        ok("run", "--config", file.toString(), "--requests", "2000", "--no-live");
+        Map<String, Long> calls = redis.commandstats();
+        assertEquals(sum(calls, "hset", "hincrby", "lpush", "rpush", "sadd", "zadd", "zincrby"), calls.get("expire"),
+                "an EXPIRE after each write");
+        int keys = 0;
+        for (Object key : (List<?>) redis.command("KEYS", "*")) {
+            long ttl = (Long) redis.command("TTL", (String) key);
+            assertTrue(ttl > 580 && ttl <= 600, "ttl = \"10m\" on " + key + " (" + redis.command("TYPE", (String) key)
+                    + "): " + ttl);
+            keys++;
+        }
+        assertTrue(keys > 100, "hashes, lists, sets and sorted sets at redis: " + keys);
+    }
 }

@@ -156,7 +156,7 @@ final class RpcPerfKeyspaces {
                     out.workload(w, "truncate", (long) c.truncate, c.from, "an LTRIM sent with each push");
                 }
                 Integer ttl = c.ttl != null ? c.ttl : k.ttl;
-                if (ttl != null && ttl > 0 && c.command.carriesValue()) {
+                if (ttl != null && ttl > 0 && c.command.takesTtl()) {
                     out.workload(w, "ttl", (long) ttl, c.ttl != null ? c.from : k.ttlFrom, "seconds");
                 }
             }

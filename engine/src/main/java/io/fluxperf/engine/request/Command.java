@@ -119,6 +119,14 @@ public enum Command {
         };
     }
 
+    /**
+     * A write that a ttl can go with: those that carry a value, and the increments of hash fields and
+     * sorted-set members (redis expires their key with an EXPIRE after them).
+     */
+    public boolean takesTtl() {
+        return kind == Kind.WRITE || this == HINCRBY || this == ZINCRBY;
+    }
+
     /** The command reads a range of a list or sorted set, which a workload may set (range-start, range-end). */
     public boolean takesRange() {
         return this == LRANGE || this == ZRANGE;

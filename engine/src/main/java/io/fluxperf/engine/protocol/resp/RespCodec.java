@@ -50,7 +50,10 @@ import static io.fluxperf.engine.protocol.resp.RespCommands.bytes;
  * it); by score ZRANGE sends {@code ZRANGE k min max BYSCORE}, an open end as -inf or +inf. A push
  * with a truncate of n is followed in the same write by {@code LTRIM k 0 n-1} (LPUSH) or
  * {@code LTRIM k -n -1} (RPUSH), as rpc-perf fuses the two: the list keeps its newest n elements.
- * Both replies are read, and a failed trim makes the request an error.
+ * Both replies are read, and a failed trim makes the request an error. A write into a hash, list,
+ * set or sorted set (HSET, HINCRBY, LPUSH, RPUSH, SADD, ZADD, ZINCRBY) with a ttl is followed, after
+ * any trim, by {@code EXPIRE k ttl NX}, as rpc-perf does: the key expires ttl seconds after the
+ * write that made it; that reply is read and does not count in the outcome.
  *
  * <h2>Scripts</h2>
  * EVALSHA names the script by its SHA-1, which redis knows only once the script is loaded: the
@@ -114,6 +117,10 @@ final class RespCodec implements ProtocolCodec {
     private static final byte[] MOVED_PREFIX = bytes("MOVED ");
     private static final byte[] ASK_PREFIX = bytes("ASK ");
     private static final boolean[] ZERO_IS_MISS = new boolean[Command.values().length];
+    /** Writes into containers, which take no ttl of their own: a ttl is an EXPIRE sent after them. */
+    private static final boolean[] EXPIRE_AFTER = new boolean[Command.values().length];
+    private static final byte[] EXPIRE = bytes("*4\r\n$6\r\nEXPIRE\r\n");
+    private static final byte[] NX = bytes("$2\r\nNX\r\n");
 
     static {
         for (int n = 0; n < ARRAY_HEADER.length; n++) {
@@ -122,6 +129,10 @@ final class RespCodec implements ProtocolCodec {
         for (Command c : new Command[] {Command.EXISTS, Command.DELETE, Command.EXPIRE, Command.HDEL, Command.SREM,
                 Command.ZREM, Command.SISMEMBER, Command.LLEN}) {
             ZERO_IS_MISS[c.ordinal()] = true;
+        }
+        for (Command c : new Command[] {Command.HSET, Command.HINCRBY, Command.LPUSH, Command.RPUSH, Command.SADD,
+                Command.ZADD, Command.ZINCRBY}) {
+            EXPIRE_AFTER[c.ordinal()] = true;
         }
     }
 
@@ -137,10 +148,14 @@ final class RespCodec implements ProtocolCodec {
     /** The reply to a SCRIPT LOAD: only whether it is an error counts. */
     private final HandshakeReply loadReply = new HandshakeReply();
     /** The reply to the LTRIM sent with a push that truncates: only whether it is an error counts. */
-    private final HandshakeReply trimReply = new HandshakeReply();
-    /** The push's own reply has been read (its outcome is {@link #pushOutcome}); its LTRIM's comes next. */
-    private boolean pushAnswered;
-    private int pushOutcome;
+    private final HandshakeReply followUpReply = new HandshakeReply();
+    /**
+     * Replies still to read after the oldest request's own, whose outcome is {@link #mainOutcome}:
+     * its LTRIM's (when {@link #trimDue}), then its EXPIRE's.
+     */
+    private int followUps;
+    private boolean trimDue;
+    private int mainOutcome;
     /** Handshake commands sent, in order, and how many of their replies have been read. */
     private final int[] steps = new int[3];
     private int stepCount;
@@ -309,6 +324,17 @@ final class RespCodec implements ProtocolCodec {
             encodeArgs(r, out);
             return;
         }
+        encodeCommand(r, out);
+        if (expires(r)) {
+            // NX: the first write sets the key's life, later ones leave it (rpc-perf's rule)
+            out.writeBytes(EXPIRE);
+            key(r, 0, out);
+            bulkLong(out, r.ttlSeconds());
+            out.writeBytes(NX);
+        }
+    }
+
+    private void encodeCommand(Request r, ByteBuf out) {
         Command c = r.command();
         switch (c) {
             case GET -> {
@@ -635,8 +661,8 @@ final class RespCodec implements ProtocolCodec {
 
     @Override
     public int decode(ByteBuf in, Request r) throws ProtocolException {
-        if (pushAnswered) {
-            return decodeTrim(in, r);
+        if (followUps > 0) {
+            return decodeFollowUps(in, r);
         }
         if (clusterNode && r.redirectOnce() && !askingAnswered) {
             // ASKING went first (see encode): its reply comes before any other
@@ -682,35 +708,55 @@ final class RespCodec implements ProtocolCodec {
         boolean loadFailed = scripts.received();
         int outcome = shape.redirected ? REDIRECTED
                 : loadFailed ? Outcome.ERROR.ordinal() : shape.outcome(effectiveCommand(r)).ordinal();
-        if (r.truncate() > 0 && r.argCount() == 0 && r.command().takesTruncate()) {
-            pushAnswered = true;
-            pushOutcome = outcome;
-            return decodeTrim(in, r);
+        if (r.argCount() == 0) {
+            trimDue = trims(r);
+            followUps = (trimDue ? 1 : 0) + (expires(r) ? 1 : 0);
+            if (followUps > 0) {
+                mainOutcome = outcome;
+                return decodeFollowUps(in, r);
+            }
         }
         return outcome;
     }
 
     /**
-     * The reply to the LTRIM that followed a push (see encode): the push's outcome stands unless
-     * the trim failed, which makes the request an error.
+     * The replies to the LTRIM and EXPIRE that followed a request (see encode): the request's
+     * outcome stands unless the trim failed, which makes it an error; the EXPIRE's reply does not
+     * count, as in rpc-perf.
      */
-    private int decodeTrim(ByteBuf in, Request r) throws ProtocolException {
-        boolean complete;
-        try {
-            complete = decoder.decode(in, trimReply);
-        } catch (ProtocolException e) {
-            decoder.reset();
-            pushAnswered = false;
-            trimReply.error = null;
-            throw new ProtocolException(e.getMessage() + " (reply to the LTRIM after " + r + ")");
+    private int decodeFollowUps(ByteBuf in, Request r) throws ProtocolException {
+        while (followUps > 0) {
+            boolean complete;
+            try {
+                complete = decoder.decode(in, followUpReply);
+            } catch (ProtocolException e) {
+                decoder.reset();
+                followUps = 0;
+                followUpReply.error = null;
+                throw new ProtocolException(e.getMessage() + " (reply to the " + (trimDue ? "LTRIM" : "EXPIRE")
+                        + " after " + r + ")");
+            }
+            if (!complete) {
+                return NEED_MORE;
+            }
+            if (trimDue && followUpReply.error != null && mainOutcome != REDIRECTED) {
+                mainOutcome = Outcome.ERROR.ordinal();
+            }
+            trimDue = false;
+            followUpReply.error = null;
+            followUps--;
         }
-        if (!complete) {
-            return NEED_MORE;
-        }
-        pushAnswered = false;
-        boolean failed = trimReply.error != null;
-        trimReply.error = null;
-        return failed && pushOutcome != REDIRECTED ? Outcome.ERROR.ordinal() : pushOutcome;
+        return mainOutcome;
+    }
+
+    /** A push that keeps its list at most so long: an LTRIM follows it. */
+    private static boolean trims(Request r) {
+        return r.truncate() > 0 && r.command().takesTruncate();
+    }
+
+    /** A write into a hash, list, set or sorted set with a ttl: an EXPIRE … NX follows it. */
+    private static boolean expires(Request r) {
+        return r.ttlSeconds() > 0 && EXPIRE_AFTER[r.command().ordinal()];
     }
 
     /**

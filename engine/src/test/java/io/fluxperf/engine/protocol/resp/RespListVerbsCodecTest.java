@@ -127,6 +127,39 @@ class RespListVerbsCodecTest {
     }
 
     @Test
+    void aContainerWriteWithATtlIsFollowedByItsExpire() throws Exception {
+        assertEquals(resp("HSET", "0007", "0007", "abc") + resp("EXPIRE", "0007", "30", "NX"),
+                encode(request(Command.HSET).ttlSeconds(30)));
+        assertEquals(resp("LPUSH", "0007", "abc") + resp("LTRIM", "0007", "0", "4") + resp("EXPIRE", "0007", "30", "NX"),
+                encode(request(Command.LPUSH).truncate(5).ttlSeconds(30)), "the trim, then the expire");
+        for (Command c : new Command[] {Command.HINCRBY, Command.RPUSH, Command.SADD, Command.ZADD, Command.ZINCRBY}) {
+            assertTrue(encode(request(c).ttlSeconds(9)).endsWith(resp("EXPIRE", "0007", "9", "NX")), c.toString());
+        }
+        assertEquals(resp("SET", "0007", "abc", "EX", "30"), encode(request(Command.SET).ttlSeconds(30)),
+                "SET carries its own ttl");
+        assertEquals(resp("HSET", "0007", "0007", "abc"), encode(request(Command.HSET)), "no ttl, no expire");
+        assertEquals(Outcome.OK, outcome(request(Command.HSET).ttlSeconds(30), ":1\r\n:1\r\n"));
+        assertEquals(Outcome.OK, outcome(request(Command.SADD).ttlSeconds(30), ":0\r\n:0\r\n"),
+                "an expire that found a ttl already set does not count");
+        assertEquals(Outcome.OK, outcome(request(Command.SADD).ttlSeconds(30), ":1\r\n-ERR no\r\n"),
+                "nor one that failed (rpc-perf's best effort)");
+        assertEquals(Outcome.ERROR, outcome(request(Command.ZADD).ttlSeconds(30), "-WRONGTYPE x\r\n:0\r\n"));
+        assertEquals(Outcome.ERROR, outcome(request(Command.RPUSH).truncate(2).ttlSeconds(30), ":3\r\n-ERR x\r\n:1\r\n"),
+                "a failed trim still fails the push");
+        byte[] bytes = ":3\r\n+OK\r\n:1\r\n".getBytes(StandardCharsets.ISO_8859_1);
+        for (int split = 1; split < bytes.length; split++) {
+            RespCodec codec = new RespCodec(RespOptions.defaults());
+            Request push = request(Command.LPUSH).truncate(2).ttlSeconds(30);
+            ByteBuf in = Unpooled.buffer();
+            in.writeBytes(bytes, 0, split);
+            assertEquals(ProtocolCodec.NEED_MORE, codec.decode(in, push), "split at " + split);
+            in.writeBytes(bytes, split, bytes.length - split);
+            assertEquals(Outcome.OK.ordinal(), codec.decode(in, push), "split at " + split);
+            assertEquals(bytes.length, in.readerIndex(), "split at " + split);
+        }
+    }
+
+    @Test
     void aBadTrimReplyIsAProtocolError() {
         RespCodec codec = new RespCodec(RespOptions.defaults());
         ByteBuf in = RespReplyDecoderTest.buf(":1\r\n?what\r\n");
@@ -139,8 +172,9 @@ class RespListVerbsCodecTest {
         RespCodec codec = new RespCodec(RespOptions.defaults());
         Request[] order = {request(Command.LLEN), request(Command.ZRANK).addMember(3, 3),
             request(Command.ZRANGE).range(-1, Request.UNBOUNDED, true), request(Command.LRANGE).range(0, -1, false),
-            request(Command.LPUSH).truncate(10), request(Command.RPUSH).truncate(7)};
-        byte[] replies = ":4\r\n:2\r\n*1\r\n$1\r\nm\r\n*0\r\n:11\r\n+OK\r\n:8\r\n+OK\r\n"
+            request(Command.LPUSH).truncate(10), request(Command.RPUSH).truncate(7).ttlSeconds(60),
+            request(Command.HSET).ttlSeconds(60)};
+        byte[] replies = ":4\r\n:2\r\n*1\r\n$1\r\nm\r\n*0\r\n:11\r\n+OK\r\n:8\r\n+OK\r\n:1\r\n:1\r\n:0\r\n"
                 .getBytes(StandardCharsets.ISO_8859_1);
         ByteBuf out = Unpooled.buffer(4096);
         ByteBuf in = Unpooled.buffer(4096);
