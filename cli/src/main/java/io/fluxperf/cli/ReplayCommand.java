@@ -44,6 +44,8 @@ import picocli.CommandLine.Option;
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --stats-interval 1s",
                 "  fluxperf replay -s 10.0.0.1:11211 -s 10.0.0.2:11211 -l watch.log   # a ketama pool",
                 "  fluxperf replay --cluster -s 127.0.0.1:7000 -l monitor.log          # a redis Cluster",
+                "  fluxperf replay -s 10.0.0.5:6379 -l monitor.log --shard 1/3 --start-at 1796526000   # agent 1 of 3",
+                "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --window 10s --slo 'get.p99<1ms' --junit slo.xml",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --admin 9090        # Prometheus on :9090/metrics",
                 "",
                 "Capturing: redis-cli -p 6379 monitor > monitor.log",
@@ -53,7 +55,7 @@ import picocli.CommandLine.Option;
                 "parsed are counted and the first five shown; --strict stops at the first one",
                 "(exit 2).",
                 "Ctrl-C stops sending, waits for the replies in flight and prints the report of",
-                "what ran (exit code 130)."})
+                "what ran (exit code 130). Exit code 3: an objective (--slo) failed."})
 public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
     private Streams streams = Streams.system();
 
@@ -140,6 +142,20 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
     @Option(names = "--no-live", description = "Do not print the progress line every second (on stderr).")
     private boolean noLive;
 
+    @Mixin
+    private ShardFlags sharding = new ShardFlags();
+    @Option(names = "--slo", paramLabel = "EXPR",
+            description = "A service-level objective checked per window and over the replay, e.g. p99<2ms, get.p999<=10ms, "
+                    + "success>=99.9% (repeatable). Exit code 3 when one fails.")
+    private List<String> slo;
+
+    @Option(names = "--slo-abort", description = "Stop the replay at the end of the first window in which an objective fails (exit code 3).")
+    private boolean sloAbort;
+
+    @Option(names = "--junit", paramLabel = "FILE",
+            description = "Write the objectives' verdicts as JUnit XML for CI: a testcase per objective and window, and one for the replay.")
+    private Path junit;
+
     @Option(names = "--admin", paramLabel = "[ADDR:]PORT",
             description = "Serve the admin endpoint (GET / dashboard, /metrics, /metrics.json, /vars; POST /quitquitquit) on PORT of 127.0.0.1, or of ADDR; 0 takes a free port.")
     private String admin;
@@ -200,8 +216,13 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
                 throw new UserError("--admin: " + e.getMessage());
             }
         }
-        Replay replay = new Replay(options).tuning(Main.ownsProcess()
+        List<io.fluxperf.engine.slo.Objective> objectives = io.fluxperf.engine.slo.Objectives.parse(slo);
+        if (sloAbort && objectives.isEmpty()) {
+            throw new UserError("--slo-abort: stops the replay when an objective fails, and there is no --slo");
+        }
+        Replay replay = new Replay(options).sharding(sharding.shard(), sharding.startTime()).tuning(Main.ownsProcess()
                 ? HostTuning.ownProcess(options.speed() > 0, !connection.noHostTuning) : HostTuning.standard())
+                .objectives(sloAbort ? objectives.stream().map(o -> o.withAbort(true)).toList() : objectives, junit)
                 .admin(admin);
         ReplayResult result;
         int interruptExit;
@@ -209,7 +230,8 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
             result = replay.run(streams.out(), streams.err());
             interruptExit = interrupts.exitCode();
         }
-        return result.run().interrupted() ? (interruptExit != 0 ? interruptExit : RunCommand.EXIT_INTERRUPTED) : 0;
+        return result.run().interrupted() ? (interruptExit != 0 ? interruptExit : RunCommand.EXIT_INTERRUPTED)
+                : RunCommand.objectivesExit(replay.verdicts());
     }
 
     private static <T> T or(T value, T fallback) {

@@ -10,6 +10,7 @@ import io.fluxperf.engine.metrics.StopReason;
 import io.fluxperf.engine.run.RunOrchestrator;
 import io.fluxperf.engine.run.RunOutputs;
 import io.fluxperf.engine.run.TextRunReport;
+import io.fluxperf.engine.rundir.RunDirectoryWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -36,14 +37,19 @@ import picocli.CommandLine.Option;
                 "  fluxperf run --config rpc-perf-redis.toml -s 127.0.0.1:6379      # an rpc-perf config as it is",
                 "  fluxperf run -s 127.0.0.1:11211 --rate 20000 --arrivals exponential --warmup-hitrate 90 --hit",
                 "  fluxperf run -s 127.0.0.1:11211 --rate 20000 -d 30 --waterfall latency.png",
+                "  fluxperf run -s 127.0.0.1:11211 --rate 20000 -d 10 -w 6 --out runs/a --trace && fluxperf report runs/a",
                 "  fluxperf run -s 10.0.0.1:11211 -s 10.0.0.2:11211 -s 10.0.0.3:11211:2 --hit   # a ketama pool",
                 "  fluxperf run --protocol redis --cluster -s 127.0.0.1:7000 --method set --rate 20000",
+                "  fluxperf run --config samples/default.toml -s 10.0.0.5:11211 --shard 2/4 --start-at 2026-12-06T03:00:00Z",
+                "  fluxperf run -s 127.0.0.1:11211 --rate 50000 -d 10 -w 6 --slo 'p99<2ms' --slo 'success>=99.9%' --junit slo.xml",
+                "  fluxperf run --config samples/ci-slo.toml --slo-abort     # [[slo]] tables; exit code 3 when one fails",
                 "  fluxperf run -s 127.0.0.1:11211 --rate 5000 -d 600 --admin 9090 --stats-interval 1   # then: curl -X PUT localhost:9090/ratelimit/20000",
                 "  fluxperf run -s 127.0.0.1:11211 --ramp 10000:40000:10000:30s --admin 0.0.0.0:9090  # steps; open http://HOST:9090/",
                 "",
                 "Flags override the config file; --method, --rate and --bytes cannot be combined with",
                 "[[workload]] tables in the file. Ctrl-C stops sending, waits for replies in flight and",
-                "prints the report of what ran (exit code 130)."})
+                "prints the report of what ran (exit code 130). Exit code 3: an objective (--slo, [[slo]])",
+                "failed; 2: a mistake in the flags or the config."})
 public final class RunCommand implements Callable<Integer>, Streams.Aware {
     static final int EXIT_INTERRUPTED = 130;
 
@@ -153,8 +159,9 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     @Option(names = "--hdr-log", paramLabel = "FILE", description = "Write an HdrHistogram interval log (one interval per window).")
     private Path hdrLog;
 
-    @Option(names = "--trace", paramLabel = "DIR",
-            description = "Write one record per request to a new trace directory (for trace stats, dump, heatmap, replay).")
+    @Option(names = "--trace", paramLabel = "DIR", arity = "0..1", fallbackValue = "",
+            description = "Write one record per request to a new trace directory (for trace stats, dump, heatmap, replay);"
+                    + " without DIR, to the run directory's trace/ (needs --out).")
     private Path trace;
 
     @Option(names = "--waterfall", paramLabel = "FILE.png",
@@ -168,6 +175,32 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     @Option(names = "--no-live", description = "Do not print the live line every second (on stderr).")
     private boolean noLive;
 
+    // the run directory (issue 29)
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Write the run directory: config.toml, result.json, windows.hlog, seconds.hlog, report.txt,"
+                    + " environment.json (docs/results.md); read it with 'fluxperf report DIR'.")
+    private Path out;
+
+    @Option(names = "--overwrite", description = "Let --out write into a directory that is not empty (its run files are replaced).")
+    private boolean overwrite;
+
+    @picocli.CommandLine.Spec
+    private picocli.CommandLine.Model.CommandSpec spec;
+
+    @Mixin
+    private ShardFlags sharding = new ShardFlags();
+    @Option(names = "--slo", paramLabel = "EXPR",
+            description = "A service-level objective checked per window and over the run, e.g. p99<2ms, get.p999<=10ms, "
+                    + "success>=99.9%, rate>=49500 (repeatable; adds to the config's [[slo]]). Exit code 3 when one fails.")
+    private List<String> slo;
+
+    @Option(names = "--slo-abort", description = "Stop the run at the end of the first window in which an objective fails (exit code 3).")
+    private boolean sloAbort;
+
+    @Option(names = "--junit", paramLabel = "FILE",
+            description = "Write the objectives' verdicts as JUnit XML for CI: a testcase per objective and window, and one for the run.")
+    private Path junit;
+
     @Option(names = "--admin", paramLabel = "[ADDR:]PORT",
             description = "Serve the admin endpoint (GET / dashboard, /metrics, /metrics.json, /vars; PUT /ratelimit/RATE; POST /quitquitquit) on PORT of 127.0.0.1, or of ADDR; 0 takes a free port.")
     private String admin;
@@ -179,12 +212,21 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     @Override
     public Integer call() {
         RunConfig runConfig = ConfigResolver.resolve(settings(), note -> streams.err().println("fluxperf: note: " + note));
+        runConfig = sharding.apply(runConfig);
         HostTuning tuning = Main.ownsProcess() ? HostTuning.ownProcess(runConfig.isOpenLoop(), !connection.noHostTuning)
                 : HostTuning.standard();
-        RunOrchestrator run = new RunOrchestrator(runConfig, new TextRunReport(streams.out(), streams.err(), !noLive))
-                .outputs(new RunOutputs(json, hdrLog, trace, traceRequired))
+        Path traceDir = RunDirectories.trace(trace, runConfig.out());
+        RunOutputs outputs = new RunOutputs(json, hdrLog, traceDir, traceRequired);
+        RunDirectoryWriter directory = RunDirectories.open(runConfig, out != null, overwrite, "run", spec);
+        RunOrchestrator run = new RunOrchestrator(runConfig, new TextRunReport(
+                directory != null ? directory.tee(streams.out()) : streams.out(), streams.err(), !noLive))
+                .outputs(outputs)
+                .junit(junit)
                 .tuning(tuning)
                 .liveSamples(!noLive);
+        if (directory != null) {
+            run.runDirectory(directory);
+        }
         if (tuning.warmsUp()) {
             // a cold JVM's first seconds would be reported as the server's latency
             run.warmUp(new RunOrchestrator.Warmup(RunOrchestrator.Warmup.RUN_REQUESTS, null));
@@ -198,7 +240,12 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         if (result.stopReason() == StopReason.TRACE_FAILED) {
             return 1; // the report says what was lost; the run did not do what was asked
         }
-        return result.interrupted() ? (interruptExit != 0 ? interruptExit : EXIT_INTERRUPTED) : 0;
+        return result.interrupted() ? (interruptExit != 0 ? interruptExit : EXIT_INTERRUPTED) : objectivesExit(run.verdicts());
+    }
+
+    /** 3 when an objective failed (--slo, [[slo]]), else 0. */
+    static int objectivesExit(io.fluxperf.engine.slo.SloVerdicts verdicts) {
+        return verdicts != null && verdicts.failed() ? io.fluxperf.engine.slo.SloVerdicts.EXIT_CODE : 0;
     }
 
     private RunSettings settings() {
@@ -235,6 +282,9 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         s.arrivals = arrivals;
         s.connectTimeout = connectTimeout;
         s.waterfall = waterfall;
+        s.out = out;
+        s.slo = slo;
+        s.sloAbort = sloAbort ? Boolean.TRUE : null;
         s.admin = admin;
         s.ramp = ramp;
         return s;

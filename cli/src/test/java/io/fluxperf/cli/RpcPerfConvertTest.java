@@ -132,7 +132,7 @@ class RpcPerfConvertTest {
                 nkeys = 10
                 commands = [{ verb = "get" }]
                 """);
-        Path zrank = write(dir, "zrank.toml", """
+        Path lrem = write(dir, "lrem.toml", """
                 [general]
                 protocol = "resp"
                 interval = 1
@@ -141,7 +141,7 @@ class RpcPerfConvertTest {
                 [[workload.keyspace]]
                 klen = 4
                 nkeys = 10
-                commands = [{ verb = "zrank" }]
+                commands = [{ verb = "lrem" }]
                 """);
         Path softTimeout = write(dir, "soft.toml", """
                 [general]
@@ -154,7 +154,7 @@ class RpcPerfConvertTest {
         for (String[] c : List.of(
                 new String[] {thrift.toString(), "general.protocol (line 2): rpc-perf's protocol 'thrift' is not one fluxperf speaks"},
                 new String[] {ramp.toString(), "workload.ratelimit.start (line 7): is above end (6000 > 5000)"},
-                new String[] {zrank.toString(), "workload.keyspace[0].commands[0].verb (line 9): 'zrank' is not a command fluxperf sends"},
+                new String[] {lrem.toString(), "workload.keyspace[0].commands[0].verb (line 9): 'lrem' is not a command fluxperf sends"},
                 new String[] {softTimeout.toString(), "general.soft_timeout (line 3): fluxperf ends a request at its timeout"})) {
             CliRun run = CliRun.of("run", "--config", c[0], "--no-live");
             assertEquals(2, run.exitCode(), run.err());

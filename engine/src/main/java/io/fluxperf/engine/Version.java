@@ -6,7 +6,8 @@ import java.util.Properties;
 
 /** fluxperf's version, as the build wrote it. */
 public final class Version {
-    private static final String VALUE = load();
+    private static final Properties PROPERTIES = load();
+    private static final String VALUE = PROPERTIES.getProperty("version", "unknown");
 
     private Version() {
     }
@@ -15,15 +16,24 @@ public final class Version {
         return VALUE;
     }
 
-    private static String load() {
+    /**
+     * The git commit the build was made from ({@code mvn package -Dfluxperf.commit=$(git rev-parse HEAD)}),
+     * or "unknown" when the build was not told.
+     */
+    public static String commit() {
+        String c = PROPERTIES.getProperty("commit", "unknown");
+        return c.isBlank() || c.startsWith("${") ? "unknown" : c;
+    }
+
+    private static Properties load() {
+        Properties p = new Properties();
         try (InputStream in = Version.class.getResourceAsStream("version.properties")) {
-            Properties p = new Properties();
             if (in != null) {
                 p.load(in);
             }
-            return p.getProperty("version", "unknown");
         } catch (IOException e) {
-            return "unknown";
+            // the version stays unknown
         }
+        return p;
     }
 }

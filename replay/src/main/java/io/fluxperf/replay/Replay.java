@@ -66,12 +66,28 @@ public final class Replay {
     private volatile RunOrchestrator run;
     private volatile boolean stopRequested;
     private HostTuning tuning = HostTuning.standard();
+    /** The objectives to check (--slo) and where their JUnit XML goes (--junit, or null). */
+    private List<io.fluxperf.engine.slo.Objective> objectives = List.of();
+    private java.nio.file.Path junit;
 
     public Replay(ReplayOptions options) {
         this.options = options;
     }
 
     /** What the replay may do to the JVM and the machine ({@link HostTuning#standard()} unless told). */
+    /**
+     * A sharded replay ({@code --shard}): this agent replays the clients that {@code s} owns; and
+     * the schedule starts at {@code at} on the wall clock ({@code --start-at}). Either may be null.
+     */
+    public Replay sharding(io.fluxperf.engine.shard.Shard s, java.time.Instant at) {
+        this.shard = s;
+        this.startAt = at;
+        return this;
+    }
+
+    private io.fluxperf.engine.shard.Shard shard;
+    private java.time.Instant startAt;
+
     public Replay tuning(HostTuning policy) {
         this.tuning = policy;
         return this;
@@ -81,6 +97,19 @@ public final class Replay {
     public Replay admin(String spec) {
         this.admin = spec;
         return this;
+    }
+
+    /** Service-level objectives checked per window and over the replay, as {@code run} checks them (--slo). */
+    public Replay objectives(List<io.fluxperf.engine.slo.Objective> list, java.nio.file.Path junitFile) {
+        this.objectives = List.copyOf(list);
+        this.junit = junitFile;
+        return this;
+    }
+
+    /** The verdicts on the objectives after {@link #run}; null when there were none. */
+    public io.fluxperf.engine.slo.SloVerdicts verdicts() {
+        RunOrchestrator r = run;
+        return r == null ? null : r.verdicts();
     }
 
     /** Ends the replay early (Ctrl-C): sending stops, replies in flight are waited for, the report covers what ran. */
@@ -130,7 +159,9 @@ public final class Replay {
                 .warmup(options.warmup() != null ? options.warmup() : Duration.ZERO)
                 .timeout(options.timeout()).tcpNoDelay(options.tcpNoDelay()).workloads(workloads)
                 .protocolOptions(options.protocolOptions()).connection(options.connection())
-                .earlySend(options.earlySend()).statsInterval(options.statsInterval()).admin(admin).build();
+                .earlySend(options.earlySend()).statsInterval(options.statsInterval())
+                .shard(shard).startAt(startAt)
+                .objectives(objectives).admin(admin).build();
 
         BadLines bad = new BadLines(options.strict());
         VerbTable verbs = new VerbTable(plan.verbs);
@@ -139,12 +170,12 @@ public final class Replay {
         Pacer pacer = new Pacer(options.speed(), options.maxWait() == null ? 0 : options.maxWait().toNanos(),
                 options.rateCap());
         ReplaySource source = new ReplaySource(plan::open, ctx, options.threads(), pacer, options.loops(),
-                options.readAhead(), options.anyConnection(), plan.only, workloadByVerb, other);
+                options.readAhead(), options.anyConnection(), plan.only, workloadByVerb, other).shard(shard);
         Finisher finisher = new Finisher(plan, config, verbs, stats, bad);
         ReplayRunReport report = new ReplayRunReport(out, err, plan, source, finisher);
         RunOrchestrator orchestrator = new RunOrchestrator(config, report).source(source)
                 .outputs(new RunOutputs(options.json(), null, options.trace(), false))
-                .tuning(tuning).liveSamples(options.live());
+                .tuning(tuning).liveSamples(options.live()).junit(junit);
         ReplaySource warm = null;
         ReplaySource first = null;
         if (tuning.warmsUp()) {

@@ -64,6 +64,10 @@ final class ReplaySource implements RequestSource, AutoCloseable {
     private volatile Runnable onFailure;
     private volatile boolean finished;
     private final java.util.concurrent.CountDownLatch primed = new java.util.concurrent.CountDownLatch(1);
+    /** A sharded replay's agent: it sends the commands of the clients it owns only; null: all. */
+    private io.fluxperf.engine.shard.Shard shard;
+    /** Commands without a client seen so far (a sharded replay deals them round-robin over the agents). */
+    private long clientless;
 
     /**
      * @param workloadByVerb workload index of each planned verb id; other verbs go to {@code otherWorkload}
@@ -89,6 +93,17 @@ final class ReplaySource implements RequestSource, AutoCloseable {
         this.entries = new LogEntry[maxEntries];
         this.free = new int[maxEntries];
         this.window = new ReorderWindow(entries);
+    }
+
+    /**
+     * Replays only the commands of the original clients that {@code s} owns
+     * ({@link io.fluxperf.engine.shard.Shard#ownsClient}); commands without a client go round-robin
+     * over the agents. Every agent reads and paces the whole log, so send times agree between them.
+     * Call before {@link #start()}.
+     */
+    ReplaySource shard(io.fluxperf.engine.shard.Shard s) {
+        this.shard = s;
+        return this;
     }
 
     /** Called (on the reader thread) when reading fails, e.g. a bad line under --strict: stops the run. */
@@ -293,6 +308,10 @@ final class ReplaySource implements RequestSource, AutoCloseable {
         if (e.scheduled) {
             ctx.stats.anyScheduled = true;
             ctx.stats.lastOffsetNanos = e.offsetNanos;
+        }
+        if (shard != null && !(e.client >= 0 ? shard.ownsClient(e.client)
+                : Math.floorMod(clientless++, (long) shard.count()) == shard.index())) {
+            return; // another agent's client: paced above all the same, so that the log's clock is one for all
         }
         e.workload = e.verb < workloadByVerb.length && workloadByVerb[e.verb] >= 0 ? workloadByVerb[e.verb] : otherWorkload;
         if (e.synthSize > 0) {

@@ -67,4 +67,20 @@ class SamplesTest {
         assertEquals(requests, ok + miss + error + Long.parseLong(w[9]) + Long.parseLong(w[11]), total);
         assertFalse(text.contains("Exception"), text);
     }
+
+    /** The CI sample's [[slo]] tables are checked: each objective is listed with its verdict and value. */
+    @Test
+    void ciSampleChecksItsObjectives() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Path config = samplesDir().resolve("ci-slo.toml");
+        int code = Main.execute(new String[] {"run", "--config", config.toString(), "--duration", "1", "--windows", "2", "--no-live"},
+                new Streams(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)));
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, text + err.toString(StandardCharsets.UTF_8));
+        assertTrue(text.contains("\nObjectives: 5 of 5 held\n"), text);
+        for (String objective : List.of("success>=99.9%", "p99<100ms", "rate>=4000", "get.p999<=250ms", "set.errors<=1%")) {
+            assertTrue(text.lines().anyMatch(l -> l.startsWith("  PASS  " + objective + " ") && l.contains("run: ")), objective + "\n" + text);
+        }
+    }
 }

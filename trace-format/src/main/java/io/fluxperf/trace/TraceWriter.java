@@ -288,13 +288,20 @@ public final class TraceWriter implements AutoCloseable {
 
     /** One line for the run report, e.g. {@code Trace: 1200345 records in /tmp/t}; loud when records were lost. */
     public String statusLine() {
-        long written = recordsWritten();
-        long lost = recordsLost();
+        return statusLine(recordsWritten(), recordsLost(), failed, failure().orElse(null), directory);
+    }
+
+    /**
+     * The trace's line from its figures (a run directory keeps them, and shows the line again).
+     *
+     * @param failure why writing failed, or null
+     */
+    public static String statusLine(long written, long lost, boolean failed, String failure, Path directory) {
         if (lost == 0 && !failed) {
             return "Trace: " + written + " records in " + directory;
         }
         return "Trace: INCOMPLETE: " + written + " records in " + directory + ", " + lost + " records LOST"
-                + failure().map(f -> " after failure: " + f).orElse(" (appended after close)");
+                + (failure != null ? " after failure: " + failure : " (appended after close)");
     }
 
     /** The queue, for tests that break it underneath the writer. */

@@ -19,19 +19,23 @@ import java.util.function.Function;
  * field was not in the file. The layout is documented on {@link ConfigResolver}.
  */
 final class ConfigFile {
-    static final List<String> TOP_KEYS = List.of("general", "workload");
+    static final List<String> TOP_KEYS = List.of("general", "workload", "slo");
     /** The keys of [general] that are not protocol options, which the protocols add ({@link #generalKeys()}). */
     static final List<String> GENERAL_KEYS = List.of("server", "protocol", "threads", "connections", "pipeline",
             "duration", "windows", "warmup", "timeout", "tcp-nodelay", "requests", "seed",
             "udp", "tls", "tls-ca", "tls-insecure", "sni", "connect-per-request", "hold-connections", "connect-rate",
             "io-uring", "busy-poll", "stats-interval", "early-send", "arrivals", "warmup-hitrate", "connect-timeout", "waterfall",
             "servers", "distribution", "cluster", "read-from",
+            "out",
             "admin");
     static final List<String> WORKLOAD_KEYS = List.of("name", "method", "rate", "weight", "bytes", "hit", "flush",
             "keys-per-request", "ttl", "keyspace", "key-length", "distribution", "exponent", "command", "path",
             "key-offset", "cardinality", "inner-keyspace", "inner-key-length", "value-kind", "compression-ratio",
             "values", "script",
+            "range-start", "range-end", "by-score", "truncate",
             "ratelimit");
+    /** The keys of an [[slo]] table (docs/slo.md). */
+    static final List<String> SLO_KEYS = List.of("objective", "workload", "abort");
 
     final TomlConfigFile toml;
     String server;
@@ -64,6 +68,8 @@ final class ConfigFile {
     Double warmupHitrate;
     Duration connectTimeout;
     java.nio.file.Path waterfall;
+    /** [general] out: the run directory to write. */
+    java.nio.file.Path out;
     /** [general] servers: every server, each checked ({@link ServerSpec}); null when absent. */
     List<ServerSpec> servers;
     ServerDistribution serverDistribution;
@@ -72,6 +78,8 @@ final class ConfigFile {
     /** [general] admin: the admin endpoint's [ADDR:]PORT, checked. */
     String admin;
     final List<Workload> workloads = new ArrayList<>();
+    /** The [[slo]] tables' objectives, in order, each naming its place in the file. */
+    final List<io.fluxperf.engine.slo.Objective> objectives = new ArrayList<>();
 
     /** One [[workload]] table; null fields were not given. */
     static final class Workload {
@@ -102,6 +110,11 @@ final class ConfigFile {
         String script;
         /** [workload.ratelimit]: its start (the rate) and ramp; null when absent. */
         RampConfig.Ratelimit ratelimit;
+        // list and sorted-set reads and pushes (rpc-perf 5's start, end, by_score, truncate)
+        Long rangeStart;
+        Long rangeEnd;
+        Boolean byScore;
+        Integer truncate;
 
         Workload(TomlTable table, int index) {
             this.table = table;
@@ -195,6 +208,7 @@ final class ConfigFile {
                 c.workloads.add(readWorkload(new TomlTable(toml, path, o), i));
             }
         }
+        c.readObjectives(root);
         return c;
     }
 
@@ -241,6 +255,51 @@ final class ConfigFile {
         waterfall = checked(g, "waterfall", g.string("waterfall"), Checks::png);
         PoolResolver.readGeneral(this, g);
         admin = checked(g, "admin", g.string("admin"), Checks::admin);
+        out = g.string("out") == null ? null : java.nio.file.Path.of(g.string("out"));
+    }
+
+    /** [[slo]] tables: objective = "p99<2ms", an optional workload = "get" and abort = true. */
+    private void readObjectives(TomlTable root) {
+        JsonNode tables = root.raw("slo");
+        if (tables == null) {
+            return;
+        }
+        if (tables instanceof ObjectNode) {
+            throw root.error("slo", "expected an array of tables; write [[slo]] (double brackets), not [slo]");
+        }
+        if (!(tables instanceof ArrayNode)) {
+            throw root.error("slo", "expected [[slo]] tables, not " + TomlTable.describe(tables));
+        }
+        for (int i = 0; i < tables.size(); i++) {
+            String path = "slo[" + i + "]";
+            if (!(tables.get(i) instanceof ObjectNode o)) {
+                throw toml.error(path, "expected a table, not " + TomlTable.describe(tables.get(i)));
+            }
+            TomlTable t = new TomlTable(toml, path, o);
+            t.allowOnly(SLO_KEYS);
+            String expression = t.string("objective");
+            if (expression == null) {
+                throw t.error("missing objective; write objective = \"p99<2ms\"");
+            }
+            String workload = t.string("workload");
+            if (workload != null && workload.isBlank()) {
+                throw t.error("workload", "must not be empty");
+            }
+            String problem = io.fluxperf.engine.slo.Objectives.problem(expression);
+            if (problem != null) {
+                throw t.error("objective", "'" + expression + "': " + problem);
+            }
+            Boolean abort = t.bool("abort");
+            String origin = t.place(workload != null ? "workload" : "objective");
+            io.fluxperf.engine.slo.Objective objective;
+            try {
+                objective = io.fluxperf.engine.slo.Objectives.parse(expression, workload == null ? null : workload.strip(),
+                        origin);
+            } catch (UserError e) {
+                throw t.error("objective", "'" + expression + "' " + e.getMessage().substring(origin.length() + 2));
+            }
+            objectives.add(abort != null && abort ? objective.withAbort(true) : objective);
+        }
     }
 
     private static Workload readWorkload(TomlTable t, int index) {
@@ -298,6 +357,10 @@ final class ConfigFile {
         if (w.script != null && w.script.isBlank()) {
             throw t.error("script", "must not be empty");
         }
+        w.rangeStart = t.integer("range-start", Integer.MIN_VALUE, Integer.MAX_VALUE);
+        w.rangeEnd = t.integer("range-end", Integer.MIN_VALUE, Integer.MAX_VALUE);
+        w.byScore = t.bool("by-score");
+        w.truncate = toInt(t.integer("truncate", 1, WorkloadShape.MAX_TRUNCATE));
         return w;
     }
 

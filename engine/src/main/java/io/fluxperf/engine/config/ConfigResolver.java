@@ -98,6 +98,22 @@ public final class ConfigResolver {
     }
 
     /**
+     * The objectives to check: the file's [[slo]] tables, then the --slo flags (they add to the
+     * file's, each being a check of its own); --slo-abort makes every one stop the run.
+     */
+    private static List<io.fluxperf.engine.slo.Objective> objectives(RunSettings flags, ConfigFile f) {
+        List<io.fluxperf.engine.slo.Objective> all = new java.util.ArrayList<>(f.objectives);
+        all.addAll(io.fluxperf.engine.slo.Objectives.parse(flags.slo));
+        if (Boolean.TRUE.equals(flags.sloAbort)) {
+            if (all.isEmpty()) {
+                throw new UserError("--slo-abort: stops the run when an objective fails, and there is no --slo or [[slo]]");
+            }
+            all.replaceAll(o -> o.withAbort(true));
+        }
+        return all;
+    }
+
+    /**
      * Reads {@code flags.config} when given, merges the flags over it, applies the defaults and
      * checks everything.
      *
@@ -203,9 +219,12 @@ public final class ConfigResolver {
                     .protocolOptions(protocolOptions).connection(connection).statsInterval(statsInterval)
                     .earlySend(earlySend).arrivals(arrivals).warmupHitrate(warmupHitrate)
                     .connectTimeout(connectTimeout).pool(pool)
+                    .objectives(objectives(flags, f))
                     .waterfall(flags.waterfall != null ? flag("waterfall", () -> Checks.png(flags.waterfall.toString()))
                             : f.waterfall)
-                    .admin(admin).ramps(ramps).build();
+                    .out(flags.out != null ? flags.out : f.out)
+                    .admin(admin).ramps(ramps)
+                    .build();
         } catch (IllegalArgumentException e) {
             throw fileWorkloads ? file.toml.error(e.getMessage()) : new UserError("the command line: " + e.getMessage());
         }
@@ -539,6 +558,18 @@ public final class ConfigResolver {
         if (w.compressionRatio != null && w.valueKind == WorkloadShape.ValueKind.I64) {
             throw w.error("compression-ratio", "i64 values are numbers; a compression ratio is for bytes values");
         }
+        for (String key : List.of("range-start", "range-end")) {
+            if ((key.equals("range-start") ? w.rangeStart : w.rangeEnd) != null && !w.method.takesRange()) {
+                throw w.error(key, "only lrange and zrange read a range, and this workload's method is " + w.method.label());
+            }
+        }
+        if (Boolean.TRUE.equals(w.byScore) && w.method != Command.ZRANGE) {
+            throw w.error("by-score", "only zrange reads by score, and this workload's method is " + w.method.label());
+        }
+        if (w.truncate != null && !w.method.takesTruncate()) {
+            throw w.error("truncate", "only lpush and rpush keep a list at most so long, and this workload's method is "
+                    + w.method.label());
+        }
         try {
             if (w.keyOffset != null) {
                 s = s.withKeyOffset(w.keyOffset);
@@ -562,6 +593,15 @@ public final class ConfigResolver {
             }
             if (w.script != null) {
                 s = s.withScript(w.script);
+            }
+            if (w.rangeStart != null || w.rangeEnd != null) {
+                s = s.withRange(w.rangeStart, w.rangeEnd);
+            }
+            if (w.byScore != null) {
+                s = s.withByScore(w.byScore);
+            }
+            if (w.truncate != null) {
+                s = s.withTruncate(w.truncate);
             }
         } catch (IllegalArgumentException e) {
             throw w.error(w.innerKeys != null && e.getMessage().contains("inner") ? "inner-key-length" : "cardinality",

@@ -61,6 +61,9 @@ final class RpcPerf5Reader {
         verbs(Command.ZINCRBY, "sorted_set_increment", "zincrby");
         verbs(Command.ZREM, "sorted_set_remove", "zrem");
         verbs(Command.ZSCORE, "sorted_set_score", "sorted_set_get_score", "zscore", "zmscore");
+        verbs(Command.LRANGE, "list_fetch");
+        verbs(Command.LLEN, "list_length", "llen");
+        verbs(Command.ZRANK, "sorted_set_rank", "sorted_set_get_rank", "zrank");
     }
 
     private static void verbs(Command c, String... names) {
@@ -385,11 +388,32 @@ final class RpcPerf5Reader {
                 throw c.error("cardinality", verb + " takes one field or member; cardinality above 1 is for hget,"
                         + " hset, hdel, sadd, srem, zadd, zrem, zscore, lpush and rpush");
             }
-            for (String range : List.of("truncate", "start", "end", "by_score")) {
-                RpcPerfKeyspaces.unsupported(c, range, "fluxperf's " + command.label() + " has no " + range
-                        + " (LRANGE and ZRANGE read 0 to 9); leave it out");
+            boolean listFetch = verb.equalsIgnoreCase("list_fetch");
+            for (String range : List.of("start", "end", "by_score")) {
+                if (command != Command.ZRANGE || listFetch) {
+                    RpcPerfKeyspaces.unsupported(c, range, range + " is for zrange (sorted_set_range) alone, as in"
+                            + " rpc-perf; leave it out of " + verb);
+                }
             }
-            k.commands.add(new RpcPerfKeyspaces.Cmd(c.path(), c.keyPath("verb"), command, weight, cardinality, null));
+            if (!command.takesTruncate()) {
+                RpcPerfKeyspaces.unsupported(c, "truncate", "truncate is for lpush and rpush (list_push_front,"
+                        + " list_push_back) alone, as in rpc-perf; leave it out of " + verb);
+            }
+            Long start = c.integer("start", Integer.MIN_VALUE, Integer.MAX_VALUE);
+            Long end = c.integer("end", Integer.MIN_VALUE, Integer.MAX_VALUE);
+            boolean byScore = Boolean.TRUE.equals(c.bool("by_score"));
+            Long truncate = c.integer("truncate", 1, WorkloadShape.MAX_TRUNCATE);
+            if (listFetch) {
+                // rpc-perf's list_fetch is LRANGE k 0 -1, the whole list
+                start = 0L;
+                end = -1L;
+            } else if (command == Command.ZRANGE && !byScore) {
+                // rpc-perf reads by index from 0 to -1 (the whole set) unless told; fluxperf's own default is 0 to 9
+                start = start != null ? start : 0L;
+                end = end != null ? end : -1L;
+            }
+            k.commands.add(new RpcPerfKeyspaces.Cmd(c.path(), c.keyPath("verb"), command, weight, cardinality, null,
+                    start, end, byScore, truncate == null ? null : truncate.intValue()));
         }
         if (k.commands.isEmpty()) {
             throw t.error("commands", "lists no command; give at least one { verb = \"get\", weight = 1 }");

@@ -26,8 +26,15 @@ final class RpcPerfKeyspaces {
     private RpcPerfKeyspaces() {
     }
 
-    /** One command of a keyspace. */
-    record Cmd(String from, String verbFrom, Command command, long weight, int cardinality, Integer ttl) {
+    /**
+     * One command of a keyspace; {@code start}, {@code end}, {@code byScore} and {@code truncate}
+     * are rpc-perf 5's range and trim keys (null or false when not given).
+     */
+    record Cmd(String from, String verbFrom, Command command, long weight, int cardinality, Integer ttl, Long start,
+               Long end, boolean byScore, Integer truncate) {
+        Cmd(String from, String verbFrom, Command command, long weight, int cardinality, Integer ttl) {
+            this(from, verbFrom, command, weight, cardinality, ttl, null, null, false, null);
+        }
     }
 
     /** One keyspace, read. */
@@ -152,8 +159,20 @@ final class RpcPerfKeyspaces {
                 if (c.cardinality > 1) {
                     out.workload(w, "cardinality", (long) c.cardinality, c.from, null);
                 }
+                if (c.start != null) {
+                    out.workload(w, "range-start", c.start, c.from, null);
+                }
+                if (c.end != null) {
+                    out.workload(w, "range-end", c.end, c.from, null);
+                }
+                if (c.byScore) {
+                    out.workload(w, "by-score", true, c.from, null);
+                }
+                if (c.truncate != null) {
+                    out.workload(w, "truncate", (long) c.truncate, c.from, "an LTRIM sent with each push");
+                }
                 Integer ttl = c.ttl != null ? c.ttl : k.ttl;
-                if (ttl != null && ttl > 0 && c.command.carriesValue()) {
+                if (ttl != null && ttl > 0 && c.command.takesTtl()) {
                     out.workload(w, "ttl", (long) ttl, c.ttl != null ? c.from : k.ttlFrom, "seconds");
                 }
             }

@@ -54,10 +54,16 @@ public final class RunConfig {
     private final double warmupHitrate;
     private final Duration connectTimeout;
     private final java.nio.file.Path waterfall;
+    /** The run directory ({@code --out}, {@code [general] out}); an output, so not part of equals. */
+    private final java.nio.file.Path out;
     private final PoolOptions pool;
     // the admin endpoint and rate ramps (operations issue)
     private final String admin;
     private final List<RateRamp> ramps;
+    /** Sharded runs (issue 31): this agent's share, or null; when the schedule starts, or null for now. */
+    private final io.fluxperf.engine.shard.Shard shard;
+    private final java.time.Instant startAt;
+    private final List<io.fluxperf.engine.slo.Objective> objectives;
 
     private RunConfig(Builder b) {
         this.server = b.server;
@@ -81,9 +87,13 @@ public final class RunConfig {
         this.warmupHitrate = b.warmupHitrate;
         this.connectTimeout = b.connectTimeout;
         this.waterfall = b.waterfall;
+        this.out = b.out;
         this.pool = b.pool;
         this.admin = b.admin;
         this.ramps = java.util.Collections.unmodifiableList(new ArrayList<>(b.ramps));
+        this.shard = b.shard;
+        this.startAt = b.startAt;
+        this.objectives = List.copyOf(b.objectives);
     }
 
     /** Where the admin endpoint listens ({@code [ADDR:]PORT}), or null for none. */
@@ -94,6 +104,19 @@ public final class RunConfig {
     /** Per workload (by index) its rate ramp, or null where it has none; shorter than the workloads when the last have none. */
     public List<RateRamp> ramps() {
         return ramps;
+    }
+
+    /**
+     * This agent's share of a sharded run (its workloads' rates and request count are already its
+     * share; the shard picks its keys, seeds and place in the schedule), or null when unsharded.
+     */
+    public io.fluxperf.engine.shard.Shard shard() {
+        return shard;
+    }
+
+    /** The wall-clock time at which the schedule starts ({@code --start-at}), or null: as soon as the run is ready. */
+    public java.time.Instant startAt() {
+        return startAt;
     }
 
     /** Defaults everywhere, and no workload yet. */
@@ -222,6 +245,19 @@ public final class RunConfig {
         return waterfall;
     }
 
+    /**
+     * The run directory to write ({@code run --out DIR}, {@code [general] out}), or null. Not part
+     * of {@link #equals}: where the record goes does not change what is measured.
+     */
+    public java.nio.file.Path out() {
+        return out;
+    }
+
+    /** The service-level objectives checked per window and over the run (--slo, [[slo]]); empty for none. */
+    public List<io.fluxperf.engine.slo.Objective> objectives() {
+        return objectives;
+    }
+
     /** Open loop: every workload has a rate, and latency counts from the intended send time. */
     public boolean isOpenLoop() {
         return workloads.get(0).isRated();
@@ -255,14 +291,16 @@ public final class RunConfig {
                 && earlySend.equals(c.earlySend) && arrivals == c.arrivals && warmupHitrate == c.warmupHitrate
                 && Objects.equals(connectTimeout, c.connectTimeout) && Objects.equals(waterfall, c.waterfall)
                 && pool.equals(c.pool)
-                && Objects.equals(admin, c.admin) && ramps.equals(c.ramps);
+                && Objects.equals(admin, c.admin) && ramps.equals(c.ramps)
+                && Objects.equals(shard, c.shard) && Objects.equals(startAt, c.startAt)
+                && objectives.equals(c.objectives);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(server, protocol, threads, connections, pipeline, duration, windows, warmup, timeout,
                 tcpNoDelay, requests, seed, workloads, protocolOptions, connection, statsInterval, earlySend, arrivals, warmupHitrate,
-                connectTimeout, waterfall, pool, admin, ramps);
+                connectTimeout, waterfall, pool, admin, ramps, shard, startAt, objectives);
     }
 
     @Override
@@ -300,9 +338,13 @@ public final class RunConfig {
         private double warmupHitrate;
         private Duration connectTimeout;
         private java.nio.file.Path waterfall;
+        private java.nio.file.Path out;
         private PoolOptions pool = PoolOptions.single();
         private String admin;
         private final List<RateRamp> ramps = new ArrayList<>();
+        private io.fluxperf.engine.shard.Shard shard;
+        private java.time.Instant startAt;
+        private List<io.fluxperf.engine.slo.Objective> objectives = List.of();
 
         private Builder() {
         }
@@ -329,9 +371,13 @@ public final class RunConfig {
             warmupHitrate = c.warmupHitrate;
             connectTimeout = c.connectTimeout;
             waterfall = c.waterfall;
+            out = c.out;
             pool = c.pool;
             admin = c.admin;
             ramps.addAll(c.ramps);
+            shard = c.shard;
+            startAt = c.startAt;
+            objectives = c.objectives;
         }
 
         /** @param v the admin endpoint's {@code [ADDR:]PORT}, or null for none */
@@ -492,6 +538,30 @@ public final class RunConfig {
         /** @param v a .png file, or null for none */
         public Builder waterfall(java.nio.file.Path v) {
             waterfall = v;
+            return this;
+        }
+
+        /** @param v the run directory to write, or null for none */
+        public Builder out(java.nio.file.Path v) {
+            out = v;
+            return this;
+        }
+
+        /** @param v this agent's share of a sharded run, or null (see {@link io.fluxperf.engine.shard.ShardedConfig}) */
+        public Builder shard(io.fluxperf.engine.shard.Shard v) {
+            shard = v;
+            return this;
+        }
+
+        /** @param v when the schedule starts on the wall clock, or null for as soon as the run is ready */
+        public Builder startAt(java.time.Instant v) {
+            startAt = v;
+            return this;
+        }
+
+        /** The objectives to check (--slo, [[slo]]). */
+        public Builder objectives(List<io.fluxperf.engine.slo.Objective> v) {
+            objectives = List.copyOf(v);
             return this;
         }
 

@@ -68,6 +68,8 @@ public final class RunSettings {
     /** --config-format: rpc-perf-2, rpc-perf-3, rpc-perf-5 or fluxperf; null: told by the file's shape. */
     public String configFormat;
     public Duration connectTimeout;
+    /** --out: the run directory to write. */
+    public java.nio.file.Path out;
     /** --waterfall: a latency heatmap PNG to write at the run's end. */
     public java.nio.file.Path waterfall;
     /** --server given more than once (each HOST:PORT[:WEIGHT]), in order; null when given once or not at all. */
@@ -82,6 +84,10 @@ public final class RunSettings {
     public Boolean cluster;
     /** --read-from master or replica: where a cluster run's reads go. */
     public String readFrom;
+    /** --slo: service-level objectives as written (p99<2ms), added to the config file's [[slo]] tables; null when none. */
+    public java.util.List<String> slo;
+    /** --slo-abort: every objective stops the run at the end of a window in which it fails. */
+    public Boolean sloAbort;
 
     /** Records a protocol option's value, or each value of a list, when given (not null). */
     public RunSettings protocolOption(String flag, Object value) {

@@ -86,6 +86,17 @@ public record WorkloadConfig(String name, Command method, double rate, int weigh
             throw new IllegalArgumentException("only eval and evalsha run a script, and this workload's method is "
                     + method.label());
         }
+        if ((shape.rangeStart() != null || shape.rangeEnd() != null) && !method.takesRange()) {
+            throw new IllegalArgumentException("only lrange and zrange read a range, and this workload's method is "
+                    + method.label());
+        }
+        if (shape.byScore() && method != Command.ZRANGE) {
+            throw new IllegalArgumentException("only zrange reads by score, and this workload's method is " + method.label());
+        }
+        if (shape.truncate() > 0 && !method.takesTruncate()) {
+            throw new IllegalArgumentException("only lpush and rpush keep a list at most so long, and this workload's"
+                    + " method is " + method.label());
+        }
     }
 
     /** A closed-loop workload of {@code method} with default sizes, keys and name. */

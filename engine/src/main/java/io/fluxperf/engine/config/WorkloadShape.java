@@ -17,14 +17,32 @@ import java.util.Objects;
  * @param values           per key (the default: a key's value is the same every time, so reads can
  *                         check it), fixed (one value for every request) or fresh (new each request)
  * @param script           the Lua body that eval and evalsha run; null otherwise
+ * @param rangeStart       where LRANGE and ZRANGE start (an index, or with byScore a score); null: the
+ *                         first element (index 0), or -inf by score
+ * @param rangeEnd         where they end, included; null: index 9 (ten elements), or +inf by score
+ * @param byScore          ZRANGE reads by score (ZRANGE k start end BYSCORE), not by index
+ * @param truncate         LPUSH and RPUSH keep their list at most this long (a trim sent with each push); 0: no trim
  */
 public record WorkloadShape(long keyOffset, int cardinality, long innerKeys, int innerKeyLength, ValueKind valueKind,
-                            double compressionRatio, ValueMode values, String script) {
+                            double compressionRatio, ValueMode values, String script, Long rangeStart, Long rangeEnd,
+                            boolean byScore, int truncate) {
     public static final WorkloadShape DEFAULT = new WorkloadShape(0, 1, 0, 0, ValueKind.BYTES, 1.0,
             ValueMode.PER_KEY, null);
     public static final int MAX_CARDINALITY = 1024;
+    /** The longest list a truncate keeps. */
+    public static final int MAX_TRUNCATE = 1 << 30;
+
+    /** A shape with the default range and no truncate. */
+    public WorkloadShape(long keyOffset, int cardinality, long innerKeys, int innerKeyLength, ValueKind valueKind,
+                         double compressionRatio, ValueMode values, String script) {
+        this(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values, script, null, null,
+                false, 0);
+    }
 
     public WorkloadShape {
+        if (truncate < 0 || truncate > MAX_TRUNCATE) {
+            throw new IllegalArgumentException("truncate must be between 1 and " + MAX_TRUNCATE + ", not " + truncate);
+        }
         if (keyOffset < 0) {
             throw new IllegalArgumentException("key offset must be at least 0, not " + keyOffset);
         }
@@ -80,35 +98,65 @@ public record WorkloadShape(long keyOffset, int cardinality, long innerKeys, int
         if (script != null) {
             b.append(" Script: ").append(script.length()).append(" bytes");
         }
+        if (rangeStart != null || rangeEnd != null || byScore) {
+            b.append(" Range: ").append(rangeStart != null ? rangeStart.toString() : byScore ? "-inf" : "0")
+                    .append("..").append(rangeEnd != null ? rangeEnd.toString() : byScore ? "+inf" : "9")
+                    .append(byScore ? " by score" : "");
+        }
+        if (truncate > 0) {
+            b.append(" Truncate: ").append(truncate);
+        }
         return b.toString();
     }
 
     public WorkloadShape withKeyOffset(long v) {
-        return new WorkloadShape(v, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values, script);
+        return new WorkloadShape(v, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values, script,
+                rangeStart, rangeEnd, byScore, truncate);
     }
 
     public WorkloadShape withCardinality(int v) {
-        return new WorkloadShape(keyOffset, v, innerKeys, innerKeyLength, valueKind, compressionRatio, values, script);
+        return new WorkloadShape(keyOffset, v, innerKeys, innerKeyLength, valueKind, compressionRatio, values, script,
+                rangeStart, rangeEnd, byScore, truncate);
     }
 
     public WorkloadShape withInnerKeys(long count, int length) {
-        return new WorkloadShape(keyOffset, cardinality, count, length, valueKind, compressionRatio, values, script);
+        return new WorkloadShape(keyOffset, cardinality, count, length, valueKind, compressionRatio, values, script,
+                rangeStart, rangeEnd, byScore, truncate);
     }
 
     public WorkloadShape withValueKind(ValueKind v) {
-        return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, v, compressionRatio, values, script);
+        return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, v, compressionRatio, values, script,
+                rangeStart, rangeEnd, byScore, truncate);
     }
 
     public WorkloadShape withCompressionRatio(double v) {
-        return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, v, values, script);
+        return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, v, values, script,
+                rangeStart, rangeEnd, byScore, truncate);
     }
 
     public WorkloadShape withValues(ValueMode v) {
-        return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, v, script);
+        return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, v, script,
+                rangeStart, rangeEnd, byScore, truncate);
     }
 
     public WorkloadShape withScript(String v) {
-        return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values, v);
+        return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values, v,
+                rangeStart, rangeEnd, byScore, truncate);
+    }
+
+    public WorkloadShape withRange(Long start, Long end) {
+        return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values,
+                script, start, end, byScore, truncate);
+    }
+
+    public WorkloadShape withByScore(boolean v) {
+        return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values,
+                script, rangeStart, rangeEnd, v, truncate);
+    }
+
+    public WorkloadShape withTruncate(int v) {
+        return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values,
+                script, rangeStart, rangeEnd, byScore, v);
     }
 
     /** The kind of value a write carries. */

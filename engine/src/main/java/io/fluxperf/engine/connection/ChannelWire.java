@@ -3,6 +3,7 @@ package io.fluxperf.engine.connection;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
 
@@ -63,6 +64,11 @@ final class ChannelWire implements Wire {
             spare.release();
             spare = null;
         }
+    }
+
+    @Override
+    public boolean tcpInfo(TcpProbe probe) {
+        return channel instanceof EpollSocketChannel tcp && tcp.isActive() && probe.read(tcp);
     }
 
     @Override

@@ -41,4 +41,12 @@ public interface ConnectionSlot {
 
     /** Closes at the end of the run; not counted as a close or a failure, and never reconnected. */
     void shutdown();
+
+    /**
+     * Reads the kernel's TCP_INFO of the connection into {@code probe}; false when there is none to
+     * read (not connected, not TCP, or a transport whose socket is not reachable).
+     */
+    default boolean sampleTcp(TcpProbe probe) {
+        return false;
+    }
 }

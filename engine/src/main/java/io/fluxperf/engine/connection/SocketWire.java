@@ -308,6 +308,11 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
     }
 
     @Override
+    public boolean tcpInfo(TcpProbe probe) {
+        return open && connecting == null && target instanceof InetSocketAddress && probe.read(socket);
+    }
+
+    @Override
     public boolean isActive() {
         return open && connecting == null;
     }

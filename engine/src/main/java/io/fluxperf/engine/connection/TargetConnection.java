@@ -54,6 +54,8 @@ public final class TargetConnection implements ConnectionSlot, WireListener {
     /** The batch being encoded, until {@link #flush()}. */
     private ByteBuf outgoing;
     private long connectStartedNanos;
+    /** The wire's retransmitted segments at its last TCP sample (0 for a new wire). */
+    private long retransmitsSeen;
 
     public TargetConnection(SlotEvents events, Transports transports, int id, int index, int pipeline,
                             boolean oneRequestPerWire) {
@@ -109,6 +111,7 @@ public final class TargetConnection implements ConnectionSlot, WireListener {
             return;
         }
         wire = newWire;
+        retransmitsSeen = 0;
         // a codec that can start afresh is kept from wire to wire (connect per request: one per slot)
         if (codec == null || !codec.resetForNewConnection()) {
             codec = events.newCodec(this);
@@ -135,6 +138,15 @@ public final class TargetConnection implements ConnectionSlot, WireListener {
     @Override
     public boolean isOpen() {
         return (state == State.HANDSHAKING || state == State.READY || state == State.SPENT) && wire.isActive();
+    }
+
+    @Override
+    public boolean sampleTcp(TcpProbe probe) {
+        if (!isOpen() || !wire.tcpInfo(probe)) {
+            return false;
+        }
+        retransmitsSeen = probe.retransmittedSince(retransmitsSeen);
+        return true;
     }
 
     @Override

@@ -20,4 +20,9 @@ interface Wire {
 
     /** Closes; the connection hears of it through {@code closed}, never from inside this call. */
     void close();
+
+    /** Reads the socket's TCP_INFO into {@code probe}; false for a wire that has none to give. */
+    default boolean tcpInfo(TcpProbe probe) {
+        return false;
+    }
 }

@@ -5,6 +5,7 @@ import io.fluxperf.engine.connection.ClientLoop;
 import io.fluxperf.engine.connection.ConnectionSlot;
 import io.fluxperf.engine.connection.SlotEvents;
 import io.fluxperf.engine.connection.TargetConnection;
+import io.fluxperf.engine.connection.TcpProbe;
 import io.fluxperf.engine.connection.Transports;
 import io.fluxperf.engine.connection.UdpSlot;
 import io.fluxperf.engine.host.HostTuning;
@@ -57,6 +58,10 @@ final class LoadDriver implements SlotEvents {
     private final PoolRouter router;
     private final CodecFactory[] memberCodecs;
     private CompletableFuture<Void> phaseDone = CompletableFuture.completedFuture(null);
+    /** Reads the connections' TCP_INFO, once a second (not per request: a getsockopt each). */
+    private final TcpProbe tcpProbe = new TcpProbe();
+    private long nextTcpSampleNanos = System.nanoTime();
+    static final long TCP_SAMPLE_PERIOD_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /**
      * @param codecs the run's codec factory ({@link Protocol#codecs})
@@ -226,7 +231,21 @@ final class LoadDriver implements SlotEvents {
         }
         scheduler.checkQueues(now, timeoutNanos);
         recorder.tick(now);
+        if (now - nextTcpSampleNanos >= 0) {
+            sampleTcp();
+            nextTcpSampleNanos = now + TCP_SAMPLE_PERIOD_NANOS;
+        }
         checkPhaseDone();
+    }
+
+    /** One round of TCP_INFO over the thread's open connections, on the loop. */
+    private void sampleTcp() {
+        for (ConnectionSlot c : slots) {
+            if (c.sampleTcp(tcpProbe)) {
+                recorder.tcpSample(tcpProbe);
+            }
+        }
+        recorder.tcpRoundDone();
     }
 
     private void checkPhaseDone() {
@@ -255,15 +274,35 @@ final class LoadDriver implements SlotEvents {
      *                  in the same event-loop step as the figures restart, so both agree
      */
     CompletableFuture<ThreadFigures> swap(ThreadFigures spare, boolean endWarmup) {
+        return swap(spare, endWarmup, false);
+    }
+
+    /** @param discarded the figures swapped out are not kept (the preload's, the warm-up's): the second's go with them */
+    CompletableFuture<ThreadFigures> swap(ThreadFigures spare, boolean endWarmup, boolean discarded) {
         CompletableFuture<ThreadFigures> result = new CompletableFuture<>();
         onLoop(() -> {
             if (endWarmup) {
                 recorder.endWarmup();
             }
+            if (discarded) {
+                recorder.dropSecond();
+            }
             long taken = System.nanoTime();
             scheduler.countRoomWait(taken); // a wait going on: its part so far belongs to the interval ending
             result.complete(recorder.swap(spare, connections.openCount(), taken));
         });
+        return result;
+    }
+
+    /** Keeps each second's figures as well, from now on (a run directory's seconds.hlog). */
+    void keepSeconds() {
+        onLoop(recorder::keepSeconds);
+    }
+
+    /** Ends the second going on and returns its figures; the thread records into {@code spare} from then. */
+    CompletableFuture<ThreadFigures> swapSecond(ThreadFigures spare) {
+        CompletableFuture<ThreadFigures> result = new CompletableFuture<>();
+        onLoop(() -> result.complete(recorder.swapSecond(spare, System.nanoTime())));
         return result;
     }
 

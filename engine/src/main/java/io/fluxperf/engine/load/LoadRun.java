@@ -20,6 +20,7 @@ import io.fluxperf.engine.metrics.StopReason;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.metrics.ServerSample;
 import io.fluxperf.engine.metrics.ServerStats;
+import io.fluxperf.engine.metrics.TcpHealth;
 import io.fluxperf.engine.metrics.WorkloadStats;
 import io.fluxperf.engine.pool.ServerPool;
 import io.fluxperf.engine.protocol.CodecFactory;
@@ -66,17 +67,28 @@ public final class LoadRun {
     /** The live line's latency, all threads together (reused every second). */
     private final Histogram liveLatency = LatencyHistograms.create();
     private volatile boolean stopRequested;
-    private volatile boolean quitRequested;
+    /** Why a stop was asked for when not by Ctrl-C ({@link #requestStop(StopReason)}); null otherwise. */
+    private volatile StopReason stopReason;
     private HostTuning tuning = HostTuning.standard();
     private RunTrace trace;
     /** --trace-required: a run whose trace fails stops, rather than going on untraced. */
     private boolean traceRequired;
     private boolean liveSamples = true;
+    /** A run directory's seconds ({@link #perSecond}): when the next is due, when the one going on began, the figures reused. */
+    private boolean perSecond;
+    private long nextSecondNanos = Long.MAX_VALUE;
+    private long secondStartNanos;
+    private List<ThreadFigures> secondSpares;
+    private List<WorkloadStats> secondSum;
+    private final Histogram secondLag = LatencyHistograms.create();
+    private final Histogram secondConnect = LatencyHistograms.create();
     private ClientLoops sharedLoops;
     /** --stats-interval: when the next block is due (System.nanoTime), and what was printed. */
     private long nextStatsNanos = Long.MAX_VALUE;
     private long lastStatsNanos;
     private long loadStartNanos;
+    /** The generated schedule ends by itself ({@code --start-at}): the last window waits for it to be sent. */
+    private boolean scheduleEnds;
     private long lastProtocolErrors;
     private long lastConnectionErrors;
     private final List<IntervalSample> intervals = new ArrayList<>();
@@ -146,14 +158,22 @@ public final class LoadRun {
 
     /** Ends the run early as asked by the admin endpoint ({@code POST /quitquitquit}): as {@link #requestStop()}, but a wanted end. */
     public void requestQuit() {
-        quitRequested = true;
-        requestStop();
+        requestStop(StopReason.QUIT);
     }
 
     /** Ends the run early (Ctrl-C): sending stops, requests in flight finish, the report covers what ran. */
     public void requestStop() {
         stopRequested = true;
         stopSignal.countDown();
+    }
+
+    /**
+     * Ends the run early for {@code reason} (a failed objective under --slo-abort): as
+     * {@link #requestStop()}, and the result says why.
+     */
+    public void requestStop(StopReason reason) {
+        stopReason = reason;
+        requestStop();
     }
 
     /**
@@ -197,6 +217,55 @@ public final class LoadRun {
     public LoadRun liveSamples(boolean live) {
         this.liveSamples = live;
         return this;
+    }
+
+    /**
+     * Whether the listener gets each second of the measured windows ({@link RunListener#second}),
+     * for a run directory: each thread then records every request twice, into its window's and its
+     * second's figures, and hands the second's over once a second (a task on its loop); the run's
+     * thread adds them up.
+     */
+    public LoadRun perSecond(boolean on) {
+        this.perSecond = on;
+        return this;
+    }
+
+    /** Hands the second going on to the listener, every thread's figures added, and starts the next. */
+    private void emitSecond(List<LoadDriver> drivers, int window) {
+        List<CompletableFuture<ThreadFigures>> futures = new ArrayList<>();
+        for (int t = 0; t < drivers.size(); t++) {
+            futures.add(drivers.get(t).swapSecond(secondSpares != null ? secondSpares.get(t) : drivers.get(t).newFigures()));
+        }
+        List<ThreadFigures> figures = new ArrayList<>();
+        for (CompletableFuture<ThreadFigures> f : futures) {
+            figures.add(await(f, Duration.ofSeconds(10)));
+        }
+        if (secondSum == null) {
+            secondSum = new ArrayList<>();
+            for (int i = 0; i < config.workloads().size(); i++) {
+                secondSum.add(new WorkloadStats());
+            }
+        }
+        for (WorkloadStats s : secondSum) {
+            s.reset();
+        }
+        secondLag.reset();
+        secondConnect.reset();
+        for (ThreadFigures f : figures) {
+            for (int i = 0; i < secondSum.size(); i++) {
+                secondSum.get(i).add(f.workloads[i]);
+            }
+            secondLag.add(f.sendLag);
+            secondConnect.add(f.connectLatency);
+        }
+        long end = ThreadFigures.takenNanos(figures);
+        listener.second(new io.fluxperf.engine.metrics.SecondFigures(window, secondStartNanos, end, secondSum, secondLag,
+                secondConnect));
+        for (ThreadFigures f : figures) {
+            f.reset();
+        }
+        secondSpares = figures;
+        secondStartNanos = end;
     }
 
     public RunErrors errors() {
@@ -258,6 +327,9 @@ public final class LoadRun {
                 ClientLoop loop = loops.get(t);
                 drivers.add(new LoadDriver(t, config, protocol, codecs, loop, target, servers, errors,
                         trace != null ? trace.forThread() : null, tuning));
+            }
+            if (perSecond) {
+                drivers.forEach(LoadDriver::keepSeconds);
             }
             connect(drivers, targetDescription);
             if (config.needsFlush()) {
@@ -334,7 +406,7 @@ public final class LoadRun {
         }
         await(all, config.timeout().plusSeconds(10));
         long failed = 0;
-        for (ThreadFigures f : swapAll(drivers, null, false)) {
+        for (ThreadFigures f : swapAll(drivers, null, false, true)) {
             for (WorkloadStats w : f.workloads) {
                 failed += w.outcomes().requests() - w.outcomes().ok();
             }
@@ -356,9 +428,15 @@ public final class LoadRun {
                     servers.cluster() != null ? servers.cluster()::refreshCount : null);
         }
         tuning.beforeLoad(config.windows(), () -> rehearseWindowEnd(), this::rehearseSummary);
+        long startAt = scheduleStart();
+        scheduleEnds = startAt != Long.MIN_VALUE && GeneratedLoad.scheduleEnd(config) != Long.MAX_VALUE
+                && load instanceof GeneratedLoad;
+        if (startAt != Long.MIN_VALUE && stopRequested) {
+            startAt = System.nanoTime(); // Ctrl-C while waiting: the (empty) run ends at once
+        }
         // closed-loop requests leave as soon as a driver starts, before `start`: thread times count from here
         long launched = System.nanoTime();
-        long start = launched + TimeUnit.MILLISECONDS.toNanos(1);
+        long start = startAt != Long.MIN_VALUE ? startAt : launched + TimeUnit.MILLISECONDS.toNanos(1);
         boolean warmup = !config.warmup().isZero();
         statsEveryNanos = !config.statsInterval().isZero() ? config.statsInterval().toNanos()
                 : feed != null ? LIVE_INTERVAL_NANOS : 0;
@@ -397,7 +475,9 @@ public final class LoadRun {
         });
         StopReason stop = null;
         List<ThreadFigures> spares = null;
-        long windowStart = System.nanoTime();
+        // with --start-at the windows follow the schedule, so a late agent's first window holds the
+        // requests due since the start, sent late (its send lag), and ends when the others' do
+        long windowStart = startAt != Long.MIN_VALUE && startAt < System.nanoTime() ? startAt : System.nanoTime();
         long windowCpu = ProcessCpu.nanos();
         HitrateWarmup toHitrate = null;
         if (warmup) {
@@ -411,7 +491,7 @@ public final class LoadRun {
             }
             // the first window starts when the loops start counting it, however late the run's
             // thread hands them the swap (at nice 19, and yielding, it may be late)
-            List<ThreadFigures> warm = swapAll(drivers, null, true);
+            List<ThreadFigures> warm = swapAll(drivers, null, true, true);
             windowStart = ThreadFigures.takenNanos(warm);
             windowCpu = ProcessCpu.nanos();
             host.measuredLoadBegins();
@@ -434,6 +514,8 @@ public final class LoadRun {
         if (rateControl != null) {
             bookkeeping.targets(rateControl::meanConfigs);
         }
+        secondStartNanos = windowStart;
+        nextSecondNanos = windowStart + LIVE_INTERVAL_NANOS;
         List<WindowResult> windows = new ArrayList<>();
         for (int w = 1; w <= config.windows(); w++) {
             if (stop == null) {
@@ -444,14 +526,20 @@ public final class LoadRun {
                 stop = waitUntil(drivers, host, end, exhausted, w, windowStart);
             }
             boolean last = w == config.windows() || stop != null;
+            if (last && stop == null && scheduleEnds) {
+                catchUp(exhausted);
+            }
             if (last) {
                 for (LoadDriver d : drivers) {
                     d.stop();
                 }
                 await(exhausted, config.timeout().plusSeconds(5));
             }
-            List<ThreadFigures> figures = swapAll(drivers, spares, false);
+            List<ThreadFigures> figures = swapAll(drivers, spares, false, false);
             long now = ThreadFigures.takenNanos(figures); // when the loops ended the window (see the warm-up's end)
+            if (perSecond) {
+                emitSecond(drivers, w); // the window's last, partial second
+            }
             long cpu = ProcessCpu.nanos();
             WindowResult window = bookkeeping.window(w, windowStart, now, cpu < 0 ? -1 : cpu - windowCpu, figures);
             windowCpu = cpu;
@@ -463,6 +551,8 @@ public final class LoadRun {
             windows.add(bookkeeping.keep(window)); // kept for the result: small, so long runs stay flat
             spares = emptied(figures);
             windowStart = now;
+            secondStartNanos = now;
+            nextSecondNanos = now + LIVE_INTERVAL_NANOS;
             if (last) {
                 break;
             }
@@ -480,6 +570,41 @@ public final class LoadRun {
         }
         return new RunResult(config, targetDescription, windows, bookkeeping.run(), stop == null ? StopReason.COMPLETED : stop,
                 preloaded, List.copyOf(intervals), perThread, lateness(drivers), toHitrate);
+    }
+
+    /**
+     * With {@code --start-at}: waits (on the run's thread, Ctrl-C ends the wait) until the start is
+     * a millisecond away and returns its {@link System#nanoTime()}; a start already past is returned
+     * as it is, and the listener told how late this agent is. {@link Long#MIN_VALUE}: no start time.
+     */
+    private long scheduleStart() {
+        if (config.startAt() == null) {
+            return Long.MIN_VALUE;
+        }
+        long at = io.fluxperf.engine.shard.StartAt.nanoTimeOf(config.startAt());
+        long late = System.nanoTime() - at;
+        if (late > 0) {
+            listener.startedLate(late);
+            return at;
+        }
+        long margin = TimeUnit.MILLISECONDS.toNanos(1);
+        while (!stopRequested && System.nanoTime() < at - margin) {
+            awaitStop(Math.min(TimeUnit.MILLISECONDS.toNanos(100), at - margin - System.nanoTime()));
+        }
+        return at;
+    }
+
+    /**
+     * A schedule with an end ({@code --start-at}) that is not sent in full at its last window's
+     * end (an agent that started late or fell behind): waits until it is, for at most the window's
+     * length again, so that the agents together send the whole schedule; what was late counts as
+     * send lag.
+     */
+    private void catchUp(CompletableFuture<Void> exhausted) {
+        long bound = System.nanoTime() + config.duration().toNanos();
+        while (!exhausted.isDone() && !stopRequested && System.nanoTime() < bound) {
+            awaitStop(TimeUnit.MILLISECONDS.toNanos(10));
+        }
     }
 
     /** How a warm-up to a hit rate ended: why the run stops (null: it goes on), and the hit rate (null when it stopped). */
@@ -545,15 +670,21 @@ public final class LoadRun {
         long lastSample = windowStart;
         while (true) {
             if (stopRequested) {
-                return quitRequested ? StopReason.QUIT : StopReason.INTERRUPTED;
+                StopReason why = stopReason;
+                return why != null ? why : StopReason.INTERRUPTED;
             }
             if (traceRequired && trace.failed()) {
                 return StopReason.TRACE_FAILED;
             }
-            if (exhausted.isDone()) {
+            long now = System.nanoTime();
+            if (exhausted.isDone() && scheduleEnds && config.requests() == 0) {
+                // the schedule's last request has gone: its last window still ends on time
+                if (now >= deadline) {
+                    return null;
+                }
+            } else if (exhausted.isDone()) {
                 return config.requests() > 0 ? StopReason.REQUEST_LIMIT : StopReason.SOURCE_ENDED;
             }
-            long now = System.nanoTime();
             long hostNext = host.tick(now);
             if (now >= deadline) {
                 return null;
@@ -569,6 +700,10 @@ public final class LoadRun {
                 statsBlock(drivers, now);
                 nextStatsNanos += statsEveryNanos;
             }
+            if (window > 0 && perSecond && now >= nextSecondNanos) {
+                emitSecond(drivers, window);
+                nextSecondNanos += LIVE_INTERVAL_NANOS;
+            }
             if (window > 0 && liveSamples && now >= nextLive) {
                 LiveSample sample = liveSample(window, windowStart, drivers, lastRequests, lastSample);
                 lastRequests = sample.requests();
@@ -580,6 +715,9 @@ public final class LoadRun {
             wake = Math.min(wake, hostNext);
             if (rateControl != null && !stepAtEnd) {
                 wake = Math.min(wake, rateControl.nextStepNanos());
+            }
+            if (window > 0 && perSecond) {
+                wake = Math.min(wake, nextSecondNanos);
             }
             awaitStop(Math.min(wake - System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(20)));
         }
@@ -639,9 +777,11 @@ public final class LoadRun {
                 feedService[i].reset();
             }
         }
+        TcpHealth tcp = new TcpHealth();
         for (CompletableFuture<ThreadRecorder.IntervalFigures> f : futures) {
             ThreadRecorder.IntervalFigures s = await(f, Duration.ofSeconds(10));
             all.add(s.all());
+            tcp.add(s.tcp());
             if (feed != null && s.latencyByWorkload() != null) {
                 for (int i = 0; i < feedLatency.length; i++) {
                     feedLatency[i].add(s.latencyByWorkload()[i]);
@@ -675,7 +815,7 @@ public final class LoadRun {
                 timed ? all.service().getValueAtPercentile(50) : 0, timed ? all.service().getValueAtPercentile(99) : 0,
                 paced ? intervalLag.getValueAtPercentile(50) : 0, paced ? intervalLag.getValueAtPercentile(99) : 0,
                 paced ? intervalLag.getMaxValue() : 0,
-                perServer == null ? List.of() : ServerSample.of(perServer, (now - lastStatsNanos) / 1e9));
+                perServer == null ? List.of() : ServerSample.of(perServer, (now - lastStatsNanos) / 1e9), tcp.figures());
         lastProtocolErrors = protocolErrors;
         lastConnectionErrors = connectionErrors;
         lastStatsNanos = now;
@@ -731,12 +871,13 @@ public final class LoadRun {
      *
      * @param spares emptied figures to record into next, one per thread in thread order; null: new ones
      */
-    private List<ThreadFigures> swapAll(List<LoadDriver> drivers, List<ThreadFigures> spares, boolean endWarmup) {
+    private List<ThreadFigures> swapAll(List<LoadDriver> drivers, List<ThreadFigures> spares, boolean endWarmup,
+                                        boolean discarded) {
         List<CompletableFuture<ThreadFigures>> futures = new ArrayList<>();
         for (int t = 0; t < drivers.size(); t++) {
             LoadDriver d = drivers.get(t);
             ThreadFigures spare = spares != null ? spares.get(t) : d.newFigures();
-            futures.add(d.swap(spare, endWarmup));
+            futures.add(d.swap(spare, endWarmup, discarded));
         }
         List<ThreadFigures> figures = new ArrayList<>();
         for (CompletableFuture<ThreadFigures> f : futures) {

@@ -25,6 +25,22 @@ public final class RunErrors {
     private volatile Throwable sourceFailure;
     private volatile String fatal;
 
+    /** Errors read back from a run's files (a run directory): the counts, and the messages with how often each came. */
+    public static RunErrors restored(long protocolErrors, long connectionErrors, long requestErrors,
+                                     Map<String, Long> messages) {
+        RunErrors e = new RunErrors();
+        e.protocolErrors.set(protocolErrors);
+        e.connectionErrors.set(connectionErrors);
+        e.requestErrors.set(requestErrors);
+        e.samples.putAll(messages);
+        return e;
+    }
+
+    /** The distinct messages kept, first seen first, with how often each came. */
+    public synchronized Map<String, Long> messages() {
+        return new LinkedHashMap<>(samples);
+    }
+
     void connectFailed(Throwable error) {
         connectFailures.incrementAndGet();
         if (firstConnectFailure == null) {

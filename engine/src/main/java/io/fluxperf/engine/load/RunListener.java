@@ -7,6 +7,13 @@ import io.fluxperf.engine.metrics.WindowResult;
 
 /** What a run tells while it runs; the command line turns it into report lines. Called from the run's thread. */
 public interface RunListener {
+    /**
+     * The schedule's start ({@code --start-at}) had passed when the load was ready: every request
+     * due since then goes at once, {@code lateNanos} and less behind its intended time.
+     */
+    default void startedLate(long lateNanos) {
+    }
+
     default void connected(long open, long failures) {
     }
 
@@ -41,6 +48,13 @@ public interface RunListener {
      * window while the loops need it.
      */
     default void rehearseWindow(WindowResult window) {
+    }
+
+    /**
+     * One second of a measured window, when the run keeps them ({@link LoadRun#perSecond}); the
+     * figures are reused after the call.
+     */
+    default void second(io.fluxperf.engine.metrics.SecondFigures second) {
     }
 
     /** A statistics block (--stats-interval). */

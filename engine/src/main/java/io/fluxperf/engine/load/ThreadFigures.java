@@ -2,6 +2,7 @@ package io.fluxperf.engine.load;
 
 import io.fluxperf.engine.metrics.ConnectionCounts;
 import io.fluxperf.engine.metrics.ServerStats;
+import io.fluxperf.engine.metrics.TcpHealth;
 import io.fluxperf.engine.metrics.WorkloadStats;
 import io.fluxperf.trace.LatencyHistograms;
 import java.util.List;
@@ -15,6 +16,8 @@ import org.HdrHistogram.Histogram;
 final class ThreadFigures {
     final WorkloadStats[] workloads;
     final ConnectionCounts connections = new ConnectionCounts();
+    /** The kernel's TCP_INFO of the thread's connections, sampled about once a second. */
+    final TcpHealth tcp = new TcpHealth();
     /** Actual minus intended send time of paced requests, ns. */
     final Histogram sendLag = LatencyHistograms.create();
     /** Connect start to ready for load (TCP, TLS and protocol handshakes), per connection made, ns. */
@@ -46,6 +49,7 @@ final class ThreadFigures {
             w.reset();
         }
         connections.reset();
+        tcp.reset();
         sendLag.reset();
         connectLatency.reset();
         if (servers != null) {

@@ -1,8 +1,10 @@
 package io.fluxperf.engine.load;
 
+import io.fluxperf.engine.connection.TcpProbe;
 import io.fluxperf.engine.metrics.ConnectionCounts;
 import io.fluxperf.engine.metrics.SendLateness;
 import io.fluxperf.engine.metrics.ServerStats;
+import io.fluxperf.engine.metrics.TcpHealth;
 import io.fluxperf.engine.metrics.ThreadCpu;
 import io.fluxperf.engine.metrics.WorkloadStats;
 import io.fluxperf.engine.netty.AlarmIoHandler;
@@ -30,9 +32,13 @@ import org.HdrHistogram.Histogram;
 final class ThreadRecorder {
     private final int workloadCount;
     private ThreadFigures current;
+    /** The figures of the second going on (a run directory's seconds.hlog); null when not kept. */
+    private ThreadFigures second;
     /** All workloads together since the last statistics block (dperf's per-second lines); null without --stats-interval. */
     private final WorkloadStats interval;
     private final ConnectionCounts intervalConnections = new ConnectionCounts();
+    /** The statistics block's TCP samples (kept even without --stats-interval: a sample a second is cheap). */
+    private final TcpHealth intervalTcp = new TcpHealth();
     /**
      * Each workload's latency and service time since the last statistics block, for the admin
      * endpoint (null without it); handed out and taken back in turns, as {@link #intervalLag} is.
@@ -142,6 +148,12 @@ final class ThreadRecorder {
 
     void sent(Request r, int bytes, long nowNanos) {
         current.workloads[r.workload()].recordSent(bytes);
+        if (second != null) {
+            second.workloads[r.workload()].recordSent(bytes);
+            if (r.isScheduled()) {
+                LatencyHistograms.record(second.sendLag, Math.max(0, nowNanos - r.intendedNanos()));
+            }
+        }
         if (current.servers != null) {
             sentAgain(r);
         }
@@ -193,6 +205,13 @@ final class ThreadRecorder {
         long latency = nowNanos - r.latencyOriginNanos();
         long service = nowNanos - r.sentNanos();
         s.record(outcome, latency, service, responseBytes);
+        if (second != null) {
+            WorkloadStats inSecond = second.workloads[r.workload()];
+            if (replyClass > 0) {
+                inSecond.recordReplyClass(replyClass);
+            }
+            inSecond.record(outcome, latency, service, responseBytes);
+        }
         if (interval != null) {
             interval.record(outcome, latency, service, responseBytes);
         }
@@ -248,9 +267,24 @@ final class ThreadRecorder {
         intervalConnections.closed();
     }
 
+    /** One connection's TCP_INFO, just read by {@code probe}. */
+    void tcpSample(TcpProbe probe) {
+        current.tcp.record(probe.rttMicros(), probe.retransmitted(), probe.lost());
+        intervalTcp.record(probe.rttMicros(), probe.retransmitted(), probe.lost());
+    }
+
+    /** A round of TCP samples over the thread's connections is over. */
+    void tcpRoundDone() {
+        current.tcp.roundDone();
+        intervalTcp.roundDone();
+    }
+
     /** A connection is ready for load {@code nanos} after its connect began. */
     void connectTime(long nanos) {
         LatencyHistograms.record(current.connectLatency, nanos);
+        if (second != null) {
+            LatencyHistograms.record(second.connectLatency, nanos);
+        }
     }
 
     // ---- handing figures to the run's thread, on the loop ----
@@ -272,9 +306,38 @@ final class ThreadRecorder {
         return out;
     }
 
+    /** Empties the second's figures in place (with figures that are not kept: the warm-up's, the preload's). */
+    void dropSecond() {
+        if (second != null) {
+            second.reset();
+        }
+    }
+
+    /** From now on, also keeps each second's figures ({@link #swapSecond}); on the loop. */
+    void keepSeconds() {
+        if (second == null) {
+            second = newFigures();
+        }
+    }
+
+    /**
+     * Ends the second going on: returns its figures and records into {@code spare} from now on.
+     *
+     * @param spare emptied figures of this recorder's shape
+     */
+    ThreadFigures swapSecond(ThreadFigures spare, long takenNanos) {
+        ThreadFigures out = second;
+        second = spare;
+        if (out != null) {
+            out.takenNanos = takenNanos;
+        }
+        return out;
+    }
+
     /** Empties the current figures in place (the warm-up's, which are not kept). */
     void clear() {
         current.reset();
+        dropSecond();
         lateness.clear(System.nanoTime());
     }
 
@@ -363,7 +426,9 @@ final class ThreadRecorder {
             handedOutLatency = latency;
             handedOutService = service;
         }
-        return new IntervalFigures(all, connections, lag, servers, latency, service);
+        TcpHealth tcp = intervalTcp.copy();
+        intervalTcp.reset();
+        return new IntervalFigures(all, connections, lag, servers, tcp, latency, service);
     }
 
     /**
@@ -372,7 +437,7 @@ final class ThreadRecorder {
      * one's figures (else null).
      */
     record IntervalFigures(WorkloadStats all, ConnectionCounts connections, Histogram sendLag,
-                           java.util.List<ServerStats> servers, Histogram[] latencyByWorkload,
+                           java.util.List<ServerStats> servers, TcpHealth tcp, Histogram[] latencyByWorkload,
                            Histogram[] serviceByWorkload) {
     }
 

@@ -7,6 +7,7 @@ import io.fluxperf.engine.metrics.KeptHistogram;
 import io.fluxperf.engine.metrics.LatencySummary;
 import io.fluxperf.engine.metrics.PoolFigures;
 import io.fluxperf.engine.metrics.ServerStats;
+import io.fluxperf.engine.metrics.TcpHealth;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.metrics.WindowSummaries;
 import io.fluxperf.engine.metrics.WorkloadStats;
@@ -37,6 +38,7 @@ final class WindowBookkeeping {
     private final ConnectionCounts runConnections = new ConnectionCounts();
     private final Histogram runSendLag = WorkloadStats.newHistogram();
     private final Histogram runConnect = WorkloadStats.newHistogram();
+    private final TcpHealth runTcp = new TcpHealth();
     private long runStart;
     private long runEnd;
     private long runCpu;
@@ -94,9 +96,11 @@ final class WindowBookkeeping {
         Histogram lag = WorkloadStats.newHistogram();
         Histogram connect = WorkloadStats.newHistogram();
         long[] loopCpu = new long[figures.size()];
+        TcpHealth tcp = new TcpHealth();
         for (int t = 0; t < figures.size(); t++) {
             ThreadFigures f = figures.get(t);
             loopCpu[t] = f.loopCpuNanos;
+            tcp.add(f.tcp);
             for (int i = 0; i < workloads.size(); i++) {
                 add(workloads.get(i), f.workloads[i]);
             }
@@ -110,7 +114,7 @@ final class WindowBookkeeping {
             add(total, w);
         }
         WindowResult w = new WindowResult(number, startNanos, endNanos, configs(startNanos, endNanos), workloads, total, connections, lag,
-                connect, cpuNanos, loopCpu);
+                connect, cpuNanos, loopCpu).withTcp(tcp);
         if (figures.get(0).servers != null) {
             w = w.withPool(servers(figures));
         }
@@ -154,6 +158,7 @@ final class WindowBookkeeping {
             add(runWorkloads.get(i), window.workloads().get(i));
         }
         add(runTotal, window.total());
+        runTcp.addLater(window.tcp());
         runConnections.add(window.connections());
         runConnections.setOpen(window.connections().open());
         pause.run();
@@ -170,7 +175,7 @@ final class WindowBookkeeping {
     /** The whole run as one window (number 0), with its summaries. */
     WindowResult run() {
         WindowResult w = new WindowResult(0, runStart, runEnd, configs(runStart, runEnd), runWorkloads, runTotal, runConnections, runSendLag,
-                runConnect, anyWindow ? runCpu : 0, runLoopCpu);
+                runConnect, anyWindow ? runCpu : 0, runLoopCpu).withTcp(runTcp);
         if (runServers != null) {
             w = w.withPool(new PoolFigures(runServers, cluster, runRefreshes));
         }

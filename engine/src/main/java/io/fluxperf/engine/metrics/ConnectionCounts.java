@@ -13,6 +13,20 @@ public final class ConnectionCounts {
     private long roomWaitNanos;
     private long roomWaitBehindNanos;
 
+    /** Counts read back from a run's files (a run directory). */
+    public static ConnectionCounts of(long attempts, long opened, long failures, long closed, long open,
+                                      long roomWaitNanos, long roomWaitBehindNanos) {
+        ConnectionCounts c = new ConnectionCounts();
+        c.attempts = attempts;
+        c.opened = opened;
+        c.failures = failures;
+        c.closed = closed;
+        c.open = open;
+        c.roomWaitNanos = roomWaitNanos;
+        c.roomWaitBehindNanos = roomWaitBehindNanos;
+        return c;
+    }
+
     public void attempt() {
         attempts++;
     }

@@ -14,6 +14,8 @@ public enum StopReason {
     TRACE_FAILED("trace failed"),
     /** A bad line of a replayed log under {@code --strict}. */
     BAD_INPUT("a bad line under --strict"),
+    /** A service-level objective with abort (--slo-abort) failed in a window; the run stopped at its end. */
+    SLO_FAILED("objective failed"),
     /** {@code POST /quitquitquit} on the admin endpoint: the report covers what ran, and the run did what was asked. */
     QUIT("quit");
 

@@ -36,6 +36,8 @@ public final class WindowResult {
     private WindowSummaries summaries;
     /** Each server's figures in a run with several; null with one. */
     private PoolFigures pool;
+    /** The kernel's TCP_INFO of the load connections in the window; empty when none was sampled. */
+    private TcpHealth tcp = new TcpHealth();
 
     public WindowResult(int number, long startNanos, long endNanos, List<WorkloadConfig> workloadConfigs,
                         List<WorkloadStats> workloads, WorkloadStats total, ConnectionCounts connections,
@@ -82,6 +84,7 @@ public final class WindowResult {
                 sendLag, connectLatency, keptSendLag, keptConnectLatency, cpuNanos, loopCpuNanos);
         w.summaries = s;
         w.pool = pool;
+        w.tcp = tcp;
         return w;
     }
 
@@ -91,7 +94,20 @@ public final class WindowResult {
                 sendLag, connectLatency, keptSendLag, keptConnectLatency, cpuNanos, loopCpuNanos);
         w.summaries = summaries;
         w.pool = p;
+        w.tcp = tcp;
         return w;
+    }
+
+    /** This window with its TCP health figures. */
+    public WindowResult withTcp(TcpHealth t) {
+        WindowResult w = withPool(pool);
+        w.tcp = t;
+        return w;
+    }
+
+    /** The kernel's TCP_INFO of the load connections in this window (no samples: none was read). */
+    public TcpHealth tcp() {
+        return tcp;
     }
 
     /** Each server's figures in a run with several servers or a cluster; null in a run against one. */
@@ -229,6 +245,7 @@ public final class WindowResult {
                 connections.copy(), null, null, keptLag, keptConnect, cpuNanos, loopCpuNanos);
         w.summaries = s;
         w.pool = pool == null ? null : pool.kept();
+        w.tcp = tcp.copy();
         return w;
     }
 
@@ -265,6 +282,8 @@ public final class WindowResult {
                 workloadConfigs, merged, t, c, lag, connect,
                 cpuNanos < 0 || other.cpuNanos < 0 ? -1 : cpuNanos + other.cpuNanos, addLoopCpu(loopCpuNanos, other.loopCpuNanos));
         w.pool = pool == null ? other.pool : other.pool == null ? pool : pool.plus(other.pool);
+        w.tcp = tcp.copy();
+        w.tcp.addLater(other.tcp);
         return w;
     }
 

@@ -69,6 +69,27 @@ public final class WorkloadStats {
     }
 
     /**
+     * Figures read back from a run's files (a run directory): the counts and bytes it wrote, and
+     * its histograms added into new ones of the usual range and precision.
+     *
+     * @param replyClasses replies by reply class, from index 1 (index 0 unused); null: none
+     */
+    public static WorkloadStats restored(OutcomeCounts outcomes, long sent, long bytesSent, long bytesReceived,
+                                         long[] replyClasses, Histogram latency, Histogram service) {
+        WorkloadStats s = new WorkloadStats();
+        s.outcomes.add(outcomes);
+        s.sent = sent;
+        s.bytesSent = bytesSent;
+        s.bytesReceived = bytesReceived;
+        if (replyClasses != null) {
+            System.arraycopy(replyClasses, 0, s.replyClasses, 0, Math.min(replyClasses.length, s.replyClasses.length));
+        }
+        s.latency.add(latency);
+        s.service.add(service);
+        return s;
+    }
+
+    /**
      * @param latencyNanos completion minus latency origin, ns
      * @param serviceNanos completion minus write, ns
      */

@@ -92,7 +92,9 @@ final class JsonResultModel {
                   @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
                   List<Server> servers,
                   @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-                  Redirects redirects) {
+                  Redirects redirects,
+                  @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                  io.fluxperf.engine.metrics.TcpFigures tcp) {
     }
 
     record Workload(int index, String name, String method, double targetRate, boolean belowTarget, long requests,
@@ -180,7 +182,8 @@ final class JsonResultModel {
                 w.connectLatency() != null ? w.connectRate() : 0,
                 w.connectLatency() != null ? w.summaries().connect() : null, replyClasses(t, TextReport.replyClasses(run)), workloads,
                 servers(w), w.pool() != null && w.pool().cluster()
-                        ? new Redirects(w.pool().moved(), w.pool().ask(), w.pool().mapRefreshes()) : null);
+                        ? new Redirects(w.pool().moved(), w.pool().ask(), w.pool().mapRefreshes()) : null,
+                w.tcp().figures().samples() > 0 ? w.tcp().figures() : null);
     }
 
     private static List<Server> servers(WindowResult w) {

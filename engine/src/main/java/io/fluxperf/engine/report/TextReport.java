@@ -164,6 +164,10 @@ public final class TextReport {
                 "errProtocol", group(s.protocolErrors()), "errConnection", group(s.connectionErrors())));
         out.println(columns("p50", group(s.latencyP50()) + " ns", "p99", group(s.latencyP99()) + " ns",
                 "serviceP50", group(s.serviceP50()) + " ns", "serviceP99", group(s.serviceP99()) + " ns"));
+        if (s.tcp().samples() > 0) {
+            out.println(columns("tcpRetrans", group(s.tcp().retransmits()), "tcpLost", group(s.tcp().lost()),
+                    "srttP50", group(s.tcp().rttP50Micros()) + " us", "srttMax", group(s.tcp().rttMaxMicros()) + " us"));
+        }
         for (io.fluxperf.engine.metrics.ServerSample server : s.servers()) {
             out.println(ServerLines.statsLine(server));
         }
@@ -241,6 +245,10 @@ public final class TextReport {
             out.println("Connect: " + Math.round(w.connectRate()) + " connections/s p50: " + cl.p50() + " ns p99: " + cl.p99()
                     + " ns p999: " + cl.p999() + " ns max: " + cl.max() + " ns (connect to ready, apart from request latency)");
         }
+        String tcp = tcpLine(w);
+        if (tcp != null) {
+            out.println(tcp);
+        }
         if (w.workloads().size() > 1) {
             for (int i = 0; i < w.workloads().size(); i++) {
                 WorkloadConfig wc = i < configs.size() ? configs.get(i) : null;
@@ -266,6 +274,20 @@ public final class TextReport {
                 cc.roomWaitNanos() / 1e6, cc.roomWaitBehindNanos() / 1e6) : "");
     }
 
+    /**
+     * A window's {@code TCP:} line, from the kernel's TCP_INFO of the load connections: segments
+     * retransmitted, the most marked lost at once, and the smoothed RTT; null when no connection
+     * was sampled (UDP, Unix sockets, io_uring, or a window shorter than the sampling period).
+     */
+    public static String tcpLine(WindowResult w) {
+        io.fluxperf.engine.metrics.TcpFigures t = w.tcp().figures();
+        if (t.samples() == 0) {
+            return null;
+        }
+        return "TCP: retransmits: " + t.retransmits() + " lost: " + t.lost() + " srtt p50: " + t.rttP50Micros()
+                + " us max: " + t.rttMaxMicros() + " us (kernel TCP_INFO, " + t.samples() + " connection samples)";
+    }
+
     private static String workloadBreakdown(int index, WorkloadConfig config, WorkloadStats stats, LatencySummary l,
                                             double rate) {
         String name = config != null ? config.name() : "workload-" + index;
@@ -289,6 +311,7 @@ public final class TextReport {
             case TRACE_FAILED -> "Stopped: the trace could not be written (--trace-required); the Trace line says how many"
                     + " records were lost";
             case BAD_INPUT -> "Stopped: " + r.stopReason().label() + " (below)";
+            case SLO_FAILED -> "Stopped: an objective failed (--slo-abort); the Objectives below say which";
         };
     }
 

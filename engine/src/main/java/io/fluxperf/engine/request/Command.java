@@ -59,7 +59,12 @@ public enum Command {
     /** EVAL of the workload's script, with its key and value as KEYS[1] and ARGV[1]. */
     EVAL(Kind.OTHER),
     /** EVALSHA of the workload's script, loaded with SCRIPT LOAD before the run. */
-    EVALSHA(Kind.OTHER);
+    EVALSHA(Kind.OTHER),
+    // redis, added for rpc-perf 5's list and sorted-set verbs
+    /** The length of a list; 0 (no such list) is a miss. */
+    LLEN(Kind.READ),
+    /** The rank of a member in a sorted set; nil (no such member) is a miss. */
+    ZRANK(Kind.READ);
 
     private enum Kind { READ, WRITE, OTHER }
 
@@ -97,7 +102,7 @@ public enum Command {
      */
     public boolean takesMembers() {
         return switch (this) {
-            case HGET, HSET, HDEL, HINCRBY, SADD, SREM, SISMEMBER, ZADD, ZREM, ZSCORE, ZINCRBY -> true;
+            case HGET, HSET, HDEL, HINCRBY, SADD, SREM, SISMEMBER, ZADD, ZREM, ZSCORE, ZINCRBY, ZRANK -> true;
             default -> false;
         };
     }
@@ -112,6 +117,24 @@ public enum Command {
             case HGET, HSET, HDEL, SADD, SREM, SISMEMBER, ZADD, ZREM, ZSCORE, LPUSH, RPUSH -> true;
             default -> false;
         };
+    }
+
+    /**
+     * A write that a ttl can go with: those that carry a value, and the increments of hash fields and
+     * sorted-set members (redis expires their key with an EXPIRE after them).
+     */
+    public boolean takesTtl() {
+        return kind == Kind.WRITE || this == HINCRBY || this == ZINCRBY;
+    }
+
+    /** The command reads a range of a list or sorted set, which a workload may set (range-start, range-end). */
+    public boolean takesRange() {
+        return this == LRANGE || this == ZRANGE;
+    }
+
+    /** The command pushes onto a list, which a workload may keep at most so long (truncate). */
+    public boolean takesTruncate() {
+        return this == LPUSH || this == RPUSH;
     }
 
     /** The name users type and reports show: lower case. */

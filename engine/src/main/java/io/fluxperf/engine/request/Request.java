@@ -12,6 +12,11 @@ import java.util.Arrays;
  * replay). All times are {@link System#nanoTime()} readings.
  */
 public final class Request {
+    /** The range LRANGE and ZRANGE read when nothing else is set: the first ten elements. */
+    public static final long DEFAULT_RANGE_START = 0;
+    public static final long DEFAULT_RANGE_END = 9;
+    /** A by-score range's open end: -inf as a start, +inf as an end. */
+    public static final long UNBOUNDED = Long.MIN_VALUE;
     /** {@link #intendedNanos} of a closed-loop request: latency is measured from the write. */
     public static final long UNSCHEDULED = Long.MIN_VALUE;
     private static final byte[] EMPTY = new byte[0];
@@ -47,6 +52,10 @@ public final class Request {
     private int server = -1;
     private int redirects;
     private boolean redirectOnce;
+    private long rangeStart = DEFAULT_RANGE_START;
+    private long rangeEnd = DEFAULT_RANGE_END;
+    private boolean byScore;
+    private int truncate;
 
     /** Clears everything for reuse. */
     public Request reset() {
@@ -73,6 +82,10 @@ public final class Request {
         server = -1;
         redirects = 0;
         redirectOnce = false;
+        rangeStart = DEFAULT_RANGE_START;
+        rangeEnd = DEFAULT_RANGE_END;
+        byScore = false;
+        truncate = 0;
         return this;
     }
 
@@ -337,6 +350,43 @@ public final class Request {
 
     public byte[] script() {
         return script;
+    }
+
+    /**
+     * The range a range read (LRANGE, ZRANGE) asks for, both ends included: indexes (negative count
+     * from the end), or with {@code byScore} scores, where {@link #UNBOUNDED} is -inf as a start and
+     * +inf as an end.
+     */
+    public Request range(long start, long end, boolean byScore) {
+        this.rangeStart = start;
+        this.rangeEnd = end;
+        this.byScore = byScore;
+        return this;
+    }
+
+    public long rangeStart() {
+        return rangeStart;
+    }
+
+    public long rangeEnd() {
+        return rangeEnd;
+    }
+
+    public boolean byScore() {
+        return byScore;
+    }
+
+    /**
+     * A push (LPUSH, RPUSH) keeps its list at most this long: the protocol trims it in the same
+     * write; 0: no trim.
+     */
+    public Request truncate(int maxLength) {
+        this.truncate = maxLength;
+        return this;
+    }
+
+    public int truncate() {
+        return truncate;
     }
 
     /**

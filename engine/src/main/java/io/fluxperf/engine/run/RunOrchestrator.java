@@ -22,6 +22,10 @@ import io.fluxperf.engine.pool.ServerPool;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.report.HdrLogWriter;
+import io.fluxperf.engine.slo.Evaluator;
+import io.fluxperf.engine.slo.JunitXml;
+import io.fluxperf.engine.slo.ResultFigures;
+import io.fluxperf.engine.slo.SloVerdicts;
 import io.fluxperf.engine.target.TargetFactory;
 import io.fluxperf.engine.target.TargetOptions;
 import io.fluxperf.engine.target.TargetServer;
@@ -46,7 +50,9 @@ import java.util.List;
  */
 public final class RunOrchestrator {
     private final RunConfig config;
-    private final RunReport report;
+    private RunReport report;
+    /** The run directory (--out), or null. */
+    private io.fluxperf.engine.rundir.RunDirectoryWriter directory;
     private Protocol protocol;
     private RequestSource source;
     private RunOutputs outputs = RunOutputs.none();
@@ -64,6 +70,10 @@ public final class RunOrchestrator {
     /** With an admin endpoint: the run's figures and, when it can be steered, its rates. */
     private LiveFigures figures;
     private RateControl rates;
+    /** --junit: the objectives' verdicts as JUnit XML, or null. */
+    private java.nio.file.Path junit;
+    /** The verdicts on the config's objectives; null when it has none. */
+    private SloVerdicts verdicts;
 
     public RunOrchestrator(RunConfig config, RunReport report) {
         this.config = config;
@@ -84,6 +94,16 @@ public final class RunOrchestrator {
 
     public RunOrchestrator outputs(RunOutputs o) {
         this.outputs = o;
+        return this;
+    }
+
+    /**
+     * Writes the run's directory ({@code --out}), opened by the caller before the load: the report
+     * is recorded into it, and {@link #execute()} completes and closes it, also when the run fails.
+     */
+    public RunOrchestrator runDirectory(io.fluxperf.engine.rundir.RunDirectoryWriter d) {
+        this.directory = d;
+        this.report = d.recording(report);
         return this;
     }
 
@@ -164,6 +184,20 @@ public final class RunOrchestrator {
         return this;
     }
 
+    /** Writes the objectives' verdicts to {@code file} as JUnit XML at the run's end (--junit); null for none. */
+    public RunOrchestrator junit(java.nio.file.Path file) {
+        this.junit = file;
+        return this;
+    }
+
+    /**
+     * The verdicts on the config's objectives ({@link RunConfig#objectives()}), each window's and
+     * the whole run's; null when it has none. After {@link #execute()}.
+     */
+    public SloVerdicts verdicts() {
+        return verdicts;
+    }
+
     /** The run's errors that are not outcomes; after {@link #execute()}. */
     public RunErrors errors() {
         return errors;
@@ -176,12 +210,31 @@ public final class RunOrchestrator {
      *                   an output that cannot be written)
      */
     public RunResult execute() {
+        if (directory == null) {
+            return executeRun();
+        }
+        try (io.fluxperf.engine.rundir.RunDirectoryWriter d = directory) {
+            RunResult result = executeRun();
+            d.complete(result);
+            return result;
+        } catch (RuntimeException e) {
+            directory.failed(e.getMessage());
+            throw e;
+        }
+    }
+
+    private RunResult executeRun() {
         Protocol p = protocol != null ? protocol : registered(config.protocol());
+        if (junit != null && config.objectives().isEmpty()) {
+            throw new UserError("--junit: writes the verdicts on objectives, and there is no --slo or [[slo]]");
+        }
+        Evaluator.checkWorkloads(config.objectives(), config.workloads().stream().map(WorkloadConfig::name).toList());
+        verdicts = config.objectives().isEmpty() ? null : new SloVerdicts(config.objectives());
         if (admin != null || config.admin() == null) {
             return execute(p);
         }
         // the endpoint listens before anything else, so that a scraper or the dashboard finds it early
-        try (AdminEndpoint own = AdminEndpoint.start(config.admin(), source != null ? "--admin" : "--admin")) {
+        try (AdminEndpoint own = AdminEndpoint.start(config.admin(), "--admin")) {
             admin = own;
             report.adminListening(own.url());
             return execute(p);
@@ -193,7 +246,8 @@ public final class RunOrchestrator {
     private RunResult execute(Protocol p) {
         // the run's own embedded target starts before the warm-up: threads started after it inherit
         // the lowered priority of the run's thread, and the target's loops must keep theirs
-        try (RunOutputs.Opened files = outputs.open(config);
+        try (JunitXml junitFile = junit != null ? JunitXml.open(junit) : null;
+             RunOutputs.Opened files = outputs.open(config);
              TargetServer target = config.server() == null ? startEmbedded(p, config.connection().udp()) : null;
              ClientLoops loops = warmup != null ? new ClientLoops(config.connection().ioUring()) : null;
              // several servers (or a cluster, whose map is read now): named before the warm-up, as --server is
@@ -209,7 +263,7 @@ public final class RunOrchestrator {
                 warmUp(p, loops, files.trace() != null);
                 tuning.afterWarmup();
             }
-            return execute(measuredRun(p, files, loops, description), files, address, description);
+            return execute(measuredRun(p, files, loops, description), files, address, description, junitFile);
         }
     }
 
@@ -225,7 +279,8 @@ public final class RunOrchestrator {
     }
 
     private LoadRun measuredRun(Protocol p, RunOutputs.Opened files, ClientLoops loops, String description) {
-        LoadRun load = new LoadRun(config, p, withHdrLog(files.hdr())).tuning(tuning).liveSamples(liveSamples);
+        LoadRun load = new LoadRun(config, p, withObjectives(withHdrLog(files.hdr()))).tuning(tuning)
+                .liveSamples(liveSamples).perSecond(directory != null);
         if (figures != null) {
             load.feed(figures);
         }
@@ -242,7 +297,8 @@ public final class RunOrchestrator {
         return load;
     }
 
-    private RunResult execute(LoadRun load, RunOutputs.Opened files, SocketAddress address, String description) {
+    private RunResult execute(LoadRun load, RunOutputs.Opened files, SocketAddress address, String description,
+                              JunitXml junitFile) {
         report.starting(config, description);
         run = load;
         if (quitRequested) {
@@ -260,12 +316,113 @@ public final class RunOrchestrator {
             }
         }
         report.finished(result, load.errors(), files.traceIsTheUsers() ? files.trace() : null);
+        if (verdicts != null) {
+            verdicts.run(new ResultFigures(result.total(), config.workloads()));
+            report.objectives(verdicts);
+        }
         long drawn = files.writeWaterfall();
         if (drawn >= 0) {
             report.waterfallWritten(files.waterfall(), drawn);
         }
-        files.writeJson(out -> report.writeJson(result, out));
+        files.writeJson(out -> {
+            if (verdicts == null) {
+                report.writeJson(result, out);
+            } else {
+                writeJsonWithVerdicts(result, out);
+            }
+        });
+        if (junitFile != null) {
+            junitFile.write(verdicts, "fluxperf");
+        }
         return result;
+    }
+
+    /** The command's JSON result with the verdicts added as its "slo" object. */
+    private void writeJsonWithVerdicts(RunResult result, java.io.OutputStream out) throws IOException {
+        java.io.ByteArrayOutputStream own = new java.io.ByteArrayOutputStream();
+        report.writeJson(result, own);
+        com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper()
+                .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
+        com.fasterxml.jackson.databind.node.ObjectNode root =
+                (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(own.toByteArray());
+        root.set("slo", verdicts.json());
+        mapper.writer().without(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET).writeValue(out, root);
+    }
+
+    /**
+     * The listener with each window's objectives judged as it ends; one with abort that failed
+     * stops the run at the end of that window ({@link io.fluxperf.engine.metrics.StopReason#SLO_FAILED}).
+     */
+    private RunListener withObjectives(RunListener inner) {
+        if (verdicts == null) {
+            return inner;
+        }
+        return new ForwardingListener(inner) {
+            @Override
+            public void window(WindowResult window) {
+                super.window(window);
+                if (verdicts.window(new ResultFigures(window, config.workloads()))) {
+                    LoadRun r = run;
+                    if (r != null) {
+                        r.requestStop(io.fluxperf.engine.metrics.StopReason.SLO_FAILED);
+                    }
+                }
+            }
+        };
+    }
+
+    /** A listener that hands every event on; subclasses add to one. */
+    private static class ForwardingListener implements RunListener {
+        private final RunListener inner;
+
+        ForwardingListener(RunListener inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public void connected(long open, long failures) {
+            inner.connected(open, failures);
+        }
+
+        @Override
+        public void flushed() {
+            inner.flushed();
+        }
+
+        @Override
+        public void preloaded(long keys, long failed, double seconds) {
+            inner.preloaded(keys, failed, seconds);
+        }
+
+        @Override
+        public void warmupComplete() {
+            inner.warmupComplete();
+        }
+
+        @Override
+        public void warmupEnded(HitrateWarmup warmup) {
+            inner.warmupEnded(warmup);
+        }
+
+        @Override
+        public void live(LiveSample sample) {
+            inner.live(sample);
+        }
+
+        @Override
+        public void window(WindowResult window) {
+            inner.window(window);
+        }
+
+        @Override
+        public void rehearseWindow(WindowResult window) {
+            inner.rehearseWindow(window);
+        }
+
+        @Override
+        public void stats(IntervalSample sample) {
+            inner.stats(sample);
+        }
     }
 
     private static Protocol registered(String name) {
@@ -298,7 +455,7 @@ public final class RunOrchestrator {
         RunConfig warm = config.toBuilder().server(null).windows(1).duration(Duration.ofSeconds(30)).warmup(Duration.ZERO)
                 .requests(warmup.source() == null ? warmup.requests() : 0).statsInterval(Duration.ZERO).connection(plain)
                 .connections(Math.min(config.connections(), 8)).workloads(atLeastMinRate(answered))
-                .protocolOptions(p.forEmbeddedTarget(config.protocolOptions())).admin(null).ramps(List.of()).build();
+                .protocolOptions(p.forEmbeddedTarget(config.protocolOptions())).startAt(null).admin(null).ramps(List.of()).build();
         try (WarmupTrace trace = traced ? WarmupTrace.open(warm) : null) {
             RunTrace t = trace == null ? null : trace.trace();
             if (warmup.source() == null && warmup.requests() > FIRST_ROUND_REQUESTS) {
@@ -370,6 +527,11 @@ public final class RunOrchestrator {
             }
 
             @Override
+            public void startedLate(long lateNanos) {
+                report.startedLate(lateNanos);
+            }
+
+            @Override
             public void flushed() {
                 report.flushed();
             }
@@ -402,6 +564,11 @@ public final class RunOrchestrator {
             @Override
             public void stats(IntervalSample sample) {
                 report.stats(sample);
+            }
+
+            @Override
+            public void second(io.fluxperf.engine.metrics.SecondFigures second) {
+                report.second(second);
             }
 
             @Override

@@ -38,6 +38,10 @@ public interface RunReport extends RunListener {
     default void waterfallWritten(java.nio.file.Path png, long requests) {
     }
 
+    /** The verdicts on the run's objectives (--slo, [[slo]]), after {@link #finished}; only a run that has objectives. */
+    default void objectives(io.fluxperf.engine.slo.SloVerdicts verdicts) {
+    }
+
     /** The JSON result ({@code --json}): the run's figures as {@link JsonReport} lays them out. */
     default void writeJson(RunResult result, OutputStream out) throws IOException {
         new JsonReport().write(result, out);

@@ -69,6 +69,12 @@ public class TextRunReport implements RunReport {
     }
 
     @Override
+    public void startedLate(long lateNanos) {
+        err.printf(java.util.Locale.ROOT, "fluxperf: late: the load was ready %.3f s after --start-at; the requests due"
+                + " since then leave at once and count that lateness as send lag%n", lateNanos / 1e9);
+    }
+
+    @Override
     public void connected(long open, long failures) {
         text.connections(open, failures);
     }
@@ -123,13 +129,26 @@ public class TextRunReport implements RunReport {
     }
 
     @Override
+    public void objectives(io.fluxperf.engine.slo.SloVerdicts verdicts) {
+        verdicts.print(out);
+    }
+
+    @Override
     public void finished(RunResult result, RunErrors errors, RunTrace trace) {
+        finished(result, trace != null ? trace.statusLine() : null, errors.any() ? errors.summary() : null);
+    }
+
+    /**
+     * The lines after the load from what they say: the total, the trace's line and the errors'
+     * line (each null when absent); also what a run directory's report is made again with.
+     */
+    public void finished(RunResult result, String traceLine, String errorsLine) {
         text.summary(result);
-        if (trace != null) {
-            out.println(trace.statusLine());
+        if (traceLine != null) {
+            out.println(traceLine);
         }
-        if (errors.any()) {
-            out.println(errors.summary());
+        if (errorsLine != null) {
+            out.println(errorsLine);
         }
         out.flush();
     }

@@ -68,6 +68,16 @@ public final class RunTrace implements AutoCloseable {
     }
 
     /** "Trace: N records in DIR", or a loud line saying how many records were lost and why. */
+    /** Why writing failed, when it did. */
+    public java.util.Optional<String> failure() {
+        return writer.failure();
+    }
+
+    /** The trace's directory. */
+    public Path directory() {
+        return writer.directory();
+    }
+
     public String statusLine() {
         return writer.statusLine();
     }

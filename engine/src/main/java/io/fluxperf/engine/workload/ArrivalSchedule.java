@@ -48,6 +48,8 @@ public final class ArrivalSchedule {
     private final int thread;
     private final int threads;
     private final double meanGapNanos;
+    /** Added to every SMOOTH index: a shard's place between its own requests ({@code Shard#phase}). */
+    private final double phase;
     /** The random gaps' sampler: exponential of the mean gap, a standard normal, or null. */
     private final ContinuousSampler sampler;
     private final UniformRandomProvider rng;
@@ -65,13 +67,23 @@ public final class ArrivalSchedule {
      * @param rng     this thread's random source (not drawn from for SMOOTH)
      */
     public ArrivalSchedule(Arrivals arrivals, double rate, int thread, int threads, UniformRandomProvider rng) {
+        this(arrivals, rate, thread, threads, 0, rng);
+    }
+
+    /**
+     * @param phase a fraction of one slot in [0, 1) by which every time is later: agent i of N,
+     *              sending 1/N of the rate, takes i/N so that the agents' requests interleave
+     *              (the one-machine schedule's request N·n + i is agent i's n-th)
+     */
+    public ArrivalSchedule(Arrivals arrivals, double rate, int thread, int threads, double phase, UniformRandomProvider rng) {
+        this.phase = phase;
         this.arrivals = arrivals;
         this.rate = rate;
         this.thread = thread;
         this.threads = threads;
         this.rng = rng;
         this.meanGapNanos = threads * 1e9 / rate;
-        this.nextNanos = thread * 1e9 / rate;
+        this.nextNanos = (thread + phase) * 1e9 / rate;
         this.sampler = switch (arrivals) {
             case EXPONENTIAL -> ZigguratSampler.Exponential.of(rng, meanGapNanos);
             case NORMAL -> ZigguratSampler.NormalizedGaussian.of(rng);
@@ -91,7 +103,7 @@ public final class ArrivalSchedule {
      */
     public double nextSeconds() {
         if (arrivals == Arrivals.SMOOTH) {
-            return (sequence * threads + thread) / rate;
+            return (sequence * threads + thread + phase) / rate;
         }
         return nextNanos / 1e9;
     }
@@ -101,7 +113,7 @@ public final class ArrivalSchedule {
         if (arrivals == Arrivals.SMOOTH) {
             long n = sequence * threads + thread;
             sequence++;
-            return (long) (n * 1e9 / rate);
+            return (long) ((n + phase) * 1e9 / rate);
         }
         long at = (long) nextNanos;
         sequence++;

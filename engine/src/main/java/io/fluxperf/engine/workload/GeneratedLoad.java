@@ -8,6 +8,7 @@ import io.fluxperf.engine.load.RequestSource;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.RequestPool;
+import io.fluxperf.engine.shard.Shard;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.commons.rng.UniformRandomProvider;
@@ -32,6 +33,14 @@ public final class GeneratedLoad implements RequestSource {
     private final long seed;
     private final long requestLimit;
     private final ValuePattern pattern;
+    /**
+     * Open loop with {@code --start-at}: the schedule's length in ns (warm-up and windows), after
+     * which no request is due; {@link Long#MAX_VALUE} otherwise. An agent that starts late then
+     * still sends every request of its schedule, the late ones at once.
+     */
+    private final long scheduleEndNanos;
+    /** This agent's share of a sharded run, or null. */
+    private final Shard shard;
     /** Per workload: its reads check the values they get (the values the preload wrote, see {@link #checksValues}). */
     private final boolean[] checkValues;
     /** Rates that may change while the run goes (admin endpoint, ramps); null: the configured rates throughout. */
@@ -44,6 +53,8 @@ public final class GeneratedLoad implements RequestSource {
         this.seed = config.seed();
         this.requestLimit = config.requests();
         this.pattern = patternFor(config);
+        this.shard = config.shard();
+        this.scheduleEndNanos = scheduleEnd(config);
         this.checkValues = new boolean[workloads.size()];
         for (int w = 0; w < workloads.size(); w++) {
             checkValues[w] = checksValues(workloads, workloads.get(w));
@@ -73,6 +84,18 @@ public final class GeneratedLoad implements RequestSource {
         return this;
     }
 
+    /**
+     * How long a run's schedule is, from its start, when it has a fixed start ({@code --start-at}),
+     * is paced, and its windows have a known length; {@link Long#MAX_VALUE} otherwise.
+     */
+    public static long scheduleEnd(RunConfig config) {
+        if (config.startAt() == null || !config.isOpenLoop() || config.warmupHitrate() > 0
+                || config.windows() > 1_000_000) {
+            return Long.MAX_VALUE;
+        }
+        return config.warmup().toNanos() + config.windows() * config.duration().toNanos();
+    }
+
     /** The value pattern of a run: the same seed gives the same values. */
     public static ValuePattern patternFor(RunConfig config) {
         int max = config.workloads().stream().mapToInt(w -> w.bytes().max()).max().orElse(0);
@@ -92,7 +115,7 @@ public final class GeneratedLoad implements RequestSource {
     public Flux<Request> requests(int thread, int threads, RequestPool pool, long startNanos) {
         long limit = requestLimit == 0 ? Long.MAX_VALUE : size(thread, threads);
         return Flux.generate(() -> new ThreadState(thread, threads, startNanos, limit), (state, sink) -> {
-            if (state.emitted == state.limit) {
+            if (state.emitted == state.limit || state.pastScheduleEnd()) {
                 sink.complete();
                 return state;
             }
@@ -110,6 +133,18 @@ public final class GeneratedLoad implements RequestSource {
         });
     }
 
+    /**
+     * A sequential read's start over all agents' threads: thread t of agent i is thread i + N·t of
+     * N·T, so that the agents' sequential reads together walk the key space as one machine's would.
+     */
+    private long shardThread(int thread, int threads) {
+        return shard == null ? thread : shard.index() + (long) shard.count() * thread;
+    }
+
+    private long shardThreads(int threads) {
+        return shard == null ? threads : (long) shard.count() * threads;
+    }
+
     /** Per-thread generator state: random sources, choosers and the pacing schedule. */
     private final class ThreadState {
         private final int thread;
@@ -124,6 +159,9 @@ public final class GeneratedLoad implements RequestSource {
         private final byte[][] scripts;
         /** Per workload: the member indexes of the request being filled (distinct draws), or null. */
         private final long[][] members;
+        /** Per workload: where its range reads start and end (see {@link Request#range}). */
+        private final long[] rangeStarts;
+        private final long[] rangeEnds;
         private final long[] sequence;
         /** Per workload, open loop only: when its next request is due. */
         private final ArrivalSchedule[] schedules;
@@ -146,13 +184,17 @@ public final class GeneratedLoad implements RequestSource {
             this.threads = threads;
             this.startNanos = startNanos;
             this.limit = limit;
-            this.rng = RandomSource.XO_RO_SHI_RO_128_PP.create(seed * 1_000_003L + thread);
+            // a shard draws from a seed of its own (the values stay the run's: reads check them)
+            long drawSeed = shard == null ? seed : shard.seed(seed);
+            this.rng = RandomSource.XO_RO_SHI_RO_128_PP.create(drawSeed * 1_000_003L + thread);
             int n = workloads.size();
             keys = new KeyChooser[n];
             sizes = new ValueSizeChooser[n];
             values = new ValueSource[n];
             scripts = new byte[n][];
             members = new long[n][];
+            rangeStarts = new long[n];
+            rangeEnds = new long[n];
             sequence = new long[n];
             schedules = new ArrivalSchedule[n];
             origins = new long[n];
@@ -162,16 +204,23 @@ public final class GeneratedLoad implements RequestSource {
             int total = 0;
             for (int w = 0; w < n; w++) {
                 WorkloadConfig config = workloads.get(w);
-                keys[w] = KeyChooser.of(config.keyspace(), rng, thread, threads);
+                keys[w] = shard != null && !config.method().isRead()
+                        ? KeyChooser.sliced(config.keyspace(), rng, thread, threads, shard)
+                        : KeyChooser.of(config.keyspace(), rng, shardThread(thread, threads), shardThreads(threads));
                 sizes[w] = ValueSizeChooser.of(config.bytes(), rng);
                 values[w] = ValueSource.of(config, pattern, seed);
                 WorkloadShape shape = config.shape();
                 scripts[w] = shape.script() == null ? null : shape.script().getBytes(StandardCharsets.UTF_8);
+                Long start = shape.rangeStart();
+                Long end = shape.rangeEnd();
+                rangeStarts[w] = start != null ? start : shape.byScore() ? Request.UNBOUNDED : Request.DEFAULT_RANGE_START;
+                rangeEnds[w] = end != null ? end : shape.byScore() ? Request.UNBOUNDED : Request.DEFAULT_RANGE_END;
                 if (config.method().takesMembers() || config.method().takesCardinality()) {
                     members[w] = new long[shape.cardinality()];
                 }
                 if (openLoop) {
-                    schedules[w] = new ArrivalSchedule(arrivals, config.rate(), thread, threads, rng);
+                    schedules[w] = new ArrivalSchedule(arrivals, config.rate(), thread, threads,
+                            shard == null ? 0 : shard.phase(), rng);
                     scheduledRates[w] = config.rate();
                     lastIntended[w] = startNanos;
                 }
@@ -223,6 +272,10 @@ public final class GeneratedLoad implements RequestSource {
                 }
             }
             r.ttlSeconds(config.ttlSeconds());
+            if (command.takesRange()) {
+                r.range(rangeStarts[w], rangeEnds[w], shape.byScore());
+            }
+            r.truncate(shape.truncate());
         }
 
         /**
@@ -282,8 +335,18 @@ public final class GeneratedLoad implements RequestSource {
                 long from = Math.max(changed, lastIntended[w]);
                 origins[w] = from - startNanos;
                 scheduledRates[w] = rate;
-                schedules[w] = new ArrivalSchedule(arrivals, rate, thread, threads, rng);
+                schedules[w] = new ArrivalSchedule(arrivals, rate, thread, threads, shard == null ? 0 : shard.phase(), rng);
             }
+        }
+
+        /** A schedule with an end has no request due at or after it. */
+        boolean pastScheduleEnd() {
+            return scheduleEndNanos != Long.MAX_VALUE && nextNanos(earliestWorkload()) >= scheduleEndNanos;
+        }
+
+        /** When workload {@code w}'s next request is due, ns after the start. */
+        private double nextNanos(int w) {
+            return origins[w] + schedules[w].nextSeconds() * 1e9;
         }
 
         private int earliestWorkload() {

@@ -1,6 +1,7 @@
 package io.fluxperf.engine.workload;
 
 import io.fluxperf.engine.config.KeyspaceConfig;
+import io.fluxperf.engine.shard.Shard;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.RejectionInversionZipfSampler;
 
@@ -14,6 +15,17 @@ public interface KeyChooser {
             case ZIPF -> zipf(keys, rng);
             case SEQUENTIAL -> new Sequential(keys.count(), sequentialStart, sequentialStride);
         };
+    }
+
+    /**
+     * A chooser over a shard's write slice ({@link Shard#sliceKey}): the distribution drawn over the
+     * slice's keys, each mapped to its key of the whole space. The slices interleave (key k is
+     * agent k mod N's), so each slice spans the whole key range: uniform stays exactly uniform over
+     * the union, sequential walks it once, and zipf's popular ranks are shared out between agents.
+     */
+    static KeyChooser sliced(KeyspaceConfig keys, UniformRandomProvider rng, long thread, long threads, Shard shard) {
+        KeyChooser inner = of(keys.withCount(shard.sliceSize(keys.count())), rng, thread, threads);
+        return () -> shard.sliceKey(inner.next());
     }
 
     /**

@@ -6,6 +6,7 @@ import io.fluxperf.engine.load.RequestSource;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.RequestPool;
+import io.fluxperf.engine.shard.Shard;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.commons.rng.UniformRandomProvider;
@@ -16,17 +17,21 @@ import reactor.core.publisher.Flux;
  * {@code --hit}: a write of every key of every workload that asks for hits, before measuring, so
  * that its reads find their keys ({@link #writeFor}: SET for strings, HSET, RPUSH, SADD, ZADD for
  * redis' other types). Thread t of T sets keys t, t + T, …; key spaces that several
- * workloads share are set once; a workload's key offset moves its keys. Values are those the load
+ * workloads share are set once; a workload's key offset moves its keys. Agent i of a sharded run
+ * writes only its slice, the keys i, i + N, … ({@link Shard}). Values are those the load
  * itself would write for the key (its value kind included).
  */
 public final class Preload implements RequestSource {
     private final List<WorkloadConfig> targets = new ArrayList<>();
     private final ValuePattern pattern;
     private final long seed;
+    /** A sharded run's agent writes its slice only ({@link Shard#sliceKey}); null: every key. */
+    private final Shard shard;
 
     public Preload(RunConfig config, ValuePattern pattern) {
         this.pattern = pattern;
         this.seed = config.seed();
+        this.shard = config.shard();
         for (WorkloadConfig w : config.workloads()) {
             boolean seen = targets.stream().anyMatch(t -> t.keyspace().count() == w.keyspace().count()
                     && t.keyspace().keyLength() == w.keyspace().keyLength()
@@ -51,9 +56,19 @@ public final class Preload implements RequestSource {
         };
     }
 
-    /** Keys to be written in all. */
+    /** Keys to be written in all (by this agent, of a sharded run). */
     public long keys() {
-        return targets.stream().mapToLong(w -> w.keyspace().count()).sum();
+        return targets.stream().mapToLong(w -> slice(w.keyspace().count())).sum();
+    }
+
+    /** How many of a key space's keys this agent writes. */
+    private long slice(long count) {
+        return shard == null ? count : shard.sliceSize(count);
+    }
+
+    /** The key index of the {@code i}-th key this agent writes. */
+    private long key(long i) {
+        return shard == null ? i : shard.sliceKey(i);
     }
 
     /** Each thread writes the keys {@code thread, thread + threads, …} of every preloaded workload. */
@@ -61,7 +76,7 @@ public final class Preload implements RequestSource {
     public long size(int thread, int threads) {
         long n = 0;
         for (WorkloadConfig w : targets) {
-            long count = w.keyspace().count();
+            long count = slice(w.keyspace().count());
             n += count > thread ? (count - thread + threads - 1) / threads : 0;
         }
         return n;
@@ -69,12 +84,13 @@ public final class Preload implements RequestSource {
 
     @Override
     public Flux<Request> requests(int thread, int threads, RequestPool pool, long startNanos) {
-        UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(seed ^ 0x5eed_10adL ^ thread);
+        long drawSeed = shard == null ? seed : shard.seed(seed);
+        UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(drawSeed ^ 0x5eed_10adL ^ thread);
         return Flux.fromIterable(targets).concatMap(w -> {
             ValueSizeChooser sizes = ValueSizeChooser.of(w.bytes(), rng);
             ValueSource values = ValueSource.of(w, pattern, seed);
             long offset = w.shape().keyOffset();
-            long count = w.keyspace().count();
+            long count = slice(w.keyspace().count());
             int keyLength = w.keyspace().keyLength();
             int index = targets.indexOf(w);
             return Flux.<Request, long[]>generate(() -> new long[] {thread}, (next, sink) -> {
@@ -87,7 +103,7 @@ public final class Preload implements RequestSource {
                     sink.error(new IllegalStateException("request pool exhausted during preload"));
                     return next;
                 }
-                long key = offset + next[0];
+                long key = offset + key(next[0]);
                 next[0] += threads;
                 r.command(writeFor(w.method()), index).template(w.template()).addKey(key, keyLength).ttlSeconds(0);
                 values.fill(r, key, sizes.next(), rng);

@@ -454,7 +454,7 @@ class ConfigResolverFileTest {
         "server = \"h:99999\"        | general.server (line 2): port must be between 1 and 65535, not '99999'",
         "thread = 4                  | general.thread (line 2): unknown key; did you mean threads?",
         "tcp_nodelay = true          | general.tcp_nodelay (line 2): unknown key; did you mean tcp-nodelay?",
-        "colour = \"blue\"           | general.colour (line 2): unknown key; expected one of server, protocol, threads, connections, pipeline, duration, windows, warmup, timeout, tcp-nodelay, requests, seed, udp, tls, tls-ca, tls-insecure, sni, connect-per-request, hold-connections, connect-rate, io-uring, busy-poll, stats-interval, early-send, arrivals, warmup-hitrate, connect-timeout, waterfall, servers, distribution, cluster, read-from, admin, user, password, db, resp, headers, http-ok",
+        "colour = \"blue\"           | general.colour (line 2): unknown key; expected one of server, protocol, threads, connections, pipeline, duration, windows, warmup, timeout, tcp-nodelay, requests, seed, udp, tls, tls-ca, tls-insecure, sni, connect-per-request, hold-connections, connect-rate, io-uring, busy-poll, stats-interval, early-send, arrivals, warmup-hitrate, connect-timeout, waterfall, servers, distribution, cluster, read-from, out, admin, user, password, db, resp, headers, http-ok",
     })
     void badGeneralValues(String line, String message) {
         assertEquals(f + ": " + message, error("[general]\n" + line + "\n"));
@@ -482,9 +482,9 @@ class ConfigResolverFileTest {
         "keyspace = 100000\\nkey-length = 4 | workload[1].keyspace (line 7): 100000 keys need keys of at least 5 bytes, but the key length is 4",
         "key-length = 3              | workload[1].key-length (line 7): 10000 keys need keys of at least 4 bytes, but the key length is 3",
         "hit = true\\nflush = true    | workload[1] (line 5): hit and flush cannot both be true: hit loads the key space so that reads hit, flush empties the server so that they miss",
-        "keyspace_size = 4           | workload[1].keyspace_size (line 7): unknown key; expected one of name, method, rate, weight, bytes, hit, flush, keys-per-request, ttl, keyspace, key-length, distribution, exponent, command, path, key-offset, cardinality, inner-keyspace, inner-key-length, value-kind, compression-ratio, values, script, ratelimit",
+        "keyspace_size = 4           | workload[1].keyspace_size (line 7): unknown key; expected one of name, method, rate, weight, bytes, hit, flush, keys-per-request, ttl, keyspace, key-length, distribution, exponent, command, path, key-offset, cardinality, inner-keyspace, inner-key-length, value-kind, compression-ratio, values, script, range-start, range-end, by-score, truncate, ratelimit",
         "key_length = 4              | workload[1].key_length (line 7): unknown key; did you mean key-length?",
-        "keys = { count = 5 }        | workload[1].keys (line 7): unknown key; expected one of name, method, rate, weight, bytes, hit, flush, keys-per-request, ttl, keyspace, key-length, distribution, exponent, command, path, key-offset, cardinality, inner-keyspace, inner-key-length, value-kind, compression-ratio, values, script, ratelimit",
+        "keys = { count = 5 }        | workload[1].keys (line 7): unknown key; expected one of name, method, rate, weight, bytes, hit, flush, keys-per-request, ttl, keyspace, key-length, distribution, exponent, command, path, key-offset, cardinality, inner-keyspace, inner-key-length, value-kind, compression-ratio, values, script, range-start, range-end, by-score, truncate, ratelimit",
     })
     void badWorkloadValues(String lines, String message) {
         String toml = """
@@ -550,11 +550,11 @@ class ConfigResolverFileTest {
     void unknownTopLevelKeysAndTables() {
         assertEquals(f + ": workloads (line 1): unknown key; did you mean workload?",
                 error("[[workloads]]\nmethod = \"get\"\n"));
-        assertEquals(f + ": threads (line 1): unknown key; expected one of general, workload",
+        assertEquals(f + ": threads (line 1): unknown key; expected one of general, workload, slo",
                 error("threads = 4\n"));
         assertEquals(f + ": genral (line 1): unknown key; did you mean general?", error("[genral]\nthreads = 4\n"));
         assertEquals(f + ": workload[0].keys (line 3): unknown key; expected one of name, method, rate, weight, bytes,"
-                        + " hit, flush, keys-per-request, ttl, keyspace, key-length, distribution, exponent, command, path, key-offset, cardinality, inner-keyspace, inner-key-length, value-kind, compression-ratio, values, script, ratelimit",
+                        + " hit, flush, keys-per-request, ttl, keyspace, key-length, distribution, exponent, command, path, key-offset, cardinality, inner-keyspace, inner-key-length, value-kind, compression-ratio, values, script, range-start, range-end, by-score, truncate, ratelimit",
                 error("[[workload]]\nmethod = \"get\"\n[workload.keys]\ncount = 5\n"));
     }
 

@@ -452,8 +452,8 @@ class RpcPerfConfigTest {
                 + "| workload.ratelimit (line 6): missing step: a ramp needs end, step and interval together",
         "[general]\\nprotocol = \"resp\"\\ninterval = 1\\n[target]\\nendpoints = [\"a:1\"]\\n[workload.ratelimit]\\nstart = 9\\nend = 5\\nstep = 1\\ninterval = 2\\n"
                 + "| workload.ratelimit.start (line 7): is above end (9 > 5)",
-        "[general]\\nprotocol = \"resp\"\\ninterval = 1\\n[target]\\nendpoints = [\"a:1\"]\\n[[workload.keyspace]]\\nklen = 4\\nnkeys = 5\\ncommands = [{ verb = \"zrank\" }]\\n"
-                + "| workload.keyspace[0].commands[0].verb (line 9): 'zrank' is not a command fluxperf sends; it sends ",
+        "[general]\\nprotocol = \"resp\"\\ninterval = 1\\n[target]\\nendpoints = [\"a:1\"]\\n[[workload.keyspace]]\\nklen = 4\\nnkeys = 5\\ncommands = [{ verb = \"lrem\" }]\\n"
+                + "| workload.keyspace[0].commands[0].verb (line 9): 'lrem' is not a command fluxperf sends; it sends ",
         "[general]\\nprotocol = \"memcache\"\\ninterval = 1\\nclose_rate = 5\\n[[keyspace]]\\nlength = 3\\ncommands = [{action = \"get\"}]\\n"
                 + "| general.close_rate (line 4): fluxperf does not close connections at a rate; leave it out (--connect-per-request opens one per request)",
         "[general]\\nprotocol = \"memcache\"\\ninterval = 1\\nclients = 1\\n[[keyspace]]\\nlength = 3\\ncommands = [{action = \"hget\"}]\\n"

@@ -32,9 +32,10 @@ import static io.fluxperf.engine.protocol.resp.RespCommands.bytes;
  * EXPIRE k ttl         the request's ttl; 3600 s when it has none (EXPIRE k 0 would delete the key)
  * INCR k / DECR k      INCRBY k n / DECRBY k n when the request's numeric n is not 1
  * HSET k f v           HGET k f          HDEL k f           HGETALL k      HINCRBY k f n
- * LPUSH k v / RPUSH k v                   LPOP k / RPOP k     LRANGE k 0 9
+ * LPUSH k v / RPUSH k v                   LPOP k / RPOP k     LRANGE k 0 9        LLEN k
  * SADD k m             SREM k m          SMEMBERS k         SISMEMBER k m
  * ZADD k n m           ZREM k m          ZRANGE k 0 9       ZSCORE k m     ZINCRBY k n m   (score: numeric)
+ * ZRANK k m
  * EVAL s 1 k v         EVALSHA sha1(s) 1 k v               (s: the request's script; KEYS[1] = k, ARGV[1] = v)
  * PING                 FLUSHALL (FLUSH)
  * COMMAND              the template's words, __key__ → k, __data__ → v, __counter__ → numeric
@@ -44,6 +45,15 @@ import static io.fluxperf.engine.protocol.resp.RespCommands.bytes;
  * all ({@code HSET k f1 v f2 v …}), HGET becomes {@code HMGET k f1 f2 …}, SISMEMBER
  * {@code SMISMEMBER}, ZSCORE {@code ZMSCORE} (redis 6.2), and LPUSH and RPUSH push the value once
  * per member. A request with literal arguments (replay) sends exactly those words instead.
+ *
+ * <p>LRANGE and ZRANGE read the request's range ({@link Request#range}; 0 to 9 unless a workload sets
+ * it); by score ZRANGE sends {@code ZRANGE k min max BYSCORE}, an open end as -inf or +inf. A push
+ * with a truncate of n is followed in the same write by {@code LTRIM k 0 n-1} (LPUSH) or
+ * {@code LTRIM k -n -1} (RPUSH), as rpc-perf fuses the two: the list keeps its newest n elements.
+ * Both replies are read, and a failed trim makes the request an error. A write into a hash, list,
+ * set or sorted set (HSET, HINCRBY, LPUSH, RPUSH, SADD, ZADD, ZINCRBY) with a ttl is followed, after
+ * any trim, by {@code EXPIRE k ttl NX}, as rpc-perf does: the key expires ttl seconds after the
+ * write that made it; that reply is read and does not count in the outcome.
  *
  * <h2>Scripts</h2>
  * EVALSHA names the script by its SHA-1, which redis knows only once the script is loaded: the
@@ -55,7 +65,7 @@ import static io.fluxperf.engine.protocol.resp.RespCommands.bytes;
  * An error reply ({@code -…}, RESP3 {@code !…}) is ERROR. A nil ({@code $-1}, {@code *-1}, RESP3
  * {@code _}) is MISS. An empty aggregate, or one whose elements are all nil (MGET), is MISS for a
  * read (and for a template or replayed command whose verb is not one of ours). An integer 0 is
- * MISS for EXISTS and SISMEMBER, and for DEL, EXPIRE, HDEL, SREM and ZREM, whose 0 means the key or
+ * MISS for EXISTS, SISMEMBER and LLEN (no such list), and for DEL, EXPIRE, HDEL, SREM and ZREM, whose 0 means the key or
  * member was not there (memcache's NOT_FOUND for delete and touch); SMISMEMBER's array of zeros is
  * a MISS too. HMGET and ZMSCORE miss as MGET does. HINCRBY, ZINCRBY, EVAL and EVALSHA are OK
  * unless an error or a nil. Everything else is OK. A template's or
@@ -87,7 +97,12 @@ final class RespCodec implements ProtocolCodec {
     private static final byte[] INCRBY = bytes("$6\r\nINCRBY\r\n");
     private static final byte[] DECRBY = bytes("$6\r\nDECRBY\r\n");
     private static final byte[] EX = bytes("$2\r\nEX\r\n");
-    private static final byte[] RANGE_0_9 = bytes("$1\r\n0\r\n$1\r\n9\r\n");
+    private static final byte[] LTRIM = bytes("*4\r\n$5\r\nLTRIM\r\n");
+    private static final byte[] BYSCORE = bytes("$7\r\nBYSCORE\r\n");
+    private static final byte[] MINUS_INF = bytes("$4\r\n-inf\r\n");
+    private static final byte[] PLUS_INF = bytes("$4\r\n+inf\r\n");
+    private static final byte[] MINUS_ONE = bytes("$2\r\n-1\r\n");
+    private static final byte[] RANGE_FROM_0 = bytes("$1\r\n0\r\n");
     private static final byte[] HMGET = bytes("$5\r\nHMGET\r\n");
     private static final byte[] SMISMEMBER = bytes("$10\r\nSMISMEMBER\r\n");
     private static final byte[] ZMSCORE = bytes("$7\r\nZMSCORE\r\n");
@@ -102,14 +117,22 @@ final class RespCodec implements ProtocolCodec {
     private static final byte[] MOVED_PREFIX = bytes("MOVED ");
     private static final byte[] ASK_PREFIX = bytes("ASK ");
     private static final boolean[] ZERO_IS_MISS = new boolean[Command.values().length];
+    /** Writes into containers, which take no ttl of their own: a ttl is an EXPIRE sent after them. */
+    private static final boolean[] EXPIRE_AFTER = new boolean[Command.values().length];
+    private static final byte[] EXPIRE = bytes("*4\r\n$6\r\nEXPIRE\r\n");
+    private static final byte[] NX = bytes("$2\r\nNX\r\n");
 
     static {
         for (int n = 0; n < ARRAY_HEADER.length; n++) {
             ARRAY_HEADER[n] = bytes("*" + n + "\r\n");
         }
         for (Command c : new Command[] {Command.EXISTS, Command.DELETE, Command.EXPIRE, Command.HDEL, Command.SREM,
-                Command.ZREM, Command.SISMEMBER}) {
+                Command.ZREM, Command.SISMEMBER, Command.LLEN}) {
             ZERO_IS_MISS[c.ordinal()] = true;
+        }
+        for (Command c : new Command[] {Command.HSET, Command.HINCRBY, Command.LPUSH, Command.RPUSH, Command.SADD,
+                Command.ZADD, Command.ZINCRBY}) {
+            EXPIRE_AFTER[c.ordinal()] = true;
         }
     }
 
@@ -124,6 +147,15 @@ final class RespCodec implements ProtocolCodec {
     private final HandshakeReply handshakeReply = new HandshakeReply();
     /** The reply to a SCRIPT LOAD: only whether it is an error counts. */
     private final HandshakeReply loadReply = new HandshakeReply();
+    /** The reply to the LTRIM sent with a push that truncates: only whether it is an error counts. */
+    private final HandshakeReply followUpReply = new HandshakeReply();
+    /**
+     * Replies still to read after the oldest request's own, whose outcome is {@link #mainOutcome}:
+     * its LTRIM's (when {@link #trimDue}), then its EXPIRE's.
+     */
+    private int followUps;
+    private boolean trimDue;
+    private int mainOutcome;
     /** Handshake commands sent, in order, and how many of their replies have been read. */
     private final int[] steps = new int[3];
     private int stepCount;
@@ -292,6 +324,17 @@ final class RespCodec implements ProtocolCodec {
             encodeArgs(r, out);
             return;
         }
+        encodeCommand(r, out);
+        if (expires(r)) {
+            // NX: the first write sets the key's life, later ones leave it (rpc-perf's rule)
+            out.writeBytes(EXPIRE);
+            key(r, 0, out);
+            bulkLong(out, r.ttlSeconds());
+            out.writeBytes(NX);
+        }
+    }
+
+    private void encodeCommand(Request r, ByteBuf out) {
         Command c = r.command();
         switch (c) {
             case GET -> {
@@ -301,7 +344,7 @@ final class RespCodec implements ProtocolCodec {
                     keyCommand(c, r, out);
                 }
             }
-            case HGETALL, LPOP, RPOP, SMEMBERS -> keyCommand(c, r, out);
+            case HGETALL, LPOP, RPOP, SMEMBERS, LLEN -> keyCommand(c, r, out);
             case DELETE, EXISTS, MGET -> keysCommand(RespCommands.bulkVerb(c), r, out);
             case SET -> {
                 boolean ttl = r.ttlSeconds() > 0;
@@ -386,6 +429,25 @@ final class RespCodec implements ProtocolCodec {
                 for (int i = 0; i < n; i++) {
                     value(r, out);
                 }
+                int keep = r.truncate();
+                if (keep > 0) {
+                    // the trim goes in the same write; decode reads its reply after the push's
+                    out.writeBytes(LTRIM);
+                    key(r, 0, out);
+                    if (c == Command.LPUSH) {
+                        out.writeBytes(RANGE_FROM_0);
+                        bulkLong(out, keep - 1);
+                    } else {
+                        bulkLong(out, -(long) keep);
+                        out.writeBytes(MINUS_ONE);
+                    }
+                }
+            }
+            case ZRANK -> {
+                arrayHeader(out, 3);
+                out.writeBytes(RespCommands.bulkVerb(c));
+                key(r, 0, out);
+                member(r, 0, out);
             }
             case EVAL, EVALSHA -> {
                 byte[] script = r.script();
@@ -405,10 +467,15 @@ final class RespCodec implements ProtocolCodec {
                 value(r, out);
             }
             case LRANGE, ZRANGE -> {
-                arrayHeader(out, 4);
+                boolean byScore = r.byScore() && c == Command.ZRANGE;
+                arrayHeader(out, byScore ? 5 : 4);
                 out.writeBytes(RespCommands.bulkVerb(c));
                 key(r, 0, out);
-                out.writeBytes(RANGE_0_9);
+                rangeBound(out, r.rangeStart(), byScore, MINUS_INF);
+                rangeBound(out, r.rangeEnd(), byScore, PLUS_INF);
+                if (byScore) {
+                    out.writeBytes(BYSCORE);
+                }
             }
             case ZADD -> {
                 int n = members(r);
@@ -426,6 +493,15 @@ final class RespCodec implements ProtocolCodec {
             }
             case COMMAND -> encodeTemplate(r, out);
             default -> throw new IllegalArgumentException("redis cannot encode " + c);
+        }
+    }
+
+    /** An end of a range: the number, or by score an open end ({@link Request#UNBOUNDED}) as -inf or +inf. */
+    private static void rangeBound(ByteBuf out, long v, boolean byScore, byte[] infinity) {
+        if (byScore && v == Request.UNBOUNDED) {
+            out.writeBytes(infinity);
+        } else {
+            bulkLong(out, v);
         }
     }
 
@@ -585,6 +661,9 @@ final class RespCodec implements ProtocolCodec {
 
     @Override
     public int decode(ByteBuf in, Request r) throws ProtocolException {
+        if (followUps > 0) {
+            return decodeFollowUps(in, r);
+        }
         if (clusterNode && r.redirectOnce() && !askingAnswered) {
             // ASKING went first (see encode): its reply comes before any other
             try {
@@ -627,10 +706,57 @@ final class RespCodec implements ProtocolCodec {
         }
         askingAnswered = false;
         boolean loadFailed = scripts.received();
-        if (shape.redirected) {
-            return REDIRECTED;
+        int outcome = shape.redirected ? REDIRECTED
+                : loadFailed ? Outcome.ERROR.ordinal() : shape.outcome(effectiveCommand(r)).ordinal();
+        if (r.argCount() == 0) {
+            trimDue = trims(r);
+            followUps = (trimDue ? 1 : 0) + (expires(r) ? 1 : 0);
+            if (followUps > 0) {
+                mainOutcome = outcome;
+                return decodeFollowUps(in, r);
+            }
         }
-        return loadFailed ? Outcome.ERROR.ordinal() : shape.outcome(effectiveCommand(r)).ordinal();
+        return outcome;
+    }
+
+    /**
+     * The replies to the LTRIM and EXPIRE that followed a request (see encode): the request's
+     * outcome stands unless the trim failed, which makes it an error; the EXPIRE's reply does not
+     * count, as in rpc-perf.
+     */
+    private int decodeFollowUps(ByteBuf in, Request r) throws ProtocolException {
+        while (followUps > 0) {
+            boolean complete;
+            try {
+                complete = decoder.decode(in, followUpReply);
+            } catch (ProtocolException e) {
+                decoder.reset();
+                followUps = 0;
+                followUpReply.error = null;
+                throw new ProtocolException(e.getMessage() + " (reply to the " + (trimDue ? "LTRIM" : "EXPIRE")
+                        + " after " + r + ")");
+            }
+            if (!complete) {
+                return NEED_MORE;
+            }
+            if (trimDue && followUpReply.error != null && mainOutcome != REDIRECTED) {
+                mainOutcome = Outcome.ERROR.ordinal();
+            }
+            trimDue = false;
+            followUpReply.error = null;
+            followUps--;
+        }
+        return mainOutcome;
+    }
+
+    /** A push that keeps its list at most so long: an LTRIM follows it. */
+    private static boolean trims(Request r) {
+        return r.truncate() > 0 && r.command().takesTruncate();
+    }
+
+    /** A write into a hash, list, set or sorted set with a ttl: an EXPIRE … NX follows it. */
+    private static boolean expires(Request r) {
+        return r.ttlSeconds() > 0 && EXPIRE_AFTER[r.command().ordinal()];
     }
 
     /**

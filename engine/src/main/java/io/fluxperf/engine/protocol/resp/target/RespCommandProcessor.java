@@ -26,11 +26,11 @@ import static io.fluxperf.engine.protocol.resp.target.RespReplies.bytes;
  * connection's current reply batch, answering as redis 7.0 answers: the same checks in the same
  * order (unknown command, arity, authentication, then the command's own), the same error texts,
  * the same keyspace hit and miss counting (read look-ups only: GET, MGET, EXISTS, HGET, HMGET,
- * HGETALL, LRANGE, SMEMBERS, SISMEMBER, SMISMEMBER, ZRANGE, ZSCORE, ZMSCORE, TTL, TYPE), and RESP3
- * reply types after {@code HELLO 3}.
+ * HGETALL, LRANGE, LLEN, SMEMBERS, SISMEMBER, SMISMEMBER, ZRANGE, ZRANK, ZSCORE, ZMSCORE, TTL, TYPE),
+ * and RESP3 reply types after {@code HELLO 3}.
  *
- * <p>Not implemented, answered with an error: the rest of redis' command set, ZRANGE's BYSCORE,
- * BYLEX and LIMIT, users other than {@code default}. Confined to the connection's event loop.
+ * <p>Not implemented, answered with an error: the rest of redis' command set, ZRANGE's BYLEX, users
+ * other than {@code default}. Confined to the connection's event loop.
  */
 final class RespCommandProcessor extends CommandProcessorBase implements RespRequestDecoder.Sink {
 
@@ -165,6 +165,9 @@ final class RespCommandProcessor extends CommandProcessorBase implements RespReq
             case LPOP -> pop(a, true);
             case RPOP -> pop(a, false);
             case LRANGE -> lrange(a);
+            case LLEN -> llen(a);
+            case LTRIM -> ltrim(a);
+            case ZRANK -> zrank(a);
             case SADD -> sadd(a);
             case SREM -> srem(a);
             case SMEMBERS -> smembers(a);
@@ -846,6 +849,54 @@ final class RespCommandProcessor extends CommandProcessorBase implements RespReq
         }
     }
 
+    private void llen(RespArgs a) {
+        RespSegment seg = key(a, 1);
+        synchronized (seg) {
+            RespEntry e = readLookup(seg);
+            if (e == null) {
+                RespReplies.integer(out(), 0);
+            } else if (e.type != RespEntry.LIST) {
+                error(WRONGTYPE);
+            } else {
+                RespReplies.integer(out(), e.list().size());
+            }
+        }
+    }
+
+    /** LTRIM k start stop: keeps the elements from start to stop (redis' index rules); the list goes when none is left. */
+    private void ltrim(RespArgs a) {
+        if (!parseStartStop(a)) {
+            return;
+        }
+        RespSegment seg = key(a, 1);
+        synchronized (seg) {
+            RespEntry e = seg.lookup(probe, now);
+            if (e == null) {
+                out().writeBytes(RespReplies.OK);
+                return;
+            }
+            if (e.type != RespEntry.LIST) {
+                error(WRONGTYPE);
+                return;
+            }
+            ArrayDeque<byte[]> list = e.list();
+            long[] keep = range(rangeStart, rangeStop, list.size());
+            long fromEnd = list.size() - keep[1];
+            long delta = 0;
+            for (long i = 0; i < keep[0]; i++) {
+                delta -= list.pollFirst().length + RespEntry.LIST_ELEMENT_OVERHEAD;
+            }
+            for (long i = 0; i < fromEnd; i++) {
+                delta -= list.pollLast().length + RespEntry.LIST_ELEMENT_OVERHEAD;
+            }
+            seg.resize(e, delta);
+            if (list.isEmpty()) {
+                seg.remove(probe, e);
+            }
+            out().writeBytes(RespReplies.OK);
+        }
+    }
+
     /** redis' index rules (negative from the end, clamped): the half-open range [from, to) of a sequence of {@code size}. */
     private static long[] range(long start, long stop, long size) {
         if (start < 0) {
@@ -1179,21 +1230,72 @@ final class RespCommandProcessor extends CommandProcessorBase implements RespReq
         }
     }
 
+    /** ZRANK k m: the member's index in score order, or nil when the member or the set is not there. */
+    private void zrank(RespArgs a) {
+        RespSegment seg = key(a, 1);
+        synchronized (seg) {
+            RespEntry e = readLookup(seg);
+            if (e == null) {
+                RespReplies.nil(out(), resp3);
+                return;
+            }
+            if (e.type != RespEntry.ZSET) {
+                error(WRONGTYPE);
+                return;
+            }
+            RespEntry.ZSet z = e.zset();
+            Double score = z.scores.get(member(a, 2));
+            if (score == null) {
+                RespReplies.nil(out(), resp3);
+            } else {
+                RespReplies.integer(out(), z.order.headSet(new RespEntry.ZSet.Node(score, member)).size());
+            }
+        }
+    }
+
+    /** ZRANGE k start stop [BYSCORE] [REV] [LIMIT offset count] [WITHSCORES], parsed in redis 7.0's order. */
     private void zrange(RespArgs a) {
         boolean rev = false;
         boolean withScores = false;
+        boolean byScore = false;
+        boolean limited = false;
+        long offset = 0;
+        long limit = -1;
         for (int i = 4; i < a.count(); i++) {
-            if (a.is(i, REV)) {
-                rev = true;
-            } else if (a.is(i, WITHSCORES)) {
+            if (a.is(i, WITHSCORES)) {
                 withScores = true;
-            } else if (a.is(i, BYSCORE) || a.is(i, BYLEX) || a.is(i, LIMIT)) {
-                error("ERR BYSCORE, BYLEX and LIMIT are not implemented by fluxperf's embedded server");
+            } else if (a.is(i, LIMIT) && a.count() - i - 1 >= 2) {
+                if (!a.parseLong(i + 1)) {
+                    error(NOT_INTEGER);
+                    return;
+                }
+                offset = a.longValue;
+                if (!a.parseLong(i + 2)) {
+                    error(NOT_INTEGER);
+                    return;
+                }
+                limit = a.longValue;
+                limited = true;
+                i += 2;
+            } else if (!rev && a.is(i, REV)) {
+                rev = true;
+            } else if (!byScore && a.is(i, BYSCORE)) {
+                byScore = true;
+            } else if (!byScore && a.is(i, BYLEX)) {
+                error("ERR BYLEX is not implemented by fluxperf's embedded server");
                 return;
             } else {
                 error(SYNTAX);
                 return;
             }
+        }
+        if (limited && !byScore && (offset != 0 || limit != -1)) {
+            error("ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX");
+            return;
+        }
+        if (byScore) {
+            zrangeByScore(a, rev, withScores, offset, limit);
+            return;
         }
         if (!parseStartStop(a)) {
             return;
@@ -1224,6 +1326,102 @@ final class RespCommandProcessor extends CommandProcessorBase implements RespReq
                 }
             }
         }
+    }
+
+    /**
+     * ZRANGE's BYSCORE: members whose score lies between min and max (REV: max given first), each
+     * end inclusive unless written {@code (score}, then LIMIT's offset and count (a negative count:
+     * all).
+     */
+    private void zrangeByScore(RespArgs a, boolean rev, boolean withScores, long offset, long limit) {
+        int minWord = rev ? 3 : 2;
+        int maxWord = rev ? 2 : 3;
+        boolean minOpen = a.length(minWord) > 0 && a.bytes[a.start(minWord)] == '(';
+        boolean maxOpen = a.length(maxWord) > 0 && a.bytes[a.start(maxWord)] == '(';
+        double min = scoreBound(a, minWord, minOpen);
+        double max = scoreBound(a, maxWord, maxOpen);
+        if (Double.isNaN(min) || Double.isNaN(max)) {
+            error("ERR min or max is not a float");
+            return;
+        }
+        RespSegment seg = key(a, 1);
+        synchronized (seg) {
+            RespEntry e = rangeLookup(seg, RespEntry.ZSET);
+            if (e == null) {
+                return;
+            }
+            RespEntry.ZSet z = e.zset();
+            // two passes over the members in range: count them for the reply's header, then write them
+            long n = 0;
+            long skipped = 0;
+            Iterator<RespEntry.ZSet.Node> it = rev ? z.order.descendingIterator() : z.order.iterator();
+            while (it.hasNext() && offset >= 0 && (limit < 0 || n < limit)) {
+                double s = it.next().score();
+                if (inScoreRange(s, min, minOpen, max, maxOpen)) {
+                    if (skipped < offset) {
+                        skipped++;
+                    } else {
+                        n++;
+                    }
+                }
+            }
+            ByteBuf o = out();
+            RespReplies.array(o, withScores && !resp3 ? n * 2 : n);
+            long written = 0;
+            skipped = 0;
+            it = rev ? z.order.descendingIterator() : z.order.iterator();
+            while (written < n && it.hasNext()) {
+                RespEntry.ZSet.Node node = it.next();
+                if (!inScoreRange(node.score(), min, minOpen, max, maxOpen)) {
+                    continue;
+                }
+                if (skipped < offset) {
+                    skipped++;
+                    continue;
+                }
+                if (withScores && resp3) {
+                    RespReplies.array(o, 2);
+                }
+                RespReplies.bulk(o, node.member());
+                if (withScores) {
+                    RespReplies.dbl(o, node.score(), resp3);
+                }
+                written++;
+            }
+        }
+    }
+
+    /**
+     * A by-score bound, without its {@code (} when {@code open}; NaN when it is no float. redis reads
+     * it with strtod, to which nothing at all is 0 ({@code "("} is "above 0").
+     */
+    private static double scoreBound(RespArgs a, int i, boolean open) {
+        if (a.length(i) == (open ? 1 : 0)) {
+            return 0;
+        }
+        if (!open) {
+            return parseDouble(a, i);
+        }
+        String s = a.text(i).substring(1);
+        switch (s.toLowerCase(java.util.Locale.ROOT)) {
+            case "inf", "+inf" -> {
+                return Double.POSITIVE_INFINITY;
+            }
+            case "-inf" -> {
+                return Double.NEGATIVE_INFINITY;
+            }
+            default -> {
+            }
+        }
+        try {
+            return s.isEmpty() || s.length() > 64 ? Double.NaN : Double.parseDouble(s);
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
+    }
+
+    private static boolean inScoreRange(double s, double min, boolean minOpen, double max, boolean maxOpen) {
+        return (minOpen ? s > min : s >= min) && (maxOpen ? s < max : s <= max);
     }
 
     private void zrem(RespArgs a) {

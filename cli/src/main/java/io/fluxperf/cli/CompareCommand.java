@@ -1,0 +1,92 @@
+package io.fluxperf.cli;
+
+import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.compare.Bootstrap;
+import io.fluxperf.engine.compare.ComparisonJson;
+import io.fluxperf.engine.compare.ComparisonText;
+import io.fluxperf.engine.compare.RunComparison;
+import io.fluxperf.engine.compare.RunDirectoryFigures;
+import io.fluxperf.engine.compare.RunFigures;
+import io.fluxperf.engine.html.ComparisonHtml;
+import io.fluxperf.engine.rundir.RunDirectory;
+import io.fluxperf.trace.FileErrors;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code fluxperf compare A B [C …]}: run directories side by side, each as a ratio to A, with intervals and verdicts. */
+@Command(name = "compare",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {"Compares run directories (written by 'run --out DIR'): per workload, requests/s, p50 ... p9999,",
+                "service time and CPU per request of each run as a ratio to the first (A), with a 95% interval from a",
+                "seeded bootstrap over the runs' seconds, and a verdict per figure: faster, slower (the interval",
+                "excludes 1) or no significant difference. Config keys that differ between the runs come first.",
+                "No load is sent."},
+        footer = {"",
+                "Examples:",
+                "  fluxperf run -s 127.0.0.1:11211 --rate 20000 -d 30 --out runs/before",
+                "  fluxperf run -s 127.0.0.1:11211 --rate 20000 -d 30 --out runs/after",
+                "  fluxperf compare runs/before runs/after",
+                "  fluxperf compare runs/before runs/after runs/tuned --html compare.html",
+                "  fluxperf compare runs/before runs/after --json | jq '.workloads[0].figures[1].versus'",
+                "",
+                "A directory that is no run directory is an error (exit 2) that names it."})
+public final class CompareCommand implements Callable<Integer>, Streams.Aware {
+    private Streams streams = Streams.system();
+
+    @Parameters(arity = "2..*", paramLabel = "DIR", description = "Run directories: A, B, and any more; each is compared with A.")
+    private List<Path> dirs;
+
+    @Option(names = "--json", description = "Print the comparison as JSON instead of the text table.")
+    private boolean json;
+
+    @Option(names = "--html", paramLabel = "FILE",
+            description = "Also write one self-contained HTML page: the tables and the runs' percentile spectra overlaid.")
+    private Path html;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "1",
+            description = "Seed of the bootstrap (default 1): the same runs and seed give the same intervals.")
+    private long seed;
+
+    @Option(names = "--resamples", paramLabel = "N", defaultValue = "" + Bootstrap.RESAMPLES,
+            description = "Bootstrap resamples per figure (default ${DEFAULT-VALUE}).")
+    private int resamples;
+
+    @Override
+    public void streams(Streams streams) {
+        this.streams = streams;
+    }
+
+    @Override
+    public Integer call() {
+        if (resamples < 100 || resamples > 100_000) {
+            throw new UserError("--resamples: give 100 to 100000, not " + resamples);
+        }
+        List<RunFigures> runs = new ArrayList<>();
+        for (int i = 0; i < dirs.size(); i++) {
+            String label = i < 26 ? String.valueOf((char) ('A' + i)) : "R" + (i + 1);
+            runs.add(RunDirectoryFigures.of(RunDirectory.open(dirs.get(i)), label));
+        }
+        RunComparison c = RunComparison.of(runs, resamples, seed);
+        if (html != null) {
+            try {
+                Files.writeString(html, ComparisonHtml.render(c), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UserError("--html: cannot write " + html + ": " + FileErrors.describe(e), e);
+            }
+        }
+        String text = json ? ComparisonJson.render(c) : ComparisonText.render(c);
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        streams.out().write(bytes, 0, bytes.length);
+        streams.out().flush();
+        return 0;
+    }
+}

@@ -1,0 +1,270 @@
+package io.fluxperf.engine.rundir;
+
+import io.fluxperf.engine.config.Arrivals;
+import io.fluxperf.engine.config.ConnectionOptions;
+import io.fluxperf.engine.config.KeyDistribution;
+import io.fluxperf.engine.config.KeyspaceConfig;
+import io.fluxperf.engine.config.PoolOptions;
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.ValueSize;
+import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.config.WorkloadShape;
+import io.fluxperf.engine.protocol.ProtocolOption;
+import io.fluxperf.engine.protocol.ProtocolOptions;
+import io.fluxperf.engine.protocol.Protocols;
+import io.fluxperf.engine.request.Command;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A run's effective configuration as fluxperf's own TOML ({@code config.toml} of a run directory):
+ * what the flags and the file made together, so that {@code run --config config.toml} runs the same
+ * workloads at the same rates with the same seed. The run's outputs ({@code out}, {@code waterfall})
+ * are left out: running the file again must not write over the directory it came from.
+ */
+public final class EffectiveConfig {
+    private EffectiveConfig() {
+    }
+
+    /** The TOML text of {@code c}. */
+    public static String toml(RunConfig c) {
+        StringBuilder b = new StringBuilder();
+        b.append("# the effective configuration of a fluxperf run: run it again with 'fluxperf run --config FILE'\n");
+        b.append("[general]\n");
+        PoolOptions pool = c.pool();
+        if (pool.isPool()) {
+            key(b, "servers", strings(pool.servers()));
+            if (pool.cluster()) {
+                key(b, "cluster", "true");
+                key(b, "read-from", quote(pool.readFrom().label()));
+            } else {
+                key(b, "distribution", quote(pool.distribution().label()));
+            }
+        } else if (c.server() != null) {
+            key(b, "server", quote(c.server()));
+        }
+        key(b, "protocol", quote(c.protocol()));
+        key(b, "threads", Integer.toString(c.threads()));
+        key(b, "connections", Integer.toString(c.connections()));
+        key(b, "pipeline", Integer.toString(c.pipeline()));
+        key(b, "duration", duration(c.duration()));
+        key(b, "windows", Integer.toString(c.windows()));
+        key(b, "warmup", duration(c.warmup()));
+        if (c.warmupHitrate() > 0) {
+            key(b, "warmup-hitrate", number(c.warmupHitrate()));
+        }
+        key(b, "timeout", duration(c.timeout()));
+        if (c.connectTimeout() != null) {
+            key(b, "connect-timeout", duration(c.connectTimeout()));
+        }
+        key(b, "tcp-nodelay", Boolean.toString(c.tcpNoDelay()));
+        key(b, "requests", Long.toString(c.requests()));
+        key(b, "seed", Long.toString(c.seed()));
+        if (c.arrivals() != Arrivals.SMOOTH) {
+            key(b, "arrivals", quote(c.arrivals().label()));
+        }
+        key(b, "early-send", duration(c.earlySend()));
+        key(b, "stats-interval", duration(c.statsInterval()));
+        connection(b, c.connection());
+        protocolOptions(b, c.protocolOptions());
+        for (WorkloadConfig w : c.workloads()) {
+            b.append('\n').append("[[workload]]\n");
+            workload(b, w);
+        }
+        return b.toString();
+    }
+
+    private static void connection(StringBuilder b, ConnectionOptions o) {
+        if (o.udp()) {
+            key(b, "udp", "true");
+        }
+        if (o.tls()) {
+            key(b, "tls", "true");
+            if (o.tlsCa() != null) {
+                key(b, "tls-ca", quote(o.tlsCa().toString()));
+            }
+            if (o.tlsInsecure()) {
+                key(b, "tls-insecure", "true");
+            }
+            if (o.sni() != null) {
+                key(b, "sni", quote(o.sni()));
+            }
+        }
+        if (o.connectPerRequest()) {
+            key(b, "connect-per-request", "true");
+        }
+        if (o.holdConnections() > 0) {
+            key(b, "hold-connections", Integer.toString(o.holdConnections()));
+        }
+        if (o.connectRate() > 0) {
+            key(b, "connect-rate", number(o.connectRate()));
+        }
+        if (o.ioUring()) {
+            key(b, "io-uring", "true");
+        }
+        if (o.busyPoll()) {
+            key(b, "busy-poll", "true");
+        }
+    }
+
+    /** Each protocol option under its key, in the shape the file reads it; the last value of a single one wins, as in the run. */
+    private static void protocolOptions(StringBuilder b, ProtocolOptions options) {
+        Map<String, ProtocolOption> byFlag = new LinkedHashMap<>();
+        for (ProtocolOption o : Protocols.allOptions().values()) {
+            byFlag.put(o.flag(), o);
+        }
+        Map<ProtocolOption, List<String>> values = new LinkedHashMap<>();
+        for (ProtocolOptions.Value v : options.values()) {
+            ProtocolOption o = byFlag.get(v.option());
+            if (o != null) {
+                values.computeIfAbsent(o, k -> new ArrayList<>()).add(v.text());
+            }
+        }
+        for (Map.Entry<ProtocolOption, List<String>> e : values.entrySet()) {
+            ProtocolOption o = e.getKey();
+            List<String> v = e.getValue();
+            String last = v.get(v.size() - 1);
+            key(b, o.key(), switch (o.shape()) {
+                case TEXT -> quote(last);
+                case INTEGER -> last;
+                case TEXT_LIST -> strings(v);
+            });
+        }
+    }
+
+    private static void workload(StringBuilder b, WorkloadConfig w) {
+        key(b, "name", quote(w.name()));
+        if (w.method() == Command.COMMAND) {
+            key(b, "command", quote(w.template().text()));
+        } else {
+            key(b, "method", quote(w.method().label()));
+            if (w.template() != null) {
+                key(b, "path", quote(w.template().text()));
+            }
+        }
+        if (w.isRated()) {
+            key(b, "rate", number(w.rate()));
+        } else {
+            key(b, "weight", Integer.toString(w.weight()));
+        }
+        key(b, "bytes", bytes(w.bytes()));
+        key(b, "hit", Boolean.toString(w.hit()));
+        key(b, "flush", Boolean.toString(w.flush()));
+        if (w.keysPerRequest() > 1) {
+            key(b, "keys-per-request", Integer.toString(w.keysPerRequest()));
+        }
+        if (w.ttlSeconds() > 0) {
+            key(b, "ttl", Integer.toString(w.ttlSeconds()));
+        }
+        KeyspaceConfig k = w.keyspace();
+        key(b, "keyspace", Long.toString(k.count()));
+        key(b, "key-length", Integer.toString(k.keyLength()));
+        key(b, "distribution", quote(k.distribution().label()));
+        if (k.distribution() == KeyDistribution.ZIPF) {
+            key(b, "exponent", number(k.exponent()));
+        }
+        WorkloadShape s = w.shape();
+        WorkloadShape d = WorkloadShape.DEFAULT;
+        if (s.keyOffset() != d.keyOffset()) {
+            key(b, "key-offset", Long.toString(s.keyOffset()));
+        }
+        if (s.cardinality() != d.cardinality()) {
+            key(b, "cardinality", Integer.toString(s.cardinality()));
+        }
+        if (s.innerKeys() > 0) {
+            key(b, "inner-keyspace", Long.toString(s.innerKeys()));
+            key(b, "inner-key-length", Integer.toString(s.innerKeyLength()));
+        }
+        if (s.valueKind() != d.valueKind()) {
+            key(b, "value-kind", quote(s.valueKind().label()));
+        }
+        if (s.compressionRatio() != d.compressionRatio()) {
+            key(b, "compression-ratio", number(s.compressionRatio()));
+        }
+        if (s.values() != d.values()) {
+            key(b, "values", quote(s.values().label()));
+        }
+        if (s.script() != null) {
+            key(b, "script", quote(s.script()));
+        }
+    }
+
+    private static String bytes(ValueSize size) {
+        if (size instanceof ValueSize.Fixed f) {
+            return Integer.toString(f.bytes());
+        }
+        if (size instanceof ValueSize.Range r) {
+            return "{ min = " + r.min() + ", max = " + r.max() + " }";
+        }
+        if (size instanceof ValueSize.Weighted w) {
+            List<String> parts = new ArrayList<>();
+            for (int i = 0; i < w.sizes().length; i++) {
+                parts.add("{ size = " + w.sizes()[i] + ", weight = " + w.weights()[i] + " }");
+            }
+            return "[" + String.join(", ", parts) + "]";
+        }
+        return quote(size.describe());
+    }
+
+    private static void key(StringBuilder b, String key, String value) {
+        b.append(key).append(" = ").append(value).append('\n');
+    }
+
+    /** A duration in the largest unit that keeps it exact ("60s", "250ms", "50us", "7ns"). */
+    static String duration(Duration d) {
+        long nanos = d.toNanos();
+        if (nanos % 1_000_000_000L == 0) {
+            return quote(nanos / 1_000_000_000L + "s");
+        }
+        if (nanos % 1_000_000L == 0) {
+            return quote(nanos / 1_000_000L + "ms");
+        }
+        if (nanos % 1_000L == 0) {
+            return quote(nanos / 1_000L + "us");
+        }
+        return quote(nanos + "ns");
+    }
+
+    /** A number as TOML writes it: whole numbers without a fraction, others exactly as Java prints the double. */
+    static String number(double v) {
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+            return Long.toString((long) v);
+        }
+        return Double.toString(v).toLowerCase(Locale.ROOT);
+    }
+
+    private static String strings(List<String> values) {
+        List<String> quoted = new ArrayList<>();
+        for (String v : values) {
+            quoted.add(quote(v));
+        }
+        return "[" + String.join(", ", quoted) + "]";
+    }
+
+    /** A TOML basic string. */
+    static String quote(String s) {
+        StringBuilder b = new StringBuilder("\"");
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            switch (ch) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                case '\n' -> b.append("\\n");
+                case '\t' -> b.append("\\t");
+                case '\r' -> b.append("\\r");
+                default -> {
+                    if (ch < 0x20 || ch == 0x7f) {
+                        b.append(String.format(Locale.ROOT, "\\u%04x", (int) ch));
+                    } else {
+                        b.append(ch);
+                    }
+                }
+            }
+        }
+        return b.append('"').toString();
+    }
+}

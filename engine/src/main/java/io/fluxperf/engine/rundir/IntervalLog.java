@@ -1,0 +1,85 @@
+package io.fluxperf.engine.rundir;
+
+import java.io.BufferedOutputStream;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogWriter;
+
+/**
+ * One HdrHistogram interval log of a run directory ({@code windows.hlog}, {@code seconds.hlog}):
+ * tagged intervals whose timestamps are seconds after the log's base time, the run's start in
+ * milliseconds since the epoch, so that logs of runs on several machines line up by wall-clock
+ * time. Values are ns; the "max" column is in ms, as HdrHistogram's tools expect. Written by one
+ * thread (the run's).
+ */
+final class IntervalLog implements Closeable {
+    /** ns to ms, the unit HdrHistogram's tools assume for the max column. */
+    static final double MAX_VALUE_UNIT_RATIO = 1_000_000.0;
+
+    private final Path file;
+    private final PrintStream stream;
+    private final HistogramLogWriter log;
+    private final long baseEpochMillis;
+
+    private IntervalLog(Path file, PrintStream stream, long baseEpochMillis) {
+        this.file = file;
+        this.stream = stream;
+        this.log = new HistogramLogWriter(stream);
+        this.baseEpochMillis = baseEpochMillis;
+    }
+
+    /** Creates {@code file} and writes the header: a comment, the format version, start and base time, the legend. */
+    static IntervalLog create(Path file, long baseEpochMillis, String comment) throws IOException {
+        PrintStream stream = new PrintStream(new BufferedOutputStream(Files.newOutputStream(file)), false,
+                StandardCharsets.US_ASCII);
+        IntervalLog l = new IntervalLog(file, stream, baseEpochMillis);
+        l.log.outputComment(comment);
+        l.log.outputLogFormatVersion();
+        l.log.outputStartTime(baseEpochMillis);
+        l.log.setBaseTime(baseEpochMillis);
+        l.log.outputBaseTime(baseEpochMillis);
+        l.log.outputLegend();
+        l.flush();
+        return l;
+    }
+
+    /**
+     * Writes one interval of {@code h} (copied: the caller's histogram is not tagged or stamped).
+     *
+     * @param startEpochNanos the interval's start, ns since the epoch
+     * @param endEpochNanos   its end
+     * @param tag             WORKLOAD/KIND, or null for an untagged interval
+     */
+    void interval(long startEpochNanos, long endEpochNanos, String tag, Histogram h) {
+        Histogram c = h.copy();
+        c.setTag(tag);
+        c.setStartTimeStamp(startEpochNanos / 1_000_000L);
+        c.setEndTimeStamp(endEpochNanos / 1_000_000L);
+        double start = (startEpochNanos - baseEpochMillis * 1_000_000L) / 1e9;
+        double end = (endEpochNanos - baseEpochMillis * 1_000_000L) / 1e9;
+        log.outputIntervalHistogram(start, end, c, MAX_VALUE_UNIT_RATIO);
+    }
+
+    /** Writes what is buffered to the file. */
+    void flush() throws IOException {
+        stream.flush();
+        if (stream.checkError()) {
+            throw new IOException("cannot write " + file);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        stream.flush();
+        boolean failed = stream.checkError();
+        stream.close();
+        if (failed) {
+            throw new IOException("cannot write " + file);
+        }
+    }
+}

@@ -1,0 +1,255 @@
+package io.fluxperf.engine.rundir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.load.RunErrors;
+import io.fluxperf.engine.metrics.ConnectionCounts;
+import io.fluxperf.engine.metrics.HitrateWarmup;
+import io.fluxperf.engine.metrics.IntervalSample;
+import io.fluxperf.engine.metrics.OutcomeCounts;
+import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.StopReason;
+import io.fluxperf.engine.metrics.TcpHealth;
+import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.metrics.WorkloadStats;
+import io.fluxperf.engine.protocol.Protocol;
+import io.fluxperf.engine.protocol.Protocols;
+import io.fluxperf.engine.protocol.ReplyClasses;
+import io.fluxperf.engine.request.Outcome;
+import io.fluxperf.engine.run.TextRunReport;
+import io.fluxperf.trace.TraceWriter;
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The text report of a run directory, made again: the run's figures are read back into the
+ * engine's own objects (counts from result.json, histograms from windows.hlog, the config from
+ * config.toml) and the steps the run reported (result.json's {@code events}) go through the same
+ * {@link TextRunReport} in the same order, so that the text equals what the run printed, byte
+ * for byte. A new kind of line in the run's report needs its event here too.
+ */
+final class ReportRebuild {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private ReportRebuild() {
+    }
+
+    static String text(RunDirectory dir) {
+        if (!"run".equals(dir.command())) {
+            throw new UserError(dir.directory() + " was written by '" + dir.command() + "', whose report cannot be made again"
+                    + " from its files yet; its printed report is " + dir.directory().resolve(RunFiles.REPORT));
+        }
+        JsonNode r = dir.result();
+        RunConfig config = dir.config();
+        Restored restored = restore(dir);
+        Map<Integer, WindowResult> windows = new LinkedHashMap<>();
+        for (WindowResult w : restored.windows()) {
+            windows.put(w.number(), w);
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        TextRunReport report = new TextRunReport(out, new PrintStream(OutputStream.nullOutputStream()), false);
+        for (JsonNode e : r.path("events")) {
+            switch (e.path("event").asText()) {
+                case "starting" -> report.starting(config, r.path("target").isNull() ? null : r.path("target").asText());
+                case "connected" -> report.connected(e.path("open").asLong(), e.path("failures").asLong());
+                case "flushed" -> report.flushed();
+                case "preloaded" -> report.preloaded(e.path("keys").asLong(), e.path("failed").asLong(),
+                        e.path("seconds").asDouble());
+                case "warmupComplete" -> report.warmupComplete();
+                case "warmupEnded" -> report.warmupEnded(new HitrateWarmup(e.path("targetPercent").asDouble(),
+                        e.path("hitratePercent").isNull() ? null : e.path("hitratePercent").asDouble(),
+                        e.path("seconds").asDouble(), e.path("boundSeconds").asDouble(), e.path("reached").asBoolean()));
+                case "stats" -> report.stats(interval(r.path("intervals").get(e.path("interval").asInt())));
+                case "window" -> report.window(windows.get(e.path("number").asInt()));
+                case "finished" -> report.finished(restored.result(), traceLine(r.path("trace")),
+                        errorsLine(r.path("errors")));
+                case "waterfall" -> report.waterfallWritten(Path.of(e.path("file").asText()), e.path("requests").asLong());
+                default -> throw new UserError(dir.directory().resolve(RunFiles.RESULT) + " has an event this fluxperf"
+                        + " does not know ('" + e.path("event").asText() + "')");
+            }
+        }
+        out.flush();
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * A run directory's figures in the engine's own form: its windows and its whole run, with times
+     * in ns since the epoch (so that runs of several machines line up).
+     */
+    record Restored(RunConfig config, List<WindowResult> windows, RunResult result) {
+    }
+
+    static Restored restore(RunDirectory dir) {
+        JsonNode r = dir.result();
+        RunConfig config = dir.config();
+        List<RunDirectory.Interval> logged = dir.windowIntervals();
+        JsonNode windowNodes = r.path("windows");
+        if (logged.size() != windowNodes.size()) {
+            throw new UserError(dir.directory().resolve(RunFiles.WINDOWS) + " holds " + logged.size() + " windows and "
+                    + dir.directory().resolve(RunFiles.RESULT) + " " + windowNodes.size() + "; the directory is not whole");
+        }
+        long origin = r.path("startEpochMs").asLong() * 1_000_000L;
+        List<String> tags = RunFiles.workloadTags(config.workloads());
+        ReplyClasses classes = replyClasses(config);
+        List<WindowResult> windows = new ArrayList<>();
+        for (int i = 0; i < windowNodes.size(); i++) {
+            windows.add(window(windowNodes.get(i), logged.get(i).histograms(), config, tags, classes, origin));
+        }
+        return new Restored(config, windows, total(r, config, windows, classes, origin));
+    }
+
+    private static RunResult total(JsonNode r, RunConfig config, List<WindowResult> windows, ReplyClasses classes,
+                                   long origin) {
+        JsonNode t = r.path("total");
+        int workloads = config.workloads().size();
+        List<Histogram> latency = new ArrayList<>();
+        List<Histogram> service = new ArrayList<>();
+        for (int i = 0; i < workloads; i++) {
+            latency.add(WorkloadStats.newHistogram());
+            service.add(WorkloadStats.newHistogram());
+        }
+        Histogram lag = WorkloadStats.newHistogram();
+        Histogram connect = WorkloadStats.newHistogram();
+        Histogram rtt = null;
+        for (WindowResult w : windows) {
+            Histogram sampled = w.tcp().rttMicros();
+            if (rtt == null) {
+                rtt = sampled;
+            } else {
+                rtt.add(sampled);
+            }
+            for (int i = 0; i < workloads; i++) {
+                latency.get(i).add(w.workloads().get(i).latency());
+                service.get(i).add(w.workloads().get(i).service());
+            }
+            lag.add(w.sendLag());
+            connect.add(w.connectLatency());
+        }
+        WindowResult total = window(t, config, classes, latency, service, lag, connect, rtt, origin);
+        return new RunResult(config, r.path("target").asText(null), windows, total, stopReason(r.path("stopReason").asText()),
+                r.path("preloadedKeys").asLong());
+    }
+
+    private static WindowResult window(JsonNode w, Map<String, Histogram> h, RunConfig config, List<String> tags,
+                                       ReplyClasses classes, long origin) {
+        List<Histogram> latency = new ArrayList<>();
+        List<Histogram> service = new ArrayList<>();
+        for (String tag : tags) {
+            latency.add(orEmpty(h.get(RunFiles.tag(tag, RunFiles.INTENDED))));
+            service.add(orEmpty(h.get(RunFiles.tag(tag, RunFiles.SERVICE))));
+        }
+        return window(w, config, classes, latency, service,
+                orEmpty(h.get(RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.SEND_LAG))),
+                orEmpty(h.get(RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.CONNECT))),
+                h.get(RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.TCP_RTT)), origin);
+    }
+
+    /** A window (or the total) from its JSON figures and its histograms, in the engine's own form. */
+    private static WindowResult window(JsonNode w, RunConfig config, ReplyClasses classes, List<Histogram> latency,
+                                       List<Histogram> service, Histogram lag, Histogram connect, Histogram rtt,
+                                       long origin) {
+        List<WorkloadStats> workloads = new ArrayList<>();
+        JsonNode nodes = w.path("workloads");
+        Histogram totalLatency = WorkloadStats.newHistogram();
+        Histogram totalService = WorkloadStats.newHistogram();
+        for (int i = 0; i < config.workloads().size(); i++) {
+            JsonNode n = nodes.get(i);
+            workloads.add(WorkloadStats.restored(outcomes(n), 0, n.path("bytesSent").asLong(),
+                    n.path("bytesReceived").asLong(), null, latency.get(i), service.get(i)));
+            totalLatency.add(latency.get(i));
+            totalService.add(service.get(i));
+        }
+        long[] replies = new long[ReplyClasses.MAX + 1];
+        JsonNode classNodes = w.path("replyClasses");
+        for (int k = 1; k <= classes.count(); k++) {
+            replies[k] = classNodes.path(classes.label(k)).asLong();
+        }
+        WorkloadStats total = WorkloadStats.restored(outcomes(w), 0, w.path("bytesSent").asLong(),
+                w.path("bytesReceived").asLong(), replies, totalLatency, totalService);
+        JsonNode c = w.path("connections");
+        ConnectionCounts connections = ConnectionCounts.of(c.path("attempts").asLong(), c.path("opened").asLong(),
+                c.path("failures").asLong(), c.path("closed").asLong(), c.path("open").asLong(),
+                c.path("roomWaitNanos").asLong(), c.path("roomWaitBehindNanos").asLong());
+        JsonNode loops = w.path("loopCpuNanos");
+        long[] loopCpu = new long[loops.size()];
+        for (int i = 0; i < loopCpu.length; i++) {
+            loopCpu[i] = loops.get(i).asLong();
+        }
+        long cpu = w.path("cpuNanos").isNull() || w.path("cpuNanos").isMissingNode() ? -1 : w.path("cpuNanos").asLong();
+        JsonNode tcp = w.path("tcp");
+        return new WindowResult(w.path("number").asInt(), origin + w.path("start").asLong(), origin + w.path("end").asLong(),
+                config.workloads(), workloads, total, connections, lag, connect, cpu, loopCpu)
+                .withTcp(TcpHealth.restored(tcp.path("samples").asLong(), tcp.path("retransmits").asLong(),
+                        tcp.path("lost").asLong(), rtt));
+    }
+
+    private static OutcomeCounts outcomes(JsonNode n) {
+        OutcomeCounts o = new OutcomeCounts();
+        o.add(Outcome.OK, n.path("ok").asLong());
+        o.add(Outcome.MISS, n.path("miss").asLong());
+        o.add(Outcome.ERROR, n.path("error").asLong());
+        o.add(Outcome.TIMEOUT, n.path("timeout").asLong());
+        o.add(Outcome.CLOSED, n.path("closed").asLong());
+        return o;
+    }
+
+    private static Histogram orEmpty(Histogram h) {
+        return h != null ? h : WorkloadStats.newHistogram();
+    }
+
+    private static IntervalSample interval(JsonNode n) {
+        ObjectNode copy = n.deepCopy();
+        if (!copy.has("servers")) {
+            copy.putArray("servers");
+        }
+        try {
+            return MAPPER.treeToValue(copy, IntervalSample.class);
+        } catch (Exception e) {
+            throw new UserError("a statistics block of result.json cannot be read (" + e.getMessage() + ")", e);
+        }
+    }
+
+    private static String traceLine(JsonNode t) {
+        if (t == null || t.isNull() || t.isMissingNode()) {
+            return null;
+        }
+        return TraceWriter.statusLine(t.path("records").asLong(), t.path("lost").asLong(), t.path("failed").asBoolean(),
+                t.path("failure").isNull() ? null : t.path("failure").asText(null), Path.of(t.path("directory").asText()));
+    }
+
+    private static String errorsLine(JsonNode e) {
+        if (e == null || e.isNull() || e.isMissingNode()) {
+            return null;
+        }
+        Map<String, Long> messages = new LinkedHashMap<>();
+        e.path("messages").fields().forEachRemaining(m -> messages.put(m.getKey(), m.getValue().asLong()));
+        return RunErrors.restored(e.path("protocol").asLong(), e.path("connection").asLong(), e.path("request").asLong(),
+                messages).summary();
+    }
+
+    static StopReason stopReason(String label) {
+        for (StopReason s : StopReason.values()) {
+            if (s.label().equals(label)) {
+                return s;
+            }
+        }
+        return StopReason.COMPLETED; // "failed": the run printed no total, so no stop line is made from this
+    }
+
+    private static ReplyClasses replyClasses(RunConfig config) {
+        Protocol p = Protocols.find(config.protocol());
+        return p == null ? ReplyClasses.NONE : p.replyClasses();
+    }
+}

@@ -1,0 +1,220 @@
+package io.fluxperf.engine.rundir;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.config.ConfigResolver;
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.RunSettings;
+import io.fluxperf.trace.FileErrors;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
+
+/**
+ * A finished run directory, read: what every later view ({@code report}, {@code compare}, the HTML
+ * page, SLO checks, {@code merge}) is made from, without sending any load. {@link #open} checks that
+ * the directory is one (result.json present, whole, of a format this fluxperf reads, and its
+ * config.toml beside it) and says in one sentence, naming the file, when it is not.
+ *
+ * <p>Views read the result as JSON ({@link #result()}, laid out as docs/results.md says), the
+ * effective config ({@link #config()}), and the histograms of the interval logs
+ * ({@link #windowIntervals()}, {@link #secondIntervals()}), decoded losslessly.
+ */
+public final class RunDirectory {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private final Path dir;
+    private final byte[] resultBytes;
+    private final JsonNode result;
+    private final String configToml;
+    private RunConfig config;
+
+    private RunDirectory(Path dir, byte[] resultBytes, JsonNode result, String configToml) {
+        this.dir = dir;
+        this.resultBytes = resultBytes;
+        this.result = result;
+        this.configToml = configToml;
+    }
+
+    /**
+     * Opens {@code dir}.
+     *
+     * @throws UserError (exit 2) when it is not a run directory, its result.json is cut short or
+     *                   not JSON, or of a format this fluxperf does not read
+     */
+    public static RunDirectory open(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            throw new UserError(dir + " is not a run directory: " + (Files.exists(dir) ? "it is a file" : "it does not exist"));
+        }
+        Path file = dir.resolve(RunFiles.RESULT);
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (NoSuchFileException | FileNotFoundException e) {
+            throw new UserError(dir + " is not a run directory: it has no " + RunFiles.RESULT
+                    + " (write one with 'fluxperf run --out DIR')");
+        } catch (IOException e) {
+            throw new UserError(file + ": cannot read: " + FileErrors.describe(e), e);
+        }
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(bytes);
+        } catch (JsonProcessingException e) {
+            String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column "
+                    + e.getLocation().getColumnNr();
+            throw new UserError(file + " is truncated or not JSON" + where
+                    + "; the run may have been killed before it finished writing it", e);
+        } catch (IOException e) {
+            throw new UserError(file + ": cannot read: " + FileErrors.describe(e), e);
+        }
+        if (root == null || !root.isObject()) {
+            throw new UserError(file + " is empty or not a JSON object, so " + dir + " is not a run directory");
+        }
+        JsonNode format = root.get("format");
+        if (format == null || !format.isInt()) {
+            throw new UserError(file + " has no \"format\" number, so it is not a run directory's result"
+                    + " (a --json file is not one: write a run directory with --out DIR)");
+        }
+        if (format.asInt() != RunFiles.FORMAT) {
+            throw new UserError(file + " is in format " + format.asInt() + ", and this fluxperf reads format "
+                    + RunFiles.FORMAT + " only");
+        }
+        String toml;
+        try {
+            toml = Files.readString(dir.resolve(RunFiles.CONFIG), StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new UserError(dir + " is not a whole run directory: it has no " + RunFiles.CONFIG);
+        } catch (IOException e) {
+            throw new UserError(dir.resolve(RunFiles.CONFIG) + ": cannot read: " + FileErrors.describe(e), e);
+        }
+        return new RunDirectory(dir, bytes, root, toml);
+    }
+
+    public Path directory() {
+        return dir;
+    }
+
+    /** result.json as it is on disk, byte for byte ({@code report --json}). */
+    public byte[] resultBytes() {
+        return resultBytes.clone();
+    }
+
+    /** result.json, parsed (docs/results.md lays it out field by field). */
+    public JsonNode result() {
+        return result;
+    }
+
+    /** The command that made the directory: run, replay or merge (a merge of runs says run). */
+    public String command() {
+        return result.path("command").asText("run");
+    }
+
+    /** The hash of config.toml's text ({@link #hash}): runs of the same config have the same one. */
+    public String configHash() {
+        return result.path("configHash").asText(hash(configToml));
+    }
+
+    /** config.toml's text. */
+    public String configToml() {
+        return configToml;
+    }
+
+    /** The effective config, read from config.toml as {@code run --config} reads it. */
+    public RunConfig config() {
+        if (config == null) {
+            RunSettings settings = new RunSettings();
+            settings.config = dir.resolve(RunFiles.CONFIG);
+            config = ConfigResolver.resolve(settings);
+        }
+        return config;
+    }
+
+    /** The text report, made again from result.json, config.toml and windows.hlog: what the run printed. */
+    public String reportText() {
+        return ReportRebuild.text(this);
+    }
+
+    /** The intervals of windows.hlog: one group per window, in order, each with its histograms by tag. */
+    public List<Interval> windowIntervals() {
+        return intervals(RunFiles.WINDOWS);
+    }
+
+    /** The intervals of seconds.hlog: one group per second of the measured windows; empty when the directory has none. */
+    public List<Interval> secondIntervals() {
+        if (!Files.exists(dir.resolve(RunFiles.SECONDS))) {
+            return List.of();
+        }
+        return intervals(RunFiles.SECONDS);
+    }
+
+    /**
+     * One interval of a log: its wall-clock bounds and each tag's histogram; the untagged one
+     * (every workload's latency) under the key "".
+     */
+    public record Interval(long startEpochMs, long endEpochMs, Map<String, Histogram> histograms) {
+        public Histogram get(String tag) {
+            return histograms.get(tag);
+        }
+    }
+
+    /** The log's intervals grouped: an untagged histogram starts each group, the tagged ones after it belong to it. */
+    private List<Interval> intervals(String name) {
+        Path file = dir.resolve(name);
+        List<Interval> out = new ArrayList<>();
+        try {
+            HistogramLogReader reader = new HistogramLogReader(file.toFile());
+            Map<String, Histogram> current = null;
+            long start = 0;
+            long end = 0;
+            EncodableHistogram e;
+            while ((e = reader.nextIntervalHistogram()) != null) {
+                Histogram h = (Histogram) e;
+                String tag = h.getTag() == null ? "" : h.getTag();
+                if (tag.isEmpty()) {
+                    if (current != null) {
+                        out.add(new Interval(start, end, current));
+                    }
+                    current = new LinkedHashMap<>();
+                    start = h.getStartTimeStamp();
+                    end = h.getEndTimeStamp();
+                }
+                if (current != null) {
+                    current.put(tag, h);
+                }
+            }
+            if (current != null) {
+                out.add(new Interval(start, end, current));
+            }
+        } catch (FileNotFoundException e) {
+            throw new UserError(dir + " is not a whole run directory: it has no " + name);
+        } catch (RuntimeException e) {
+            throw new UserError(file + " is not an HdrHistogram interval log fluxperf can read (" + e.getMessage() + ")", e);
+        }
+        return out;
+    }
+
+    /** A config's fingerprint: SHA-256 of config.toml's text, in hex, prefixed "sha256:". */
+    public static String hash(String configToml) {
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(configToml.getBytes(StandardCharsets.UTF_8));
+            return "sha256:" + HexFormat.of().formatHex(d);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,439 @@
+package io.fluxperf.engine.rundir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.metrics.ConnectionCounts;
+import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.SendLateness;
+import io.fluxperf.engine.metrics.StopReason;
+import io.fluxperf.engine.metrics.TcpHealth;
+import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.metrics.WorkloadStats;
+import io.fluxperf.trace.FileErrors;
+import io.fluxperf.trace.TraceFormatException;
+import io.fluxperf.trace.TraceHeader;
+import io.fluxperf.trace.TraceReader;
+import io.fluxperf.trace.TraceRecord;
+import io.fluxperf.trace.TraceWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
+
+/**
+ * One run directory from runs made at the same time on several machines ({@code fluxperf merge}):
+ * counts add exactly, histograms add losslessly (HdrHistogram's {@code add}), nothing is averaged.
+ * Window N of every input makes window N of the merge (the inputs ran the same config together, so
+ * their windows overlap in wall-clock time, which is checked); seconds line up by their window and
+ * their place in it; traces are copied into one, their times moved onto one clock by each trace's
+ * own clock origin. A merged directory reads like any other ({@code report}, {@code compare}).
+ *
+ * <p>Inputs must share their config (config.toml's hash) and overlap in time; a merge of a
+ * sharded run ({@code merge OUT/RUN_ID}) gives its inputs the same way and adds its own fields.
+ */
+public final class RunMerge {
+    private final ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private final List<RunDirectory> inputs;
+
+    private RunMerge(List<RunDirectory> inputs) {
+        this.inputs = inputs;
+    }
+
+    /**
+     * Checks the inputs: each a run directory, all of one config, all overlapping in time.
+     *
+     * @throws UserError naming the input that does not fit
+     */
+    public static RunMerge of(List<Path> dirs) {
+        if (dirs.size() < 2) {
+            throw new UserError("merge: give at least two run directories to merge, not " + dirs.size());
+        }
+        List<RunDirectory> inputs = new ArrayList<>();
+        for (Path d : dirs) {
+            inputs.add(RunDirectory.open(d));
+        }
+        RunDirectory first = inputs.get(0);
+        for (RunDirectory in : inputs) {
+            if (!"run".equals(in.command())) {
+                throw new UserError("merge: " + in.directory() + " was written by '" + in.command()
+                        + "'; merge takes run directories of 'run' and of merges");
+            }
+            if (!in.configHash().equals(first.configHash())) {
+                throw new UserError("merge: " + in.directory() + " ran another config than " + first.directory()
+                        + " (their config.toml differ); merge only runs of one config");
+            }
+            if ("failed".equals(in.result().path("stopReason").asText())) {
+                throw new UserError("merge: " + in.directory() + " is the record of a run that failed ("
+                        + in.result().path("error").asText() + ")");
+            }
+        }
+        long start = Long.MIN_VALUE;
+        long end = Long.MAX_VALUE;
+        for (RunDirectory in : inputs) {
+            start = Math.max(start, in.result().path("startEpochMs").asLong());
+            end = Math.min(end, in.result().path("endEpochMs").asLong());
+        }
+        if (start >= end) {
+            for (RunDirectory in : inputs) {
+                long s = in.result().path("startEpochMs").asLong();
+                long e = in.result().path("endEpochMs").asLong();
+                for (RunDirectory other : inputs) {
+                    if (other != in && (e <= other.result().path("startEpochMs").asLong()
+                            || s >= other.result().path("endEpochMs").asLong())) {
+                        throw new UserError("merge: " + in.directory() + " ran at another time than " + other.directory()
+                                + " (their measured windows do not overlap); merge runs made together");
+                    }
+                }
+            }
+            throw new UserError("merge: the inputs' measured windows do not all overlap; merge runs made together");
+        }
+        return new RunMerge(inputs);
+    }
+
+    /** The inputs, read. */
+    public List<RunDirectory> inputs() {
+        return inputs;
+    }
+
+    /**
+     * Writes the merged run directory.
+     *
+     * @param extra fields to add to result.json (a sharded run's), or null
+     * @throws UserError naming --out when it cannot be written
+     */
+    public void write(Path out, boolean overwrite, List<String> commandLine, ObjectNode extra) {
+        RunDirectory first = inputs.get(0);
+        RunConfig config = first.config();
+        List<ReportRebuild.Restored> restored = new ArrayList<>();
+        for (RunDirectory in : inputs) {
+            restored.add(ReportRebuild.restore(in));
+        }
+        RunDirectoryWriter.prepareDirectory(out, overwrite, "--out");
+        try {
+            Files.writeString(out.resolve(RunFiles.CONFIG), first.configToml(), StandardCharsets.UTF_8);
+            int windowCount = restored.stream().mapToInt(r -> r.windows().size()).max().orElse(0);
+            List<WindowResult> windows = new ArrayList<>();
+            for (int w = 0; w < windowCount; w++) {
+                List<WindowResult> parts = new ArrayList<>();
+                for (ReportRebuild.Restored r : restored) {
+                    if (w < r.windows().size()) {
+                        parts.add(r.windows().get(w));
+                    }
+                }
+                windows.add(sum(w + 1, parts, config));
+            }
+            List<WindowResult> totals = restored.stream().map(r -> r.result().total()).toList();
+            WindowResult total = sum(0, totals, config);
+            long preloaded = restored.stream().mapToLong(r -> r.result().preloadedKeys()).sum();
+            RunResult merged = new RunResult(config, target(), windows, total, stopReason(restored), preloaded,
+                    List.of(), List.of(), SendLateness.NONE);
+            List<String> tags = RunFiles.workloadTags(config.workloads());
+            long base = Math.floorDiv(windows.isEmpty() ? total.startNanos() : windows.get(0).startNanos(), 1_000_000L);
+            try (IntervalLog log = IntervalLog.create(out.resolve(RunFiles.WINDOWS), base,
+                    "fluxperf: merged from " + inputs.size() + " runs; one interval per window, ns; tags as in a run's windows.hlog")) {
+                for (WindowResult w : windows) {
+                    RunDirectoryWriter.writeWindow(log, w, tags, w.startNanos(), w.endNanos());
+                }
+            }
+            writeSeconds(out, base, windows);
+            ObjectNode trace = mergeTraces(out);
+            ObjectNode root = RunDirectoryWriter.resultNode(mapper, merged, "run", first.configHash(), n -> n,
+                    events(restored), errors(), trace, null);
+            ArrayNode from = root.putArray("mergedFrom");
+            for (RunDirectory in : inputs) {
+                from.add(in.directory().toString());
+            }
+            if (extra != null) {
+                root.setAll(extra);
+            }
+            RunDirectoryWriter.writeResult(mapper, out, root);
+            ObjectNode env = RunEnvironment.describe(mapper, commandLine, System.currentTimeMillis());
+            ArrayNode inputEnvs = env.putArray("inputs");
+            for (RunDirectory in : inputs) {
+                Path e = in.directory().resolve(RunFiles.ENVIRONMENT);
+                inputEnvs.add(Files.exists(e) ? mapper.readTree(e.toFile()) : mapper.nullNode());
+            }
+            mapper.writeValue(out.resolve(RunFiles.ENVIRONMENT).toFile(), env);
+            Files.writeString(out.resolve(RunFiles.REPORT), RunDirectory.open(out).reportText(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UserError("--out: cannot write the merged run directory " + out + ": " + FileErrors.describe(e), e);
+        }
+    }
+
+    /** The windows of several machines added: counts and histograms summed, the span from the first start to the last end. */
+    static WindowResult sum(int number, List<WindowResult> parts, RunConfig config) {
+        List<WorkloadStats> workloads = new ArrayList<>();
+        for (int i = 0; i < config.workloads().size(); i++) {
+            workloads.add(new WorkloadStats());
+        }
+        WorkloadStats total = new WorkloadStats();
+        ConnectionCounts connections = new ConnectionCounts();
+        Histogram lag = WorkloadStats.newHistogram();
+        Histogram connect = WorkloadStats.newHistogram();
+        TcpHealth tcp = new TcpHealth();
+        long start = Long.MAX_VALUE;
+        long end = Long.MIN_VALUE;
+        long cpu = 0;
+        List<Long> loops = new ArrayList<>();
+        for (WindowResult w : parts) {
+            for (int i = 0; i < workloads.size(); i++) {
+                workloads.get(i).add(w.workloads().get(i));
+            }
+            total.add(w.total());
+            connections.add(w.connections()); // open connections add up too: each machine holds its own
+            lag.add(w.sendLag());
+            connect.add(w.connectLatency());
+            tcp.add(w.tcp());
+            start = Math.min(start, w.startNanos());
+            end = Math.max(end, w.endNanos());
+            cpu = cpu < 0 || w.cpuNanos() < 0 ? -1 : cpu + w.cpuNanos();
+            for (long n : w.loopCpuNanos()) {
+                loops.add(n); // each machine's load threads, side by side: the busiest stays the busiest
+            }
+        }
+        long[] loopCpu = loops.stream().mapToLong(Long::longValue).toArray();
+        return new WindowResult(number, start, end, config.workloads(), workloads, total, connections, lag, connect, cpu,
+                loopCpu).withTcp(tcp);
+    }
+
+    /** Each second of the merge: the inputs' seconds of the same window and place in it, added. */
+    private void writeSeconds(Path out, long base, List<WindowResult> windows) throws IOException {
+        Map<Long, Map<String, Histogram>> byKey = new TreeMap<>();
+        Map<Long, long[]> bounds = new TreeMap<>();
+        for (RunDirectory in : inputs) {
+            JsonNode ws = in.result().path("windows");
+            long origin = in.result().path("startEpochMs").asLong();
+            Map<Integer, Integer> seen = new LinkedHashMap<>();
+            for (RunDirectory.Interval s : in.secondIntervals()) {
+                long middle = (s.startEpochMs() + s.endEpochMs()) / 2;
+                int window = 0;
+                for (int w = 0; w < ws.size(); w++) {
+                    long ws0 = origin + ws.get(w).path("start").asLong() / 1_000_000L;
+                    long ws1 = origin + ws.get(w).path("end").asLong() / 1_000_000L;
+                    if (middle >= ws0 && middle <= ws1 + 1) {
+                        window = w;
+                        break;
+                    }
+                    if (middle > ws1) {
+                        window = w + 1 < ws.size() ? w + 1 : w;
+                    }
+                }
+                int place = seen.merge(window, 1, Integer::sum) - 1;
+                long key = ((long) window << 32) | place;
+                Map<String, Histogram> sum = byKey.computeIfAbsent(key, k -> new LinkedHashMap<>());
+                for (Map.Entry<String, Histogram> e : s.histograms().entrySet()) {
+                    Histogram h = sum.get(e.getKey());
+                    if (h == null) {
+                        sum.put(e.getKey(), e.getValue().copy());
+                    } else {
+                        h.add(e.getValue());
+                    }
+                }
+                long[] b = bounds.computeIfAbsent(key, k -> new long[] {Long.MAX_VALUE, Long.MIN_VALUE});
+                b[0] = Math.min(b[0], s.startEpochMs());
+                b[1] = Math.max(b[1], s.endEpochMs());
+            }
+        }
+        try (IntervalLog log = IntervalLog.create(out.resolve(RunFiles.SECONDS), base,
+                "fluxperf: merged from " + inputs.size() + " runs; one interval per second, ns; tags as in windows.hlog")) {
+            for (Map.Entry<Long, Map<String, Histogram>> e : byKey.entrySet()) {
+                long[] b = bounds.get(e.getKey());
+                Map<String, Histogram> h = e.getValue();
+                Histogram untagged = h.get("");
+                if (untagged != null) {
+                    log.interval(b[0] * 1_000_000L, b[1] * 1_000_000L, null, untagged);
+                }
+                for (Map.Entry<String, Histogram> t : h.entrySet()) {
+                    if (!t.getKey().isEmpty()) {
+                        log.interval(b[0] * 1_000_000L, b[1] * 1_000_000L, t.getKey(), t.getValue());
+                    }
+                }
+            }
+        }
+    }
+
+    /** What the report's config echo names: the inputs' target when they share one, else all of them. */
+    private String target() {
+        List<String> targets = new ArrayList<>();
+        for (RunDirectory in : inputs) {
+            String t = in.result().path("target").asText(null);
+            if (t != null && !targets.contains(t)) {
+                targets.add(t);
+            }
+        }
+        return targets.isEmpty() ? null : String.join(" + ", targets);
+    }
+
+    private static StopReason stopReason(List<ReportRebuild.Restored> restored) {
+        for (ReportRebuild.Restored r : restored) {
+            if (r.result().stopReason() != StopReason.COMPLETED) {
+                return r.result().stopReason();
+            }
+        }
+        return StopReason.COMPLETED;
+    }
+
+    /**
+     * The report's steps for the merge: the first input's, with connections and preloads summed,
+     * every window once, and no statistics blocks (their percentiles cannot be added).
+     */
+    private ArrayNode events(List<ReportRebuild.Restored> restored) {
+        ArrayNode events = mapper.createArrayNode();
+        for (JsonNode e : inputs.get(0).result().path("events")) {
+            String name = e.path("event").asText();
+            switch (name) {
+                case "connected" -> {
+                    ObjectNode c = events.addObject();
+                    c.put("event", name);
+                    c.put("open", sumFirst("connected", "open"));
+                    c.put("failures", sumFirst("connected", "failures"));
+                }
+                case "preloaded" -> {
+                    ObjectNode p = events.addObject();
+                    p.put("event", name);
+                    p.put("keys", sumFirst("preloaded", "keys"));
+                    p.put("failed", sumFirst("preloaded", "failed"));
+                    p.put("seconds", e.path("seconds").asDouble());
+                }
+                case "stats", "waterfall" -> {
+                    // not made again for a merge
+                }
+                case "finished" -> {
+                    if (inputs.stream().allMatch(in -> has(in, "finished"))) {
+                        events.add(e.deepCopy());
+                    }
+                }
+                default -> events.add(e.deepCopy());
+            }
+        }
+        return events;
+    }
+
+    private static boolean has(RunDirectory in, String event) {
+        for (JsonNode e : in.result().path("events")) {
+            if (event.equals(e.path("event").asText())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The sum over the inputs of {@code field} of each one's first {@code event}. */
+    private long sumFirst(String event, String field) {
+        long sum = 0;
+        for (RunDirectory in : inputs) {
+            for (JsonNode e : in.result().path("events")) {
+                if (event.equals(e.path("event").asText())) {
+                    sum += e.path(field).asLong();
+                    break;
+                }
+            }
+        }
+        return sum;
+    }
+
+    /** The inputs' errors added: counts summed, messages with their counts summed. */
+    private ObjectNode errors() {
+        ObjectNode sum = null;
+        for (RunDirectory in : inputs) {
+            JsonNode e = in.result().path("errors");
+            if (!e.isObject()) {
+                continue;
+            }
+            if (sum == null) {
+                sum = mapper.createObjectNode();
+                sum.put("protocol", 0L);
+                sum.put("connection", 0L);
+                sum.put("request", 0L);
+                sum.putObject("messages");
+            }
+            for (String f : List.of("protocol", "connection", "request")) {
+                sum.put(f, sum.path(f).asLong() + e.path(f).asLong());
+            }
+            ObjectNode messages = (ObjectNode) sum.get("messages");
+            Iterator<Map.Entry<String, JsonNode>> it = e.path("messages").fields();
+            while (it.hasNext()) {
+                Map.Entry<String, JsonNode> m = it.next();
+                messages.put(m.getKey(), messages.path(m.getKey()).asLong() + m.getValue().asLong());
+            }
+        }
+        return sum;
+    }
+
+    /**
+     * The inputs' traces as one, in {@code out/trace}: every record copied, its times moved from its
+     * machine's clock to the first trace's by the two traces' clock origins; null when an input has
+     * no trace.
+     */
+    private ObjectNode mergeTraces(Path out) {
+        List<Path> traces = new ArrayList<>();
+        for (RunDirectory in : inputs) {
+            Path t = in.directory().resolve(RunFiles.TRACE);
+            if (!Files.isDirectory(t)) {
+                return null;
+            }
+            traces.add(t);
+        }
+        Path merged = out.resolve(RunFiles.TRACE);
+        TraceHeader h0;
+        try (TraceReader first = TraceReader.open(traces.get(0))) {
+            h0 = first.header();
+        } catch (TraceFormatException e) {
+            throw new UserError("merge: " + e.getMessage(), e);
+        }
+        TraceHeader header = TraceHeader.builder().fluxperfVersion(h0.fluxperfVersion()).configJson(h0.configJson())
+                .clockOrigin(h0.clockOriginEpochNanos(), h0.clockOriginMonotonicNanos())
+                .workloads(h0.workloads()).commands(h0.commands()).protocols(h0.protocols()).build();
+        long lost = 0;
+        boolean failed = false;
+        TraceWriter writer;
+        try {
+            writer = TraceWriter.open(merged, header);
+        } catch (TraceFormatException e) {
+            throw new UserError("--out: " + e.getMessage(), e);
+        }
+        try (TraceWriter w = writer) {
+            TraceRecord r = new TraceRecord();
+            for (Path t : traces) {
+                try (TraceReader reader = TraceReader.open(t)) {
+                    TraceHeader h = reader.header();
+                    long shift = (h.clockOriginEpochNanos() - h.clockOriginMonotonicNanos())
+                            - (h0.clockOriginEpochNanos() - h0.clockOriginMonotonicNanos());
+                    while (reader.next(r)) {
+                        r.intendedSendNanos(r.intendedSendNanos() + shift).actualSendNanos(r.actualSendNanos() + shift)
+                                .completionNanos(r.completionNanos() + shift);
+                        if (!h.workloads().equals(h0.workloads()) || !h.commands().equals(h0.commands())) {
+                            r.workload(h0.workloadCode(h.workloadName(r.workload())));
+                            r.command(h0.commandCode(h.commandName(r.command())));
+                        }
+                        w.append(r);
+                    }
+                    lost += reader.footer().map(f -> f.recordsLost()).orElse(0L);
+                } catch (TraceFormatException e) {
+                    throw new UserError("merge: " + e.getMessage(), e);
+                }
+            }
+            w.flush();
+            failed = w.failed();
+        }
+        ObjectNode node = mapper.createObjectNode();
+        node.put("directory", merged.toString());
+        node.put("records", writer.recordsWritten());
+        node.put("lost", lost + writer.recordsLost());
+        node.put("failed", failed);
+        node.put("failure", writer.failure().orElse(null));
+        return node;
+    }
+}

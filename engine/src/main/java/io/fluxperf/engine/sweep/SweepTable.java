@@ -1,0 +1,53 @@
+package io.fluxperf.engine.sweep;
+
+import java.io.PrintStream;
+import java.util.Locale;
+
+/**
+ * The sweep as text: a row per step as it ends, then the table of every step by rate and the knee.
+ * Latencies in ms (from the intended send time in open loop).
+ */
+public final class SweepTable {
+    private static final String HEADER = String.format(Locale.ROOT, "%-5s %12s %12s %10s %10s %10s %8s  %s",
+            "step", "target/s", "achieved/s", "p50 ms", "p99 ms", "p999 ms", "errors", "objectives met");
+
+    private SweepTable() {
+    }
+
+    public static String header() {
+        return HEADER;
+    }
+
+    /** One step's row; a refinement's number has an r after it. */
+    public static String row(SweepStep s) {
+        String met = s.good() ? "yes" : "no: " + s.failure();
+        return String.format(Locale.ROOT, "%-5s %12s %12s %10s %10s %10s %8d  %s", s.number() + (s.refinement() ? "r" : ""),
+                Rates.format(s.target()), Rates.format(Math.round(s.achieved())), ms(s.p50()), ms(s.p99()), ms(s.p999()),
+                s.errors(), met);
+    }
+
+    /** The whole sweep: every step by rate, why it stopped, and the knee. */
+    public static void print(SweepResult r, PrintStream out) {
+        out.println(HEADER);
+        for (SweepStep s : r.byRate()) {
+            out.println(row(s));
+        }
+        out.println("Stopped: " + r.stoppedBecause());
+        out.println(kneeLine(r));
+    }
+
+    /** {@code Knee: 45,000/s (achieved 44,990/s, p99 0.812 ms) met p99<1ms}, or that no rate did. */
+    public static String kneeLine(SweepResult r) {
+        SweepStep k = r.knee();
+        String objectives = String.join(", ", r.objectives());
+        if (k == null) {
+            return "Knee: none: no rate tried met " + objectives;
+        }
+        return "Knee: " + Rates.format(k.target()) + "/s (achieved " + Rates.format(Math.round(k.achieved())) + "/s, p50 "
+                + ms(k.p50()) + " ms, p99 " + ms(k.p99()) + " ms, p999 " + ms(k.p999()) + " ms) met " + objectives;
+    }
+
+    static String ms(long nanos) {
+        return String.format(Locale.ROOT, "%.3f", nanos / 1e6);
+    }
+}
