@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {"Compares run directories (written by 'run --out DIR'): per workload, requests/s, p50 ... p9999,",
-                "service time and CPU per request of each run as a ratio to the first (A), with a 95% interval from a",
+                "service time and CPU per request of each run as a ratio to the first (A), with a 95%% interval from a",
                 "seeded bootstrap over the runs' seconds, and a verdict per figure: faster, slower (the interval",
                 "excludes 1) or no significant difference. Config keys that differ between the runs come first.",
                 "No load is sent."},
@@ -36,7 +36,8 @@ import picocli.CommandLine.Parameters;
                 "  fluxperf run -s 127.0.0.1:11211 --rate 20000 -d 30 --out runs/after",
                 "  fluxperf compare runs/before runs/after",
                 "  fluxperf compare runs/before runs/after runs/tuned --html compare.html",
-                "  fluxperf compare runs/before runs/after --json | jq '.workloads[0].figures[1].versus'",
+                "  fluxperf compare runs/before runs/after --json > compare.json",
+                "  fluxperf compare runs/a runs/b --min-change 2   # no verdict below a 2%% change",
                 "",
                 "A directory that is no run directory is an error (exit 2) that names it."})
 public final class CompareCommand implements Callable<Integer>, Streams.Aware {
@@ -60,6 +61,11 @@ public final class CompareCommand implements Callable<Integer>, Streams.Aware {
             description = "Bootstrap resamples per figure (default ${DEFAULT-VALUE}).")
     private int resamples;
 
+    @Option(names = "--min-change", paramLabel = "PERCENT", defaultValue = "0",
+            description = "Say faster or slower only when the whole interval is more than PERCENT away from 1 (for CI:"
+                    + " --min-change 2 ignores a significant 0.5%% change); default 0: whenever it excludes 1.")
+    private double minChangePercent;
+
     @Override
     public void streams(Streams streams) {
         this.streams = streams;
@@ -70,12 +76,15 @@ public final class CompareCommand implements Callable<Integer>, Streams.Aware {
         if (resamples < 100 || resamples > 100_000) {
             throw new UserError("--resamples: give 100 to 100000, not " + resamples);
         }
+        if (!(minChangePercent >= 0 && minChangePercent <= 10_000)) {
+            throw new UserError("--min-change: give a percentage from 0 to 10000, not " + minChangePercent);
+        }
         List<RunFigures> runs = new ArrayList<>();
         for (int i = 0; i < dirs.size(); i++) {
             String label = i < 26 ? String.valueOf((char) ('A' + i)) : "R" + (i + 1);
             runs.add(RunDirectoryFigures.of(RunDirectory.open(dirs.get(i)), label));
         }
-        RunComparison c = RunComparison.of(runs, resamples, seed);
+        RunComparison c = RunComparison.of(runs, resamples, seed, minChangePercent / 100);
         if (html != null) {
             try {
                 Files.writeString(html, ComparisonHtml.render(c), StandardCharsets.UTF_8);

@@ -23,7 +23,7 @@ import picocli.CommandLine.Parameters;
                 "  fluxperf run -s 127.0.0.1:11211 --rate 20000 -d 10 -w 3 --out runs/a",
                 "  fluxperf report runs/a                      # the text report, as the run printed it",
                 "  fluxperf report runs/a --json | jq .total.latency.p99",
-                "  fluxperf report runs/a --html a.html          # one page: tables, charts, heatmap of a trace",
+                "  fluxperf report runs/a --html a.html        # charts, tables, heatmap",
                 "  fluxperf merge runs/host1 runs/host2 --out runs/all && fluxperf report runs/all",
                 "",
                 "A directory that is no run directory, or whose result.json is cut short or of an unknown",

@@ -212,7 +212,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     @Override
     public Integer call() {
         RunConfig runConfig = ConfigResolver.resolve(settings(), note -> streams.err().println("fluxperf: note: " + note));
-        runConfig = sharding.apply(runConfig);
+        runConfig = sharding.placeOut(sharding.apply(runConfig));
         HostTuning tuning = Main.ownsProcess() ? HostTuning.ownProcess(runConfig.isOpenLoop(), !connection.noHostTuning)
                 : HostTuning.standard();
         Path traceDir = RunDirectories.trace(trace, runConfig.out());
@@ -226,6 +226,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
                 .liveSamples(!noLive);
         if (directory != null) {
             run.runDirectory(directory);
+            sharding.record(directory, runConfig);
         }
         if (tuning.warmsUp()) {
             // a cold JVM's first seconds would be reported as the server's latency

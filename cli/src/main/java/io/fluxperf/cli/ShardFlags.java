@@ -1,9 +1,22 @@
 package io.fluxperf.cli;
 
+import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.connection.ServerAddress;
+import io.fluxperf.engine.protocol.Protocol;
+import io.fluxperf.engine.protocol.Protocols;
+import io.fluxperf.engine.rundir.EffectiveConfig;
+import io.fluxperf.engine.rundir.RunDirectory;
+import io.fluxperf.engine.rundir.RunDirectoryWriter;
+import io.fluxperf.engine.shard.ClockReader;
+import io.fluxperf.engine.shard.RunId;
+import io.fluxperf.engine.shard.ShardRecord;
 import io.fluxperf.engine.shard.Shard;
 import io.fluxperf.engine.shard.ShardedConfig;
 import io.fluxperf.engine.shard.StartAt;
+import java.net.SocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import picocli.CommandLine.Option;
@@ -28,6 +41,11 @@ final class ShardFlags {
                     + "after connecting and preloading; a late start counts as send lag.")
     String startAt;
 
+    @Option(names = "--run-id", paramLabel = "ID",
+            description = "Name of the sharded run: with --out OUT each agent writes OUT/ID/shard-I "
+                    + "(default: run-START-HASH, from --start-at and the config hash, the same on every agent).")
+    String runId;
+
     /** This process's shard (flags, then the environment), or null. */
     Shard shard() {
         return Shard.resolve(shard, shards, environment);
@@ -36,6 +54,51 @@ final class ShardFlags {
     /** The start time, or null. */
     Instant startTime() {
         return startAt == null ? null : StartAt.parse(startAt);
+    }
+
+    /**
+     * A sharded run's agent writes its run directory as {@code OUT/RUN_ID/shard-I}, so that the
+     * agents' directories, on one shared volume or copied together, form the run's.
+     */
+    RunConfig placeOut(RunConfig config) {
+        Shard s = config.shard();
+        if (s == null) {
+            if (runId != null) {
+                throw new UserError("--run-id names a sharded run's directory; give --shard I/N (or JOB_COMPLETION_INDEX) too");
+            }
+            return config;
+        }
+        if (config.out() == null) {
+            return config;
+        }
+        String id = RunId.of(runId, config.startAt(), RunDirectory.hash(EffectiveConfig.toml(config)));
+        return config.toBuilder().out(config.out().resolve(id).resolve(RunId.shardDirectory(s.index()))).build();
+    }
+
+    /**
+     * Fills result.json's "shard": index, count, run id, start, and the server's clock read now and
+     * when the result is written (after the load), for merge's clock offsets.
+     */
+    void record(RunDirectoryWriter directory, RunConfig config) {
+        Shard s = config.shard();
+        if (s == null) {
+            return;
+        }
+        Path dir = config.out();
+        String id = dir.getParent().getFileName().toString();
+        Protocol p = Protocols.find(config.protocol());
+        SocketAddress server = null;
+        if (config.server() != null && !config.connection().tls()) {
+            server = ServerAddress.parse(config.server(), "--server");
+        }
+        ClockReader clock = new ClockReader(p == null ? null : p.serverClock(), server, Duration.ofSeconds(1));
+        ShardRecord.ClockReading start = clock.read();
+        String at = config.startAt() == null ? null : config.startAt().toString();
+        directory.shard(() -> {
+            ShardRecord.ClockReading end = start == null ? null : clock.read();
+            return new ShardRecord(s.index(), s.count(), id, at,
+                    start == null || end == null ? null : new ShardRecord.ServerClockReadings(start, end));
+        });
     }
 
     /** {@code whole} as this agent runs it: its share of rates and keys, and the start time. */

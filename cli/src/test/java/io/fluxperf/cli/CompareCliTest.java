@@ -22,7 +22,7 @@ class CompareCliTest {
                 compare.out());
         assertTrue(compare.out().contains("--html=FILE") && compare.out().contains("--json"), compare.out());
         CliRun report = CliRun.of("report", "--help");
-        assertTrue(report.out().contains("--html=FILE") && report.out().contains("--html a.html"), report.out());
+        assertTrue(report.out().contains("--html=FILE") && report.out().contains("report runs/a --html a.html"), report.out());
     }
 
     @Test

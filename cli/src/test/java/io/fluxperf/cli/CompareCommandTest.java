@@ -94,6 +94,17 @@ class CompareCommandTest {
     }
 
     @Test
+    void aMinimumChangeAboveTheDifferenceTakesTheVerdictAway() throws Exception {
+        JsonNode root = new ObjectMapper().readTree(CliRun.of("compare", oneMs.toString(), threeMs.toString(), "--json",
+                "--min-change", "500").out());
+        assertEquals("no significant difference", figure(root, "p50").get("versus").get(0).get("verdict").asText());
+        assertEquals(5.0, root.get("bootstrap").get("minChange").asDouble(), 1e-12);
+        CliRun bad = CliRun.of("compare", oneMs.toString(), threeMs.toString(), "--min-change", "-1");
+        assertEquals(2, bad.exitCode());
+        assertTrue(bad.err().startsWith("fluxperf: --min-change:"), bad.err());
+    }
+
+    @Test
     void theSameSeedGivesTheSameOutput() {
         CliRun a = CliRun.of("compare", oneMs.toString(), threeMs.toString(), "--seed", "7");
         CliRun b = CliRun.of("compare", oneMs.toString(), threeMs.toString(), "--seed", "7");

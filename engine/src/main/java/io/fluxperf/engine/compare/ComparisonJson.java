@@ -26,6 +26,7 @@ public final class ComparisonJson {
         boot.put("resamples", c.resamples());
         boot.put("seed", c.seed());
         boot.put("confidence", Bootstrap.CONFIDENCE);
+        boot.put("minChange", c.minChange());
         ArrayNode runs = root.putArray("runs");
         for (RunComparison.RunInfo r : c.runs()) {
             runs.addObject().put("label", r.label()).put("dir", r.source()).put("seconds", r.seconds());

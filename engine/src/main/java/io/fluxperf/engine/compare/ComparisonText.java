@@ -16,7 +16,9 @@ public final class ComparisonText {
     public static String render(RunComparison c) {
         StringBuilder out = new StringBuilder();
         out.append("Runs (each later run as a ratio to A; 95% interval by bootstrap over seconds, ")
-                .append(c.resamples()).append(" resamples, seed ").append(c.seed()).append("):\n");
+                .append(c.resamples()).append(" resamples, seed ").append(c.seed())
+                .append(c.minChange() > 0 ? "; faster or slower needs a change over " + percent(c.minChange()) : "")
+                .append("):\n");
         for (RunComparison.RunInfo r : c.runs()) {
             out.append("  ").append(r.label()).append("  ").append(r.source()).append("  (").append(r.seconds())
                     .append(" s)\n");
@@ -92,6 +94,11 @@ public final class ComparisonText {
             }
             out.append(line.toString().stripTrailing()).append('\n');
         }
+    }
+
+    /** A fraction as a percentage: 0.02 is "2%". */
+    public static String percent(double fraction) {
+        return java.math.BigDecimal.valueOf(fraction * 100).stripTrailingZeros().toPlainString() + "%";
     }
 
     public static String ratio(double r) {

@@ -52,13 +52,24 @@ public enum Figure {
 
     /** The verdict of B/A's interval: faster or slower when it excludes 1. */
     public Verdict verdict(Bootstrap.Ratio r) {
+        return verdict(r, 0);
+    }
+
+    /**
+     * The verdict of B/A's interval: faster or slower when it lies wholly above {@code 1 + minChange}
+     * or below {@code 1 - minChange}, no significant difference otherwise.
+     *
+     * @param minChange the smallest change that counts, as a fraction (0.02: 2%); 0: the interval excludes 1
+     */
+    public Verdict verdict(Bootstrap.Ratio r, double minChange) {
         if (r == null || !r.hasInterval()) {
             return Verdict.NO_INTERVAL;
         }
-        if (r.low() <= 1 && r.high() >= 1) {
+        boolean higher = r.low() > 1 + minChange;
+        boolean lower = r.high() < 1 - minChange;
+        if (!higher && !lower) {
             return Verdict.NO_SIGNIFICANT_DIFFERENCE;
         }
-        boolean higher = r.low() > 1;
         return higher == higherIsBetter ? Verdict.FASTER : Verdict.SLOWER;
     }
 }

@@ -17,9 +17,10 @@ import java.util.Set;
  * @param workloads         per workload (those of A first, then any only later runs have)
  * @param resamples         bootstrap resamples per comparison
  * @param seed              the bootstrap's seed
+ * @param minChange         the smallest change a verdict of faster or slower needs, as a fraction (0.02: 2%)
  */
 public record RunComparison(List<RunInfo> runs, List<ConfigKeys.Difference> configDifferences,
-                            List<WorkloadComparison> workloads, int resamples, long seed) {
+                            List<WorkloadComparison> workloads, int resamples, long seed, double minChange) {
 
     /** The name under which a run's workloads together are compared. */
     public static final String ALL = "all";
@@ -52,10 +53,11 @@ public record RunComparison(List<RunInfo> runs, List<ConfigKeys.Difference> conf
 
     /** Compares {@code runs} (A first) with {@link Bootstrap#RESAMPLES} resamples. */
     public static RunComparison of(List<RunFigures> runs, long seed) {
-        return of(runs, Bootstrap.RESAMPLES, seed);
+        return of(runs, Bootstrap.RESAMPLES, seed, 0);
     }
 
-    public static RunComparison of(List<RunFigures> runs, int resamples, long seed) {
+    /** @param minChange the smallest change a verdict of faster or slower needs, as a fraction; 0: any that the interval shows */
+    public static RunComparison of(List<RunFigures> runs, int resamples, long seed, double minChange) {
         if (runs.size() < 2) {
             throw new IllegalArgumentException("compare needs at least two runs");
         }
@@ -70,12 +72,13 @@ public record RunComparison(List<RunInfo> runs, List<ConfigKeys.Difference> conf
         runs.forEach(r -> names.addAll(r.workloads().keySet()));
         List<WorkloadComparison> workloads = new ArrayList<>();
         for (String name : names) {
-            workloads.add(workload(name, runs, resamples, seed));
+            workloads.add(workload(name, runs, resamples, seed, minChange));
         }
-        return new RunComparison(infos, diffs, workloads, resamples, seed);
+        return new RunComparison(infos, diffs, workloads, resamples, seed, minChange);
     }
 
-    private static WorkloadComparison workload(String name, List<RunFigures> runs, int resamples, long seed) {
+    private static WorkloadComparison workload(String name, List<RunFigures> runs, int resamples, long seed,
+                                               double minChange) {
         Figure[] intended = Arrays.stream(Figure.values()).filter(f -> f.kind() == Figure.Kind.INTENDED).toArray(Figure[]::new);
         Figure[] service = Arrays.stream(Figure.values()).filter(f -> f.kind() == Figure.Kind.SERVICE).toArray(Figure[]::new);
         int n = runs.size();
@@ -112,7 +115,7 @@ public record RunComparison(List<RunInfo> runs, List<ConfigKeys.Difference> conf
                 Bootstrap.Ratio r = ratios[f.ordinal()][i];
                 versus.add(r == null ? new Versus(runs.get(i).label(), null, null, null, Verdict.NO_INTERVAL)
                         : new Versus(runs.get(i).label(), r.ratio(), r.hasInterval() ? r.low() : null,
-                        r.hasInterval() ? r.high() : null, f.verdict(r)));
+                        r.hasInterval() ? r.high() : null, f.verdict(r, minChange)));
             }
             rows.add(new Row(f, Arrays.asList(values[f.ordinal()]), versus));
         }

@@ -22,7 +22,8 @@ public final class ComparisonHtml {
         page.h1("fluxperf compare");
         page.p("Each later run as a ratio to A, with a " + Math.round(Bootstrap.CONFIDENCE * 100)
                 + "% interval by bootstrap over the runs' seconds (" + c.resamples() + " resamples, seed " + c.seed()
-                + "); the verdict is faster or slower when the interval excludes 1.");
+                + "); the verdict is faster or slower when the interval excludes 1"
+                + (c.minChange() > 0 ? " and the change is over " + ComparisonText.percent(c.minChange()) : "") + ".");
         List<String[]> runs = new ArrayList<>();
         runs.add(new String[] {"run", "directory", "seconds"});
         c.runs().forEach(r -> runs.add(new String[] {r.label(), r.source(), Integer.toString(r.seconds())}));

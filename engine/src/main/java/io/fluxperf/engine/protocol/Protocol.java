@@ -81,6 +81,11 @@ public interface Protocol {
         return null;
     }
 
+    /** How to read the server's own clock (sharded runs compare agents' clocks by it), or null when it has none. */
+    default ServerClock serverClock() {
+        return null;
+    }
+
     /** Starts an embedded server of this protocol, or null when it has none. */
     default TargetFactory target() {
         return null;

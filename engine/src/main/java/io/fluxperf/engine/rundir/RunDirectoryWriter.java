@@ -143,6 +143,14 @@ public final class RunDirectoryWriter implements AutoCloseable {
         }
     }
 
+    /** A sharded run's agent (issue 31): result.json's "shard", asked for when it is written, after the load. */
+    private java.util.function.Supplier<?> shard;
+
+    /** Makes result.json's "shard" what {@code info} gives when the result is written (a record Jackson maps). */
+    public void shard(java.util.function.Supplier<?> info) {
+        this.shard = info;
+    }
+
     /** The directory. */
     public Path directory() {
         return dir;
@@ -288,6 +296,9 @@ public final class RunDirectoryWriter implements AutoCloseable {
     /** result.json: the JSON result's figures, with what the directory adds (docs/results.md), written whole or not at all. */
     private void writeResult(RunResult result, String error) throws IOException {
         ObjectNode root = resultNode(mapper, result, command, configHash, this::epochNanos, events, errors, trace, error);
+        if (shard != null) {
+            root.set("shard", mapper.valueToTree(shard.get()));
+        }
         writeResult(mapper, dir, root);
     }
 
@@ -414,6 +425,11 @@ public final class RunDirectoryWriter implements AutoCloseable {
         @Override
         public void warmupSkipped(String reason) {
             report.warmupSkipped(reason);
+        }
+
+        @Override
+        public void startedLate(long lateNanos) {
+            report.startedLate(lateNanos); // stderr only: the report made again has no such line either
         }
 
         @Override

@@ -116,9 +116,9 @@ public record Shard(int index, int count) {
         return total / count;
     }
 
-    /** This agent's share of a request count given for all agents together (the first ones take the remainder). */
+    /** This agent's share of a request count given for all agents together (a multiple of the count). */
     public long requests(long total) {
-        return total / count + (index < total % count ? 1 : 0);
+        return total / count;
     }
 
     /**

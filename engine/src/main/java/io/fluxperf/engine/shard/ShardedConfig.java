@@ -29,9 +29,10 @@ public final class ShardedConfig {
                         + " keys, fewer than the " + shard.count() + " shards that split its writes");
             }
         }
-        if (whole.requests() > 0 && whole.requests() < shard.count()) {
-            throw new UserError("--requests " + whole.requests() + " is fewer than the " + shard.count()
-                    + " shards; each shard needs at least one");
+        if (whole.requests() % shard.count() != 0) {
+            // every agent's config (and so its config hash) must be the same for merge to accept them
+            throw new UserError("--requests " + whole.requests() + " does not split evenly over " + shard.count()
+                    + " shards; give a multiple of " + shard.count());
         }
         if (whole.needsFlush() && whole.needsPreload()) {
             throw new UserError("--shard: --flush with --hit cannot be split over agents (one agent's flush would"

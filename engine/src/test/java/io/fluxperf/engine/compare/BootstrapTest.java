@@ -94,6 +94,17 @@ class BootstrapTest {
     }
 
     @Test
+    void aMinimumChangeKeepsSmallSignificantChangesFromAVerdict() {
+        Bootstrap.Ratio small = new Bootstrap.Ratio(1.0, 1.01, 1.01, 1.004, 1.016);
+        assertEquals(Verdict.SLOWER, Figure.P50.verdict(small, 0));
+        assertEquals(Verdict.NO_SIGNIFICANT_DIFFERENCE, Figure.P50.verdict(small, 0.02));
+        Bootstrap.Ratio large = new Bootstrap.Ratio(1.0, 0.9, 0.9, 0.88, 0.92);
+        assertEquals(Verdict.FASTER, Figure.P50.verdict(large, 0.02));
+        assertEquals(Verdict.SLOWER, Figure.REQUESTS_PER_SECOND.verdict(large, 0.02));
+        assertEquals(Verdict.NO_SIGNIFICANT_DIFFERENCE, Figure.P50.verdict(large, 0.1));
+    }
+
+    @Test
     void tooFewSecondsGiveNoInterval() {
         SecondSeries a = series(seconds(2, 1000, 1_000_000, 1));
         SecondSeries b = series(seconds(2, 1000, 3_000_000, 2));
@@ -136,7 +147,7 @@ class BootstrapTest {
                 Map.of("general.rate", "1000", "general.threads", "1"));
         RunFigures rb = new RunFigures("B", "b", Map.of("get", new WorkloadSeries(b, b)), 6000.0,
                 Map.of("general.rate", "2000", "general.threads", "1"));
-        RunComparison c = RunComparison.of(List.of(ra, rb), 300, 1);
+        RunComparison c = RunComparison.of(List.of(ra, rb), 300, 1, 0);
         assertEquals(1, c.configDifferences().size());
         assertEquals("general.rate", c.configDifferences().get(0).key());
         assertEquals(List.of("1000", "2000"), c.configDifferences().get(0).values());

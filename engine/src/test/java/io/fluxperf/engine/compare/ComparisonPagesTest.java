@@ -32,7 +32,7 @@ class ComparisonPagesTest {
                 new RunFigures("A", "/runs/a", Map.of("get", new WorkloadSeries(a, a)), 4000.0, Map.of("general.rate", "1000")),
                 new RunFigures("B", "/runs/b", Map.of("get", new WorkloadSeries(b, b)), 4100.0, Map.of("general.rate", "1000")),
                 new RunFigures("C", "/runs/c", Map.of("get", new WorkloadSeries(c, c)), 3900.0, Map.of("general.rate", "2000"))),
-                500, 1);
+                500, 1, 0);
     }
 
     @Test

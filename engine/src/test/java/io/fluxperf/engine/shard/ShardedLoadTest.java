@@ -153,6 +153,10 @@ class ShardedLoadTest {
                 .withKeyspace(KeyspaceConfig.defaults().withCount(3))).build();
         assertEquals("--shard: workload 'set' has 3 keys, fewer than the 4 shards that split its writes",
                 assertThrows(UserError.class, () -> ShardedConfig.of(tiny, new Shard(0, 4))).getMessage());
+        RunConfig counted = RunConfig.builder().requests(10).workload(WorkloadConfig.of(Command.GET)).build();
+        assertEquals("--requests 10 does not split evenly over 4 shards; give a multiple of 4",
+                assertThrows(UserError.class, () -> ShardedConfig.of(counted, new Shard(1, 4))).getMessage());
+        assertEquals(3, ShardedConfig.of(counted.toBuilder().requests(12).build(), new Shard(1, 4)).requests());
     }
 
     @Test

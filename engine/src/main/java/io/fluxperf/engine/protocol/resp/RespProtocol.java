@@ -69,6 +69,12 @@ public final class RespProtocol implements Protocol {
         return List.of(RedisMonitorFormat.INSTANCE);
     }
 
+    /** redis' {@code TIME} ({@link RespServerClock}). */
+    @Override
+    public io.fluxperf.engine.protocol.ServerClock serverClock() {
+        return new RespServerClock();
+    }
+
     /** redis Cluster ({@code --cluster}): {@link RespClusterProtocol}. */
     @Override
     public ClusterProtocol cluster() {
