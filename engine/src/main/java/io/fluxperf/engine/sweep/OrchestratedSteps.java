@@ -64,7 +64,8 @@ public final class OrchestratedSteps implements StepRunner {
         if (sweepDir != null) {
             Path dir = stepDirectory(sweepDir, number, rate);
             stepConfig = config.toBuilder().out(dir).build();
-            directory = RunDirectoryWriter.open(dir, overwrite, stepConfig, "sweep", commandLine, "--out");
+            // "run": a step is a run of run's load with run's report, so report DIR makes it again
+            directory = RunDirectoryWriter.open(dir, overwrite, stepConfig, "run", commandLine, "--out");
             PrintStream nowhere = new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
             report = new TextRunReport(directory.tee(nowhere), nowhere, false);
         }
