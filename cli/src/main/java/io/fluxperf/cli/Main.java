@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.VersionProvider.class,
         description = "Load generator and latency analyzer for memcached, Redis and HTTP servers.",
-        subcommands = {RunCommand.class, ReplayCommand.class, ServeCommand.class, McbCommand.class, ConvertCommand.class, ReportCommand.class, CompareCommand.class, MergeCommand.class, io.fluxperf.cli.trace.TraceCommand.class, io.fluxperf.cli.trace.HeatmapCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {RunCommand.class, ReplayCommand.class, ServeCommand.class, McbCommand.class, ConvertCommand.class, ReportCommand.class, CompareCommand.class, MergeCommand.class, SweepCommand.class, io.fluxperf.cli.trace.TraceCommand.class, io.fluxperf.cli.trace.HeatmapCommand.class, CommandLine.HelpCommand.class},
         footer = {"",
                 "Examples:",
                 "  fluxperf run                                   # get load against an embedded memcache server",
@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
                 "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log --speed 2   # replay a redis MONITOR log",
                 "  fluxperf run -s 127.0.0.1:11211 --rate 20000 --trace /tmp/t && fluxperf heatmap /tmp/t --out h.png",
                 "  fluxperf run -s 127.0.0.1:11211 --rate 20000 --out runs/a && fluxperf report runs/a",
+                "  fluxperf sweep -s 127.0.0.1:11211 --from 10000 --factor 1.5 --to 400000 --slo 'p99<1ms' --out sweeps/a",
                 "",
                 "Run 'fluxperf COMMAND --help' for a command's options."})
 public final class Main implements Runnable {

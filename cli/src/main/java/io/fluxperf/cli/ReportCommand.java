@@ -25,9 +25,11 @@ import picocli.CommandLine.Parameters;
                 "  fluxperf report runs/a --json | jq .total.latency.p99",
                 "  fluxperf report runs/a --html a.html        # charts, tables, heatmap",
                 "  fluxperf merge runs/host1 runs/host2 --out runs/all && fluxperf report runs/all",
+                "  fluxperf report runs/a --slo 'p99<2ms' --slo 'rate>=19800' --junit slo.xml   # exit 3 if one fails",
                 "",
                 "A directory that is no run directory, or whose result.json is cut short or of an unknown",
-                "format, is an error (exit 2) that names the file."})
+                "format, is an error (exit 2) that names the file. With --slo, the objectives are judged",
+                "against the directory's windows and whole run, and only their verdicts are printed."})
 public final class ReportCommand implements Callable<Integer>, Streams.Aware {
     private Streams streams = Streams.system();
 
@@ -43,6 +45,15 @@ public final class ReportCommand implements Callable<Integer>, Streams.Aware {
                     + "trace's heatmap when the directory holds one.")
     private Path html;
 
+    @Option(names = "--slo", paramLabel = "EXPR",
+            description = "Judge an objective against the run's windows and whole run, as 'run --slo' does, e.g. p99<2ms, "
+                    + "get.p999<=10ms, success>=99.9%, rate>=49500 (repeatable); prints the verdicts, exit code 3 when one fails.")
+    private java.util.List<String> slo;
+
+    @Option(names = "--junit", paramLabel = "FILE",
+            description = "Write the verdicts as JUnit XML: those of --slo, or else of the objectives the run had ([[slo]] in its config.toml).")
+    private Path junit;
+
     @Override
     public void streams(Streams streams) {
         this.streams = streams;
@@ -51,6 +62,9 @@ public final class ReportCommand implements Callable<Integer>, Streams.Aware {
     @Override
     public Integer call() {
         RunDirectory run = RunDirectory.open(dir);
+        if (slo != null || junit != null) {
+            return objectives(run);
+        }
         if (html != null) {
             io.fluxperf.engine.html.RunHtmlReport.write(run, html, "--html");
             streams.out().println("Wrote " + html);
@@ -62,5 +76,27 @@ public final class ReportCommand implements Callable<Integer>, Streams.Aware {
         }
         streams.out().flush();
         return 0;
+    }
+
+    /** --slo, --junit: the verdicts on objectives, judged against the directory's figures. */
+    private int objectives(RunDirectory run) {
+        if (json || html != null) {
+            throw new io.fluxperf.engine.UserError((slo != null ? "--slo" : "--junit")
+                    + ": prints the objectives' verdicts; give it without --json and --html");
+        }
+        java.util.List<io.fluxperf.engine.slo.Objective> objectives = slo != null
+                ? io.fluxperf.engine.slo.Objectives.parse(slo) : run.config().objectives();
+        if (objectives.isEmpty()) {
+            throw new io.fluxperf.engine.UserError("--junit: " + dir + " has no objectives ([[slo]] in its "
+                    + "config.toml); name them with --slo EXPR");
+        }
+        try (io.fluxperf.engine.slo.JunitXml file = junit != null ? io.fluxperf.engine.slo.JunitXml.open(junit) : null) {
+            io.fluxperf.engine.slo.SloVerdicts verdicts = run.verdicts(objectives);
+            verdicts.print(streams.out());
+            if (file != null) {
+                file.write(verdicts, "fluxperf report " + dir);
+            }
+            return RunCommand.objectivesExit(verdicts);
+        }
     }
 }

@@ -249,7 +249,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         return verdicts != null && verdicts.failed() ? io.fluxperf.engine.slo.SloVerdicts.EXIT_CODE : 0;
     }
 
-    private RunSettings settings() {
+    RunSettings settings() { // sweep reads run's flags through it too
         RunSettings s = connection.applyTo(new RunSettings());
         s.config = config;
         s.protocol = protocol;

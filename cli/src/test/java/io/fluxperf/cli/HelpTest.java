@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Every command's --help shows examples, and says what the command really does. */
 class HelpTest {
     @ParameterizedTest
-    @ValueSource(strings = {"run", "replay", "serve", "mcb", "trace", "heatmap"})
+    @ValueSource(strings = {"run", "replay", "serve", "mcb", "trace", "heatmap", "sweep"})
     void everyCommandsHelpHasExamples(String command) {
         CliRun run = CliRun.of(command, "--help");
         assertEquals(0, run.exitCode(), run.err());

@@ -341,4 +341,50 @@ class RpcPerf5RedisSampleTest {
         }
         assertTrue(keys > 100, "hashes, lists, sets and sorted sets at redis: " + keys);
     }
+
+    /** rpc-perf 5's other redis verbs: hexists of a field, get_batch as one MGET of its cardinality in keys. */
+    @Test
+    void hexistsAndGetBatch(RedisProcess redis) {
+        Path file = write(dir, "more.toml", """
+                [general]
+                protocol = "resp"
+                interval = 10
+                duration = 10
+
+                [target]
+                endpoints = ["SERVER"]
+
+                [workload.ratelimit]
+                start = 4000
+
+                [[workload.keyspace]]
+                weight = 1
+                klen = 5
+                nkeys = 20
+                inner_keys_klen = 2
+                inner_keys_nkeys = 10
+                commands = [{ verb = "hset", weight = 1 }, { verb = "hexists", weight = 1 }]
+
+                [[workload.keyspace]]
+                weight = 1
+                klen = 6
+                nkeys = 100
+                commands = [{ verb = "set", weight = 1 }, { verb = "get_batch", weight = 1, cardinality = 4 }]
+                """.replace("SERVER", redis.address()));
+        CliRun run;
+        List<List<String>> mgets;
+        try (RedisProcess.Monitor monitor = redis.monitor()) {
+            run = ok("run", "--config", file.toString(), "--requests", "2000", "--no-live");
+            mgets = RpcPerfRuns.monitored(monitor, Set.of("MGET"), redis.commandstats().get("mget"));
+        }
+        Map<String, Long> calls = redis.commandstats();
+        assertShare(0.25, calls.get("hexists"), 2000, "hexists at redis");
+        assertShare(0.25, calls.get("mget"), 2000, "get_batch as MGET at redis");
+        for (List<String> w : mgets) {
+            assertEquals(5, w.size(), "cardinality = 4: four keys in one MGET: " + w);
+        }
+        String hexists = run.line("Workload 1 (ks0-hexists):");
+        assertTrue(CliRun.field(hexists, "Ok:") > 0 && CliRun.field(hexists, "Miss:") > 0,
+                "hexists finds some fields (ok) and not others (miss): " + hexists);
+    }
 }

@@ -70,7 +70,7 @@ class SloCommandTest {
         assertEquals(3, run.exitCode(), run.out() + run.err());
         assertTrue(seconds < 15, "20 windows of 1 s were asked for; the first failed: " + seconds + " s");
         assertTrue(run.out().contains("Stopped: an objective failed (--slo-abort)"), run.out());
-        assertTrue(run.out().contains("  Stopped at the end of window 1: p50<1ns failed (--slo-abort)"), run.out());
+        assertTrue(run.out().contains("  Stopped at the end of window 1, in which p50<1ns failed (--slo-abort, or abort = true)"), run.out());
         JsonNode r = JSON.readTree(json.toFile());
         assertEquals("objective failed", r.get("stopReason").asText());
         // window 1, and at most a short one with the requests that were still in flight
@@ -218,5 +218,59 @@ class SloCommandTest {
         assertEquals(2, malformed.exitCode());
         assertEquals("fluxperf: --slo 'p99<<1ms': expected a number after '<', as in p99<2ms, success>=99.9% or rate>=49500",
                 malformed.err().strip());
+    }
+
+    @Test
+    void reportJudgesARunDirectoryWithTheSameVerdictsAsTheRun() throws Exception {
+        Path runDir = dir.resolve("runs/a");
+        CliRun run = CliRun.of("run", "-s", memcached.address(), "--method", "get", "--rate", "2000", "-c", "2",
+                "-d", "1", "-w", "2", "--no-live", "--out", runDir.toString(),
+                "--slo", "p99<30s", "--slo", "get.p95<1ns", "--slo", "rate>=100");
+        assertEquals(3, run.exitCode(), run.out() + run.err());
+        // the printed report, Objectives block and all, is made again from the directory byte for byte,
+        // its verdicts judged anew from config.toml's [[slo]] and the windows (p95 from windows.hlog)
+        CliRun again = CliRun.of("report", runDir.toString());
+        assertEquals(0, again.exitCode(), again.err());
+        assertEquals(run.out(), again.out());
+        assertTrue(Files.readString(runDir.resolve("config.toml")).contains("[[slo]]\nobjective = \"p95<1ns\"\nworkload = \"get\"\n"));
+        JsonNode result = JSON.readTree(runDir.resolve("result.json").toFile());
+        assertFalse(result.get("slo").get("passed").asBoolean(), result.get("slo").toString());
+
+        // other objectives, judged against the finished run: only their verdicts, exit 3 when one fails
+        Path xml = dir.resolve("report.xml");
+        CliRun judged = CliRun.of("report", runDir.toString(), "--slo", "p99<30s", "--slo", "get.p50<1ns",
+                "--junit", xml.toString());
+        assertEquals(3, judged.exitCode(), judged.out() + judged.err());
+        assertTrue(judged.out().startsWith("\nObjectives: 1 of 2 held\n"), judged.out());
+        assertFalse(judged.out().contains("Window:"), judged.out());
+        long p50 = result.get("total").get("workloads").get(0).get("latency").get("p50").asLong();
+        String line = judged.line("  FAIL  get.p50<1ns");
+        assertTrue(line.contains("run: "), line);
+        Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(xml.toFile());
+        assertEquals("6", doc.getDocumentElement().getAttribute("tests"));
+        assertEquals("3", doc.getDocumentElement().getAttribute("failures"));
+        NodeList failures = doc.getElementsByTagName("failure");
+        assertTrue(failures.item(2).getTextContent().contains("(" + p50 + " ns)"), failures.item(2).getTextContent());
+
+        CliRun holds = CliRun.of("report", runDir.toString(), "--slo", "success>=99%", "--slo", "get.rate>=100");
+        assertEquals(0, holds.exitCode(), holds.out() + holds.err());
+        assertTrue(holds.out().contains("Objectives: 2 of 2 held"), holds.out());
+
+        // --junit alone: the run's own objectives
+        CliRun own = CliRun.of("report", runDir.toString(), "--junit", dir.resolve("own.xml").toString());
+        assertEquals(3, own.exitCode());
+        assertEquals("9", DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(dir.resolve("own.xml").toFile())
+                .getDocumentElement().getAttribute("tests"));
+
+        CliRun malformed = CliRun.of("report", runDir.toString(), "--slo", "p99<2");
+        assertEquals(2, malformed.exitCode());
+        assertEquals("fluxperf: --slo 'p99<2': p99 is a latency: give '2' a unit (ns, us, ms or s), as in p99<2ms",
+                malformed.err().strip());
+        CliRun other = CliRun.of("report", runDir.toString(), "--slo", "set.p99<1ms");
+        assertEquals(2, other.exitCode());
+        assertEquals("fluxperf: --slo 'set.p99<1ms': the run has no workload 'set'; its workloads are get", other.err().strip());
+        CliRun noDir = CliRun.of("report", dir.resolve("nothing").toString(), "--slo", "p99<1ms");
+        assertEquals(2, noDir.exitCode());
+        assertTrue(noDir.err().contains("is not a run directory"), noDir.err());
     }
 }

@@ -68,7 +68,7 @@ public final class RunDirectoryFigures {
     /** Per second, the histograms of {@code tags} added up (an empty one where a second has none). */
     public static SecondSeries series(List<RunDirectory.Interval> seconds, List<String> tags) {
         List<Histogram> hs = new ArrayList<>();
-        double[] lengths = new double[seconds.size()];
+        double[] lengths = lengths(seconds);
         for (int i = 0; i < seconds.size(); i++) {
             RunDirectory.Interval s = seconds.get(i);
             Histogram sum = null;
@@ -83,9 +83,38 @@ public final class RunDirectoryFigures {
                 }
             }
             hs.add(sum == null ? new Histogram(3) : sum);
-            lengths[i] = Math.max(0.001, (s.endEpochMs() - s.startEpochMs()) / 1000.0);
         }
         return SecondSeries.of(hs, lengths);
+    }
+
+    /**
+     * Each interval's length, seconds: from its start to the next one's, the last one's own length
+     * but no longer than the usual step. A merged directory's intervals each span every input's
+     * second (inputs started a little apart), so their own lengths overlap and would understate
+     * requests/s; the steps between them do not.
+     */
+    public static double[] lengths(List<RunDirectory.Interval> intervals) {
+        int n = intervals.size();
+        double[] out = new double[n];
+        double[] steps = new double[Math.max(0, n - 1)];
+        for (int i = 0; i + 1 < n; i++) {
+            steps[i] = (intervals.get(i + 1).startEpochMs() - intervals.get(i).startEpochMs()) / 1000.0;
+            out[i] = Math.max(0.001, Math.min(steps[i], own(intervals.get(i))));
+        }
+        if (n > 0) {
+            double last = own(intervals.get(n - 1));
+            if (steps.length > 0) {
+                double[] sorted = steps.clone();
+                java.util.Arrays.sort(sorted);
+                last = Math.min(last, sorted[sorted.length / 2]);
+            }
+            out[n - 1] = Math.max(0.001, last);
+        }
+        return out;
+    }
+
+    private static double own(RunDirectory.Interval i) {
+        return (i.endEpochMs() - i.startEpochMs()) / 1000.0;
     }
 
     private static Map<String, String> config(RunDirectory dir) {

@@ -64,6 +64,8 @@ final class RpcPerf5Reader {
         verbs(Command.LRANGE, "list_fetch");
         verbs(Command.LLEN, "list_length", "llen");
         verbs(Command.ZRANK, "sorted_set_rank", "sorted_set_get_rank", "zrank");
+        verbs(Command.HEXISTS, "hash_exists", "hexists");
+        verbs(Command.GET, "get_batch");
     }
 
     private static void verbs(Command c, String... names) {
@@ -384,9 +386,9 @@ final class RpcPerf5Reader {
             }
             long weight = or(c.integer("weight", 0, Integer.MAX_VALUE), 1);
             int cardinality = (int) or(c.integer("cardinality", 1, WorkloadShape.MAX_CARDINALITY), 1);
-            if (cardinality > 1 && !command.takesCardinality()) {
-                throw c.error("cardinality", verb + " takes one field or member; cardinality above 1 is for hget,"
-                        + " hset, hdel, sadd, srem, zadd, zrem, zscore, lpush and rpush");
+            if (cardinality > 1 && !command.takesCardinality() && command != Command.GET) {
+                throw c.error("cardinality", verb + " takes one field or member; cardinality above 1 is for get,"
+                        + " get_batch, hget, hset, hdel, sadd, srem, zadd, zrem, zscore, lpush and rpush");
             }
             boolean listFetch = verb.equalsIgnoreCase("list_fetch");
             for (String range : List.of("start", "end", "by_score")) {

@@ -156,7 +156,10 @@ final class RpcPerfKeyspaces {
                     out.workload(w, "inner-keyspace", k.innerKeys, k.innerFrom, null);
                     out.workload(w, "inner-key-length", (long) k.innerKeyLength, k.innerFrom, null);
                 }
-                if (c.cardinality > 1) {
+                if (c.cardinality > 1 && c.command == Command.GET) {
+                    // rpc-perf's get and get_batch of several keys: one multi-key get (MGET)
+                    out.workload(w, "keys-per-request", (long) c.cardinality, c.from, "cardinality: keys per get");
+                } else if (c.cardinality > 1) {
                     out.workload(w, "cardinality", (long) c.cardinality, c.from, null);
                 }
                 if (c.start != null) {

@@ -68,10 +68,12 @@ public final class RunHtmlReport {
             ArrayNode rate = w.putArray("rate");
             ArrayNode[] ps = {w.putArray("p50"), w.putArray("p99"), w.putArray("p999")};
             double[] levels = {50, 99, 99.9};
-            for (RunDirectory.Interval s : seconds) {
+            double[] lengths = RunDirectoryFigures.lengths(seconds);
+            for (int i = 0; i < seconds.size(); i++) {
+                RunDirectory.Interval s = seconds.get(i);
                 Histogram h = s.get(name + "/" + RunFiles.INTENDED);
-                double t = (s.endEpochMs() - origin) / 1000.0;
-                double len = Math.max(0.001, (s.endEpochMs() - s.startEpochMs()) / 1000.0);
+                double len = lengths[i];
+                double t = (s.startEpochMs() - origin) / 1000.0 + len;
                 rate.addArray().add(round(t)).add(round((h == null ? 0 : h.getTotalCount()) / len));
                 if (h != null && h.getTotalCount() > 0) {
                     for (int k = 0; k < levels.length; k++) {

@@ -64,7 +64,9 @@ public enum Command {
     /** The length of a list; 0 (no such list) is a miss. */
     LLEN(Kind.READ),
     /** The rank of a member in a sorted set; nil (no such member) is a miss. */
-    ZRANK(Kind.READ);
+    ZRANK(Kind.READ),
+    /** Whether a field is in a hash; 0 (no such field) is a miss. */
+    HEXISTS(Kind.READ);
 
     private enum Kind { READ, WRITE, OTHER }
 
@@ -102,7 +104,7 @@ public enum Command {
      */
     public boolean takesMembers() {
         return switch (this) {
-            case HGET, HSET, HDEL, HINCRBY, SADD, SREM, SISMEMBER, ZADD, ZREM, ZSCORE, ZINCRBY, ZRANK -> true;
+            case HGET, HSET, HDEL, HINCRBY, SADD, SREM, SISMEMBER, ZADD, ZREM, ZSCORE, ZINCRBY, ZRANK, HEXISTS -> true;
             default -> false;
         };
     }

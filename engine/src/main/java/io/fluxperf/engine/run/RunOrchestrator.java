@@ -371,60 +371,6 @@ public final class RunOrchestrator {
         };
     }
 
-    /** A listener that hands every event on; subclasses add to one. */
-    private static class ForwardingListener implements RunListener {
-        private final RunListener inner;
-
-        ForwardingListener(RunListener inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public void connected(long open, long failures) {
-            inner.connected(open, failures);
-        }
-
-        @Override
-        public void flushed() {
-            inner.flushed();
-        }
-
-        @Override
-        public void preloaded(long keys, long failed, double seconds) {
-            inner.preloaded(keys, failed, seconds);
-        }
-
-        @Override
-        public void warmupComplete() {
-            inner.warmupComplete();
-        }
-
-        @Override
-        public void warmupEnded(HitrateWarmup warmup) {
-            inner.warmupEnded(warmup);
-        }
-
-        @Override
-        public void live(LiveSample sample) {
-            inner.live(sample);
-        }
-
-        @Override
-        public void window(WindowResult window) {
-            inner.window(window);
-        }
-
-        @Override
-        public void rehearseWindow(WindowResult window) {
-            inner.rehearseWindow(window);
-        }
-
-        @Override
-        public void stats(IntervalSample sample) {
-            inner.stats(sample);
-        }
-    }
-
     private static Protocol registered(String name) {
         Protocol found = Protocols.find(name);
         if (found == null) {

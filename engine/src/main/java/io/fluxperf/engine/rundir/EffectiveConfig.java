@@ -75,6 +75,17 @@ public final class EffectiveConfig {
             b.append('\n').append("[[workload]]\n");
             workload(b, w);
         }
+        // the objectives, so that the file checks them again and 'report DIR' can judge the windows anew
+        for (io.fluxperf.engine.slo.Objective o : c.objectives()) {
+            b.append('\n').append("[[slo]]\n");
+            key(b, "objective", quote(o.expression()));
+            if (o.workload() != null) {
+                key(b, "workload", quote(o.workload()));
+            }
+            if (o.abort()) {
+                key(b, "abort", "true");
+            }
+        }
         return b.toString();
     }
 

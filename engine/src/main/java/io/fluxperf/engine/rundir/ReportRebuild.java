@@ -75,6 +75,7 @@ final class ReportRebuild {
                 case "window" -> report.window(windows.get(e.path("number").asInt()));
                 case "finished" -> report.finished(restored.result(), traceLine(r.path("trace")),
                         errorsLine(r.path("errors")));
+                case "objectives" -> report.objectives(verdicts(restored, config.objectives()));
                 case "waterfall" -> report.waterfallWritten(Path.of(e.path("file").asText()), e.path("requests").asLong());
                 default -> throw new UserError(dir.directory().resolve(RunFiles.RESULT) + " has an event this fluxperf"
                         + " does not know ('" + e.path("event").asText() + "')");
@@ -82,6 +83,21 @@ final class ReportRebuild {
         }
         out.flush();
         return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * {@code objectives} judged anew over a directory's windows and its whole run, as the run
+     * judged them: the same {@link io.fluxperf.engine.slo.ResultFigures} over the same figures.
+     */
+    static io.fluxperf.engine.slo.SloVerdicts verdicts(Restored restored, List<io.fluxperf.engine.slo.Objective> objectives) {
+        io.fluxperf.engine.slo.Evaluator.checkWorkloads(objectives,
+                restored.config().workloads().stream().map(io.fluxperf.engine.config.WorkloadConfig::name).toList());
+        io.fluxperf.engine.slo.SloVerdicts v = new io.fluxperf.engine.slo.SloVerdicts(objectives);
+        for (WindowResult w : restored.windows()) {
+            v.window(new io.fluxperf.engine.slo.ResultFigures(w, restored.config().workloads()));
+        }
+        v.run(new io.fluxperf.engine.slo.ResultFigures(restored.result().total(), restored.config().workloads()));
+        return v;
     }
 
     /**

@@ -149,6 +149,17 @@ public final class RunDirectory {
         return ReportRebuild.text(this);
     }
 
+    /**
+     * {@code objectives} judged against this directory's windows and its whole run, by the same
+     * evaluator a run uses (its figures read back: counts from result.json, histograms from
+     * windows.hlog).
+     *
+     * @throws UserError when an objective names a workload the run did not have
+     */
+    public io.fluxperf.engine.slo.SloVerdicts verdicts(List<io.fluxperf.engine.slo.Objective> objectives) {
+        return ReportRebuild.verdicts(ReportRebuild.restore(this), objectives);
+    }
+
     /** The intervals of windows.hlog: one group per window, in order, each with its histograms by tag. */
     public List<Interval> windowIntervals() {
         return intervals(RunFiles.WINDOWS);

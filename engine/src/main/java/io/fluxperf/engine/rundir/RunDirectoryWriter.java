@@ -299,6 +299,9 @@ public final class RunDirectoryWriter implements AutoCloseable {
         if (shard != null) {
             root.set("shard", mapper.valueToTree(shard.get()));
         }
+        if (slo != null) {
+            root.set("slo", slo);
+        }
         writeResult(mapper, dir, root);
     }
 
@@ -357,6 +360,9 @@ public final class RunDirectoryWriter implements AutoCloseable {
         return epochMillisAtOpen * 1_000_000L + (nanoTime - nanosAtOpen);
     }
 
+
+    /** The verdicts on the run's objectives (result.json's "slo"), or null when it had none. */
+    private ObjectNode slo;
 
     private ObjectNode event(String name) {
         ObjectNode e = events.addObject();
@@ -539,6 +545,14 @@ public final class RunDirectoryWriter implements AutoCloseable {
             }
             e.put("errors", errors != null);
             e.put("trace", trace != null);
+        }
+
+        @Override
+        public void objectives(io.fluxperf.engine.slo.SloVerdicts verdicts) {
+            report.objectives(verdicts);
+            // made again by report DIR from config.toml's [[slo]] and the windows; the verdicts are kept for readers
+            event("objectives");
+            slo = verdicts.json();
         }
 
         @Override

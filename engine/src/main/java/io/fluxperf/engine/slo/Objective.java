@@ -88,6 +88,11 @@ public record Objective(String text, String workload, Measure measure, double pe
         return !Double.isNaN(measured) && comparison.holds(measured, threshold);
     }
 
+    /** The objective without its workload, as a config's {@code objective} key holds it beside {@code workload}. */
+    public String expression() {
+        return workload == null ? text : text.substring(workload.length() + 1);
+    }
+
     /** This objective with {@code abort} set (--slo-abort). */
     public Objective withAbort(boolean a) {
         return new Objective(text, workload, measure, percentile, comparison, threshold, a, origin);

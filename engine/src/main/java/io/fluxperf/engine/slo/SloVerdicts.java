@@ -113,8 +113,8 @@ public final class SloVerdicts {
             out.printf(Locale.ROOT, "  %s  %-" + width + "s  %s%n", passed(o) ? "PASS" : "FAIL", o.text(), detail(o));
         }
         if (abortedBy != null) {
-            out.println("  Stopped at the end of window " + abortedAfter + ": " + abortedBy.text() + " failed ("
-                    + (abortedBy.origin().startsWith("--slo") ? "--slo-abort" : "abort") + ")");
+            out.println("  Stopped at the end of window " + abortedAfter + ", in which " + abortedBy.text()
+                    + " failed (--slo-abort, or abort = true)");
         }
         out.flush();
     }

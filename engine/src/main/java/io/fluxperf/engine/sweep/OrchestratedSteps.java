@@ -6,45 +6,74 @@ import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.run.RunOrchestrator;
 import io.fluxperf.engine.run.RunOutputs;
 import io.fluxperf.engine.run.RunReport;
-import java.util.function.BiFunction;
+import io.fluxperf.engine.run.TextRunReport;
+import io.fluxperf.engine.rundir.RunDirectoryWriter;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * The steps of a sweep as runs of the run's own orchestration ({@link RunOrchestrator}): the
  * embedded target when no server is named, the in-process warm-up before the first step only (the
- * JVM stays warm from step to step), and each step's files where {@code outputs} puts them. One run
- * per step: each opens its connections afresh, so that a step's backlog or broken connections do
- * not carry into the next.
+ * JVM stays warm from step to step), and with a sweep directory one run directory per step
+ * ({@code DIR/step-NN-RATE}, as {@code run --out} writes it, its report.txt the step's text
+ * report). One run per step: each opens its connections afresh, so that a step's backlog or broken
+ * connections do not carry into the next.
  */
 public final class OrchestratedSteps implements StepRunner {
     private final HostTuning tuning;
-    private final BiFunction<Integer, Double, RunOutputs> outputs;
-    private final RunReport report;
+    private final Path sweepDir;
+    private final boolean overwrite;
+    private final List<String> commandLine;
     private boolean warm;
     private volatile RunOrchestrator current;
     private volatile boolean stopRequested;
 
     /**
-     * @param outputs the files of step (number, rate); {@link RunOutputs#none()} for none
-     * @param report  what each step's run shows (quiet: the sweep prints its own rows)
-     * @param warmUp  warm the JVM up in-process before the first step ({@link RunOrchestrator#warmUp})
+     * @param sweepDir    the sweep's directory, each step's run directory in it; null for none
+     * @param overwrite   a step's directory may replace one there (--overwrite)
+     * @param commandLine the sweep's command line, for each run directory's environment.json
+     * @param warmUp      warm the JVM up in-process before the first step ({@link RunOrchestrator#warmUp})
      */
-    public OrchestratedSteps(HostTuning tuning, BiFunction<Integer, Double, RunOutputs> outputs, RunReport report,
-                             boolean warmUp) {
+    public OrchestratedSteps(HostTuning tuning, Path sweepDir, boolean overwrite, List<String> commandLine, boolean warmUp) {
         this.tuning = tuning;
-        this.outputs = outputs;
-        this.report = report;
+        this.sweepDir = sweepDir;
+        this.overwrite = overwrite;
+        this.commandLine = List.copyOf(commandLine);
         this.warm = !warmUp;
     }
 
-    /** A quiet runner: no files, no report, no warm-up (tests, and callers that print nothing). */
-    public static OrchestratedSteps quiet() {
-        return new OrchestratedSteps(HostTuning.standard(), (n, r) -> RunOutputs.none(), new RunReport() { }, false);
+    /** A runner without files, warmed up before its first step. */
+    public static OrchestratedSteps withoutFiles(boolean warmUp) {
+        return new OrchestratedSteps(HostTuning.standard(), null, false, List.of(), warmUp);
+    }
+
+    /** Step {@code number}'s run directory in {@code sweepDir}: step-03-22500. */
+    public static Path stepDirectory(Path sweepDir, int number, double rate) {
+        return sweepDir.resolve(String.format(Locale.ROOT, "step-%02d-%d", number, Math.round(rate)));
     }
 
     @Override
     public RunResult run(int number, double rate, RunConfig config) {
-        RunOrchestrator run = new RunOrchestrator(config, report).outputs(outputs.apply(number, rate)).tuning(tuning)
+        RunDirectoryWriter directory = null;
+        RunReport report = new RunReport() { };
+        RunConfig stepConfig = config;
+        if (sweepDir != null) {
+            Path dir = stepDirectory(sweepDir, number, rate);
+            stepConfig = config.toBuilder().out(dir).build();
+            // "run": a step is a run of run's load with run's report, so report DIR makes it again
+            directory = RunDirectoryWriter.open(dir, overwrite, stepConfig, "run", commandLine, "--out");
+            PrintStream nowhere = new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
+            report = new TextRunReport(directory.tee(nowhere), nowhere, false);
+        }
+        RunOrchestrator run = new RunOrchestrator(stepConfig, report).outputs(RunOutputs.none()).tuning(tuning)
                 .liveSamples(false);
+        if (directory != null) {
+            run.runDirectory(directory);
+        }
         if (!warm) {
             run.warmUp(new RunOrchestrator.Warmup(RunOrchestrator.Warmup.RUN_REQUESTS, null));
             warm = true;

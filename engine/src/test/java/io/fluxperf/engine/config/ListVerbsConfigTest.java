@@ -159,6 +159,18 @@ class ListVerbsConfigTest {
                 { verb = "zrank", weight = 1 },
                 { verb = "sorted_set_get_rank", weight = 1 },
             ]
+
+            [[workload.keyspace]]
+            klen = 6
+            nkeys = 100
+            inner_keys_klen = 3
+            inner_keys_nkeys = 100
+            commands = [
+                { verb = "hexists", weight = 1 },
+                { verb = "hash_exists", weight = 1 },
+                { verb = "get_batch", weight = 1, cardinality = 5 },
+                { verb = "get", weight = 1, cardinality = 3 },
+            ]
             """;
 
     @Test
@@ -196,6 +208,13 @@ class ListVerbsConfigTest {
         assertEquals(Command.ZRANK, workload(c, "ks1-zrank").method());
         assertEquals(100, workload(c, "ks1-zrank").shape().innerKeys(), "zrank's member from the inner keys");
         assertEquals(Command.ZRANK, workload(c, "ks1-zrank-2").method(), "sorted_set_get_rank");
+        assertEquals(Command.HEXISTS, workload(c, "ks2-hexists").method());
+        assertEquals(100, workload(c, "ks2-hexists").shape().innerKeys(), "hexists's field from the inner keys");
+        assertEquals(Command.HEXISTS, workload(c, "ks2-hexists-2").method(), "hash_exists");
+        WorkloadConfig batch = workload(c, "ks2-get-x5");
+        assertEquals(Command.GET, batch.method());
+        assertEquals(5, batch.keysPerRequest(), "get_batch's cardinality: keys per get");
+        assertEquals(3, workload(c, "ks2-get-x3").keysPerRequest(), "get's cardinality too");
         assertEquals(1000, c.workloads().stream().mapToDouble(WorkloadConfig::rate).sum(), 1e-6);
     }
 
@@ -221,7 +240,9 @@ class ListVerbsConfigTest {
         "{ verb = \"rpush\", truncate = 0 } | workload.keyspace[0].commands[0].truncate (line 9): ",
         "{ verb = \"lrem\" } | workload.keyspace[0].commands[0].verb (line 9): 'lrem' is not a command fluxperf sends",
         "{ verb = \"list_remove\" } | workload.keyspace[0].commands[0].verb (line 9): 'list_remove' is not a command fluxperf sends",
-        "{ verb = \"hexists\" } | workload.keyspace[0].commands[0].verb (line 9): 'hexists' is not a command fluxperf sends",
+        "{ verb = \"get_batch\", cardinality = 2000 } | workload.keyspace[0].commands[0].cardinality (line 9): ",
+        "{ verb = \"zrank\", cardinality = 2 } | workload.keyspace[0].commands[0].cardinality (line 9): zrank takes one field or member; cardinality above 1 is for get, get_batch, hget",
+        "{ verb = \"get_bach\" } | workload.keyspace[0].commands[0].verb (line 9): 'get_bach' is not a command fluxperf sends",
     })
     void rpcPerf5MistakesAndVerbsFluxperfCannotSendNameTheirPlace(String command, String message) throws IOException {
         Path f = write("bad.toml", """

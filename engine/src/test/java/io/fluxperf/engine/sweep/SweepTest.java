@@ -100,8 +100,7 @@ class SweepTest {
 
     /** Steps run as run runs them: the JVM warmed up in-process before the first. */
     private static StepRunner warmRunner() {
-        return new OrchestratedSteps(io.fluxperf.engine.host.HostTuning.standard(),
-                (n, rate) -> io.fluxperf.engine.run.RunOutputs.none(), new io.fluxperf.engine.run.RunReport() { }, true);
+        return OrchestratedSteps.withoutFiles(true);
     }
 
     private static String tableOf(SweepResult r) {

@@ -35,7 +35,7 @@ import static io.fluxperf.engine.protocol.resp.RespCommands.bytes;
  * LPUSH k v / RPUSH k v                   LPOP k / RPOP k     LRANGE k 0 9        LLEN k
  * SADD k m             SREM k m          SMEMBERS k         SISMEMBER k m
  * ZADD k n m           ZREM k m          ZRANGE k 0 9       ZSCORE k m     ZINCRBY k n m   (score: numeric)
- * ZRANK k m
+ * ZRANK k m            HEXISTS k f
  * EVAL s 1 k v         EVALSHA sha1(s) 1 k v               (s: the request's script; KEYS[1] = k, ARGV[1] = v)
  * PING                 FLUSHALL (FLUSH)
  * COMMAND              the template's words, __key__ → k, __data__ → v, __counter__ → numeric
@@ -65,7 +65,7 @@ import static io.fluxperf.engine.protocol.resp.RespCommands.bytes;
  * An error reply ({@code -…}, RESP3 {@code !…}) is ERROR. A nil ({@code $-1}, {@code *-1}, RESP3
  * {@code _}) is MISS. An empty aggregate, or one whose elements are all nil (MGET), is MISS for a
  * read (and for a template or replayed command whose verb is not one of ours). An integer 0 is
- * MISS for EXISTS, SISMEMBER and LLEN (no such list), and for DEL, EXPIRE, HDEL, SREM and ZREM, whose 0 means the key or
+ * MISS for EXISTS, SISMEMBER, HEXISTS and LLEN (no such list), and for DEL, EXPIRE, HDEL, SREM and ZREM, whose 0 means the key or
  * member was not there (memcache's NOT_FOUND for delete and touch); SMISMEMBER's array of zeros is
  * a MISS too. HMGET and ZMSCORE miss as MGET does. HINCRBY, ZINCRBY, EVAL and EVALSHA are OK
  * unless an error or a nil. Everything else is OK. A template's or
@@ -127,7 +127,7 @@ final class RespCodec implements ProtocolCodec {
             ARRAY_HEADER[n] = bytes("*" + n + "\r\n");
         }
         for (Command c : new Command[] {Command.EXISTS, Command.DELETE, Command.EXPIRE, Command.HDEL, Command.SREM,
-                Command.ZREM, Command.SISMEMBER, Command.LLEN}) {
+                Command.ZREM, Command.SISMEMBER, Command.LLEN, Command.HEXISTS}) {
             ZERO_IS_MISS[c.ordinal()] = true;
         }
         for (Command c : new Command[] {Command.HSET, Command.HINCRBY, Command.LPUSH, Command.RPUSH, Command.SADD,
@@ -443,7 +443,7 @@ final class RespCodec implements ProtocolCodec {
                     }
                 }
             }
-            case ZRANK -> {
+            case ZRANK, HEXISTS -> {
                 arrayHeader(out, 3);
                 out.writeBytes(RespCommands.bulkVerb(c));
                 key(r, 0, out);

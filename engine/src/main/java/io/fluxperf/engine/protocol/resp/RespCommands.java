@@ -17,7 +17,8 @@ final class RespCommands {
             Command.HGETALL, Command.HDEL, Command.LPUSH, Command.RPUSH, Command.LPOP, Command.RPOP, Command.LRANGE,
             Command.SADD, Command.SREM, Command.SMEMBERS, Command.ZADD, Command.ZRANGE, Command.ZREM, Command.PING,
             Command.FLUSH, Command.COMMAND, Command.HINCRBY, Command.SISMEMBER, Command.ZSCORE, Command.ZINCRBY,
-            Command.EVAL, Command.EVALSHA, Command.LLEN, Command.ZRANK);
+            Command.EVAL, Command.EVALSHA, Command.LLEN, Command.ZRANK,
+            Command.HEXISTS);
 
     private static final Command[] BY_ORDINAL = Command.values();
     /** Upper-case verb per command ordinal; null when redis has no such command. */

@@ -57,6 +57,7 @@ class RespListVerbsCodecTest {
         assertEquals(resp("ZRANK", "0007", "0007"), encode(request(Command.ZRANK)), "no members: the key is its member");
         Request rank = request(Command.ZRANK).addMember(42, 3);
         assertEquals(resp("ZRANK", "0007", "042"), encode(rank));
+        assertEquals(resp("HEXISTS", "0007", "042"), encode(request(Command.HEXISTS).addMember(42, 3)));
     }
 
     @Test
@@ -95,6 +96,8 @@ class RespListVerbsCodecTest {
         assertEquals(Outcome.OK, outcome(request(Command.ZRANK), ":0\r\n"), "rank 0 is the first member");
         assertEquals(Outcome.MISS, outcome(request(Command.ZRANK), "$-1\r\n"));
         assertEquals(Outcome.MISS, outcome(request(Command.ZRANK), "_\r\n"));
+        assertEquals(Outcome.OK, outcome(request(Command.HEXISTS), ":1\r\n"));
+        assertEquals(Outcome.MISS, outcome(request(Command.HEXISTS), ":0\r\n"), "no such field");
         assertEquals(Outcome.MISS, outcome(request(Command.ZRANGE).range(-1, 1, true), "*0\r\n"));
         assertEquals(Outcome.OK, outcome(request(Command.LPUSH).truncate(5), ":6\r\n+OK\r\n"));
         assertEquals(Outcome.ERROR, outcome(request(Command.LPUSH).truncate(5), "-WRONGTYPE x\r\n-WRONGTYPE x\r\n"));

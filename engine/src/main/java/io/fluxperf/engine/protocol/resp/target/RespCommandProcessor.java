@@ -26,7 +26,7 @@ import static io.fluxperf.engine.protocol.resp.target.RespReplies.bytes;
  * connection's current reply batch, answering as redis 7.0 answers: the same checks in the same
  * order (unknown command, arity, authentication, then the command's own), the same error texts,
  * the same keyspace hit and miss counting (read look-ups only: GET, MGET, EXISTS, HGET, HMGET,
- * HGETALL, LRANGE, LLEN, SMEMBERS, SISMEMBER, SMISMEMBER, ZRANGE, ZRANK, ZSCORE, ZMSCORE, TTL, TYPE),
+ * HGETALL, HEXISTS, LRANGE, LLEN, SMEMBERS, SISMEMBER, SMISMEMBER, ZRANGE, ZRANK, ZSCORE, ZMSCORE, TTL, TYPE),
  * and RESP3 reply types after {@code HELLO 3}.
  *
  * <p>Not implemented, answered with an error: the rest of redis' command set, ZRANGE's BYLEX, users
@@ -168,6 +168,7 @@ final class RespCommandProcessor extends CommandProcessorBase implements RespReq
             case LLEN -> llen(a);
             case LTRIM -> ltrim(a);
             case ZRANK -> zrank(a);
+            case HEXISTS -> hexists(a);
             case SADD -> sadd(a);
             case SREM -> srem(a);
             case SMEMBERS -> smembers(a);
@@ -592,6 +593,20 @@ final class RespCommandProcessor extends CommandProcessorBase implements RespReq
                 } else {
                     RespReplies.bulk(out(), v);
                 }
+            }
+        }
+    }
+
+    private void hexists(RespArgs a) {
+        RespSegment seg = key(a, 1);
+        synchronized (seg) {
+            RespEntry e = readLookup(seg);
+            if (e == null) {
+                RespReplies.integer(out(), 0);
+            } else if (e.type != RespEntry.HASH) {
+                error(WRONGTYPE);
+            } else {
+                RespReplies.integer(out(), e.hash().containsKey(member(a, 2)) ? 1 : 0);
             }
         }
     }

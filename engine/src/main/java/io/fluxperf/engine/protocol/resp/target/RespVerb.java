@@ -17,7 +17,7 @@ enum RespVerb {
     PING(-1), ECHO(2), FLUSHALL(-1), FLUSHDB(-1), DBSIZE(1),
     AUTH(-2), SELECT(2), HELLO(-1), INFO(-1), COMMAND(-1), CONFIG(-2), QUIT(-1),
     HMGET(-3), HINCRBY(4), SISMEMBER(3), SMISMEMBER(-3), ZSCORE(3), ZMSCORE(-3), ZINCRBY(4),
-    LLEN(2), LTRIM(4), ZRANK(3);
+    LLEN(2), LTRIM(4), ZRANK(3), HEXISTS(3);
 
     static final RespVerb[] VALUES = values();
     /** Verbs by length, for a look-up that compares only candidates of the right length. */

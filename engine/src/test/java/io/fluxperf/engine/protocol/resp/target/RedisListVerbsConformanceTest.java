@@ -14,8 +14,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The embedded server answers rpc-perf 5's list and sorted-set verbs (LLEN, LTRIM, ZRANK, ZRANGE
- * … BYSCORE) as redis-server 7.0 does: one session sent to both in lock step, in RESP2 and RESP3,
+ * The embedded server answers rpc-perf 5's list, sorted-set and hash verbs (LLEN, LTRIM, ZRANK,
+ * ZRANGE … BYSCORE, HEXISTS) as redis-server 7.0 does: one session sent to both in lock step, in RESP2 and RESP3,
  * compared reply for reply, and then the servers' counters (calls per command, keyspace hits and
  * misses).
  */
@@ -68,10 +68,13 @@ class RedisListVerbsConformanceTest {
                 c("ZRANGE", "z", "0", "1", "BYSCORE", "LIMIT", "x", "1"), c("ZRANGE", "z", "0", "1", "BYSCORE", "LIMIT", "1"),
                 c("ZRANGE", "z", "0", "1", "BYSCORE", "BYSCORE"), c("ZRANGE", "nope", "0", "1", "BYSCORE"),
                 c("ZRANGE", "s", "0", "1", "BYSCORE"), c("ZRANGE", "z", "0", "-1"),
+                c("HSET", "h", "f", "1", "g", "2"), c("HEXISTS", "h", "f"), c("HEXISTS", "h", "nope"),
+                c("HEXISTS", "nope", "f"), c("HEXISTS", "z", "a"), c("HEXISTS", "h"), c("HDEL", "h", "f"), c("HEXISTS", "h", "f"),
                 c("HELLO", "3"),
                 // RESP3 from here on
                 c("LLEN", "nope"), c("ZRANK", "z", "b"), c("ZRANK", "z", "nope"), c("ZRANK", "nope", "x"),
                 c("ZRANGE", "z", "-1", "1", "BYSCORE", "WITHSCORES"), c("ZRANGE", "z", "(5", "+inf", "BYSCORE"),
+                c("HEXISTS", "h", "g"), c("HEXISTS", "h", "f"),
                 c("RPUSH", "m", "1", "2", "3"), c("LTRIM", "m", "-2", "-1"), c("LRANGE", "m", "0", "-1"),
                 c("HELLO", "2"), c("FLUSHALL"));
     }
@@ -91,7 +94,7 @@ class RedisListVerbsConformanceTest {
             }
             Map<String, Long> expectedCalls = reference.commandstats();
             Map<String, Long> actualCalls = ours.commandstats();
-            for (String verb : List.of("llen", "ltrim", "zrank", "zrange", "lrange", "rpush", "lpush", "zadd")) {
+            for (String verb : List.of("llen", "ltrim", "zrank", "zrange", "lrange", "rpush", "lpush", "zadd", "hexists")) {
                 assertEquals(expectedCalls.get(verb), actualCalls.get(verb), "calls of " + verb);
             }
             Map<String, String> expectedStats = Client.fields(reference.info("stats"));

@@ -1,0 +1,172 @@
+package io.fluxperf.cli;
+
+import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.config.ConfigResolver;
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.host.HostTuning;
+import io.fluxperf.engine.sweep.OrchestratedSteps;
+import io.fluxperf.engine.sweep.SloStepObjective;
+import io.fluxperf.engine.sweep.StepObjective;
+import io.fluxperf.engine.sweep.Sweep;
+import io.fluxperf.engine.sweep.SweepFiles;
+import io.fluxperf.engine.sweep.SweepPlan;
+import io.fluxperf.engine.sweep.SweepResult;
+import io.fluxperf.engine.sweep.SweepTable;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code fluxperf sweep}: the run's load at rising rates, one window each, until a rate breaks an
+ * objective or cannot be reached; reports the knee (mutilate's {@code --search}). Takes every
+ * option of {@code run} (the same class, as a mixin), less the ones the sweep sets itself.
+ */
+@Command(name = "sweep",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {"Finds the highest rate that meets the objectives: runs one window per rate, from --from up by",
+                "--step or --factor to --to, stops at the first rate that breaks an --slo or cannot be reached, then",
+                "bisects between the last good and the first bad rate (--refine). Prints a table and the knee; with",
+                "--out DIR also writes a run directory per step, sweep.txt, sweep.json, and the latency-vs-throughput",
+                "plot as sweep.png and sweep.html. Takes the options of run, except --rate, --duration, --windows,",
+                "--requests and run's files (--json, --hdr-log, --trace, --waterfall, --junit)."},
+        footer = {"",
+                "Examples:",
+                "  fluxperf sweep -s 127.0.0.1:11211 --hit --from 10000 --factor 1.5 --to 400000 --window 2s --slo 'p99<1ms'",
+                "  fluxperf sweep -s 127.0.0.1:11211 --from 20000 --step 20000 --to 200000 --slo 'p99<1ms' --slo 'p999<5ms' \\",
+                "      --refine 3 --out sweeps/mc-get && xdg-open sweeps/mc-get/sweep.html",
+                "  fluxperf sweep --config samples/default.toml -s 127.0.0.1:11211 --from 5000 --factor 2 --to 80000 --slo 'p99<2ms'",
+                "  fluxperf sweep --protocol redis -s 127.0.0.1:6379 --method set --from 10000 --factor 1.25 --to 300000 \\",
+                "      --slo 'p99<500us' --slo 'errors<=0.1%' --window 5s",
+                "",
+                "A step is good when it met every objective and was reached: the window ended at least 99 % of the",
+                "target's requests and no load thread was saturated. Workloads with rates keep their shares of each",
+                "step's rate; workloads without share it by weight. Ctrl-C ends the sweep after what ran (exit 130)."})
+public final class SweepCommand implements Callable<Integer>, Streams.Aware {
+    /** Each step's window when --window is not given. */
+    static final Duration DEFAULT_WINDOW = Duration.ofSeconds(5);
+
+    /** run's flags that a sweep sets itself, or whose files a sweep writes per step in its own way. */
+    private static final List<String> NOT_IN_SWEEP = List.of("--rate", "--duration", "--windows", "--requests", "--json",
+            "--hdr-log", "--trace", "--waterfall", "--trace-required", "--junit");
+
+    private Streams streams = Streams.system();
+
+    @Mixin
+    private RunCommand run = new RunCommand();
+
+    @Option(names = "--from", paramLabel = "RATE", required = true, description = "The first rate, requests/s in total.")
+    private double from;
+
+    @Option(names = "--to", paramLabel = "RATE", required = true,
+            description = "The highest rate tried, requests/s in total (tried itself when the steps do not land on it).")
+    private double to;
+
+    @Option(names = "--step", paramLabel = "N", description = "Add N requests/s from step to step (or --factor).")
+    private double step;
+
+    @Option(names = "--factor", paramLabel = "F", description = "Multiply the rate by F from step to step, e.g. 1.5 (or --step).")
+    private double factor;
+
+    @Option(names = "--window", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "Length of each step's measured window (default 5s); --warmup runs before each.")
+    private Duration window;
+
+    @Option(names = "--refine", paramLabel = "N",
+            description = "After the first bad rate, N bisection steps between it and the last good one (default 0).")
+    private int refine;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Override
+    public void streams(Streams streams) {
+        this.streams = streams;
+        run.streams(streams);
+    }
+
+    @Override
+    public Integer call() {
+        for (String flag : NOT_IN_SWEEP) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
+                throw new UserError(flag + ": a sweep sets each step's rate and length and writes its files with --out;"
+                        + " leave " + flag + " out");
+            }
+        }
+        SweepPlan plan = new SweepPlan(from, to, step, factor, refine, window != null ? window : DEFAULT_WINDOW);
+        RunConfig base = ConfigResolver.resolve(run.settings(), note -> streams.err().println("fluxperf: note: " + note));
+        List<StepObjective> objectives = SloStepObjective.of(base.objectives());
+        if (objectives.isEmpty()) {
+            throw new UserError("--slo: a sweep needs at least one objective to find the knee by, e.g. --slo 'p99<1ms'");
+        }
+        Path dir = base.out();
+        boolean overwrite = spec.commandLine().getParseResult().hasMatchedOption("--overwrite");
+        if (dir != null) {
+            checkDirectory(dir, overwrite);
+        }
+        boolean tune = !spec.commandLine().getParseResult().hasMatchedOption("--no-host-tuning");
+        HostTuning tuning = Main.ownsProcess() ? HostTuning.ownProcess(true, tune) : HostTuning.standard();
+        // the steps' run directories hold the sweep's own settings, so each stands alone
+        RunConfig stepsBase = base.toBuilder().out(null).build();
+        OrchestratedSteps steps = new OrchestratedSteps(tuning, dir, overwrite, RunDirectories.commandLine(spec),
+                tuning.warmsUp());
+        Sweep sweep = new Sweep(stepsBase, plan, objectives, steps);
+        streams.out().println("Sweep: " + title(base) + ", objectives " + String.join(", ",
+                objectives.stream().map(StepObjective::text).toList()));
+        streams.out().println(SweepTable.header());
+        sweep.onStep(s -> streams.out().println(SweepTable.row(s)));
+        SweepResult result;
+        int interruptExit;
+        try (Interrupts interrupts = Interrupts.install(() -> {
+            sweep.requestStop();
+            steps.requestStop();
+        })) {
+            result = sweep.execute();
+            interruptExit = interrupts.exitCode();
+        }
+        streams.out().println();
+        SweepTable.print(result, streams.out());
+        if (dir != null) {
+            SweepFiles.write(dir, result, objectives, "fluxperf sweep: " + title(base));
+            streams.out().println("Plot: " + dir.resolve(SweepFiles.PNG) + ", " + dir.resolve(SweepFiles.HTML)
+                    + "; steps' run directories in " + dir);
+        }
+        if (result.interrupted()) {
+            return interruptExit != 0 ? interruptExit : RunCommand.EXIT_INTERRUPTED;
+        }
+        return 0;
+    }
+
+    /** What was swept: the server (or the embedded one) and the workloads. */
+    private static String title(RunConfig c) {
+        String workloads = c.workloads().stream().map(WorkloadConfig::name).collect(Collectors.joining(", "));
+        return (c.server() != null ? c.server() : "the embedded " + c.protocol() + " server") + " (" + workloads + ")";
+    }
+
+    /** The sweep's directory: new, empty, or (with --overwrite) one to write over. */
+    private static void checkDirectory(Path dir, boolean overwrite) {
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new UserError("--out: " + dir + " is a file, not a directory");
+        }
+        if (Files.isDirectory(dir) && !overwrite) {
+            try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+                if (entries.iterator().hasNext()) {
+                    throw new UserError("--out: " + dir + " exists and is not empty; name a new directory, or add --overwrite");
+                }
+            } catch (IOException e) {
+                throw new UserError("--out: cannot read " + dir + ": " + e.getMessage(), e);
+            }
+        }
+    }
+}
