@@ -1,0 +1,130 @@
+package io.fluxperf.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fluxperf.testkit.MemcachedProcess;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * --admin on run and replay, as a user runs them (a process of its own): the address on stderr,
+ * POST /quitquitquit ends the run as Ctrl-C does but with exit code 0 (report and files written),
+ * a replay's rate cannot be set, and a bad --admin or --ramp is one sentence and exit 2.
+ */
+class AdminCommandTest {
+    private static final Pattern URL = Pattern.compile("admin endpoint on (http://127\\.0\\.0\\.1:[0-9]+/)");
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void quitquitquitEndsTheRunWithItsReportAndExitCodeZero() throws Exception {
+        Path out = dir.resolve("run.out");
+        Path json = dir.resolve("result.json");
+        Process p = CliRun.inChildJvm(out, "run", "--rate", "2000", "-d", "120", "--admin", "0", "--json", json.toString(),
+                "--no-live");
+        try {
+            String url = awaitUrl(p, out);
+            awaitMeasuring(url);
+            HttpResponse<String> r = send("POST", url + "quitquitquit");
+            assertEquals(200, r.statusCode(), r.body());
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the run ended after /quitquitquit");
+            String text = Files.readString(out);
+            assertEquals(0, p.exitValue(), text);
+            assertTrue(text.contains("Stopped: asked to quit (POST /quitquitquit on the admin endpoint)"), text);
+            assertTrue(text.contains("Total:"), "the report: " + text);
+            JsonNode result = new ObjectMapper().readTree(json.toFile());
+            assertEquals("quit", result.get("stopReason").asText());
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aReplaysRateCannotBeSetAndItQuitsTheSameWay() throws Exception {
+        Path out = dir.resolve("replay.out");
+        Path log = Path.of(System.getProperty("user.dir")).getParent().resolve("samples/logs/memcache-stream.txt");
+        try (MemcachedProcess memcached = MemcachedProcess.start()) {
+            Process p = CliRun.inChildJvm(out, "replay", "-s", memcached.address(), "-l", log.toString(), "--speed", "max",
+                    "--loop", "100000000", "--admin", "0", "--no-live");
+            try {
+                String url = awaitUrl(p, out);
+                awaitMeasuring(url);
+                HttpResponse<String> put = send("PUT", url + "ratelimit/1000");
+                assertEquals(409, put.statusCode(), put.body());
+                assertEquals("A replay is paced by its log, so it has no rate to set.", put.body().strip());
+                assertEquals(200, send("GET", url + "metrics").statusCode());
+                assertEquals(200, send("POST", url + "quitquitquit").statusCode());
+                assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the replay ended after /quitquitquit");
+                assertEquals(0, p.exitValue(), Files.readString(out));
+            } finally {
+                p.destroyForcibly();
+            }
+        }
+    }
+
+    @Test
+    void aBadAdminOrRampIsOneSentence() {
+        for (String[] bad : new String[][] {
+            {"--admin", "http", "fluxperf: --admin: the port must be a number from 0 to 65535, not 'http'"},
+            {"--admin", "1.2.3.4:99999", "fluxperf: --admin: the port must be a number from 0 to 65535, not 99999"},
+            {"--ramp", "1000:2000", "fluxperf: --ramp: expected START:END:STEP:INTERVAL"},
+            {"--ramp", "3000:2000:1000:1s", "fluxperf: --ramp: start (3000) is above end (2000)"},
+        }) {
+            CliRun run = CliRun.of("run", bad[0], bad[1], "--no-live");
+            assertEquals(2, run.exitCode(), run.err());
+            assertTrue(run.err().startsWith(bad[2]), run.err());
+            assertEquals(1, run.err().lines().count(), run.err());
+        }
+        CliRun replay = CliRun.of("replay", "-l", "x.log", "--admin", "x");
+        assertEquals(2, replay.exitCode(), replay.err());
+        assertTrue(replay.err().contains("--admin:"), replay.err());
+    }
+
+    private String awaitUrl(Process p, Path out) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            String text = Files.exists(out) ? Files.readString(out) : "";
+            Matcher m = URL.matcher(text);
+            if (m.find()) {
+                return m.group(1);
+            }
+            if (!p.isAlive()) {
+                throw new AssertionError("fluxperf ended before its admin endpoint listened:\n" + text);
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no admin endpoint address on stderr:\n" + Files.readString(out));
+    }
+
+    private void awaitMeasuring(String url) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            HttpResponse<String> r = send("GET", url + "metrics.json");
+            if (r.statusCode() == 200 && new ObjectMapper().readTree(r.body()).get("phase").asText().equals("measuring")) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("the run did not begin measuring");
+    }
+
+    private HttpResponse<String> send(String method, String url) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+                .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+    }
+}
