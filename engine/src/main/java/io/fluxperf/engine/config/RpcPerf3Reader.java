@@ -107,8 +107,8 @@ final class RpcPerf3Reader {
         RpcPerfKeyspaces.endpoints(g, "endpoints", out);
         for (String k : List.of("listen", "admin")) {
             if (g.string(k) != null) {
-                out.note("general." + k, "fluxperf has no admin listener yet: the report, --json and"
-                        + " --stats-interval have the figures");
+                out.note("general." + k, "rpc-perf 3's listener is not carried over; run --admin [ADDR:]PORT"
+                        + " serves fluxperf's admin endpoint (/metrics, /metrics.json, the dashboard)");
             }
         }
         if (g.string("logging") != null) {
