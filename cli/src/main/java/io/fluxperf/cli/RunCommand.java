@@ -73,7 +73,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     private String protocol;
 
     @Option(names = "--method", paramLabel = "CMD",
-            description = "memcache: get, gets, set, add, replace, append, prepend, cas, delete, incr, decr, touch; redis: also del, exists, expire, mget, mset, hget, hset, hgetall, hdel, lpush, rpush, lpop, rpop, lrange, sadd, srem, smembers, zadd, zrange, zrem, ping; http: get, post, put, delete (default get).")
+            description = "memcache: get, gets, set, add, replace, append, prepend, cas, delete, incr, decr, touch; redis: also del, exists, expire, mget, mset, hget, hset, hgetall, hdel, hexists, lpush, rpush, lpop, rpop, lrange, llen, sadd, srem, smembers, zadd, zrange, zrank, zrem, ping; http: get, post, put, delete (default get).")
     private String method;
 
     @Option(names = "--keys-per-request", paramLabel = "N", description = "Keys per get (multi-key get), default 1.")
