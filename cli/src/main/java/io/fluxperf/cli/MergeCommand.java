@@ -1,6 +1,8 @@
 package io.fluxperf.cli;
 
+import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.rundir.RunMerge;
+import io.fluxperf.engine.shard.ShardSet;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -23,17 +25,26 @@ import picocli.CommandLine.Parameters;
                 "  # then, with the directories copied to one place:",
                 "  fluxperf merge runs/host1 runs/host2 runs/host3 --out runs/all",
                 "  fluxperf report runs/all && fluxperf trace stats runs/all/trace",
+                "  # a sharded run (run --shard I/N --out runs, or 'fluxperf k8s'): its shards, checked and merged",
+                "  fluxperf merge runs/run-20261206T030000Z-1a2b3c4d            # into runs/run-…/merged",
+                "  fluxperf merge runs/nightly --partial --out runs/nightly-part  # the shards that finished",
                 "",
                 "Inputs of different configs (config.toml) or whose windows do not overlap in time are",
                 "refused (exit 2), naming the input."})
 public final class MergeCommand implements Callable<Integer>, Streams.Aware {
     private Streams streams = Streams.system();
 
-    @Parameters(paramLabel = "DIR", arity = "2..*", description = "The run directories to merge.")
+    @Parameters(paramLabel = "DIR", arity = "1..*",
+            description = "The run directories to merge, or one sharded run's directory OUT/RUN_ID (its shard-I directories).")
     private List<Path> inputs;
 
-    @Option(names = "--out", paramLabel = "DIR", required = true, description = "The merged run directory to write.")
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "The merged run directory to write (of a sharded run: default OUT/RUN_ID/merged).")
     private Path out;
+
+    // a sharded run (issue 31)
+    @Option(names = "--partial", description = "Merge the shards of a sharded run that are there, naming the missing ones.")
+    private boolean partial;
 
     @Option(names = "--overwrite", description = "Let --out write into a directory that is not empty (its run files are replaced).")
     private boolean overwrite;
@@ -48,9 +59,40 @@ public final class MergeCommand implements Callable<Integer>, Streams.Aware {
 
     @Override
     public Integer call() {
+        if (inputs.size() == 1 && ShardSet.isShardedRun(inputs.get(0))) {
+            return mergeShards(inputs.get(0));
+        }
+        if (partial) {
+            throw new UserError("--partial: merges a sharded run's directory (OUT/RUN_ID), not run directories");
+        }
+        if (out == null) {
+            throw new UserError("--out: name the merged run directory to write");
+        }
         RunMerge merge = RunMerge.of(inputs);
         merge.write(out, overwrite, RunDirectories.commandLine(spec), null);
         streams.out().println("Merged " + inputs.size() + " runs into " + out + " (fluxperf report " + out + ")");
+        streams.out().flush();
+        return 0;
+    }
+
+    /** {@code merge OUT/RUN_ID}: its shards, checked to be one whole run (or --partial), merged into one directory. */
+    private int mergeShards(Path runDir) {
+        ShardSet shards = ShardSet.find(runDir, partial);
+        Path to = out != null ? out : runDir.resolve("merged");
+        if (shards.shardDirectories().size() < 2) {
+            throw new UserError("merge: " + runDir + " has only " + shards.shardDirectories().get(0).getFileName()
+                    + " of " + shards.count() + " shards; there is nothing to merge it with");
+        }
+        RunMerge merge = RunMerge.of(shards.shardDirectories());
+        merge.write(to, overwrite, RunDirectories.commandLine(spec),
+                shards.resultFields(new com.fasterxml.jackson.databind.ObjectMapper()));
+        shards.describe().forEach(streams.out()::println);
+        if (!shards.missing().isEmpty()) {
+            streams.err().println("fluxperf: merge: partial: " + runDir + " is missing shard-"
+                    + String.join(", shard-", shards.missing().stream().map(String::valueOf).toList())
+                    + "; the merged figures are of " + shards.shardDirectories().size() + " of " + shards.count() + " shards");
+        }
+        streams.out().println("Merged " + shards.shardDirectories().size() + " shards into " + to + " (fluxperf report " + to + ")");
         streams.out().flush();
         return 0;
     }

@@ -61,6 +61,9 @@ public final class ReportCommand implements Callable<Integer>, Streams.Aware {
 
     @Override
     public Integer call() {
+        if (html != null && json) {
+            throw new io.fluxperf.engine.UserError("--html: writes the page instead of the report; give it without --json");
+        }
         RunDirectory run = RunDirectory.open(dir);
         if (slo != null || junit != null) {
             return objectives(run);

@@ -41,7 +41,7 @@ import picocli.CommandLine.Option;
                 "  fluxperf run -s 10.0.0.1:11211 -s 10.0.0.2:11211 -s 10.0.0.3:11211:2 --hit   # a ketama pool",
                 "  fluxperf run --protocol redis --cluster -s 127.0.0.1:7000 --method set --rate 20000",
                 "  fluxperf run --config samples/default.toml -s 10.0.0.5:11211 --shard 2/4 --start-at 2026-12-06T03:00:00Z",
-                "  fluxperf run -s 127.0.0.1:11211 --rate 50000 -d 10 -w 6 --slo 'p99<2ms' --slo 'success>=99.9%' --junit slo.xml",
+                "  fluxperf run -s 127.0.0.1:11211 --rate 50000 -d 10 -w 6 --slo 'p99<2ms' --slo 'success>=99.9%%' --junit slo.xml",
                 "  fluxperf run --config samples/ci-slo.toml --slo-abort     # [[slo]] tables; exit code 3 when one fails",
                 "  fluxperf run -s 127.0.0.1:11211 --rate 5000 -d 600 --admin 9090 --stats-interval 1   # then: curl -X PUT localhost:9090/ratelimit/20000",
                 "  fluxperf run -s 127.0.0.1:11211 --ramp 10000:40000:10000:30s --admin 0.0.0.0:9090  # steps; open http://HOST:9090/",
@@ -73,7 +73,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     private String protocol;
 
     @Option(names = "--method", paramLabel = "CMD",
-            description = "memcache: get, gets, set, add, replace, append, prepend, cas, delete, incr, decr, touch; redis: also del, exists, expire, mget, mset, hget, hset, hgetall, hdel, lpush, rpush, lpop, rpop, lrange, sadd, srem, smembers, zadd, zrange, zrem, ping; http: get, post, put, delete (default get).")
+            description = "memcache: get, gets, set, add, replace, append, prepend, cas, delete, incr, decr, touch; redis: also del, exists, expire, mget, mset, hget, hset, hgetall, hdel, hexists, lpush, rpush, lpop, rpop, lrange, llen, sadd, srem, smembers, zadd, zrange, zrank, zrem, ping; http: get, post, put, delete (default get).")
     private String method;
 
     @Option(names = "--keys-per-request", paramLabel = "N", description = "Keys per get (multi-key get), default 1.")
@@ -191,7 +191,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     private ShardFlags sharding = new ShardFlags();
     @Option(names = "--slo", paramLabel = "EXPR",
             description = "A service-level objective checked per window and over the run, e.g. p99<2ms, get.p999<=10ms, "
-                    + "success>=99.9%, rate>=49500 (repeatable; adds to the config's [[slo]]). Exit code 3 when one fails.")
+                    + "success>=99.9%%, rate>=49500 (repeatable; adds to the config's [[slo]]). Exit code 3 when one fails.")
     private List<String> slo;
 
     @Option(names = "--slo-abort", description = "Stop the run at the end of the first window in which an objective fails (exit code 3).")

@@ -40,6 +40,9 @@ class CompareCliTest {
             assertFalse(err.contains("Exception") || err.contains("io.fluxperf"), err);
         }
         assertFalse(Files.exists(tmp.resolve("r.html")), "no page for a directory that is no run");
+        CliRun both = CliRun.of("report", empty.toString(), "--html", tmp.resolve("r.html").toString(), "--json");
+        assertEquals(2, both.exitCode(), both.err());
+        assertTrue(both.err().startsWith("fluxperf: --html:"), both.err());
         CliRun one = CliRun.of("compare", empty.toString());
         assertEquals(2, one.exitCode(), "one directory is not a comparison");
         assertTrue(one.err().contains("DIR"), one.err());

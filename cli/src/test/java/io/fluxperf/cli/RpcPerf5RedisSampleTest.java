@@ -8,8 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fluxperf.testkit.RealServers;
 import io.fluxperf.testkit.RedisProcess;
+import io.fluxperf.trace.TraceHeader;
+import io.fluxperf.trace.TraceReader;
+import io.fluxperf.trace.TraceRecord;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -163,8 +167,9 @@ class RpcPerf5RedisSampleTest {
         Path file = write(dir, "redis.toml", SAMPLE.replace("SERVER", redis.address()));
         CliRun run;
         List<List<String>> ranges = new ArrayList<>();
+        Path trace = dir.resolve("trace");
         try (RedisProcess.Monitor monitor = redis.monitor()) {
-            run = ok("run", "--config", file.toString(), "--no-live");
+            run = ok("run", "--config", file.toString(), "--trace", trace.toString(), "--no-live");
             Map<String, Long> calls = redis.commandstats();
             ranges.addAll(RpcPerfRuns.monitored(monitor, Set.of("ZRANGE", "LRANGE", "LTRIM", "LPUSH", "RPUSH"),
                     sum(calls, "zrange", "lrange", "ltrim", "lpush", "rpush")));
@@ -188,6 +193,19 @@ class RpcPerf5RedisSampleTest {
         assertShare(0.2 * 109 / 110, zsets, requests, "the sorted-set keyspace's share");
         assertShare(20 / 109.0, calls.get("zrange"), zsets, "zrange at redis");
         assertShare(40 / 109.0, calls.get("zrank"), zsets, "zrank at redis");
+
+        // the trace names each request's command by its code: as many of each as redis counted
+        Map<String, Long> traced = new HashMap<>();
+        try (TraceReader reader = TraceReader.open(trace)) {
+            TraceHeader header = reader.header();
+            TraceRecord r = new TraceRecord();
+            while (reader.next(r)) {
+                traced.merge(header.commandName(r.command()), 1L, Long::sum);
+            }
+        }
+        for (String verb : List.of("llen", "zrank", "lrange", "zrange", "lpush", "rpush")) {
+            assertEquals(calls.get(verb), traced.get(verb), verb + " in the trace");
+        }
 
         long byScore = 0;
         long byIndex = 0;

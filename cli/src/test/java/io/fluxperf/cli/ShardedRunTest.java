@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fluxperf.engine.shard.Shard;
 import io.fluxperf.testkit.MemcachedProcess;
 import io.fluxperf.testkit.RealServers;
+import io.fluxperf.trace.LatencyHistograms;
 import io.fluxperf.trace.TraceReader;
 import io.fluxperf.trace.TraceRecord;
 import java.io.IOException;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -113,8 +115,7 @@ class ShardedRunTest {
             agents.add(agent(i, dir.resolve("agent-" + i + ".log"), Map.of(Shard.COUNT_ENV, Integer.toString(SHARDS)),
                     "run", "--config", config.toString(), "-s", memcached.address(), "-d", "3", "--no-live",
                     "--start-at", Long.toString(startAt),
-                    "--json", dir.resolve("shard-" + i + ".json").toString(),
-                    "--trace", dir.resolve("trace-" + i).toString()));
+                    "--out", dir.resolve("runs").toString(), "--run-id", "mix", "--trace"));
         }
         awaitAll(agents, dir);
 
@@ -127,7 +128,7 @@ class ShardedRunTest {
         long preloaded = 0;
         StringBuilder figures = new StringBuilder();
         for (int i = 0; i < SHARDS; i++) {
-            JsonNode r = JSON.readTree(dir.resolve("shard-" + i + ".json").toFile());
+            JsonNode r = JSON.readTree(dir.resolve("runs/mix/shard-" + i + "/result.json").toFile());
             figures.append("agent ").append(i).append(": ").append(r.get("total").get("seconds")).append(" s, ")
                     .append(r.get("total").get("workloads")).append(", send lag ").append(r.get("total").get("sendLag")).append('\n');
             preloaded += r.get("preloadedKeys").asLong();
@@ -163,10 +164,14 @@ class ShardedRunTest {
 
         // each agent's writes stayed in its slice (keys i, i + 4, …): no key is in two agents' write slices
         Set<Long> written = new HashSet<>();
+        Histogram fromTraces = LatencyHistograms.create();
         for (int i = 0; i < SHARDS; i++) {
-            try (TraceReader reader = TraceReader.open(dir.resolve("trace-" + i))) {
+            try (TraceReader reader = TraceReader.open(dir.resolve("runs/mix/shard-" + i + "/trace"))) {
                 TraceRecord rec = new TraceRecord();
                 while (reader.next(rec)) {
+                    if (!rec.warmup()) {
+                        LatencyHistograms.record(fromTraces, rec.intendedLatencyNanos());
+                    }
                     if (rec.workload() == 0 && !rec.warmup()) {
                         long key = Long.parseLong(rec.keyText());
                         assertEquals(i, key % SHARDS, "agent " + i + " wrote key " + key);
@@ -176,5 +181,28 @@ class ShardedRunTest {
             }
         }
         assertTrue(written.size() > requests[0] * 0.5, written.size() + " distinct keys of " + requests[0] + " sets");
+
+        // merge OUT/RUN_ID: one run directory whose counts are the shards' sums and memcached's own
+        CliRun merge = CliRun.of("merge", dir.resolve("runs/mix").toString());
+        assertEquals(0, merge.exitCode(), merge.out() + merge.err());
+        assertTrue(merge.out().contains("Run mix: 4 of 4 shards merged"), merge.out());
+        JsonNode merged = JSON.readTree(dir.resolve("runs/mix/merged/result.json").toFile());
+        JsonNode total = merged.get("total");
+        assertEquals(requests[0] + requests[1], total.get("requests").asLong());
+        assertEquals(stats.get("cmd_get") + stats.get("cmd_set") - KEYS, total.get("requests").asLong(),
+                "the merge counts what memcached counted (less the preload)");
+        for (JsonNode w : total.get("workloads")) {
+            assertEquals(requests[w.get("index").asInt()], w.get("requests").asLong(), w.toString());
+        }
+        assertEquals(KEYS, merged.get("preloadedKeys").asLong());
+        assertEquals(List.of(), JSON.convertValue(merged.get("shards").get("missing"), List.class));
+        // merged percentiles are those of one histogram of every request the four traces hold
+        assertEquals(fromTraces.getTotalCount(), total.get("latency").get("count").asLong());
+        assertEquals(fromTraces.getValueAtPercentile(50), total.get("latency").get("p50").asLong());
+        assertEquals(fromTraces.getValueAtPercentile(90), total.get("latency").get("p90").asLong());
+        assertEquals(fromTraces.getValueAtPercentile(99), total.get("latency").get("p99").asLong());
+        assertEquals(fromTraces.getValueAtPercentile(99.9), total.get("latency").get("p999").asLong());
+        assertEquals(fromTraces.getValueAtPercentile(99.99), total.get("latency").get("p9999").asLong());
+        assertEquals(fromTraces.getMaxValue(), total.get("latency").get("max").asLong());
     }
 }

@@ -192,6 +192,33 @@ class SloCommandTest {
     }
 
     @Test
+    void anAbortingTableStopsTheRunAtTheEndOfTheWindowItFailedIn() throws Exception {
+        Path config = dir.resolve("abort.toml");
+        Files.writeString(config, """
+                [general]
+                duration = 1
+                windows = 10
+
+                [[workload]]
+                method = "get"
+                rate = 1000
+
+                [[slo]]
+                objective = "p99<30s"
+
+                [[slo]]
+                objective = "p50<1ns"
+                abort = true
+                """, StandardCharsets.UTF_8);
+        long start = System.nanoTime();
+        CliRun run = CliRun.of("run", "--config", config.toString(), "--no-live");
+        assertEquals(3, run.exitCode(), run.out() + run.err());
+        assertTrue((System.nanoTime() - start) / 1e9 < 8, "stopped after the first of 10 one-second windows");
+        assertTrue(run.out().contains("  Stopped at the end of window 1, in which p50<1ns failed"), run.out());
+        assertTrue(run.out().contains("Objectives: 1 of 2 held"), run.out());
+    }
+
+    @Test
     void replayChecksObjectivesToo() throws Exception {
         Path log = dir.resolve("watch.log");
         StringBuilder lines = new StringBuilder("OK\n");

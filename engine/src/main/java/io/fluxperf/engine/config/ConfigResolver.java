@@ -101,7 +101,8 @@ public final class ConfigResolver {
      * The objectives to check: the file's [[slo]] tables, then the --slo flags (they add to the
      * file's, each being a check of its own); --slo-abort makes every one stop the run.
      */
-    private static List<io.fluxperf.engine.slo.Objective> objectives(RunSettings flags, ConfigFile f) {
+    private static List<io.fluxperf.engine.slo.Objective> objectives(RunSettings flags, ConfigFile f,
+                                                                     List<WorkloadConfig> workloads) {
         List<io.fluxperf.engine.slo.Objective> all = new java.util.ArrayList<>(f.objectives);
         all.addAll(io.fluxperf.engine.slo.Objectives.parse(flags.slo));
         if (Boolean.TRUE.equals(flags.sloAbort)) {
@@ -110,6 +111,8 @@ public final class ConfigResolver {
             }
             all.replaceAll(o -> o.withAbort(true));
         }
+        // named here, before a run directory or any output is made
+        io.fluxperf.engine.slo.Evaluator.checkWorkloads(all, workloads.stream().map(WorkloadConfig::name).toList());
         return all;
     }
 
@@ -219,7 +222,7 @@ public final class ConfigResolver {
                     .protocolOptions(protocolOptions).connection(connection).statsInterval(statsInterval)
                     .earlySend(earlySend).arrivals(arrivals).warmupHitrate(warmupHitrate)
                     .connectTimeout(connectTimeout).pool(pool)
-                    .objectives(objectives(flags, f))
+                    .objectives(objectives(flags, f, workloads))
                     .waterfall(flags.waterfall != null ? flag("waterfall", () -> Checks.png(flags.waterfall.toString()))
                             : f.waterfall)
                     .out(flags.out != null ? flags.out : f.out)

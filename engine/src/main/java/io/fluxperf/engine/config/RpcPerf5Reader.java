@@ -405,17 +405,19 @@ final class RpcPerf5Reader {
             Long end = c.integer("end", Integer.MIN_VALUE, Integer.MAX_VALUE);
             boolean byScore = Boolean.TRUE.equals(c.bool("by_score"));
             Long truncate = c.integer("truncate", 1, WorkloadShape.MAX_TRUNCATE);
+            String rangeNote = null;
             if (listFetch) {
-                // rpc-perf's list_fetch is LRANGE k 0 -1, the whole list
                 start = 0L;
                 end = -1L;
-            } else if (command == Command.ZRANGE && !byScore) {
-                // rpc-perf reads by index from 0 to -1 (the whole set) unless told; fluxperf's own default is 0 to 9
+                rangeNote = "list_fetch is LRANGE k 0 -1, the whole list";
+            } else if (command == Command.ZRANGE && !byScore && (start == null || end == null)) {
+                // fluxperf's own default is 0 to 9
                 start = start != null ? start : 0L;
                 end = end != null ? end : -1L;
+                rangeNote = "rpc-perf's zrange reads from 0 and to -1 (the end) unless told";
             }
             k.commands.add(new RpcPerfKeyspaces.Cmd(c.path(), c.keyPath("verb"), command, weight, cardinality, null,
-                    start, end, byScore, truncate == null ? null : truncate.intValue()));
+                    start, end, byScore, truncate == null ? null : truncate.intValue(), rangeNote));
         }
         if (k.commands.isEmpty()) {
             throw t.error("commands", "lists no command; give at least one { verb = \"get\", weight = 1 }");

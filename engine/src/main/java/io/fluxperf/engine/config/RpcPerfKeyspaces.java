@@ -28,12 +28,13 @@ final class RpcPerfKeyspaces {
 
     /**
      * One command of a keyspace; {@code start}, {@code end}, {@code byScore} and {@code truncate}
-     * are rpc-perf 5's range and trim keys (null or false when not given).
+     * are rpc-perf 5's range and trim keys (null or false when not given), {@code rangeNote} says
+     * where a range the file does not give comes from (null: the file gives it).
      */
     record Cmd(String from, String verbFrom, Command command, long weight, int cardinality, Integer ttl, Long start,
-               Long end, boolean byScore, Integer truncate) {
+               Long end, boolean byScore, Integer truncate, String rangeNote) {
         Cmd(String from, String verbFrom, Command command, long weight, int cardinality, Integer ttl) {
-            this(from, verbFrom, command, weight, cardinality, ttl, null, null, false, null);
+            this(from, verbFrom, command, weight, cardinality, ttl, null, null, false, null, null);
         }
     }
 
@@ -163,10 +164,10 @@ final class RpcPerfKeyspaces {
                     out.workload(w, "cardinality", (long) c.cardinality, c.from, null);
                 }
                 if (c.start != null) {
-                    out.workload(w, "range-start", c.start, c.from, null);
+                    out.workload(w, "range-start", c.start, c.from, c.rangeNote);
                 }
                 if (c.end != null) {
-                    out.workload(w, "range-end", c.end, c.from, null);
+                    out.workload(w, "range-end", c.end, c.from, c.rangeNote);
                 }
                 if (c.byScore) {
                     out.workload(w, "by-score", true, c.from, null);

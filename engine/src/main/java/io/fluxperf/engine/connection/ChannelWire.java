@@ -68,7 +68,10 @@ final class ChannelWire implements Wire {
 
     @Override
     public boolean tcpInfo(TcpProbe probe) {
-        return channel instanceof EpollSocketChannel tcp && tcp.isActive() && probe.read(tcp);
+        if (channel instanceof EpollSocketChannel tcp) {
+            return tcp.isActive() && probe.read(tcp);
+        }
+        return channel.getClass().getName().equals(UringTcpInfo.CHANNEL) && channel.isActive() && probe.readUring(channel);
     }
 
     @Override

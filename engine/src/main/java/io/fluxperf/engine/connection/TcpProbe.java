@@ -9,8 +9,8 @@ import java.lang.invoke.MethodType;
 
 /**
  * Reads the kernel's {@code TCP_INFO} of a load thread's connections into one reused
- * {@link EpollTcpInfo} (one {@code getsockopt} each, nothing allocated): through the epoll channel's
- * own {@code tcpInfo}, or for a bare socket ({@link SocketWire}) through Netty's
+ * {@link EpollTcpInfo} (one {@code getsockopt} each, nothing allocated): through the epoll or
+ * io_uring channel's own {@code tcpInfo}, or for a bare socket ({@link SocketWire}) through Netty's
  * {@code LinuxSocket.getTcpInfo}, which Netty keeps package-private; it is reached once, by a
  * method handle, and bare sockets go unsampled where that is refused. One per load thread, used on
  * its loop only.
@@ -19,6 +19,11 @@ public final class TcpProbe {
     private static final MethodHandle SOCKET_TCP_INFO = socketTcpInfo();
 
     private final EpollTcpInfo info = new EpollTcpInfo();
+    /** The io_uring channels' holder, made at the first one (its classes load only where io_uring runs). */
+    private Object uringInfo;
+    private long rttMicros;
+    private long totalRetrans;
+    private long lost;
     private long retransmitted;
 
     private static MethodHandle socketTcpInfo() {
@@ -34,6 +39,7 @@ public final class TcpProbe {
     boolean read(EpollSocketChannel channel) {
         try {
             channel.tcpInfo(info);
+            keep();
             return true;
         } catch (RuntimeException e) { // the socket closed under us: no sample
             return false;
@@ -47,10 +53,33 @@ public final class TcpProbe {
         }
         try {
             SOCKET_TCP_INFO.invokeExact(socket, info);
+            keep();
             return true;
         } catch (Throwable e) { // an IOException of the getsockopt: the socket closed under us
             return false;
         }
+    }
+
+    /** Reads an io_uring channel's TCP_INFO ({@link UringTcpInfo}); false when it cannot be read. */
+    boolean readUring(io.netty.channel.Channel channel) {
+        try {
+            if (uringInfo == null) {
+                uringInfo = UringTcpInfo.holder();
+            }
+            long[] v = UringTcpInfo.read(channel, uringInfo);
+            rttMicros = v[0];
+            totalRetrans = v[1];
+            lost = v[2];
+            return true;
+        } catch (RuntimeException e) { // the socket closed under us
+            return false;
+        }
+    }
+
+    private void keep() {
+        rttMicros = info.rtt();
+        totalRetrans = info.totalRetrans();
+        lost = info.lost();
     }
 
     /** Whether bare sockets can be read on this JVM and Netty. */
@@ -63,9 +92,8 @@ public final class TcpProbe {
      * previous sample, 0 for a new one) from the last read; returns the total now, to keep.
      */
     long retransmittedSince(long seenBefore) {
-        long total = info.totalRetrans();
-        retransmitted = Math.max(0, total - seenBefore);
-        return total;
+        retransmitted = Math.max(0, totalRetrans - seenBefore);
+        return totalRetrans;
     }
 
     /** Segments retransmitted between the connection's previous sample and the last read ({@link #retransmittedSince}). */
@@ -75,11 +103,11 @@ public final class TcpProbe {
 
     /** The kernel's smoothed RTT at the last read, µs. */
     public long rttMicros() {
-        return info.rtt();
+        return rttMicros;
     }
 
     /** Segments marked lost at the last read. */
     public long lost() {
-        return info.lost();
+        return lost;
     }
 }

@@ -2,7 +2,7 @@ package io.fluxperf.engine.metrics;
 
 /**
  * The TCP health of an interval as numbers ({@link TcpHealth}): how many connection samples there
- * were (0: none, as with UDP, Unix sockets or io_uring, whose sockets are not asked), segments
+ * were (0: none, as with UDP or Unix sockets), segments
  * retransmitted, the most marked lost at once, and the kernel's smoothed RTT over the samples.
  *
  * @param rttP50Micros median smoothed RTT over the samples, µs

@@ -277,7 +277,7 @@ public final class TextReport {
     /**
      * A window's {@code TCP:} line, from the kernel's TCP_INFO of the load connections: segments
      * retransmitted, the most marked lost at once, and the smoothed RTT; null when no connection
-     * was sampled (UDP, Unix sockets, io_uring, or a window shorter than the sampling period).
+     * was sampled (UDP, Unix sockets, or a window shorter than the sampling period).
      */
     public static String tcpLine(WindowResult w) {
         io.fluxperf.engine.metrics.TcpFigures t = w.tcp().figures();

@@ -73,4 +73,9 @@ class ForwardingListener implements RunListener {
     public void stats(IntervalSample sample) {
         inner.stats(sample);
     }
+
+    @Override
+    public void rateChanged(io.fluxperf.engine.workload.RateControl.Change change, String workloadName) {
+        inner.rateChanged(change, workloadName);
+    }
 }

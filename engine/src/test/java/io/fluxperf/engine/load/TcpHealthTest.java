@@ -85,6 +85,17 @@ class TcpHealthTest {
     }
 
     @Test
+    void ioUringChannelsAreSampledToo() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(io.netty.channel.uring.IoUring.isAvailable(),
+                () -> "io_uring is not available: " + io.netty.channel.uring.IoUring.unavailabilityCause());
+        RunResult result = run(config(ConnectionOptions.builder().ioUring(true).build()).build());
+        TcpFigures tcp = result.total().tcp().figures();
+        assertTrue(tcp.samples() >= 4, "samples: " + tcp.samples());
+        assertTrue(tcp.rttP50Micros() > 0, "srtt p50: " + tcp.rttP50Micros());
+        assertEquals(0, tcp.retransmits());
+    }
+
+    @Test
     void bareSocketsOfAConnectionPerRequestAreSampledToo() {
         ConnectionOptions perRequest = ConnectionOptions.builder().connectPerRequest(true).build();
         RunResult result = run(config(perRequest).build());

@@ -91,6 +91,14 @@ class SloConfigTest {
     }
 
     @Test
+    void anObjectiveOfAWorkloadTheRunDoesNotHaveIsNamedWithItsLine() {
+        assertEquals("ci.toml: slo[0].workload (line 11): the run has no workload 'gets'; its workloads are get, set",
+                error(WORKLOADS + "\n[[slo]]\nobjective = \"p99<2ms\"\nworkload = \"gets\"\n"));
+        assertEquals("--slo 'sets.rate>=1': the run has no workload 'sets'; its workloads are get, set",
+                assertThrows(UserError.class, () -> resolve(WORKLOADS, s -> s.slo = List.of("sets.rate>=1"))).getMessage());
+    }
+
+    @Test
     void abortWithoutObjectivesIsAMistake() {
         UserError e = assertThrows(UserError.class, () -> resolve(WORKLOADS, s -> s.sloAbort = true));
         assertEquals("--slo-abort: stops the run when an objective fails, and there is no --slo or [[slo]]", e.getMessage());
