@@ -160,4 +160,17 @@ class AdminEndpointTest {
             assertTrue(e.getMessage().startsWith("--admin: "), e.getMessage());
         }
     }
+
+    @Test
+    void aClosedLoopRunHasNoRateToSet() throws Exception {
+        try (AdminRun run = AdminRun.start(s -> s.duration = Duration.ofSeconds(30))) {
+            run.awaitMeasuring(60);
+            AdminRun.Reply r = run.call("PUT", "/ratelimit/1000");
+            assertEquals(409, r.status(), r.body());
+            assertEquals("This run is closed-loop (no --rate), so it has no rate to set.", r.body().strip());
+            assertEquals(0, run.endpoint.figures().snapshot().targets()[0], "unlimited");
+            run.orchestrator.requestQuit();
+            assertEquals(StopReason.QUIT, run.awaitResult(30).stopReason());
+        }
+    }
 }

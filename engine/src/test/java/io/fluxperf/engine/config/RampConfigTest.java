@@ -169,4 +169,46 @@ class RampConfigTest {
         assertEquals(shuffled, stable.steps(7), "the same seed, the same order");
         assertEquals(shuffled.get(2), stable.rateOfStep(shuffled, 10));
     }
+
+    @Test
+    void rpcPerf5sRampIsSharedByTheTranslatedWorkloads() throws IOException {
+        String v5 = RpcPerfConfigTest.V5.replace("[workload.ratelimit]\nstart = 5000\n", """
+                [workload.ratelimit]
+                start = 10000
+                end = 20000
+                step = 5000
+                interval = 3
+                ramp = "shuffled"
+                on_ramp_completion = "loop"
+                """);
+        Path p = dir.resolve("v5.toml");
+        Files.writeString(p, v5);
+        RunSettings s = new RunSettings();
+        s.config = p;
+        RunConfig c = ConfigResolver.resolve(s);
+        assertEquals(c.workloads().size(), c.ramps().size());
+        double starts = 0;
+        double ends = 0;
+        List<Double> firstOrder = null;
+        for (int w = 0; w < c.workloads().size(); w++) {
+            RateRamp r = c.ramps().get(w);
+            assertEquals(r.start(), c.workloads().get(w).rate(), 1e-9, "the ramp's start is the rate");
+            assertEquals(RateRamp.Ramp.SHUFFLED, r.ramp());
+            assertEquals(RateRamp.Completion.LOOP, r.completion());
+            assertEquals(Duration.ofSeconds(3), r.interval());
+            List<Double> order = r.steps(c.seed()).stream().map(v -> v / r.start()).toList();
+            if (firstOrder == null) {
+                firstOrder = order;
+            }
+            assertEquals(firstOrder, order, "every workload steps in the same order");
+            starts += r.start();
+            ends += r.end();
+        }
+        assertEquals(10_000, starts, 1e-6);
+        assertEquals(20_000, ends, 1e-6);
+        assertEquals("127.0.0.1:9090", c.admin());
+        String converted = ConfigResolver.convert(p, null);
+        assertTrue(converted.contains("ratelimit = { start = "), converted);
+        assertTrue(converted.contains("admin = \"127.0.0.1:9090\""), converted);
+    }
 }
