@@ -78,6 +78,20 @@ class AdminCommandTest {
     }
 
     @Test
+    void aRampedRunsDirectoryMakesItsReportAgainWithTheRateLines() throws Exception {
+        Path dir = this.dir.resolve("ramped");
+        CliRun run = CliRun.of("run", "--ramp", "1000:2000:1000:1s", "--out", dir.toString(), "--stats-interval", "1",
+                "--no-live");
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        assertTrue(run.out().contains("Rate: workload get now 1,000 requests/s (ramp step 1)"), run.out());
+        assertTrue(run.out().contains("Rate: workload get now 2,000 requests/s (ramp step 2)"), run.out());
+        assertTrue(run.out().contains("Window: 2") && !run.out().contains("Window: 3"), "one window per step: " + run.out());
+        CliRun report = CliRun.of("report", dir.toString());
+        assertEquals(0, report.exitCode(), report.err());
+        assertEquals(run.out(), report.out(), "report DIR prints what the run printed, byte for byte");
+    }
+
+    @Test
     void aBadAdminOrRampIsOneSentence() {
         for (String[] bad : new String[][] {
             {"--admin", "http", "fluxperf: --admin: the port must be a number from 0 to 65535, not 'http'"},

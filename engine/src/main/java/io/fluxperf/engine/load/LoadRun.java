@@ -686,15 +686,16 @@ public final class LoadRun {
                 return config.requests() > 0 ? StopReason.REQUEST_LIMIT : StopReason.SOURCE_ENDED;
             }
             long hostNext = host.tick(now);
-            if (now >= deadline) {
-                return null;
-            }
-            // a ramp's step that falls on the last window's end is not begun: nothing would be sent at it
+            // a ramp's step that falls on the last window's end is not begun: nothing would be sent at
+            // it; one on another window's end begins now, not after that window's bookkeeping
             boolean stepAtEnd = rateControl != null && window == config.windows()
                     && rateControl.nextStepNanos() >= deadline - STEP_AT_END_NANOS;
             if (rateControl != null && !stepAtEnd) {
                 rateControl.tick(now);
                 tellRateChanges();
+            }
+            if (now >= deadline) {
+                return null;
             }
             if (now >= nextStatsNanos) {
                 statsBlock(drivers, now);

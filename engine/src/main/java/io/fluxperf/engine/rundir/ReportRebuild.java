@@ -72,6 +72,9 @@ final class ReportRebuild {
                         e.path("hitratePercent").isNull() ? null : e.path("hitratePercent").asDouble(),
                         e.path("seconds").asDouble(), e.path("boundSeconds").asDouble(), e.path("reached").asBoolean()));
                 case "stats" -> report.stats(interval(r.path("intervals").get(e.path("interval").asInt())));
+                case "rateChanged" -> report.rateChanged(new io.fluxperf.engine.workload.RateControl.Change(0,
+                        e.path("unixMillis").asLong(), e.path("index").asInt(), e.path("rate").asDouble(),
+                        e.path("cause").asText()), e.path("workload").asText());
                 case "window" -> report.window(windows.get(e.path("number").asInt()));
                 case "finished" -> report.finished(restored.result(), traceLine(r.path("trace")),
                         errorsLine(r.path("errors")));
@@ -205,8 +208,16 @@ final class ReportRebuild {
         }
         long cpu = w.path("cpuNanos").isNull() || w.path("cpuNanos").isMissingNode() ? -1 : w.path("cpuNanos").asLong();
         JsonNode tcp = w.path("tcp");
+        // a window's target is the rate asked for in it (the admin endpoint and ramps change it as the run goes)
+        List<io.fluxperf.engine.config.WorkloadConfig> targets = new ArrayList<>();
+        for (int i = 0; i < config.workloads().size(); i++) {
+            io.fluxperf.engine.config.WorkloadConfig wc = config.workloads().get(i);
+            JsonNode target = nodes.get(i).path("targetRate");
+            targets.add(wc.isRated() && target.isNumber() && target.asDouble() > 0 && target.asDouble() != wc.rate()
+                    ? wc.withRate(target.asDouble()) : wc);
+        }
         return new WindowResult(w.path("number").asInt(), origin + w.path("start").asLong(), origin + w.path("end").asLong(),
-                config.workloads(), workloads, total, connections, lag, connect, cpu, loopCpu)
+                targets, workloads, total, connections, lag, connect, cpu, loopCpu)
                 .withTcp(TcpHealth.restored(tcp.path("samples").asLong(), tcp.path("retransmits").asLong(),
                         tcp.path("lost").asLong(), rtt));
     }

@@ -434,6 +434,22 @@ public final class RunDirectoryWriter implements AutoCloseable {
         }
 
         @Override
+        public void adminListening(String url) {
+            report.adminListening(url); // stderr only, as the report made again has no such line
+        }
+
+        @Override
+        public void rateChanged(io.fluxperf.engine.workload.RateControl.Change change, String workloadName) {
+            report.rateChanged(change, workloadName);
+            ObjectNode e = event("rateChanged");
+            e.put("workload", workloadName);
+            e.put("index", change.workload());
+            e.put("rate", change.rate());
+            e.put("unixMillis", change.unixMillis());
+            e.put("cause", change.cause());
+        }
+
+        @Override
         public void startedLate(long lateNanos) {
             report.startedLate(lateNanos); // stderr only: the report made again has no such line either
         }
