@@ -77,6 +77,7 @@ final class ReportRebuild {
                         errorsLine(r.path("errors")));
                 case "objectives" -> report.objectives(verdicts(restored, config.objectives()));
                 case "waterfall" -> report.waterfallWritten(Path.of(e.path("file").asText()), e.path("requests").asLong());
+                case "startedLate" -> report.startedLate(e.path("lateNanos").asLong());
                 default -> throw new UserError(dir.directory().resolve(RunFiles.RESULT) + " has an event this fluxperf"
                         + " does not know ('" + e.path("event").asText() + "')");
             }
