@@ -78,6 +78,9 @@ final class ReportRebuild {
                 case "objectives" -> report.objectives(verdicts(restored, config.objectives()));
                 case "waterfall" -> report.waterfallWritten(Path.of(e.path("file").asText()), e.path("requests").asLong());
                 case "startedLate" -> report.startedLate(e.path("lateNanos").asLong());
+                case "rateChanged" -> report.rateChanged(new io.fluxperf.engine.workload.RateControl.Change(
+                        e.path("atNanos").asLong(), e.path("unixMillis").asLong(), e.path("workload").asInt(),
+                        e.path("rate").asDouble(), e.path("cause").asText()), e.path("name").asText());
                 default -> throw new UserError(dir.directory().resolve(RunFiles.RESULT) + " has an event this fluxperf"
                         + " does not know ('" + e.path("event").asText() + "')");
             }

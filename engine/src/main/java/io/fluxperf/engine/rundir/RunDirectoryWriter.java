@@ -454,6 +454,23 @@ public final class RunDirectoryWriter implements AutoCloseable {
         }
 
         @Override
+        public void adminListening(String url) {
+            report.adminListening(url); // stderr only: the report made again has no such line either
+        }
+
+        @Override
+        public void rateChanged(io.fluxperf.engine.workload.RateControl.Change change, String workloadName) {
+            report.rateChanged(change, workloadName);
+            ObjectNode e = event("rateChanged");
+            e.put("atNanos", change.atNanos());
+            e.put("unixMillis", change.unixMillis());
+            e.put("workload", change.workload());
+            e.put("rate", change.rate());
+            e.put("cause", change.cause());
+            e.put("name", workloadName);
+        }
+
+        @Override
         public void startedLate(long lateNanos) {
             report.startedLate(lateNanos);
             event("startedLate").put("lateNanos", lateNanos);
