@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.VersionProvider.class,
         description = "Load generator and latency analyzer for memcached, Redis and HTTP servers.",
-        subcommands = {RunCommand.class, ReplayCommand.class, ServeCommand.class, McbCommand.class, ConvertCommand.class, ReportCommand.class, CompareCommand.class, MergeCommand.class, SweepCommand.class, io.fluxperf.cli.trace.TraceCommand.class, io.fluxperf.cli.trace.HeatmapCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {RunCommand.class, ReplayCommand.class, ServeCommand.class, McbCommand.class, ConvertCommand.class, ReportCommand.class, CompareCommand.class, MergeCommand.class, K8sCommand.class, SweepCommand.class, io.fluxperf.cli.trace.TraceCommand.class, io.fluxperf.cli.trace.HeatmapCommand.class, CommandLine.HelpCommand.class},
         footer = {"",
                 "Examples:",
                 "  fluxperf run                                   # get load against an embedded memcache server",

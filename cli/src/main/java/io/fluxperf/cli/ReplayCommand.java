@@ -42,6 +42,7 @@ import picocli.CommandLine.Option;
                 "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log --only get,set --max-wait 1s",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --key-prefix r: --json r.json",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --stats-interval 1s",
+                "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --out runs/replay-1 --trace",
                 "  fluxperf replay -s 10.0.0.1:11211 -s 10.0.0.2:11211 -l watch.log   # a ketama pool",
                 "  fluxperf replay --cluster -s 127.0.0.1:7000 -l monitor.log          # a redis Cluster",
                 "  fluxperf replay -s 10.0.0.5:6379 -l monitor.log --shard 1/3 --start-at 1796526000   # agent 1 of 3",
@@ -136,8 +137,21 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
     @Option(names = "--json", paramLabel = "FILE", description = "Write the result as JSON, with a \"replay\" object for the fidelity.")
     private Path json;
 
-    @Option(names = "--trace", paramLabel = "DIR", description = "Write one record per request to a new trace directory.")
+    @Option(names = "--trace", paramLabel = "DIR", arity = "0..1", fallbackValue = "",
+            description = "Write one record per request to a new trace directory; without DIR, to the run directory's trace/ (needs --out).")
     private Path trace;
+
+    // the run directory (issue 29)
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Write the run directory: config.toml, result.json, windows.hlog, seconds.hlog, report.txt,"
+                    + " environment.json (docs/results.md).")
+    private Path out;
+
+    @Option(names = "--overwrite", description = "Let --out write into a directory that is not empty (its run files are replaced).")
+    private boolean overwrite;
+
+    @picocli.CommandLine.Spec
+    private picocli.CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--no-live", description = "Do not print the progress line every second (on stderr).")
     private boolean noLive;
@@ -206,7 +220,7 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
                 .warmup(warmup)
                 .statsInterval(statsInterval)
                 .json(json)
-                .trace(trace)
+                .trace(RunDirectories.trace(trace, out))
                 .live(!noLive)
                 .build();
         if (admin != null) {
@@ -224,6 +238,9 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
                 ? HostTuning.ownProcess(options.speed() > 0, !connection.noHostTuning) : HostTuning.standard())
                 .objectives(sloAbort ? objectives.stream().map(o -> o.withAbort(true)).toList() : objectives, junit)
                 .admin(admin);
+        if (out != null) {
+            replay.runDirectory(out, overwrite, RunDirectories.commandLine(spec));
+        }
         ReplayResult result;
         int interruptExit;
         try (Interrupts interrupts = Interrupts.install(replay::requestStop)) {

@@ -148,6 +148,21 @@ class RunDirectoryTest {
     }
 
     @Test
+    void objectivesAreInTheDirectoryAndItsReport() throws Exception {
+        Path dir = tmp.resolve("slo");
+        CliRun run = CliRun.of("run", "-d", "300ms", "-w", "2", "--rate", "2000", "--slo", "p99<10s", "--slo", "p50<1ns",
+                "--out", dir.toString(), "--no-live");
+        assertEquals(3, run.exitCode(), run.out() + run.err());
+        assertTrue(run.out().contains("FAIL") && run.out().contains("PASS"), run.out());
+        assertEquals(run.out(), Files.readString(dir.resolve("report.txt")));
+        CliRun report = CliRun.of("report", dir.toString());
+        assertEquals(run.out(), report.out());
+        assertTrue(Files.readString(dir.resolve("config.toml")).contains("[[slo]]"));
+        JsonNode result = new ObjectMapper().readTree(dir.resolve("result.json").toFile());
+        assertTrue(result.has("slo"), result.toString());
+    }
+
+    @Test
     void aDirectoryThatIsNotEmptyIsRefusedUnlessOverwrite() throws Exception {
         Path dir = tmp.resolve("used");
         Files.createDirectories(dir);

@@ -22,6 +22,7 @@ import io.fluxperf.engine.run.RunOutputs;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -112,6 +113,24 @@ public final class Replay {
         return r == null ? null : r.verdicts();
     }
 
+    /** The run directory to write ({@code replay --out DIR}), or null. */
+    private Path out;
+    private boolean overwrite;
+    private List<String> commandLine = List.of();
+
+    /**
+     * Writes the replay's run directory as {@code run --out} does (opened before the replay starts).
+     *
+     * @param overwrite   write into a directory that is not empty
+     * @param commandLine the exact command line, for environment.json
+     */
+    public Replay runDirectory(Path dir, boolean overwrite, List<String> commandLine) {
+        this.out = dir;
+        this.overwrite = overwrite;
+        this.commandLine = List.copyOf(commandLine);
+        return this;
+    }
+
     /** Ends the replay early (Ctrl-C): sending stops, replies in flight are waited for, the report covers what ran. */
     public void requestStop() {
         stopRequested = true;
@@ -172,10 +191,15 @@ public final class Replay {
         ReplaySource source = new ReplaySource(plan::open, ctx, options.threads(), pacer, options.loops(),
                 options.readAhead(), options.anyConnection(), plan.only, workloadByVerb, other).shard(shard);
         Finisher finisher = new Finisher(plan, config, verbs, stats, bad);
-        ReplayRunReport report = new ReplayRunReport(out, err, plan, source, finisher);
+        io.fluxperf.engine.rundir.RunDirectoryWriter directory = this.out == null ? null
+                : io.fluxperf.engine.rundir.RunDirectoryWriter.open(this.out, overwrite, config, "replay", commandLine, "--out");
+        ReplayRunReport report = new ReplayRunReport(directory != null ? directory.tee(out) : out, err, plan, source, finisher);
         RunOrchestrator orchestrator = new RunOrchestrator(config, report).source(source)
                 .outputs(new RunOutputs(options.json(), null, options.trace(), false))
                 .tuning(tuning).liveSamples(options.live()).junit(junit);
+        if (directory != null) {
+            orchestrator.runDirectory(directory);
+        }
         ReplaySource warm = null;
         ReplaySource first = null;
         if (tuning.warmsUp()) {

@@ -96,6 +96,18 @@ public final class AdminMetrics {
                 Snapshot::service);
         summary("fluxperf_send_lag_seconds", "How late paced requests were written after their intended time.",
                 List.of(), (s, out) -> out.add(s.sendLag()));
+        // TCP health, from the kernel's TCP_INFO of the load connections
+        counter("fluxperf_tcp_retransmitted_segments_total",
+                "Segments the kernel retransmitted on the load connections since the load began (TCP_INFO).", List.of(),
+                (s, out) -> out.add(s.tcp().retransmits()));
+        gauge("fluxperf_tcp_lost_segments", "Segments the kernel held as lost at once in the last interval with samples.",
+                List.of(), (s, out) -> out.add(s.tcp().lost()));
+        gauge("fluxperf_tcp_smoothed_rtt_p50_seconds",
+                "Median of the kernel's smoothed RTT over the load connections in the last interval with samples.",
+                List.of(), (s, out) -> out.add(s.tcp().rttP50Micros() / 1e6));
+        gauge("fluxperf_tcp_smoothed_rtt_max_seconds",
+                "Largest kernel smoothed RTT of a load connection in the last interval with samples.",
+                List.of(), (s, out) -> out.add(s.tcp().rttMaxMicros() / 1e6));
         // the run itself
         gauge("fluxperf_elapsed_seconds", "Seconds since the run began.", List.of(), (s, out) -> out.add(s.elapsedSeconds()));
         gauge("fluxperf_measuring", "1 while the measured windows run, 0 before (connecting, warm-up) and after.",

@@ -53,6 +53,11 @@ final class AdminViews {
         c.put("failed", s.connectionsFailed());
         c.put("closed", s.connectionsClosed());
         summary(root.putObject("send_lag_seconds"), s.sendLag());
+        ObjectNode tcp = root.putObject("tcp");
+        tcp.put("retransmitted_segments", s.tcp().retransmits());
+        tcp.put("lost_segments", s.tcp().lost());
+        tcp.put("smoothed_rtt_p50_seconds", s.tcp().rttP50Micros() / 1e6);
+        tcp.put("smoothed_rtt_max_seconds", s.tcp().rttMaxMicros() / 1e6);
         ArrayNode bounds = root.putArray("heatmap_bounds_seconds");
         for (long b : LiveFigures.HEAT_BOUNDS_NANOS) {
             bounds.add(b / 1e9);
@@ -137,6 +142,9 @@ final class AdminViews {
         line(b, "connections/failed", s.connectionsFailed());
         line(b, "connections/closed", s.connectionsClosed());
         line(b, "send_lag/p99_seconds", s.sendLag().quantiles()[2]);
+        line(b, "tcp/retransmitted_segments", s.tcp().retransmits());
+        line(b, "tcp/lost_segments", s.tcp().lost());
+        line(b, "tcp/smoothed_rtt_p50_seconds", s.tcp().rttP50Micros() / 1e6);
         line(b, "elapsed_seconds", s.elapsedSeconds());
         return b.toString();
     }

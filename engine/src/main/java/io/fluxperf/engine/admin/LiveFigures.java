@@ -74,7 +74,15 @@ public final class LiveFigures implements LiveFeed {
                            double elapsedSeconds, List<String> workloads, long[][] counts, double[] targets,
                            double[] achieved, Summary[] latency, Summary[] service, Summary sendLag,
                            long connectionsOpen, long connectionsOpened, long connectionsFailed,
-                           long connectionsClosed, List<Second> history) {
+                           long connectionsClosed, List<Second> history, TcpNow tcp) {
+    }
+
+    /**
+     * TCP health (the kernel's TCP_INFO of the load connections, sampled once a second): segments
+     * retransmitted since the load began, and the last interval with samples' lost segments and
+     * smoothed RTT (µs); all 0 before any sample (UDP, Unix sockets).
+     */
+    public record TcpNow(long retransmits, long samples, long lost, long rttP50Micros, long rttMaxMicros) {
     }
 
     private final RunConfig config;
@@ -99,6 +107,8 @@ public final class LiveFigures implements LiveFeed {
     private double[] achieved;
     private String phase = "connecting";
     private final ArrayDeque<Second> history = new ArrayDeque<>();
+    private long tcpRetransmits;
+    private io.fluxperf.engine.metrics.TcpFigures tcpLast = io.fluxperf.engine.metrics.TcpFigures.NONE;
     private volatile Snapshot snapshot;
 
     /**
@@ -219,6 +229,10 @@ public final class LiveFigures implements LiveFeed {
         if (windowSoFar != null) {
             soFar = windowSoFar;
         }
+        tcpRetransmits += sample.tcp().retransmits();
+        if (sample.tcp().samples() > 0) {
+            tcpLast = sample.tcp();
+        }
         opened += sample.connectionsOpened();
         failed += sample.connectFailures();
         closedConnections += sample.connectionsClosed();
@@ -291,6 +305,7 @@ public final class LiveFigures implements LiveFeed {
         snapshot = new Snapshot(kind, config.protocol(), target, steerable, phase,
                 (System.nanoTime() - startedNanos) / 1e9, names, counts, targets.clone(), achieved.clone(), lat, svc,
                 Summary.of(sendLag), open, initialOpen + opened, initialFailed + failed, closedConnections,
-                List.copyOf(history));
+                List.copyOf(history), new TcpNow(tcpRetransmits, tcpLast.samples(), tcpLast.lost(), tcpLast.rttP50Micros(),
+                tcpLast.rttMaxMicros()));
     }
 }

@@ -214,12 +214,15 @@ public final class RunOrchestrator {
             return executeRun();
         }
         try (io.fluxperf.engine.rundir.RunDirectoryWriter d = directory) {
-            RunResult result = executeRun();
+            RunResult result;
+            try {
+                result = executeRun();
+            } catch (RuntimeException e) {
+                d.failed(e.getMessage()); // before close() completes the directory with it
+                throw e;
+            }
             d.complete(result);
             return result;
-        } catch (RuntimeException e) {
-            directory.failed(e.getMessage());
-            throw e;
         }
     }
 

@@ -72,14 +72,15 @@ final class ReportRebuild {
                         e.path("hitratePercent").isNull() ? null : e.path("hitratePercent").asDouble(),
                         e.path("seconds").asDouble(), e.path("boundSeconds").asDouble(), e.path("reached").asBoolean()));
                 case "stats" -> report.stats(interval(r.path("intervals").get(e.path("interval").asInt())));
-                case "rateChanged" -> report.rateChanged(new io.fluxperf.engine.workload.RateControl.Change(0,
-                        e.path("unixMillis").asLong(), e.path("index").asInt(), e.path("rate").asDouble(),
-                        e.path("cause").asText()), e.path("workload").asText());
                 case "window" -> report.window(windows.get(e.path("number").asInt()));
                 case "finished" -> report.finished(restored.result(), traceLine(r.path("trace")),
                         errorsLine(r.path("errors")));
                 case "objectives" -> report.objectives(verdicts(restored, config.objectives()));
                 case "waterfall" -> report.waterfallWritten(Path.of(e.path("file").asText()), e.path("requests").asLong());
+                case "startedLate" -> report.startedLate(e.path("lateNanos").asLong());
+                case "rateChanged" -> report.rateChanged(new io.fluxperf.engine.workload.RateControl.Change(
+                        e.path("atNanos").asLong(), e.path("unixMillis").asLong(), e.path("workload").asInt(),
+                        e.path("rate").asDouble(), e.path("cause").asText()), e.path("name").asText());
                 default -> throw new UserError(dir.directory().resolve(RunFiles.RESULT) + " has an event this fluxperf"
                         + " does not know ('" + e.path("event").asText() + "')");
             }

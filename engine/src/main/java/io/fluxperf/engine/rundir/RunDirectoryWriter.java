@@ -73,6 +73,8 @@ public final class RunDirectoryWriter implements AutoCloseable {
     private final List<WindowResult> kept = new ArrayList<>();
     private final List<IntervalSample> intervals = new ArrayList<>();
     private String target;
+    /** The command's report, whose JSON result result.json carries. */
+    private RunReport recorded;
     private ObjectNode errors;
     private ObjectNode trace;
     private String failure;
@@ -197,6 +199,7 @@ public final class RunDirectoryWriter implements AutoCloseable {
 
     /** {@code report} with every step also kept for the directory. */
     public RunReport recording(RunReport report) {
+        recorded = report;
         return new Recorder(report);
     }
 
@@ -295,7 +298,17 @@ public final class RunDirectoryWriter implements AutoCloseable {
 
     /** result.json: the JSON result's figures, with what the directory adds (docs/results.md), written whole or not at all. */
     private void writeResult(RunResult result, String error) throws IOException {
-        ObjectNode root = resultNode(mapper, result, command, configHash, this::epochNanos, events, errors, trace, error);
+        JsonNode figures;
+        if (recorded != null && error == null) {
+            // the command's own JSON result: replay's carries its fidelity block
+            java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+            recorded.writeJson(result, b);
+            figures = mapper.readTree(b.toByteArray());
+        } else {
+            figures = mapper.readTree(new JsonReport().toJson(result));
+        }
+        ObjectNode root = resultNode(mapper, result, figures, command, configHash, this::epochNanos, events, errors, trace,
+                error);
         if (shard != null) {
             root.set("shard", mapper.valueToTree(shard.get()));
         }
@@ -315,7 +328,14 @@ public final class RunDirectoryWriter implements AutoCloseable {
     static ObjectNode resultNode(ObjectMapper mapper, RunResult result, String command, String configHash,
                                  LongUnaryOperator toEpochNanos, ArrayNode events, ObjectNode errors, ObjectNode trace,
                                  String error) throws IOException {
-        JsonNode figures = mapper.readTree(new JsonReport().toJson(result));
+        return resultNode(mapper, result, mapper.readTree(new JsonReport().toJson(result)), command, configHash,
+                toEpochNanos, events, errors, trace, error);
+    }
+
+    /** @param figures the command's JSON result of {@code result} */
+    static ObjectNode resultNode(ObjectMapper mapper, RunResult result, JsonNode figures, String command,
+                                 String configHash, LongUnaryOperator toEpochNanos, ArrayNode events, ObjectNode errors,
+                                 ObjectNode trace, String error) throws IOException {
         ObjectNode root = mapper.createObjectNode();
         root.put("format", RunFiles.FORMAT);
         root.put("command", command);
@@ -435,23 +455,25 @@ public final class RunDirectoryWriter implements AutoCloseable {
 
         @Override
         public void adminListening(String url) {
-            report.adminListening(url); // stderr only, as the report made again has no such line
+            report.adminListening(url); // stderr only: the report made again has no such line either
         }
 
         @Override
         public void rateChanged(io.fluxperf.engine.workload.RateControl.Change change, String workloadName) {
             report.rateChanged(change, workloadName);
             ObjectNode e = event("rateChanged");
-            e.put("workload", workloadName);
-            e.put("index", change.workload());
-            e.put("rate", change.rate());
+            e.put("atNanos", change.atNanos());
             e.put("unixMillis", change.unixMillis());
+            e.put("workload", change.workload());
+            e.put("rate", change.rate());
             e.put("cause", change.cause());
+            e.put("name", workloadName);
         }
 
         @Override
         public void startedLate(long lateNanos) {
-            report.startedLate(lateNanos); // stderr only: the report made again has no such line either
+            report.startedLate(lateNanos);
+            event("startedLate").put("lateNanos", lateNanos);
         }
 
         @Override

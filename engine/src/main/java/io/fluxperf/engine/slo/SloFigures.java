@@ -3,10 +3,11 @@ package io.fluxperf.engine.slo;
 import java.util.List;
 
 /**
- * The figures of one window, or of a whole run, that objectives are checked against: what a live
- * run's {@link io.fluxperf.engine.metrics.WindowResult} gives ({@link ResultFigures}) and what a
- * run directory's result.json gives, so that one {@link Evaluator} judges both. A {@code workload}
- * argument of null means every request of the window.
+ * The figures of one window, or of a whole run, that objectives are checked against: all the
+ * {@link Evaluator} reads. A live run's windows give them through {@link ResultFigures}, and so do
+ * a run directory's, read back into the same form (counts from result.json, histograms from
+ * windows.hlog: {@code RunDirectory.verdicts}), so that a run and {@code report DIR --slo} judge
+ * alike. A {@code workload} argument of null means every request of the window.
  */
 public interface SloFigures {
     /** 1-based window number; 0 for the whole run. */

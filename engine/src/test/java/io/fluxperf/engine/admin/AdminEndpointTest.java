@@ -93,6 +93,10 @@ class AdminEndpointTest {
             assertEquals(result.total().workloads().get(0).latency().getTotalCount(),
                     end.get("fluxperf_latency_seconds_count{workload=\"get\"}"), 0.02 * o.requests(),
                     "the latency summary counts the measured requests");
+            // TCP health on loopback: an RTT the kernel measured, nothing retransmitted
+            assertTrue(end.get("fluxperf_tcp_smoothed_rtt_p50_seconds") > 0, "srtt: " + end);
+            assertTrue(end.get("fluxperf_tcp_smoothed_rtt_max_seconds") >= end.get("fluxperf_tcp_smoothed_rtt_p50_seconds"));
+            assertEquals(0, end.get("fluxperf_tcp_retransmitted_segments_total"));
         }
     }
 
