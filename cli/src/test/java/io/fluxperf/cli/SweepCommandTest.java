@@ -124,38 +124,45 @@ class SweepCommandTest {
             }
             assertTrue(text.contains("Stopped: at 10,000/s: p99<1ms broken"), "no knee only when the first rate broke it: " + text);
         }
-        assumeTrue(!text.contains("Knee: none"), "this host did not hold p99<1ms even at 10,000/s in three sweeps: " + text);
-        Matcher knee = Pattern.compile("Knee: ([0-9,]+)/s").matcher(text);
-        assertTrue(knee.find(), "a knee is named: " + text);
+        boolean kneeNamed = !text.contains("Knee: none");
         JsonNode json = new ObjectMapper().readTree(out.resolve("sweep.json").toFile());
         int steps = json.get("steps").size();
-        assertTrue(steps >= 2, text);
+        if (kneeNamed) {
+            Matcher knee = Pattern.compile("Knee: ([0-9,]+)/s").matcher(text);
+            assertTrue(knee.find(), "a knee is named: " + text);
+            assertTrue(steps >= 2, text);
+        }
         BufferedImage png = ImageIO.read(out.resolve("sweep.png").toFile());
         assertNotNull(png, "the PNG decodes");
 
-        assumeTrue(Files.isExecutable(CHROMIUM), "chromium is not installed");
-        String url = out.resolve("sweep.html").toUri().toString();
-        String dom = chromium(List.of("--virtual-time-budget=3000", "--dump-dom", url));
-        assertEquals(steps * 3, count(dom, "class=\"point\""), "a point per step and series in the rendered DOM");
-        assertTrue(dom.contains("<g id=\"knee\" data-target=\"" + json.get("knee").asLong() + "\""), "the knee is marked");
-        assertTrue(dom.contains("data-objective=\"p99&lt;1ms\""), "the objective's line");
-        Path shot = Path.of("target", "sweep-chromium.png").toAbsolutePath(); // left for a person to look at
-        Files.createDirectories(shot.getParent());
-        Files.deleteIfExists(shot);
-        chromium(List.of("--screenshot=" + shot, "--window-size=1000,800", "--hide-scrollbars", url));
-        BufferedImage img = ImageIO.read(shot.toFile());
-        assertNotNull(img, "the screenshot decodes");
-        int p99 = 0;
-        for (int y = 0; y < img.getHeight(); y++) {
-            for (int x = 0; x < img.getWidth(); x++) {
-                int rgb = img.getRGB(x, y) & 0xffffff;
-                if (Math.abs(((rgb >> 16) & 255) - 0xff) <= 8 && Math.abs(((rgb >> 8) & 255) - 0x7f) <= 8
-                        && Math.abs((rgb & 255) - 0x0e) <= 8) {
-                    p99++; // the p99 series' orange
+        // the plot renders whether or not this host let the sweep find a knee
+        if (Files.isExecutable(CHROMIUM)) {
+            String url = out.resolve("sweep.html").toUri().toString();
+            String dom = chromium(List.of("--virtual-time-budget=3000", "--dump-dom", url));
+            assertEquals(steps * 3, count(dom, "class=\"point\""), "a point per step and series in the rendered DOM");
+            assertEquals(kneeNamed, dom.contains("<g id=\"knee\" data-target=\"" + json.get("knee").asLong() + "\""),
+                    "the knee is marked when there is one");
+            assertTrue(dom.contains("data-objective=\"p99&lt;1ms\""), "the objective's line");
+            Path shot = Path.of("target", "sweep-chromium.png").toAbsolutePath(); // left for a person to look at
+            Files.createDirectories(shot.getParent());
+            Files.deleteIfExists(shot);
+            chromium(List.of("--screenshot=" + shot, "--window-size=1000,800", "--hide-scrollbars", url));
+            BufferedImage img = ImageIO.read(shot.toFile());
+            assertNotNull(img, "the screenshot decodes");
+            int p99 = 0;
+            for (int y = 0; y < img.getHeight(); y++) {
+                for (int x = 0; x < img.getWidth(); x++) {
+                    int rgb = img.getRGB(x, y) & 0xffffff;
+                    if (Math.abs(((rgb >> 16) & 255) - 0xff) <= 8 && Math.abs(((rgb >> 8) & 255) - 0x7f) <= 8
+                            && Math.abs((rgb & 255) - 0x0e) <= 8) {
+                        p99++; // the p99 series' orange
+                    }
                 }
             }
+            assertTrue(p99 > 30, "the p99 points (and line) are on screen: " + p99 + " pixels");
         }
-        assertTrue(p99 > 100, "the p99 line and points are on screen: " + p99 + " pixels");
+        assumeTrue(Files.isExecutable(CHROMIUM), "chromium is not installed");
+        assumeTrue(kneeNamed, "this host did not hold p99<1ms even at 10,000/s in three sweeps: " + text);
     }
 
     private String chromium(List<String> args) throws Exception {
