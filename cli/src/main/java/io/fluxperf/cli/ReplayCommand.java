@@ -234,6 +234,10 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
         if (sloAbort && objectives.isEmpty()) {
             throw new UserError("--slo-abort: stops the replay when an objective fails, and there is no --slo");
         }
+        if (sharding.runId != null) {
+            // merge takes runs' directories only: a replay's agents each write a directory of their own
+            throw new UserError("--run-id: a sharded replay's agents each write their own --out directory; give each its own");
+        }
         Replay replay = new Replay(options).sharding(sharding.shard(), sharding.startTime()).tuning(Main.ownsProcess()
                 ? HostTuning.ownProcess(options.speed() > 0, !connection.noHostTuning) : HostTuning.standard())
                 .objectives(sloAbort ? objectives.stream().map(o -> o.withAbort(true)).toList() : objectives, junit)
