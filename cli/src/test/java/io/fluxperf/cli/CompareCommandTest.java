@@ -64,8 +64,9 @@ class CompareCommandTest {
         JsonNode versus = figure.get("versus").get(0);
         assertEquals("slower", versus.get("verdict").asText(), figure.toString());
         assertTrue(versus.get("low").asDouble() > 1, "the interval excludes 1: " + versus);
-        // a 1 ms and a 3 ms reply delay plus the same loopback round trip: B/A well above 2
-        assertTrue(versus.get("ratio").asDouble() > 2 && versus.get("ratio").asDouble() < 3.5, versus.toString());
+        // a 1 ms and a 3 ms reply delay plus the same loopback round trip: under 3, and well above 1
+        // (2.8 on a quiet machine; a busy one adds the same scheduling delay to both)
+        assertTrue(versus.get("ratio").asDouble() > 1.5 && versus.get("ratio").asDouble() < 3.5, versus.toString());
         assertTrue(figure.get("values").get(0).asDouble() >= 1_000_000, "A's p50 includes its 1 ms delay: " + figure);
         assertTrue(figure.get("values").get(1).asDouble() >= 3_000_000, "B's p50 includes its 3 ms delay: " + figure);
     }
