@@ -105,5 +105,16 @@ class ShardedReplayTest {
                 assertEquals(n, seen.get(n), "client " + e.getKey() + "'s commands out of order: " + seen);
             }
         }
+
+        // a replay's schedule starts at --start-at as run's does; a late one says so and still replays its share
+        long started = System.nanoTime();
+        CliRun waited = CliRun.of("replay", "-s", target.address(), "-l", file.toString(), "--speed", "max", "--shard", "0/3",
+                "--start-at", java.time.Instant.now().plusSeconds(2).toString(), "--no-live");
+        assertEquals(0, waited.exitCode(), waited.out() + waited.err());
+        assertTrue((System.nanoTime() - started) / 1e9 >= 2, "waited for the start");
+        CliRun late = CliRun.of("replay", "-s", target.address(), "-l", file.toString(), "--speed", "max", "--shard", "0/3",
+                "--start-at", java.time.Instant.now().minusSeconds(3).toString(), "--no-live");
+        assertEquals(0, late.exitCode(), late.out() + late.err());
+        assertTrue(late.err().contains("fluxperf: late: the load was ready 3."), late.err());
     }
 }
