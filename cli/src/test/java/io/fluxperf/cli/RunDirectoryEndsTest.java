@@ -80,6 +80,22 @@ class RunDirectoryEndsTest {
     }
 
     @Test
+    void aPoolRunKeepsItsDirectoryAndReportSaysWhereItsTextIs(MemcachedProcess memcached) throws Exception {
+        try (MemcachedProcess second = MemcachedProcess.start()) {
+            Path dir = tmp.resolve("pool");
+            CliRun run = CliRun.of("run", "-s", memcached.address(), "-s", second.address(), "--method", "set", "-d", "1",
+                    "--out", dir.toString(), "--no-live");
+            assertEquals(0, run.exitCode(), run.out() + run.err());
+            assertEquals(run.out(), Files.readString(dir.resolve("report.txt")));
+            assertTrue(run.out().contains("Server " + second.address()), run.out());
+            CliRun report = CliRun.of("report", dir.toString());
+            assertEquals(2, report.exitCode());
+            RunDirectoryTest.assertOneSentence(report.err(), "report.txt");
+            assertEquals(Files.readString(dir.resolve("result.json")), CliRun.of("report", dir.toString(), "--json").out());
+        }
+    }
+
+    @Test
     void replayWritesItsDirectory(MemcachedProcess memcached) throws Exception {
         Path dir = tmp.resolve("replay");
         Path log = Path.of("..", "samples", "logs", "memcache-watch.log");

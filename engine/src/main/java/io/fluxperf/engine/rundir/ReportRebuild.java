@@ -51,6 +51,11 @@ final class ReportRebuild {
                     + " from its files yet; its printed report is " + dir.directory().resolve(RunFiles.REPORT));
         }
         JsonNode r = dir.result();
+        if (r.path("total").has("servers")) {
+            // each server's percentiles come from its own histogram, which the interval logs do not keep yet
+            throw new UserError(dir.directory() + " is a run against several servers, whose per-server lines cannot be"
+                    + " made again from its files yet; its printed report is " + dir.directory().resolve(RunFiles.REPORT));
+        }
         RunConfig config = dir.config();
         Restored restored = restore(dir);
         Map<Integer, WindowResult> windows = new LinkedHashMap<>();
