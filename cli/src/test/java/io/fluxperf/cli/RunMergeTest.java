@@ -74,9 +74,11 @@ class RunMergeTest {
             }));
         }
         go.countDown();
-        for (Future<CliRun> f : runs) {
-            CliRun run = f.get(60, TimeUnit.SECONDS);
+        for (int i = 0; i < runs.size(); i++) {
+            CliRun run = runs.get(i).get(60, TimeUnit.SECONDS);
             assertEquals(0, run.exitCode(), run.out() + run.err());
+            // against a real memcached too, the report made from the directory is the printed one
+            assertEquals(run.out(), CliRun.of("report", dirs.get(i).toString()).out());
         }
         pool.shutdown();
         Map<String, Long> after = memcached.stats();

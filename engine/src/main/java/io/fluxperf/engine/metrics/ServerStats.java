@@ -42,6 +42,20 @@ public final class ServerStats {
         this.keptLatency = kept;
     }
 
+    /** A server's figures read back from a run's files (a run directory). */
+    public static ServerStats restored(String name, String role, OutcomeCounts outcomes, long sent, long moved, long ask,
+                                       Histogram latency) {
+        ServerStats s = new ServerStats(name, role);
+        s.outcomes.add(outcomes);
+        s.sent = sent;
+        s.moved = moved;
+        s.ask = ask;
+        if (latency != null) {
+            s.latency.add(latency);
+        }
+        return s;
+    }
+
     public String name() {
         return name;
     }

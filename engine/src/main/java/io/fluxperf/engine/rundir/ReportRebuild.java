@@ -51,11 +51,6 @@ final class ReportRebuild {
                     + " from its files yet; its printed report is " + dir.directory().resolve(RunFiles.REPORT));
         }
         JsonNode r = dir.result();
-        if (r.path("total").has("servers")) {
-            // each server's percentiles come from its own histogram, which the interval logs do not keep yet
-            throw new UserError(dir.directory() + " is a run against several servers, whose per-server lines cannot be"
-                    + " made again from its files yet; its printed report is " + dir.directory().resolve(RunFiles.REPORT));
-        }
         RunConfig config = dir.config();
         Restored restored = restore(dir);
         Map<Integer, WindowResult> windows = new LinkedHashMap<>();
@@ -162,7 +157,16 @@ final class ReportRebuild {
             lag.add(w.sendLag());
             connect.add(w.connectLatency());
         }
-        WindowResult total = window(t, config, classes, latency, service, lag, connect, rtt, origin);
+        Map<String, Histogram> servers = new LinkedHashMap<>();
+        for (WindowResult w : windows) {
+            if (w.pool() != null) {
+                for (io.fluxperf.engine.metrics.ServerStats s : w.pool().servers()) {
+                    servers.computeIfAbsent(s.name(), k -> WorkloadStats.newHistogram()).add(s.latency());
+                }
+            }
+        }
+        WindowResult total = withServers(window(t, config, classes, latency, service, lag, connect, rtt, origin), t, config,
+                servers::get);
         return new RunResult(config, r.path("target").asText(null), windows, total, stopReason(r.path("stopReason").asText()),
                 r.path("preloadedKeys").asLong());
     }
@@ -175,10 +179,11 @@ final class ReportRebuild {
             latency.add(orEmpty(h.get(RunFiles.tag(tag, RunFiles.INTENDED))));
             service.add(orEmpty(h.get(RunFiles.tag(tag, RunFiles.SERVICE))));
         }
-        return window(w, config, classes, latency, service,
+        WindowResult restored = window(w, config, classes, latency, service,
                 orEmpty(h.get(RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.SEND_LAG))),
                 orEmpty(h.get(RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.CONNECT))),
                 h.get(RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.TCP_RTT)), origin);
+        return withServers(restored, w, config, name -> h.get(RunFiles.serverTag(name)));
     }
 
     /** A window (or the total) from its JSON figures and its histograms, in the engine's own form. */
@@ -226,6 +231,25 @@ final class ReportRebuild {
                 targets, workloads, total, connections, lag, connect, cpu, loopCpu)
                 .withTcp(TcpHealth.restored(tcp.path("samples").asLong(), tcp.path("retransmits").asLong(),
                         tcp.path("lost").asLong(), rtt));
+    }
+
+    /** A run with several servers: each server's figures (result.json's counts, the log's histogram) on the window. */
+    private static WindowResult withServers(WindowResult w, JsonNode n, RunConfig config,
+                                            java.util.function.Function<String, Histogram> latency) {
+        JsonNode servers = n.path("servers");
+        if (!servers.isArray()) {
+            return w;
+        }
+        List<io.fluxperf.engine.metrics.ServerStats> list = new ArrayList<>();
+        for (JsonNode s : servers) {
+            String name = s.path("server").asText();
+            list.add(io.fluxperf.engine.metrics.ServerStats.restored(name, s.path("role").isNull() ? null
+                            : s.path("role").asText(null), outcomes(s), s.path("sent").asLong(), s.path("moved").asLong(),
+                    s.path("ask").asLong(), latency.apply(name)));
+        }
+        JsonNode redirects = n.path("redirects");
+        return w.withPool(new io.fluxperf.engine.metrics.PoolFigures(list, config.pool().cluster(),
+                redirects.path("mapRefreshes").asLong()));
     }
 
     private static OutcomeCounts outcomes(JsonNode n) {

@@ -409,6 +409,13 @@ public final class RunDirectoryWriter implements AutoCloseable {
         log.interval(start, end, RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.SEND_LAG), w.sendLag());
         log.interval(start, end, RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.CONNECT), w.connectLatency());
         log.interval(start, end, RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.TCP_RTT), w.tcp().rttMicros());
+        if (w.pool() != null) {
+            for (io.fluxperf.engine.metrics.ServerStats s : w.pool().servers()) {
+                if (s.shown()) {
+                    log.interval(start, end, RunFiles.serverTag(s.name()), s.latency());
+                }
+            }
+        }
     }
 
     /** One second's histograms into seconds.hlog, tagged as the windows' are. */

@@ -43,6 +43,11 @@ public final class RunFiles {
         return workload + "/" + kind;
     }
 
+    /** The tag of a server's latency in a run with several servers: {@code server-HOST_PORT/intended}. */
+    public static String serverTag(String server) {
+        return "server-" + server.replaceAll("[^A-Za-z0-9._-]", "_") + "/" + INTENDED;
+    }
+
     /** The workloads' names as tags use them, in workload order (names are unique in a run). */
     public static List<String> workloadTags(List<WorkloadConfig> workloads) {
         List<String> out = new ArrayList<>();
