@@ -221,6 +221,25 @@ class RunDirectoryTest {
     }
 
     @Test
+    void theConfigFileCanNameTheDirectory() throws Exception {
+        Path dir = tmp.resolve("from-file");
+        Path config = tmp.resolve("out.toml");
+        Files.writeString(config, "[general]\nrequests = 30\nout = \"" + dir.toString().replace("\\", "\\\\") + "\"\n");
+        CliRun run = CliRun.of("run", "--config", config.toString(), "--no-live");
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        assertEquals(run.out(), Files.readString(dir.resolve("report.txt")));
+        assertFalse(Files.readString(dir.resolve("config.toml")).lines().anyMatch(l -> l.startsWith("out")),
+                "running config.toml again writes no directory");
+        CliRun again = CliRun.of("run", "--config", config.toString(), "--no-live");
+        assertEquals(2, again.exitCode());
+        assertOneSentence(again.err(), "general.out");
+        Path flag = tmp.resolve("from-flag");
+        CliRun overridden = CliRun.of("run", "--config", config.toString(), "--out", flag.toString(), "--no-live");
+        assertEquals(0, overridden.exitCode(), overridden.err());
+        assertTrue(Files.exists(flag.resolve("result.json")), "--out wins over the file's out");
+    }
+
+    @Test
     void traceWithoutADirectoryNeedsOut() {
         CliRun run = CliRun.of("run", "--requests", "10", "--trace", "--no-live");
         assertEquals(2, run.exitCode());
