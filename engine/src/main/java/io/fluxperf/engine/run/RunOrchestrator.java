@@ -13,9 +13,6 @@ import io.fluxperf.engine.load.LoadRun;
 import io.fluxperf.engine.load.RequestSource;
 import io.fluxperf.engine.load.RunErrors;
 import io.fluxperf.engine.load.RunListener;
-import io.fluxperf.engine.metrics.HitrateWarmup;
-import io.fluxperf.engine.metrics.IntervalSample;
-import io.fluxperf.engine.metrics.LiveSample;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.pool.ServerPool;
@@ -469,60 +466,10 @@ public final class RunOrchestrator {
             return report;
         }
         long runStart = System.nanoTime();
-        return new RunListener() {
-            @Override
-            public void connected(long open, long failures) {
-                report.connected(open, failures);
-            }
-
-            @Override
-            public void startedLate(long lateNanos) {
-                report.startedLate(lateNanos);
-            }
-
-            @Override
-            public void flushed() {
-                report.flushed();
-            }
-
-            @Override
-            public void preloaded(long keys, long failed, double seconds) {
-                report.preloaded(keys, failed, seconds);
-            }
-
-            @Override
-            public void warmupComplete() {
-                report.warmupComplete();
-            }
-
-            @Override
-            public void warmupEnded(HitrateWarmup warmup) {
-                report.warmupEnded(warmup);
-            }
-
-            @Override
-            public void live(LiveSample sample) {
-                report.live(sample);
-            }
-
-            @Override
-            public void rehearseWindow(WindowResult window) {
-                report.rehearseWindow(window);
-            }
-
-            @Override
-            public void stats(IntervalSample sample) {
-                report.stats(sample);
-            }
-
-            @Override
-            public void second(io.fluxperf.engine.metrics.SecondFigures second) {
-                report.second(second);
-            }
-
+        return new ForwardingListener(report) {
             @Override
             public void window(WindowResult window) {
-                report.window(window);
+                super.window(window);
                 try {
                     hdr.window(window, (window.startNanos() - runStart) / 1e9);
                 } catch (IOException e) {
