@@ -6,6 +6,7 @@ import io.fluxperf.engine.config.KeyDistribution;
 import io.fluxperf.engine.config.KeyspaceConfig;
 import io.fluxperf.engine.config.PoolOptions;
 import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.TomlStrings;
 import io.fluxperf.engine.config.ValueSize;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.config.WorkloadShape;
@@ -256,26 +257,7 @@ public final class EffectiveConfig {
         return "[" + String.join(", ", quoted) + "]";
     }
 
-    /** A TOML basic string. */
-    static String quote(String s) {
-        StringBuilder b = new StringBuilder("\"");
-        for (int i = 0; i < s.length(); i++) {
-            char ch = s.charAt(i);
-            switch (ch) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\t' -> b.append("\\t");
-                case '\r' -> b.append("\\r");
-                default -> {
-                    if (ch < 0x20 || ch == 0x7f) {
-                        b.append(String.format(Locale.ROOT, "\\u%04x", (int) ch));
-                    } else {
-                        b.append(ch);
-                    }
-                }
-            }
-        }
-        return b.append('"').toString();
+    private static String quote(String s) {
+        return TomlStrings.quote(s);
     }
 }
