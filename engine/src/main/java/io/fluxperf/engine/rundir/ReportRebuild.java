@@ -20,11 +20,14 @@ import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.protocol.ReplyClasses;
 import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.engine.run.TextRunReport;
+import io.fluxperf.trace.FileErrors;
 import io.fluxperf.trace.TraceWriter;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -45,10 +48,23 @@ final class ReportRebuild {
     private ReportRebuild() {
     }
 
+    /**
+     * A replay's report as it printed it: its fidelity and log-position blocks are not in
+     * result.json's events, so report.txt, written as the replay printed, is the record.
+     */
+    private static String printedReport(RunDirectory dir) {
+        Path file = dir.directory().resolve(RunFiles.REPORT);
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UserError(file + ": cannot read the report '" + dir.command() + "' printed: "
+                    + FileErrors.describe(e), e);
+        }
+    }
+
     static String text(RunDirectory dir) {
         if (!"run".equals(dir.command())) {
-            throw new UserError(dir.directory() + " was written by '" + dir.command() + "', whose report cannot be made again"
-                    + " from its files yet; its printed report is " + dir.directory().resolve(RunFiles.REPORT));
+            return printedReport(dir);
         }
         JsonNode r = dir.result();
         RunConfig config = dir.config();
