@@ -160,7 +160,7 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
     private ShardFlags sharding = new ShardFlags();
     @Option(names = "--slo", paramLabel = "EXPR",
             description = "A service-level objective checked per window and over the replay, e.g. p99<2ms, get.p999<=10ms, "
-                    + "success>=99.9% (repeatable). Exit code 3 when one fails.")
+                    + "success>=99.9%% (repeatable). Exit code 3 when one fails.")
     private List<String> slo;
 
     @Option(names = "--slo-abort", description = "Stop the replay at the end of the first window in which an objective fails (exit code 3).")

@@ -47,7 +47,7 @@ public final class ReportCommand implements Callable<Integer>, Streams.Aware {
 
     @Option(names = "--slo", paramLabel = "EXPR",
             description = "Judge an objective against the run's windows and whole run, as 'run --slo' does, e.g. p99<2ms, "
-                    + "get.p999<=10ms, success>=99.9%, rate>=49500 (repeatable); prints the verdicts, exit code 3 when one fails.")
+                    + "get.p999<=10ms, success>=99.9%%, rate>=49500 (repeatable); prints the verdicts, exit code 3 when one fails.")
     private java.util.List<String> slo;
 
     @Option(names = "--junit", paramLabel = "FILE",

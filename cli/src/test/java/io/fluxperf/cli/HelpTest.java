@@ -12,11 +12,28 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Every command's --help shows examples, and says what the command really does. */
 class HelpTest {
     @ParameterizedTest
-    @ValueSource(strings = {"run", "replay", "serve", "mcb", "trace", "heatmap", "sweep"})
+    @ValueSource(strings = {"run", "replay", "serve", "mcb", "trace", "heatmap", "sweep", "report", "compare", "merge", "k8s", "convert"})
     void everyCommandsHelpHasExamples(String command) {
         CliRun run = CliRun.of(command, "--help");
         assertEquals(0, run.exitCode(), run.err());
         assertTrue(run.out().contains("Examples:"), command + " --help:\n" + run.out());
+    }
+
+    /** picocli formats option texts with String.format: a bare '%' is a warning on stderr and an unformatted text. */
+    @Test
+    void noHelpTextIsAFormatError() throws Exception {
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream saved = System.err;
+        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            picocli.CommandLine cli = new picocli.CommandLine(new Main());
+            for (picocli.CommandLine sub : cli.getSubcommands().values()) {
+                sub.getUsageMessage();
+            }
+        } finally {
+            System.setErr(saved);
+        }
+        assertEquals("", err.toString(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     @Test
