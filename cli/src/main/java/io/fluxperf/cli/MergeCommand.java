@@ -17,7 +17,9 @@ import picocli.CommandLine.Parameters;
         description = {"Merges run directories of runs made at the same time (several load machines, one config)",
                 "into one: counts are summed exactly, histograms added losslessly window by window and second",
                 "by second (lined up by wall-clock time), traces copied into one. The merged directory reads",
-                "like any other: 'report', 'compare', 'trace stats DIR/trace', 'heatmap DIR/trace'."},
+                "like any other: 'report', 'compare', 'trace stats DIR/trace', 'heatmap DIR/trace'.",
+                "Replays' directories (a sharded replay's agents) merge the same way, with their fidelity",
+                "combined; runs and replays are not merged together."},
         footer = {"",
                 "Examples:",
                 "  # on each load machine, started together:",
@@ -28,6 +30,8 @@ import picocli.CommandLine.Parameters;
                 "  # a sharded run (run --shard I/N --out runs, or 'fluxperf k8s'): its shards, checked and merged",
                 "  fluxperf merge runs/run-20261206T030000Z-1a2b3c4d            # into runs/run-…/merged",
                 "  fluxperf merge runs/nightly --partial --out runs/nightly-part  # the shards that finished",
+                "  # a sharded replay: replay --shard I/3 --out runs --run-id r1 on each agent, then",
+                "  fluxperf merge runs/r1 && fluxperf report runs/r1/merged",
                 "",
                 "Inputs of different configs (config.toml) or whose windows do not overlap in time are",
                 "refused (exit 2), naming the input."})
@@ -69,10 +73,15 @@ public final class MergeCommand implements Callable<Integer>, Streams.Aware {
             throw new UserError("--out: name the merged run directory to write");
         }
         RunMerge merge = RunMerge.of(inputs);
-        merge.write(out, overwrite, RunDirectories.commandLine(spec), null);
-        streams.out().println("Merged " + inputs.size() + " runs into " + out + " (fluxperf report " + out + ")");
+        merge.write(out, overwrite, RunDirectories.commandLine(spec), null, commandMerge(merge));
+        streams.out().println("Merged " + inputs.size() + " " + merge.command() + "s into " + out + " (fluxperf report " + out + ")");
         streams.out().flush();
         return 0;
+    }
+
+    /** What a merge of replays adds (their fidelity and report); null for runs. */
+    private static RunMerge.CommandMerge commandMerge(RunMerge merge) {
+        return "replay".equals(merge.command()) ? io.fluxperf.replay.ReplayMerge.of(merge.inputs()) : null;
     }
 
     /** {@code merge OUT/RUN_ID}: its shards, checked to be one whole run (or --partial), merged into one directory. */
@@ -85,7 +94,7 @@ public final class MergeCommand implements Callable<Integer>, Streams.Aware {
         }
         RunMerge merge = RunMerge.of(shards.shardDirectories());
         merge.write(to, overwrite, RunDirectories.commandLine(spec),
-                shards.resultFields(new com.fasterxml.jackson.databind.ObjectMapper()));
+                shards.resultFields(new com.fasterxml.jackson.databind.ObjectMapper()), commandMerge(merge));
         shards.describe().forEach(streams.out()::println);
         if (!shards.missing().isEmpty()) {
             streams.err().println("fluxperf: merge: partial: " + runDir + " is missing shard-"

@@ -46,6 +46,7 @@ import picocli.CommandLine.Option;
                 "  fluxperf replay -s 10.0.0.1:11211 -s 10.0.0.2:11211 -l watch.log   # a ketama pool",
                 "  fluxperf replay --cluster -s 127.0.0.1:7000 -l monitor.log          # a redis Cluster",
                 "  fluxperf replay -s 10.0.0.5:6379 -l monitor.log --shard 1/3 --start-at 1796526000   # agent 1 of 3",
+                "  fluxperf replay -s 10.0.0.5:6379 -l monitor.log --shard 1/3 --out runs --run-id r1   # runs/r1/shard-1",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --window 10s --slo 'get.p99<1ms' --junit slo.xml",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --admin 9090        # Prometheus on :9090/metrics",
                 "",
@@ -234,16 +235,15 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
         if (sloAbort && objectives.isEmpty()) {
             throw new UserError("--slo-abort: stops the replay when an objective fails, and there is no --slo");
         }
-        if (sharding.runId != null) {
-            // merge takes runs' directories only: a replay's agents each write a directory of their own
-            throw new UserError("--run-id: a sharded replay's agents each write their own --out directory; give each its own");
-        }
-        Replay replay = new Replay(options).sharding(sharding.shard(), sharding.startTime()).tuning(Main.ownsProcess()
+        io.fluxperf.engine.shard.Shard shard = sharding.shard();
+        sharding.requireShard(shard);
+        Replay replay = new Replay(options).sharding(shard, sharding.startTime()).tuning(Main.ownsProcess()
                 ? HostTuning.ownProcess(options.speed() > 0, !connection.noHostTuning) : HostTuning.standard())
                 .objectives(sloAbort ? objectives.stream().map(o -> o.withAbort(true)).toList() : objectives, junit)
                 .admin(admin);
         if (out != null) {
-            replay.runDirectory(out, overwrite, RunDirectories.commandLine(spec));
+            replay.runDirectory(out, overwrite, RunDirectories.commandLine(spec))
+                    .placement(sharding::placeOut, sharding::record); // OUT/RUN_ID/shard-I, as run writes it
         }
         ReplayResult result;
         int interruptExit;

@@ -62,10 +62,8 @@ final class ShardFlags {
      */
     RunConfig placeOut(RunConfig config) {
         Shard s = config.shard();
+        requireShard(s);
         if (s == null) {
-            if (runId != null) {
-                throw new UserError("--run-id names a sharded run's directory; give --shard I/N (or JOB_COMPLETION_INDEX) too");
-            }
             return config;
         }
         if (config.out() == null) {
@@ -73,6 +71,13 @@ final class ShardFlags {
         }
         String id = RunId.of(runId, config.startAt(), RunDirectory.hash(EffectiveConfig.toml(config)));
         return config.toBuilder().out(config.out().resolve(id).resolve(RunId.shardDirectory(s.index()))).build();
+    }
+
+    /** Refuses --run-id without a shard ({@code s} null): it names a sharded run's directory. */
+    void requireShard(Shard s) {
+        if (s == null && runId != null) {
+            throw new UserError("--run-id names a sharded run's directory; give --shard I/N (or JOB_COMPLETION_INDEX) too");
+        }
     }
 
     /**

@@ -85,8 +85,8 @@ class ShardedRunTest {
         assertBad("fluxperf: --shard: the index must be between 0 and 3 for 4 shards, not 4", "run", "--shard", "4/4");
         assertBad("fluxperf: --start-at: expected an RFC 3339 time such as 2026-12-06T03:00:00Z or epoch seconds, not 'noon'",
                 "replay", "-l", "x.log", "--start-at", "noon");
-        assertBad("fluxperf: --run-id: a sharded replay's agents each write their own --out directory; give each its own",
-                "replay", "-l", "x.log", "--shard", "0/2", "--run-id", "r");
+        assertBad("fluxperf: --run-id names a sharded run's directory; give --shard I/N (or JOB_COMPLETION_INDEX) too",
+                "replay", "-l", "x.log", "--run-id", "r");
         Map<String, String> saved = ShardFlags.environment;
         try {
             ShardFlags.environment = Map.of(Shard.INDEX_ENV, "5", Shard.COUNT_ENV, "4");

@@ -131,6 +131,22 @@ public final class Replay {
         return this;
     }
 
+    /** How the run directory is placed and what is recorded in it, once the config is known: run's own code for both. */
+    private java.util.function.UnaryOperator<RunConfig> place = c -> c;
+    private java.util.function.BiConsumer<io.fluxperf.engine.rundir.RunDirectoryWriter, RunConfig> record = (d, c) -> { };
+
+    /**
+     * A sharded replay's run directory as {@code run} places and fills it: {@code place} moves the
+     * config's {@code out} (the --out directory) to where this agent writes ({@code OUT/RUN_ID/shard-I});
+     * {@code record} adds what the agent records (result.json's "shard").
+     */
+    public Replay placement(java.util.function.UnaryOperator<RunConfig> place,
+                            java.util.function.BiConsumer<io.fluxperf.engine.rundir.RunDirectoryWriter, RunConfig> record) {
+        this.place = place;
+        this.record = record;
+        return this;
+    }
+
     /** Ends the replay early (Ctrl-C): sending stops, replies in flight are waited for, the report covers what ran. */
     public void requestStop() {
         stopRequested = true;
@@ -191,11 +207,18 @@ public final class Replay {
         ReplaySource source = new ReplaySource(plan::open, ctx, options.threads(), pacer, options.loops(),
                 options.readAhead(), options.anyConnection(), plan.only, workloadByVerb, other).shard(shard);
         Finisher finisher = new Finisher(plan, config, verbs, stats, bad);
+        RunConfig placed = this.out == null ? config : place.apply(config.toBuilder().out(this.out).build());
         io.fluxperf.engine.rundir.RunDirectoryWriter directory = this.out == null ? null
-                : io.fluxperf.engine.rundir.RunDirectoryWriter.open(this.out, overwrite, config, "replay", commandLine, "--out");
+                : io.fluxperf.engine.rundir.RunDirectoryWriter.open(placed.out(), overwrite, config, "replay", commandLine, "--out");
+        if (directory != null) {
+            record.accept(directory, placed);
+        }
+        // --trace without a directory goes into the run directory: this agent's own when it is placed
+        Path traceDir = this.out != null && this.out.resolve("trace").equals(options.trace())
+                ? directory.traceDirectory() : options.trace();
         ReplayRunReport report = new ReplayRunReport(directory != null ? directory.tee(out) : out, err, plan, source, finisher);
         RunOrchestrator orchestrator = new RunOrchestrator(config, report).source(source)
-                .outputs(new RunOutputs(options.json(), null, options.trace(), false))
+                .outputs(new RunOutputs(options.json(), null, traceDir, false))
                 .tuning(tuning).liveSamples(options.live()).junit(junit);
         if (directory != null) {
             orchestrator.runDirectory(directory);

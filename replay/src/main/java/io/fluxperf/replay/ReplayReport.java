@@ -70,6 +70,32 @@ final class ReplayReport {
         out.println(RULE);
     }
 
+    /**
+     * The config echo as a replay printed it, from the start of its report: the echo's four rules
+     * (before Config, Replay, Workload and after the workloads) and the lines between them; null
+     * when the text does not start with one.
+     */
+    static String printedEcho(String report) {
+        StringBuilder echo = new StringBuilder();
+        int rules = 0;
+        for (String line : report.split("\n", -1)) {
+            if (rules == 0 && !line.equals(RULE)) {
+                return null;
+            }
+            echo.append(line).append('\n');
+            if (line.equals(RULE) && ++rules == 4) {
+                return echo.toString();
+            }
+        }
+        return null;
+    }
+
+    /** The notes an echo printed ("Replay: Note: …"), which the fidelity block does not repeat. */
+    static List<String> echoNotes(String echo) {
+        String prefix = "Replay: Note: ";
+        return echo.lines().filter(l -> l.startsWith(prefix)).map(l -> l.substring(prefix.length())).toList();
+    }
+
     private static boolean isGzip(ReplayPlan plan) {
         try (LogInput in = LogInput.open(plan.options.log())) {
             return in.gzip();
@@ -288,12 +314,14 @@ final class ReplayReport {
         replay.put("lateThresholdNanos", SendLateness.LATE_NANOS);
         if (r.sendLagNanos() == null) {
             replay.putNull("lateSends");
+            replay.putNull("pacedSends");
             replay.putNull("lateShare");
             replay.putNull("longestBehind");
             replay.putNull("largestLag");
             return;
         }
         replay.put("lateSends", l.late());
+        replay.put("pacedSends", l.paced()); // what the share is of: merge adds both up
         replay.put("lateShare", l.lateShare());
         if (l.longestBehindNanos() > 0) {
             ObjectNode behind = replay.putObject("longestBehind");

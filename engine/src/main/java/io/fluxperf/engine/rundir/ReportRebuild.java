@@ -294,7 +294,7 @@ final class ReportRebuild {
         }
     }
 
-    private static String traceLine(JsonNode t) {
+    static String traceLine(JsonNode t) {
         if (t == null || t.isNull() || t.isMissingNode()) {
             return null;
         }
@@ -302,7 +302,7 @@ final class ReportRebuild {
                 t.path("failure").isNull() ? null : t.path("failure").asText(null), Path.of(t.path("directory").asText()));
     }
 
-    private static String errorsLine(JsonNode e) {
+    static String errorsLine(JsonNode e) {
         if (e == null || e.isNull() || e.isMissingNode()) {
             return null;
         }

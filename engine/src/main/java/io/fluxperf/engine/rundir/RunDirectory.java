@@ -144,6 +144,16 @@ public final class RunDirectory {
         return config;
     }
 
+    /** The report's line about the trace (records written, lost), or null when the run wrote none. */
+    public String traceLine() {
+        return ReportRebuild.traceLine(result.path("trace"));
+    }
+
+    /** The report's line about the run's errors, or null when it had none. */
+    public String errorsLine() {
+        return ReportRebuild.errorsLine(result.path("errors"));
+    }
+
     /** The text report, made again from result.json, config.toml and windows.hlog: what the run printed. */
     public String reportText() {
         return ReportRebuild.text(this);

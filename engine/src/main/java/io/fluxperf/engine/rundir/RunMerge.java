@@ -42,6 +42,8 @@ import org.HdrHistogram.Histogram;
  *
  * <p>Inputs must share their config (config.toml's hash) and overlap in time; a merge of a
  * sharded run ({@code merge OUT/RUN_ID}) gives its inputs the same way and adds its own fields.
+ * Replays' directories merge the same way, with their fidelity and report made by the replay
+ * module ({@link CommandMerge}); a run and a replay are never merged together.
  */
 public final class RunMerge {
     private final ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -66,9 +68,13 @@ public final class RunMerge {
         }
         RunDirectory first = inputs.get(0);
         for (RunDirectory in : inputs) {
-            if (!"run".equals(in.command())) {
+            if (!"run".equals(in.command()) && !"replay".equals(in.command())) {
                 throw new UserError("merge: " + in.directory() + " was written by '" + in.command()
-                        + "'; merge takes run directories of 'run' and of merges");
+                        + "'; merge takes run directories of 'run', of 'replay' and of merges");
+            }
+            if (!in.command().equals(first.command())) {
+                throw new UserError("merge: " + in.directory() + " was written by '" + in.command() + "' and "
+                        + first.directory() + " by '" + first.command() + "'; merge runs with runs and replays with replays");
             }
             if (!in.configHash().equals(first.configHash())) {
                 throw new UserError("merge: " + in.directory() + " ran another config than " + first.directory()
@@ -107,6 +113,26 @@ public final class RunMerge {
         return inputs;
     }
 
+    /** The command whose directories these are: run or replay (all inputs share it). */
+    public String command() {
+        return inputs.get(0).command();
+    }
+
+    /**
+     * What a merge of another command's directories adds to the run's: a replay's fidelity and its
+     * report, which the replay module knows (the engine does not reach up into it).
+     */
+    public interface CommandMerge {
+        /** The merged run as the command reports it (a replay: its span as its window, its schedule's keeping). */
+        RunResult shown(RunResult merged);
+
+        /** The command's JSON result of {@code shown} (what its {@code --json} writes), for result.json. */
+        JsonNode figures(RunResult shown) throws IOException;
+
+        /** The merged directory's report.txt, once its result.json and logs are written. */
+        String report(RunDirectory merged, RunResult shown);
+    }
+
     /**
      * Writes the merged run directory.
      *
@@ -114,6 +140,20 @@ public final class RunMerge {
      * @throws UserError naming --out when it cannot be written
      */
     public void write(Path out, boolean overwrite, List<String> commandLine, ObjectNode extra) {
+        write(out, overwrite, commandLine, extra, null);
+    }
+
+    /**
+     * Writes the merged run directory.
+     *
+     * @param extra   fields to add to result.json (a sharded run's), or null
+     * @param command what a replay's merge adds ({@link CommandMerge}); null for runs
+     * @throws UserError naming --out when it cannot be written
+     */
+    public void write(Path out, boolean overwrite, List<String> commandLine, ObjectNode extra, CommandMerge command) {
+        if (command == null && !"run".equals(command())) {
+            throw new IllegalStateException("a merge of '" + command() + "' directories needs that command's merge");
+        }
         RunDirectory first = inputs.get(0);
         RunConfig config = first.config();
         List<ReportRebuild.Restored> restored = new ArrayList<>();
@@ -149,8 +189,12 @@ public final class RunMerge {
             }
             writeSeconds(out, base, windows);
             ObjectNode trace = mergeTraces(out);
-            ObjectNode root = RunDirectoryWriter.resultNode(mapper, merged, "run", first.configHash(), n -> n,
-                    events(restored), errors(), trace, null);
+            RunResult shown = command == null ? merged : command.shown(merged);
+            ObjectNode root = command == null
+                    ? RunDirectoryWriter.resultNode(mapper, merged, "run", first.configHash(), n -> n,
+                    events(restored), errors(), trace, null)
+                    : RunDirectoryWriter.resultNode(mapper, shown, command.figures(shown), command(), first.configHash(),
+                    n -> n, events(restored), errors(), trace, null);
             ArrayNode from = root.putArray("mergedFrom");
             for (RunDirectory in : inputs) {
                 from.add(in.directory().toString());
@@ -166,7 +210,9 @@ public final class RunMerge {
                 inputEnvs.add(Files.exists(e) ? mapper.readTree(e.toFile()) : mapper.nullNode());
             }
             mapper.writeValue(out.resolve(RunFiles.ENVIRONMENT).toFile(), env);
-            Files.writeString(out.resolve(RunFiles.REPORT), RunDirectory.open(out).reportText(), StandardCharsets.UTF_8);
+            RunDirectory written = RunDirectory.open(out);
+            Files.writeString(out.resolve(RunFiles.REPORT),
+                    command == null ? written.reportText() : command.report(written, shown), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UserError("--out: cannot write the merged run directory " + out + ": " + FileErrors.describe(e), e);
         }
@@ -374,7 +420,7 @@ public final class RunMerge {
 
     /**
      * The inputs' traces as one, in {@code out/trace}: every record copied, its times moved from its
-     * machine's clock to the first trace's by the two traces' clock origins; null when an input has
+     * trace's origin to the first trace's by the origins' wall-clock times; null when an input has
      * no trace.
      */
     private ObjectNode mergeTraces(Path out) {
@@ -409,8 +455,8 @@ public final class RunMerge {
             for (Path t : traces) {
                 try (TraceReader reader = TraceReader.open(t)) {
                     TraceHeader h = reader.header();
-                    long shift = (h.clockOriginEpochNanos() - h.clockOriginMonotonicNanos())
-                            - (h0.clockOriginEpochNanos() - h0.clockOriginMonotonicNanos());
+                    // record times count from their trace's origin: the origins' wall-clock times give the move
+                    long shift = h.clockOriginEpochNanos() - h0.clockOriginEpochNanos();
                     while (reader.next(r)) {
                         r.intendedSendNanos(r.intendedSendNanos() + shift).actualSendNanos(r.actualSendNanos() + shift)
                                 .completionNanos(r.completionNanos() + shift);
