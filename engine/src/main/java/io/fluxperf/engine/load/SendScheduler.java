@@ -78,6 +78,12 @@ final class SendScheduler {
 
     private SourceSubscriber subscriber;
     private Request pending;
+    /**
+     * One request was asked of the source and has not come yet. A source that emits later (a
+     * replay lane whose ring was empty) must not be asked again meanwhile: it would emit two in a
+     * row, and {@link #pending} holds one.
+     */
+    private boolean asked;
     private boolean sourceDone = true;
     private boolean stopping;
     private boolean pumping;
@@ -142,6 +148,7 @@ final class SendScheduler {
         roomWaitSince = NO_ROOM_WAIT; // a wait of the phase before (a preload) is not this one's
         alarm.pollOnly(busyPoll);
         sourceDone = false;
+        asked = false;
         subscriber = new SourceSubscriber();
         source.requests(thread, threads, pool, startNanos, loop).subscribe(subscriber);
         pump();
@@ -225,9 +232,10 @@ final class SendScheduler {
             }
             while (true) {
                 if (pending == null) {
-                    if (sourceDone || stopping || subscriber == null) {
-                        break;
+                    if (sourceDone || stopping || subscriber == null || asked) {
+                        break; // an ask still open is answered by a task of the source's own
                     }
+                    asked = true;
                     subscriber.requestOne();
                     if (pending == null) {
                         break; // exhausted, or a source that emits later from elsewhere
@@ -453,6 +461,7 @@ final class SendScheduler {
                 pool.release(r);
                 return;
             }
+            asked = false;
             pending = r;
         }
 

@@ -50,6 +50,89 @@ class LaterOnLoopSourceTest {
         }
     }
 
+    /**
+     * A source that keeps every ask, as Reactive Streams lets it, and later emits as many requests
+     * as were asked (a replay lane whose reader caught up). The scheduler holds one request at a
+     * time, so it must not ask again while an ask is open: when it did, the second request emitted
+     * in a row replaced the first, which was never sent and never came back to the pool, until the
+     * pool ran dry and the replay failed.
+     */
+    @Test
+    void anAskStillOpenIsNotRepeated(MemcachedProcess memcached) {
+        int requests = 300;
+        ScheduledExecutorService producer = Executors.newSingleThreadScheduledExecutor();
+        try {
+            RunConfig config = RunConfig.builder().threads(1).connections(1).pipeline(1)
+                    .requests(requests).windows(1).timeout(Duration.ofSeconds(1)).tcpNoDelay(true).seed(3)
+                    .workload(WorkloadConfig.of(Command.GET)).build();
+            long before = memcached.stats().get("cmd_get");
+            KeepsEveryAsk source = new KeepsEveryAsk(producer, requests);
+            RunResult result = assertTimeoutPreemptively(Duration.ofSeconds(20), () ->
+                    new LoadRun(config, new RunListener() { }).execute(
+                            new InetSocketAddress("127.0.0.1", memcached.port()), memcached.address(),
+                            source));
+            assertEquals(1, source.mostAsked.get(), "asks open at once");
+            assertEquals(requests, result.total().total().outcomes().requests());
+            assertEquals(requests, memcached.stats().get("cmd_get") - before, "GETs the server saw");
+        } finally {
+            producer.shutdownNow();
+        }
+    }
+
+    /** Adds up what it is asked; every 200 µs, on the loop, emits all of it. */
+    private static final class KeepsEveryAsk implements RequestSource {
+        private final ScheduledExecutorService producer;
+        private final int total;
+        final AtomicInteger mostAsked = new AtomicInteger();
+
+        KeepsEveryAsk(ScheduledExecutorService producer, int total) {
+            this.producer = producer;
+            this.total = total;
+        }
+
+        @Override
+        public Flux<Request> requests(int thread, int threads, RequestPool pool, long startNanos) {
+            throw new AssertionError("the scheduler tells a source its loop");
+        }
+
+        @Override
+        public Flux<Request> requests(int thread, int threads, RequestPool pool, long startNanos, Executor loop) {
+            return new Flux<>() {
+                @Override
+                public void subscribe(CoreSubscriber<? super Request> actual) {
+                    long[] asked = {0};
+                    int[] emitted = {0};
+                    actual.onSubscribe(new Subscription() {
+                        @Override
+                        public void request(long n) {
+                            asked[0] += n; // always on the loop: the scheduler asks there
+                            mostAsked.accumulateAndGet((int) asked[0], Math::max);
+                        }
+
+                        @Override
+                        public void cancel() {
+                        }
+                    });
+                    producer.scheduleAtFixedRate(() -> loop.execute(() -> {
+                        while (asked[0] > 0 && emitted[0] < total) {
+                            asked[0]--;
+                            Request r = pool.acquire();
+                            if (r == null) {
+                                emitted[0] = total;
+                                actual.onError(new IllegalStateException("the request pool ran dry"));
+                                return;
+                            }
+                            actual.onNext(r.command(Command.GET, 0).addKey(++emitted[0], 10));
+                            if (emitted[0] == total) {
+                                actual.onComplete();
+                            }
+                        }
+                    }), 1, 200, TimeUnit.MICROSECONDS);
+                }
+            };
+        }
+    }
+
     /** Answers every ask empty-handed, then emits one request 2 ms later from a task on the loop. */
     private static final class LaterSource implements RequestSource {
         private final ScheduledExecutorService producer;
