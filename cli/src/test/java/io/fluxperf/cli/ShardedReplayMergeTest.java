@@ -76,6 +76,11 @@ class ShardedReplayMergeTest {
         }
         logFile = dir.resolve("monitor.log");
         Files.writeString(logFile, log, StandardCharsets.ISO_8859_1);
+        // another log of the same commands (so the same config), half as long
+        Path half = dir.resolve("half.log");
+        String[] lines = log.toString().split("\n");
+        Files.writeString(half, String.join("\n", java.util.Arrays.copyOf(lines, 1 + COMMANDS / 2)) + "\n",
+                StandardCharsets.ISO_8859_1);
         runs = dir.resolve("runs");
         server = redis.address();
         String at = Instant.now().plusSeconds(4).toString();
@@ -85,11 +90,19 @@ class ShardedReplayMergeTest {
                     "--start-at", at, "--out", runs.toString(), "--run-id", "r", "--trace", "--no-live"};
             agents.add(CompletableFuture.supplyAsync(() -> CliRun.of(args), Executors.newSingleThreadExecutor()));
         }
+        String[] other = {"replay", "-s", server, "-l", half.toString(), "--shard", "1/" + SHARDS, "--start-at", at,
+                "--out", runs.toString(), "--run-id", "other", "--no-live"};
+        agents.add(CompletableFuture.supplyAsync(() -> CliRun.of(other), Executors.newSingleThreadExecutor()));
         for (CompletableFuture<CliRun> a : agents) {
             CliRun run = a.join();
             assertEquals(0, run.exitCode(), run.out() + run.err());
         }
         served = redis.commandstats();
+    }
+
+    /** What the half log's agent sent, which redis counted too. */
+    private static long otherAgentSent() throws IOException {
+        return JSON.readTree(runs.resolve("other/shard-1/result.json").toFile()).get("total").get("requests").asLong();
     }
 
     @Test
@@ -124,11 +137,17 @@ class ShardedReplayMergeTest {
         assertEquals(COMMANDS, total.get("requests").asLong());
         assertEquals(COMMANDS, total.get("ok").asLong() + total.get("miss").asLong(), total.toString());
         // redis' own count of each command equals the log's, and the merge's per workload (one per verb)
+        long sentByOther = 0;
         for (JsonNode w : total.get("workloads")) {
             String verb = w.get("name").asText();
-            assertEquals(LOGGED.get(verb), served.get(verb), "cmdstat_" + verb + " of " + served);
+            long other = JSON.readTree(runs.resolve("other/shard-1/result.json").toFile()).get("replay").get("commands")
+                    .path(verb).asLong();
+            sentByOther += other;
+            assertEquals(LOGGED.get(verb) + other, served.get(verb), "cmdstat_" + verb + " of " + served
+                    + ", less the other log's agent's " + other);
             assertEquals(LOGGED.get(verb), w.get("requests").asLong(), "workload " + verb);
         }
+        assertEquals(otherAgentSent(), sentByOther);
 
         // the fidelity: the log's figures once, what the agents sent added up, the worst lag the worst of any
         JsonNode replay = m.get("replay");
@@ -244,6 +263,17 @@ class ShardedReplayMergeTest {
         CliRun report = CliRun.of("report", all.toString());
         assertEquals(0, report.exitCode(), report.out() + report.err());
         assertTrue(report.out().contains("\nFidelity:\n"), report.out());
+    }
+
+    @Test
+    void aReplayOfAnotherLogIsRefused() {
+        Path mine = runs.resolve("r/shard-0");
+        Path other = runs.resolve("other/shard-1");
+        CliRun refused = CliRun.of("merge", mine.toString(), other.toString(), "--out", dir.resolve("two-logs").toString());
+        assertEquals(2, refused.exitCode(), refused.out() + refused.err());
+        assertEquals("fluxperf: merge: " + other + " replayed another log or at another pace than " + mine
+                + " (lines read " + (COMMANDS / 2 + 1) + ", not " + (COMMANDS + 1) + "); merge the agents of one replay",
+                refused.err().strip());
     }
 
     @Test
