@@ -2,7 +2,9 @@ package io.fluxperf.engine.protocol.resp;
 
 import io.fluxperf.engine.request.Command;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -32,6 +34,13 @@ final class RespCommands {
     private static final Command[] EXTRA_COMMANDS = {Command.INCR, Command.DECR, Command.HGET, Command.SISMEMBER,
         Command.ZSCORE};
 
+    /**
+     * Every verb above by its length, and its command: a replay matches the verb of each reply's
+     * request, so the look-up compares only verbs of the same length.
+     */
+    private static final byte[][][] VERBS_BY_LENGTH;
+    private static final Command[][] COMMANDS_BY_LENGTH;
+
     static {
         for (Command c : SUPPORTED) {
             if (c == Command.COMMAND) {
@@ -44,6 +53,33 @@ final class RespCommands {
             };
             VERB[c.ordinal()] = bytes(verb);
             BULK_VERB[c.ordinal()] = bytes("$" + verb.length() + "\r\n" + verb + "\r\n");
+        }
+        List<byte[]> verbs = new ArrayList<>();
+        List<Command> commands = new ArrayList<>();
+        for (int i = 0; i < VERB.length; i++) {
+            if (VERB[i] != null) {
+                verbs.add(VERB[i]);
+                commands.add(BY_ORDINAL[i]);
+            }
+        }
+        for (int i = 0; i < EXTRA_VERBS.length; i++) {
+            verbs.add(EXTRA_VERBS[i]);
+            commands.add(EXTRA_COMMANDS[i]);
+        }
+        int longest = verbs.stream().mapToInt(v -> v.length).max().orElse(0);
+        VERBS_BY_LENGTH = new byte[longest + 1][][];
+        COMMANDS_BY_LENGTH = new Command[longest + 1][];
+        for (int n = 0; n <= longest; n++) {
+            List<byte[]> v = new ArrayList<>();
+            List<Command> c = new ArrayList<>();
+            for (int k = 0; k < verbs.size(); k++) {
+                if (verbs.get(k).length == n) {
+                    v.add(verbs.get(k));
+                    c.add(commands.get(k));
+                }
+            }
+            VERBS_BY_LENGTH[n] = v.toArray(new byte[0][]);
+            COMMANDS_BY_LENGTH[n] = c.toArray(new Command[0]);
         }
     }
 
@@ -60,15 +96,13 @@ final class RespCommands {
      * none of the supported ones (then nothing is known about its reply).
      */
     static Command match(byte[] b, int offset, int length) {
-        for (int i = 0; i < VERB.length; i++) {
-            byte[] v = VERB[i];
-            if (v != null && equalsIgnoreCase(v, b, offset, length)) {
-                return BY_ORDINAL[i];
-            }
+        if (length >= VERBS_BY_LENGTH.length) {
+            return null;
         }
-        for (int i = 0; i < EXTRA_VERBS.length; i++) {
-            if (equalsIgnoreCase(EXTRA_VERBS[i], b, offset, length)) {
-                return EXTRA_COMMANDS[i];
+        byte[][] verbs = VERBS_BY_LENGTH[length];
+        for (int i = 0; i < verbs.length; i++) {
+            if (equalsIgnoreCase(verbs[i], b, offset, length)) {
+                return COMMANDS_BY_LENGTH[length][i];
             }
         }
         return null;

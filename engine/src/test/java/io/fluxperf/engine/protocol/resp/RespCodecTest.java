@@ -71,6 +71,31 @@ class RespCodecTest {
         assertFalse(Protocols.find("redis").supports(Command.GETS));
     }
 
+    /** The reverse look-up of a verb, as a replayed command's reply rules use it, in any case. */
+    @Test
+    void everyVerbIsFoundByItsBytesInAnyCase() {
+        for (Command c : RespCommands.SUPPORTED) {
+            if (c == Command.COMMAND) {
+                continue;
+            }
+            String verb = c == Command.DELETE ? "del" : c == Command.FLUSH ? "flushall" : c.name().toLowerCase(java.util.Locale.ROOT);
+            for (String w : new String[] {verb, verb.toUpperCase(java.util.Locale.ROOT), "x" + verb}) {
+                byte[] b = ("  " + w).getBytes(StandardCharsets.US_ASCII);
+                assertEquals(w.startsWith("x") ? null : c, RespCommands.match(b, 2, w.length()), w);
+            }
+        }
+        String[][] extra = {{"incrby", "INCR"}, {"DecrBy", "DECR"}, {"hmget", "HGET"}, {"smismember", "SISMEMBER"},
+            {"zmscore", "ZSCORE"}};
+        for (String[] e : extra) {
+            byte[] b = e[0].getBytes(StandardCharsets.US_ASCII);
+            assertEquals(Command.valueOf(e[1]), RespCommands.match(b, 0, b.length), e[0]);
+        }
+        for (String w : new String[] {"", "delete", "flushdb", "unlink", "a-verb-longer-than-any-redis-verb"}) {
+            byte[] b = w.getBytes(StandardCharsets.US_ASCII);
+            assertEquals(null, RespCommands.match(b, 0, b.length), w);
+        }
+    }
+
     @Test
     void encodesEveryCommandAsARespArray() {
         assertEquals(resp("GET", "0007"), encode(request(Command.GET, 7)));

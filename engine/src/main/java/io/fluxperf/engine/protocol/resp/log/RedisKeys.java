@@ -40,61 +40,93 @@ final class RedisKeys {
     private RedisKeys() {
     }
 
-    /** Whether word {@code i} (0 = the verb) of {@code e}'s arguments is a key of command {@code verb} (lower case). */
-    static boolean isKey(String verb, int i, LogEntry e) {
-        int argc = e.argCount;
-        if (i == 0 || NO_KEYS.contains(verb)) {
-            return false;
+    /** Where a command's keys are, told from its verb once (a reader keeps it per verb). */
+    enum Rule { NONE, ALL, ALL_BUT_LAST, FIRST_TWO, PAIRS, NUMKEYS_AT_2, DEST_NUMKEYS, NUMKEYS_AT_1, BITOP, THIRD, STREAMS, FIRST }
+
+    /** The rule of command {@code verb} (lower case). */
+    static Rule rule(String verb) {
+        if (NO_KEYS.contains(verb)) {
+            return Rule.NONE;
         }
         if (ALL.contains(verb)) {
-            return true;
+            return Rule.ALL;
         }
         if (ALL_BUT_LAST.contains(verb)) {
-            return i < argc - 1;
+            return Rule.ALL_BUT_LAST;
         }
         if (FIRST_TWO.contains(verb)) {
-            return i <= 2;
+            return Rule.FIRST_TWO;
         }
         if (PAIRS.contains(verb)) {
-            return i % 2 == 1;
+            return Rule.PAIRS;
         }
         if (NUMKEYS_AT_2.contains(verb)) {
-            return i >= 3 && i < 3 + number(e, 2);
+            return Rule.NUMKEYS_AT_2;
         }
         if (DEST_NUMKEYS.contains(verb)) {
-            return i == 1 || (i >= 3 && i < 3 + number(e, 2));
+            return Rule.DEST_NUMKEYS;
         }
         if (NUMKEYS_AT_1.contains(verb)) {
-            return i >= 2 && i < 2 + number(e, 1);
+            return Rule.NUMKEYS_AT_1;
         }
-        if (verb.equals("bitop")) {
-            return i >= 2;
+        return switch (verb) {
+            case "bitop" -> Rule.BITOP;
+            case "object", "memory" -> Rule.THIRD;
+            case "xread", "xreadgroup" -> Rule.STREAMS;
+            default -> Rule.FIRST;
+        };
+    }
+
+    /** Whether word {@code i} (0 = the verb) of {@code e}'s arguments is a key of command {@code verb} (lower case). */
+    static boolean isKey(String verb, int i, LogEntry e) {
+        return isKey(rule(verb), i, e);
+    }
+
+    /** Whether word {@code i} (0 = the verb) of {@code e}'s arguments is a key of a command of {@code rule}. */
+    static boolean isKey(Rule rule, int i, LogEntry e) {
+        int argc = e.argCount;
+        if (i == 0) {
+            return false;
         }
-        if (verb.equals("object") || verb.equals("memory")) {
-            return i == 2;
-        }
-        if (verb.equals("xread") || verb.equals("xreadgroup")) {
-            int streams = -1;
-            for (int k = 1; k < argc; k++) {
-                if (equalsIgnoreCase(e, k, "streams")) {
-                    streams = k;
-                    break;
+        return switch (rule) {
+            case NONE -> false;
+            case ALL -> true;
+            case ALL_BUT_LAST -> i < argc - 1;
+            case FIRST_TWO -> i <= 2;
+            case PAIRS -> i % 2 == 1;
+            case NUMKEYS_AT_2 -> i >= 3 && i < 3 + number(e, 2);
+            case DEST_NUMKEYS -> i == 1 || (i >= 3 && i < 3 + number(e, 2));
+            case NUMKEYS_AT_1 -> i >= 2 && i < 2 + number(e, 1);
+            case BITOP -> i >= 2;
+            case THIRD -> i == 2;
+            case STREAMS -> {
+                int streams = -1;
+                for (int k = 1; k < argc; k++) {
+                    if (equalsIgnoreCase(e, k, "streams")) {
+                        streams = k;
+                        break;
+                    }
                 }
+                int n = streams < 0 ? 0 : (argc - streams - 1) / 2;
+                yield streams >= 0 && i > streams && i <= streams + n;
             }
-            int n = streams < 0 ? 0 : (argc - streams - 1) / 2;
-            return streams >= 0 && i > streams && i <= streams + n;
-        }
-        return i == 1;
+            case FIRST -> i == 1;
+        };
     }
 
     /** The word of {@code e} that values are counted from for a write (SET k v: 2, HSET k f v: 3), or -1. */
     static int valueIndex(String verb, int argc) {
-        int i = switch (verb) {
+        int i = valueWord(verb);
+        return i < argc ? i : -1;
+    }
+
+    /** The word a write of {@code verb} carries its value in, when it has that many; -1 for others. */
+    static int valueWord(String verb) {
+        return switch (verb) {
             case "set", "setnx", "getset", "append", "lpush", "rpush", "sadd", "mset", "lpushx", "rpushx", "publish" -> 2;
             case "setex", "psetex", "hset", "hsetnx", "zadd" -> 3;
             default -> -1;
         };
-        return i < argc ? i : -1;
     }
 
     private static int number(LogEntry e, int word) {

@@ -32,6 +32,8 @@ final class RedisMonitorReader extends LineLogReader {
     private static final byte[] LUA = {'l', 'u', 'a'};
 
     private final ClientTable clients = new ClientTable();
+    /** What is known of each verb id, told once: a log has few verbs and many lines. */
+    private Verb[] verbs = new Verb[64];
     private final int[] client = new int[2];
     private final Prefixer prefixer;
 
@@ -61,37 +63,65 @@ final class RedisMonitorReader extends LineLogReader {
                 continue;
             }
             int verb = ctx.verbs.id(e.args, 0, e.argLength(0));
-            String name = ctx.verbs.name(verb);
-            if (CONNECTION_STATE.contains(name)) {
-                ctx.stats.skip(name.equals("auth") || name.equals("hello")
-                        ? "AUTH/HELLO (MONITOR hides the password; use --password)"
-                        : "changes the connection or the server (" + name + ")");
-                continue;
-            }
-            if (FLUSH.contains(name) && !ctx.allowFlush) {
-                ctx.stats.skip("flush (replayed only with --allow-flush)");
+            Verb v = verb(verb);
+            if (v.skip != null) {
+                ctx.stats.skip(v.skip);
                 continue;
             }
             e.verb = verb;
-            e.command = ctx.command(verb);
+            e.command = v.command;
             e.client = clients.id(b, client[0], client[1]);
             e.sortKey = e.timeNanos;
             e.line = n;
             e.position = input.filePosition();
             if (prefixer != null) {
-                prefixer.apply(name, e);
+                prefixer.apply(v.keys, e);
             }
             // every key: a replay to several servers or a cluster places the command by all of them
             for (int i = 1; i < e.argCount; i++) {
-                if (RedisKeys.isKey(name, i, e)) {
+                if (RedisKeys.isKey(v.keys, i, e)) {
                     e.addKey(null, e.args, e.argStart(i), e.argLength(i));
                 }
             }
-            e.valueArg = e.command.carriesValue() || e.command == Command.COMMAND ? RedisKeys.valueIndex(name, e.argCount) : -1;
+            e.valueArg = v.valueWord < e.argCount ? v.valueWord : -1;
             return true;
         }
         input.reportEnd(ctx);
         return false;
+    }
+
+    private Verb verb(int id) {
+        if (id >= verbs.length) {
+            verbs = java.util.Arrays.copyOf(verbs, Math.max(id + 1, verbs.length * 2));
+        }
+        Verb v = verbs[id];
+        if (v == null) {
+            verbs[id] = v = new Verb(ctx.verbs.name(id), ctx.command(id), ctx.allowFlush);
+        }
+        return v;
+    }
+
+    /** A verb's fate in a replay: skipped (and why), or its command, key rule and value word. */
+    private static final class Verb {
+        final String skip;
+        final Command command;
+        final RedisKeys.Rule keys;
+        final int valueWord;
+
+        Verb(String name, Command command, boolean allowFlush) {
+            if (CONNECTION_STATE.contains(name)) {
+                skip = name.equals("auth") || name.equals("hello")
+                        ? "AUTH/HELLO (MONITOR hides the password; use --password)"
+                        : "changes the connection or the server (" + name + ")";
+            } else if (FLUSH.contains(name) && !allowFlush) {
+                skip = "flush (replayed only with --allow-flush)";
+            } else {
+                skip = null;
+            }
+            this.command = command;
+            this.keys = RedisKeys.rule(name);
+            this.valueWord = command.carriesValue() || command == Command.COMMAND ? RedisKeys.valueWord(name) : -1;
+        }
     }
 
     /**
@@ -232,7 +262,7 @@ final class RedisMonitorReader extends LineLogReader {
             this.prefix = prefix;
         }
 
-        void apply(String verb, LogEntry e) {
+        void apply(RedisKeys.Rule keys, LogEntry e) {
             int n = e.argCount;
             int total = e.argStart(n) + n * prefix.length;
             if (scratch.length < total) {
@@ -243,7 +273,7 @@ final class RedisMonitorReader extends LineLogReader {
             }
             int out = 0;
             for (int i = 0; i < n; i++) {
-                if (RedisKeys.isKey(verb, i, e)) {
+                if (RedisKeys.isKey(keys, i, e)) {
                     System.arraycopy(prefix, 0, scratch, out, prefix.length);
                     out += prefix.length;
                 }

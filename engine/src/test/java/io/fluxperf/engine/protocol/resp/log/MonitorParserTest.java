@@ -142,16 +142,16 @@ class MonitorParserTest {
     @Test
     void keyPrefixGoesOnKeysOnly() {
         Parsed p = parse("1.5 [0 a:1] \"MSET\" \"k1\" \"v1\" \"k2\" \"v2\"");
-        new RedisMonitorReader.Prefixer(bytes("r:")).apply("mset", p.entry());
+        new RedisMonitorReader.Prefixer(bytes("r:")).apply(RedisKeys.rule("mset"), p.entry());
         assertEquals(List.of("MSET", "r:k1", "v1", "r:k2", "v2"), text(p.words()));
         p = parse("1.5 [0 a:1] \"EVAL\" \"return 1\" \"2\" \"a\" \"b\" \"arg\"");
-        new RedisMonitorReader.Prefixer(bytes("r:")).apply("eval", p.entry());
+        new RedisMonitorReader.Prefixer(bytes("r:")).apply(RedisKeys.rule("eval"), p.entry());
         assertEquals(List.of("EVAL", "return 1", "2", "r:a", "r:b", "arg"), text(p.words()));
         p = parse("1.5 [0 a:1] \"CLIENT\" \"SETNAME\" \"x\"");
-        new RedisMonitorReader.Prefixer(bytes("r:")).apply("client", p.entry());
+        new RedisMonitorReader.Prefixer(bytes("r:")).apply(RedisKeys.rule("client"), p.entry());
         assertEquals(List.of("CLIENT", "SETNAME", "x"), text(p.words()));
         p = parse("1.5 [0 a:1] \"HSET\" \"h\" \"f\" \"v\"");
-        new RedisMonitorReader.Prefixer(bytes("r:")).apply("hset", p.entry());
+        new RedisMonitorReader.Prefixer(bytes("r:")).apply(RedisKeys.rule("hset"), p.entry());
         assertEquals(List.of("HSET", "r:h", "f", "v"), text(p.words()));
     }
 
