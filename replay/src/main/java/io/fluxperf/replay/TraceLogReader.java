@@ -100,7 +100,7 @@ final class TraceLogReader implements LogReader {
                 continue;
             }
             e.reset();
-            e.command = c;
+            e.command(c);
             e.verb = verbByCode[record.command()];
             e.timeNanos = record.intendedSendNanos();
             e.sortKey = e.timeNanos;

@@ -69,6 +69,17 @@ public final class LogEntry {
     /** The pass over the log (--loop) this entry belongs to, from 1. */
     public int loop;
 
+    /**
+     * Sets the command, storing only a change: the reader's thousands of pooled entries are
+     * long-lived, and each reference stored into one dirties a card for G1 to refine, once per
+     * command (why {@link #reset()} leaves the command as it was).
+     */
+    public void command(Command c) {
+        if (command != c) {
+            command = c;
+        }
+    }
+
     public LogEntry reset() {
         sortKey = 0;
         timeNanos = NO_TIME;
@@ -76,7 +87,6 @@ public final class LogEntry {
         position = 0;
         client = -1;
         verb = 0;
-        command = null;
         ttlSeconds = 0;
         numeric = 0;
         keyCount = 0;

@@ -145,7 +145,7 @@ final class KlogReader extends LineLogReader {
             }
             return "unknown command '" + MemcacheAsciiReader.printable(verb) + "'";
         }
-        e.command = c;
+        e.command(c);
         e.verb = verbId;
         switch (c) {
             case GET, GETS, DELETE -> {

@@ -94,7 +94,7 @@ final class MemcacheAsciiReader extends LineLogReader {
             }
             return "unknown command '" + printable(verb) + "'";
         }
-        e.command = c;
+        e.command(c);
         e.verb = verbId;
         switch (c) {
             case GET, GETS -> {

@@ -134,7 +134,7 @@ final class MemcacheWatchReader extends LineLogReader {
             }
             if (get) {
                 e.verb = getVerb;
-                e.command = Command.GET;
+                e.command(Command.GET);
             } else {
                 int which = -1;
                 for (int i = 0; i < STORES.length; i++) {
@@ -155,7 +155,7 @@ final class MemcacheWatchReader extends LineLogReader {
                     continue;
                 }
                 e.verb = storeVerbs[which];
-                e.command = STORES[which];
+                e.command(STORES[which]);
                 e.synthSize = (int) size;
                 e.ttlSeconds = ttl < 0 ? 0 : (int) Math.min(Integer.MAX_VALUE, ttl);
                 dropInternalFetch(e);

@@ -69,7 +69,7 @@ final class RedisMonitorReader extends LineLogReader {
                 continue;
             }
             e.verb = verb;
-            e.command = v.command;
+            e.command(v.command);
             e.client = clients.id(b, client[0], client[1]);
             e.sortKey = e.timeNanos;
             e.line = n;
