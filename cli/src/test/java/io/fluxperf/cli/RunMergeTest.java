@@ -1,6 +1,7 @@
 package io.fluxperf.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -138,6 +139,9 @@ class RunMergeTest {
         assertEquals(0, report.exitCode(), report.err());
         assertEquals(Files.readString(all.resolve("report.txt"), StandardCharsets.UTF_8), report.out());
         assertTrue(report.out().contains("Requests: " + requests + " "), report.out());
+        // the CPU added up is every agent's, and says so
+        assertTrue(report.out().contains(" cores (the 4 merged runs' processes)"), report.out());
+        assertFalse(report.out().contains("(this process"), report.out());
         assertEquals(Files.readString(all.resolve("result.json")), CliRun.of("report", all.toString(), "--json").out());
         Map<String, Long> counts = RunDirectoryTest.tagCounts(all.resolve("windows.hlog").toFile());
         assertEquals(requests, counts.get(""));

@@ -234,6 +234,7 @@ class ShardedReplayMergeTest {
         assertTrue(report.out().contains("\nTotal:\nRequests: " + COMMANDS + " "), report.out());
         assertTrue(report.out().contains("Trace: " + COMMANDS + " records in "), report.out());
         assertTrue(report.out().contains("\nFidelity:\n"), report.out());
+        assertTrue(report.out().contains(" cores (the 3 merged runs' processes)"), report.out());
         assertTrue(report.out().contains("Lines: read " + (COMMANDS + 1) + " commands " + COMMANDS + " replayed "
                 + COMMANDS + " skipped 0"), report.out());
         assertTrue(report.out().contains("Late sends: " + late + " of " + COMMANDS + " commands"), report.out());

@@ -123,6 +123,7 @@ public final class ReplayMerge implements RunMerge.CommandMerge {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
         Text text = new Text(out, echo);
+        text.mergedFrom(merged.result().path("mergedFrom").size());
         ReplayReport replay = new ReplayReport(out);
         for (JsonNode e : merged.result().path("events")) {
             switch (e.path("event").asText()) {

@@ -31,9 +31,17 @@ public final class TextReport {
     static final String RULE = "-----";
 
     private final PrintStream out;
+    /** Whose CPU the CPU line counts: this process, or the runs a merge added up. */
+    private String cpuOf = "this process";
 
     public TextReport(PrintStream out) {
         this.out = out;
+    }
+
+    /** The figures are a merge of {@code runs} runs: their CPU line counts all of their processes. */
+    public TextReport mergedFrom(int runs) {
+        cpuOf = runs > 1 ? "the " + runs + " merged runs' processes" : "this process";
+        return this;
     }
 
     /**
@@ -218,8 +226,8 @@ public final class TextReport {
             out.println(b);
         }
         if (w.cpuNanosPerRequest() >= 0) {
-            out.printf(java.util.Locale.ROOT, "CPU: %.0f ns/request, %.2f cores (this process%s)%n", w.cpuNanosPerRequest(),
-                    w.cpuNanos() / 1e9 / w.seconds(), config.server() == null ? ", with the embedded target" : "");
+            out.printf(java.util.Locale.ROOT, "CPU: %.0f ns/request, %.2f cores (%s%s)%n", w.cpuNanosPerRequest(),
+                    w.cpuNanos() / 1e9 / w.seconds(), cpuOf, config.server() == null ? ", with the embedded target" : "");
         }
         if (w.loopSaturated()) {
             out.printf(java.util.Locale.ROOT, "Client: a load thread was on CPU %.0f %% of the window: fluxperf set this window's pace,"

@@ -47,6 +47,12 @@ public class TextRunReport implements RunReport {
                 + " requests/s (" + change.cause() + ")");
     }
 
+    /** The report is of a merge of {@code runs} runs (see {@link TextReport#mergedFrom}). */
+    public TextRunReport mergedFrom(int runs) {
+        text.mergedFrom(runs);
+        return this;
+    }
+
     /** The run's config, once {@link #starting} has been called. */
     protected RunConfig config() {
         return config;

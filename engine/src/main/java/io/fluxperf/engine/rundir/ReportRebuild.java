@@ -75,7 +75,8 @@ final class ReportRebuild {
         }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        TextRunReport report = new TextRunReport(out, new PrintStream(OutputStream.nullOutputStream()), false);
+        TextRunReport report = new TextRunReport(out, new PrintStream(OutputStream.nullOutputStream()), false)
+                .mergedFrom(r.path("mergedFrom").size());
         for (JsonNode e : r.path("events")) {
             switch (e.path("event").asText()) {
                 case "starting" -> report.starting(config, r.path("target").isNull() ? null : r.path("target").asText());
