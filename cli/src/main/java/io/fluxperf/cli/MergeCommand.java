@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -50,8 +51,8 @@ public final class MergeCommand implements Callable<Integer>, Streams.Aware {
     @Option(names = "--partial", description = "Merge the shards of a sharded run that are there, naming the missing ones.")
     private boolean partial;
 
-    @Option(names = "--overwrite", description = "Let --out write into a directory that is not empty (its run files are replaced).")
-    private boolean overwrite;
+    @Mixin
+    private RunDirectoryFlags runDirectory = new RunDirectoryFlags();
 
     @picocli.CommandLine.Spec
     private picocli.CommandLine.Model.CommandSpec spec;
@@ -73,7 +74,7 @@ public final class MergeCommand implements Callable<Integer>, Streams.Aware {
             throw new UserError("--out: name the merged run directory to write");
         }
         RunMerge merge = RunMerge.of(inputs);
-        merge.write(out, overwrite, RunDirectories.commandLine(spec), null, commandMerge(merge));
+        merge.write(out, runDirectory.overwrite, RunDirectories.commandLine(spec), null, commandMerge(merge));
         streams.out().println("Merged " + inputs.size() + " " + merge.command() + "s into " + out + " (fluxperf report " + out + ")");
         streams.out().flush();
         return 0;
@@ -93,7 +94,7 @@ public final class MergeCommand implements Callable<Integer>, Streams.Aware {
                     + " of " + shards.count() + " shards; there is nothing to merge it with");
         }
         RunMerge merge = RunMerge.of(shards.shardDirectories());
-        merge.write(to, overwrite, RunDirectories.commandLine(spec),
+        merge.write(to, runDirectory.overwrite, RunDirectories.commandLine(spec),
                 shards.resultFields(new com.fasterxml.jackson.databind.ObjectMapper()), commandMerge(merge));
         shards.describe().forEach(streams.out()::println);
         if (!shards.missing().isEmpty()) {

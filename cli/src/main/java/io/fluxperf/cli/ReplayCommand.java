@@ -148,8 +148,8 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
                     + " environment.json (docs/results.md).")
     private Path out;
 
-    @Option(names = "--overwrite", description = "Let --out write into a directory that is not empty (its run files are replaced).")
-    private boolean overwrite;
+    @Mixin
+    private RunDirectoryFlags runDirectory = new RunDirectoryFlags();
 
     @picocli.CommandLine.Spec
     private picocli.CommandLine.Model.CommandSpec spec;
@@ -242,7 +242,7 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
                 .objectives(sloAbort ? objectives.stream().map(o -> o.withAbort(true)).toList() : objectives, junit)
                 .admin(admin);
         if (out != null) {
-            replay.runDirectory(out, overwrite, RunDirectories.commandLine(spec))
+            replay.runDirectory(out, runDirectory.overwrite, RunDirectories.commandLine(spec))
                     .placement(sharding::placeOut, sharding::record); // OUT/RUN_ID/shard-I, as run writes it
         }
         ReplayResult result;

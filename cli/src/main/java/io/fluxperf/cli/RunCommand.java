@@ -181,8 +181,8 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
                     + " environment.json (docs/results.md); read it with 'fluxperf report DIR'.")
     private Path out;
 
-    @Option(names = "--overwrite", description = "Let --out write into a directory that is not empty (its run files are replaced).")
-    private boolean overwrite;
+    @Mixin
+    private RunDirectoryFlags runDirectory = new RunDirectoryFlags();
 
     @picocli.CommandLine.Spec
     private picocli.CommandLine.Model.CommandSpec spec;
@@ -217,7 +217,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
                 : HostTuning.standard();
         Path traceDir = RunDirectories.trace(trace, runConfig.out());
         RunOutputs outputs = new RunOutputs(json, hdrLog, traceDir, traceRequired);
-        RunDirectoryWriter directory = RunDirectories.open(runConfig, out != null, overwrite, "run", spec);
+        RunDirectoryWriter directory = RunDirectories.open(runConfig, out != null, runDirectory.overwrite, "run", spec);
         RunOrchestrator run = new RunOrchestrator(runConfig, new TextRunReport(
                 directory != null ? directory.tee(streams.out()) : streams.out(), streams.err(), !noLive))
                 .outputs(outputs)
