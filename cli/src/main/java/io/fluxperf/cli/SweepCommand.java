@@ -41,8 +41,9 @@ import picocli.CommandLine.Spec;
                 "first bad rate (--refine). Prints a table and the knee; with --out DIR also",
                 "a run directory per step, sweep.txt, sweep.json, and the latency-vs-",
                 "throughput plot as sweep.png and sweep.html. Takes the options of run",
-                "except --rate, --duration, --windows, --requests and run's files (--json,",
-                "--hdr-log, --trace, --waterfall, --junit)."},
+                "except --rate, --ramp, --duration, --windows, --requests, run's files",
+                "(--json, --hdr-log, --trace, --waterfall, --junit) and a shard's (--shard,",
+                "--shards, --start-at, --run-id)."},
         footer = {"",
                 "Examples:",
                 "  fluxperf sweep -s 127.0.0.1:11211 --hit --from 10000 --factor 1.5 \\",
@@ -65,8 +66,10 @@ public final class SweepCommand implements Callable<Integer>, Streams.Aware {
     static final Duration DEFAULT_WINDOW = Duration.ofSeconds(5);
 
     /** run's flags that a sweep sets itself, or whose files a sweep writes per step in its own way. */
-    private static final List<String> NOT_IN_SWEEP = List.of("--rate", "--duration", "--windows", "--requests", "--json",
-            "--hdr-log", "--trace", "--waterfall", "--trace-required", "--junit");
+    private static final List<String> NOT_IN_SWEEP = List.of("--rate", "--ramp", "--duration", "--windows", "--requests",
+            "--json", "--hdr-log", "--trace", "--waterfall", "--trace-required", "--junit");
+    /** run's flags for an agent of a sharded run: a sweep's steps run here, one after another. */
+    private static final List<String> NOT_SHARDED = List.of("--shard", "--shards", "--start-at", "--run-id");
 
     private Streams streams = Streams.system();
 
@@ -111,8 +114,18 @@ public final class SweepCommand implements Callable<Integer>, Streams.Aware {
                         + " leave " + flag + " out");
             }
         }
+        for (String flag : NOT_SHARDED) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
+                throw new UserError(flag + ": a sweep runs its steps on this machine, one after another, not as a shard of"
+                        + " a run; leave " + flag + " out");
+            }
+        }
         SweepPlan plan = new SweepPlan(from, to, step, factor, refine, window != null ? window : DEFAULT_WINDOW);
         RunConfig base = ConfigResolver.resolve(run.settings(), note -> streams.err().println("fluxperf: note: " + note));
+        if (base.ramps().stream().anyMatch(java.util.Objects::nonNull)) {
+            throw new UserError("--config: a workload's [workload.ratelimit] ramps its rate, and a sweep sets each step's"
+                    + " rate; give the ramp's start as the workload's rate, or sweep without the config's ramp");
+        }
         List<StepObjective> objectives = SloStepObjective.of(base.objectives());
         if (objectives.isEmpty()) {
             throw new UserError("--slo: a sweep needs at least one objective to find the knee by, e.g. --slo 'p99<1ms'");

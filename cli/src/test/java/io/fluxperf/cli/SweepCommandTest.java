@@ -49,6 +49,30 @@ class SweepCommandTest {
         assertBad("--rate: a sweep sets each step's rate", "--from", "1000", "--to", "10000", "--factor", "2",
                 "--slo", "p99<1ms", "--rate", "5000");
         assertBad("--step or --factor: give one", "--from", "1000", "--to", "10000", "--slo", "p99<1ms");
+        // each of these once changed or was dropped from every step without a word
+        assertBad("--ramp: a sweep sets each step's rate", "--from", "1000", "--to", "10000", "--factor", "2",
+                "--slo", "p99<1ms", "--ramp", "1:2:1:1s");
+        for (String[] flag : new String[][] {{"--shard", "0/2"}, {"--shards", "2"}, {"--start-at", "0"}, {"--run-id", "r1"}}) {
+            assertBad(flag[0] + ": a sweep runs its steps on this machine", "--from", "1000", "--to", "10000", "--factor",
+                    "2", "--slo", "p99<1ms", flag[0], flag[1]);
+        }
+    }
+
+    @Test
+    void aConfigsRampIsRefused() throws Exception {
+        Path config = tmp.resolve("ramp.toml");
+        Files.writeString(config, """
+                [[workload]]
+                name = "get"
+                method = "get"
+                [workload.ratelimit]
+                start = 1000
+                end = 5000
+                step = 1000
+                interval = 1
+                """);
+        assertBad("--config: a workload's [workload.ratelimit] ramps its rate", "--config", config.toString(),
+                "--from", "1000", "--to", "10000", "--factor", "2", "--slo", "p99<1ms");
     }
 
     private static void assertBad(String message, String... args) {
