@@ -2,37 +2,31 @@ package io.fluxperf.engine.report;
 
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.WindowResult;
-import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramLogWriter;
 
 /**
  * Writes the latency of every window as an HdrHistogram interval log (--hdr-log FILE), so that
  * HdrHistogram's own tools (HistogramLogProcessor, HdrHistogramVisualizer, …) can re-slice the run
  * after the fact. Per window: one tag-less histogram for all workloads (what the tools process by
- * default) and one per workload, tagged {@code workload-<index>-<name>}. Values are ns; the log's
- * "max" column is in ms, as the tools expect.
+ * default) and one per workload, tagged {@code workload-<index>-<name>}. The format itself is
+ * written by {@link IntervalLog}, as the run directory's logs are.
  */
 public final class HdrLogWriter implements Closeable {
-    /** ns to ms, the unit HdrHistogram's tools assume for the max column. */
-    private static final double MAX_VALUE_UNIT_RATIO = 1_000_000.0;
+    private static final String COMMENT =
+            "fluxperf latency per window, ns (untagged: all workloads; Tag=workload-<i>-<name>: one workload)";
 
-    private final PrintStream stream;
-    private final HistogramLogWriter log;
+    private final IntervalLog log;
     private final long startEpochMillis;
     private final Path file;
 
-    private HdrLogWriter(Path file, PrintStream stream, long startEpochMillis) {
+    private HdrLogWriter(Path file, IntervalLog log, long startEpochMillis) {
         this.file = file;
-        this.stream = stream;
-        this.log = new HistogramLogWriter(stream);
+        this.log = log;
         this.startEpochMillis = startEpochMillis;
     }
 
@@ -45,17 +39,13 @@ public final class HdrLogWriter implements Closeable {
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        PrintStream stream = new PrintStream(new BufferedOutputStream(Files.newOutputStream(file)), false,
-                StandardCharsets.US_ASCII);
-        HdrLogWriter w = new HdrLogWriter(file, stream, startEpochMillis);
-        w.log.outputComment("fluxperf latency per window, ns (untagged: all workloads; Tag=workload-<i>-<name>: one workload)");
-        w.log.outputLogFormatVersion();
-        w.log.outputStartTime(startEpochMillis);
-        w.log.setBaseTime(startEpochMillis);
-        w.log.outputBaseTime(startEpochMillis);
-        w.log.outputLegend();
-        w.checkError();
-        return w;
+        try {
+            return new HdrLogWriter(file, IntervalLog.create(file, startEpochMillis, COMMENT), startEpochMillis);
+        } catch (FileSystemException e) {
+            throw e; // opening failed: it names the file and the reason itself
+        } catch (IOException e) {
+            throw failed(file, e);
+        }
     }
 
     /**
@@ -64,25 +54,19 @@ public final class HdrLogWriter implements Closeable {
      * @param windowStartSecondsSinceRunStart when the window started, seconds after the start time given to {@link #start}
      */
     public void window(WindowResult window, double windowStartSecondsSinceRunStart) throws IOException {
-        double start = windowStartSecondsSinceRunStart;
-        double end = start + window.seconds();
-        output(window.total().latency(), null, start, end);
+        long start = startEpochMillis * 1_000_000L + Math.round(windowStartSecondsSinceRunStart * 1e9);
+        long end = start + Math.round(window.seconds() * 1e9);
+        log.interval(start, end, null, window.total().latency());
         List<WorkloadConfig> configs = window.workloadConfigs();
         for (int i = 0; i < window.workloads().size(); i++) {
             String name = configs != null && i < configs.size() ? configs.get(i).name() : "";
-            output(window.workloads().get(i).latency(), tag(i, name), start, end);
+            log.interval(start, end, tag(i, name), window.workloads().get(i).latency());
         }
-        stream.flush();
-        checkError();
-    }
-
-    private void output(Histogram latency, String tag, double startSec, double endSec) {
-        // a copy: the engine's histogram is not ours to tag or stamp
-        Histogram h = latency.copy();
-        h.setTag(tag);
-        h.setStartTimeStamp(startEpochMillis + Math.round(startSec * 1000));
-        h.setEndTimeStamp(startEpochMillis + Math.round(endSec * 1000));
-        log.outputIntervalHistogram(startSec, endSec, h, MAX_VALUE_UNIT_RATIO);
+        try {
+            log.flush();
+        } catch (IOException e) {
+            throw failed(file, e);
+        }
     }
 
     /** The tag of workload {@code index}: the log format ends a tag at ',' and the tools split on spaces. */
@@ -91,19 +75,17 @@ public final class HdrLogWriter implements Closeable {
         return "workload-" + index + (clean.isEmpty() ? "" : "-" + clean);
     }
 
-    private void checkError() throws IOException {
-        if (stream.checkError()) {
-            throw new IOException("could not write the HdrHistogram log " + file);
-        }
+    /** A failed write, in --hdr-log's own words (the interval log's words are the run directory's). */
+    private static IOException failed(Path file, IOException e) {
+        return new IOException("could not write the HdrHistogram log " + file, e);
     }
 
     @Override
     public void close() throws IOException {
-        stream.flush();
-        boolean failed = stream.checkError();
-        log.close();
-        if (failed) {
-            throw new IOException("could not write the HdrHistogram log " + file);
+        try {
+            log.close();
+        } catch (IOException e) {
+            throw failed(file, e);
         }
     }
 }

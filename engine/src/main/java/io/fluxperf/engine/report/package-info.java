@@ -6,7 +6,8 @@
  * result through the records of {@code JsonResultModel}, so that the engine's config and metrics
  * classes carry no Jackson annotations and the JSON layout can change apart from them;
  * {@link HdrLogWriter} writes each window's latency as an HdrHistogram interval log for
- * HdrHistogram's own tools. {@link Counts} and {@link WindowFigures} hold what more than one view
+ * HdrHistogram's own tools, through {@link IntervalLog}, the one writer of that format (the run
+ * directory's logs use it too). {@link Counts} and {@link WindowFigures} hold what more than one view
  * derives (requests as the sum of the outcomes, the hit rate, the workloads that missed their
  * rate), so that the views cannot disagree. Reports never call the host tuning, never start or
  * steer a run, and name no concrete protocol (a protocol's reply classes come with their labels).

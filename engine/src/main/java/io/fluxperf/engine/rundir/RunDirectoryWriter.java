@@ -18,6 +18,7 @@ import org.HdrHistogram.Histogram;
 import io.fluxperf.engine.metrics.SendLateness;
 import io.fluxperf.engine.metrics.StopReason;
 import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.report.IntervalLog;
 import io.fluxperf.engine.report.JsonReport;
 import io.fluxperf.engine.run.RunReport;
 import io.fluxperf.engine.trace.RunTrace;

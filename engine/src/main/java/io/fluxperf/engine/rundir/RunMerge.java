@@ -14,6 +14,7 @@ import io.fluxperf.engine.metrics.StopReason;
 import io.fluxperf.engine.metrics.TcpHealth;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.metrics.WorkloadStats;
+import io.fluxperf.engine.report.IntervalLog;
 import io.fluxperf.trace.FileErrors;
 import io.fluxperf.trace.TraceFormatException;
 import io.fluxperf.trace.TraceHeader;

@@ -1,4 +1,4 @@
-package io.fluxperf.engine.rundir;
+package io.fluxperf.engine.report;
 
 import java.io.BufferedOutputStream;
 import java.io.Closeable;
@@ -11,13 +11,14 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 
 /**
- * One HdrHistogram interval log of a run directory ({@code windows.hlog}, {@code seconds.hlog}):
- * tagged intervals whose timestamps are seconds after the log's base time, the run's start in
- * milliseconds since the epoch, so that logs of runs on several machines line up by wall-clock
- * time. Values are ns; the "max" column is in ms, as HdrHistogram's tools expect. Written by one
- * thread (the run's).
+ * One HdrHistogram interval log, the only writer of that format here: a run directory's
+ * {@code windows.hlog} and {@code seconds.hlog}, and {@code --hdr-log}'s file
+ * ({@link HdrLogWriter}). Tagged intervals whose timestamps are seconds after the log's base time,
+ * the run's start in milliseconds since the epoch, so that logs of runs on several machines line
+ * up by wall-clock time. Values are ns; the "max" column is in ms, as HdrHistogram's tools expect.
+ * Written by one thread (the run's).
  */
-final class IntervalLog implements Closeable {
+public final class IntervalLog implements Closeable {
     /** ns to ms, the unit HdrHistogram's tools assume for the max column. */
     static final double MAX_VALUE_UNIT_RATIO = 1_000_000.0;
 
@@ -34,7 +35,7 @@ final class IntervalLog implements Closeable {
     }
 
     /** Creates {@code file} and writes the header: a comment, the format version, start and base time, the legend. */
-    static IntervalLog create(Path file, long baseEpochMillis, String comment) throws IOException {
+    public static IntervalLog create(Path file, long baseEpochMillis, String comment) throws IOException {
         PrintStream stream = new PrintStream(new BufferedOutputStream(Files.newOutputStream(file)), false,
                 StandardCharsets.US_ASCII);
         IntervalLog l = new IntervalLog(file, stream, baseEpochMillis);
@@ -55,7 +56,7 @@ final class IntervalLog implements Closeable {
      * @param endEpochNanos   its end
      * @param tag             WORKLOAD/KIND, or null for an untagged interval
      */
-    void interval(long startEpochNanos, long endEpochNanos, String tag, Histogram h) {
+    public void interval(long startEpochNanos, long endEpochNanos, String tag, Histogram h) {
         Histogram c = h.copy();
         c.setTag(tag);
         c.setStartTimeStamp(startEpochNanos / 1_000_000L);
@@ -66,7 +67,7 @@ final class IntervalLog implements Closeable {
     }
 
     /** Writes what is buffered to the file. */
-    void flush() throws IOException {
+    public void flush() throws IOException {
         stream.flush();
         if (stream.checkError()) {
             throw new IOException("cannot write " + file);
