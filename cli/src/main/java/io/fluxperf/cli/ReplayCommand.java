@@ -113,8 +113,9 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
     private boolean strict;
 
     @Option(names = "--read-ahead", paramLabel = "N",
-            description = "Commands read ahead and sorted by time, the window for out-of-order lines (default 16384).")
-    private int readAhead = ReplayOptions.DEFAULT_READ_AHEAD;
+            description = "Commands read ahead and sorted by time, the window for out-of-order lines (default 1024 for a"
+                    + " redis MONITOR log, written in order; 16384 for the others).")
+    private Integer readAhead;
 
     @Option(names = "--window", paramLabel = "TIME", converter = DurationConverter.class,
             description = "Report a window every TIME (default: one window for the whole replay).")
@@ -216,7 +217,7 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
                 .anyConnection(anyConnection)
                 .allowFlush(allowFlush)
                 .strict(strict)
-                .readAhead(readAhead)
+                .readAhead(readAhead(readAhead))
                 .window(window)
                 .warmup(warmup)
                 .statsInterval(statsInterval)
@@ -257,5 +258,13 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
 
     private static <T> T or(T value, T fallback) {
         return value != null ? value : fallback;
+    }
+
+    /** --read-ahead as given (at least 1), or 0 for the log format's own. */
+    private static int readAhead(Integer given) {
+        if (given != null && given < 1) {
+            throw new UserError("--read-ahead: must be between 1 and 10000000 commands, not " + given);
+        }
+        return given == null ? 0 : given;
     }
 }

@@ -205,7 +205,7 @@ public final class Replay {
         Pacer pacer = new Pacer(options.speed(), options.maxWait() == null ? 0 : options.maxWait().toNanos(),
                 options.rateCap());
         ReplaySource source = new ReplaySource(plan::open, ctx, options.threads(), pacer, options.loops(),
-                options.readAhead(), options.anyConnection(), plan.only, workloadByVerb, other).shard(shard);
+                options.readAheadOf(plan.format), options.anyConnection(), plan.only, workloadByVerb, other).shard(shard);
         Finisher finisher = new Finisher(plan, config, verbs, stats, bad);
         RunConfig placed = this.out == null ? config : place.apply(config.toBuilder().out(this.out).build());
         io.fluxperf.engine.rundir.RunDirectoryWriter directory = this.out == null ? null
@@ -263,7 +263,7 @@ public final class Replay {
     private ReplaySource warmSource(ReplayPlan plan, int[] workloadByVerb, int other, long commands) {
         ReaderContext ctx = plan.context(new BadLines(false), new VerbTable(plan.verbs), new LogStats());
         return new ReplaySource(c -> new FirstCommands(plan.open(c), commands), ctx, options.threads(),
-                new Pacer(0, 0, options.speed() > 0 ? WARMUP_RATE : 0), 1, options.readAhead(), options.anyConnection(),
+                new Pacer(0, 0, options.speed() > 0 ? WARMUP_RATE : 0), 1, options.readAheadOf(plan.format), options.anyConnection(),
                 plan.only, workloadByVerb, other);
     }
 

@@ -31,7 +31,8 @@ import java.util.Locale;
  * @param allowFlush    replay flush_all/FLUSHALL/FLUSHDB (skipped otherwise)
  * @param strict        the first bad line ends the replay with an error
  * @param window        report a window every this long; null = one window for the whole replay
- * @param readAhead     commands read ahead and sorted by time (the reordering window)
+ * @param readAhead     commands read ahead and sorted by time (the reordering window); 0 = the format's
+ *                      ({@link LogFormat#readAhead()})
  * @param trace         write a trace directory; null = none
  * @param json          write the JSON result; null = none
  * @param live          print the progress line on stderr once a second
@@ -52,7 +53,6 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
                             int readAhead, Path trace, Path json, boolean live, Duration warmup,
                             ProtocolOptions protocolOptions, ConnectionOptions connection, Duration earlySend,
                             Duration statsInterval, PoolOptions pool) {
-    public static final int DEFAULT_READ_AHEAD = 16_384;
 
     public ReplayOptions {
         if (log == null) {
@@ -93,7 +93,7 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         if (warmup != null && (warmup.isNegative() || warmup.isZero())) {
             warmup = null;
         }
-        if (readAhead < 1 || readAhead > 10_000_000) {
+        if (readAhead < 0 || readAhead > 10_000_000) {
             throw new UserError("--read-ahead: must be between 1 and 10000000 commands, not " + readAhead);
         }
         if (keyPrefix != null && keyPrefix.isEmpty()) {
@@ -132,6 +132,11 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
     }
 
     /** As the report shows the speed: "1x", "2.5x", "max". */
+    /** The read-ahead of a replay of a {@code f} log: the one given, or the format's. */
+    public int readAheadOf(LogFormat f) {
+        return readAhead > 0 ? readAhead : f.readAhead();
+    }
+
     public String speedText() {
         if (speed == 0) {
             return "max";
@@ -162,7 +167,7 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         private boolean allowFlush;
         private boolean strict;
         private Duration window;
-        private int readAhead = DEFAULT_READ_AHEAD;
+        private int readAhead;
         private Path trace;
         private Path json;
         private boolean live = true;

@@ -54,7 +54,7 @@ final class ReplayReport {
                 + " Loop: " + o.loops() + " Rate cap: " + (o.rateCap() > 0 ? number(o.rateCap()) + "/s" : "none")
                 + " Warmup: " + (o.warmup() == null ? "none" : nanosAsSeconds(o.warmup().toNanos()) + " s"));
         out.println("Replay: Only: " + (plan.only == null ? "all" : plan.only) + " Key prefix: "
-                + (o.keyPrefix() == null ? "none" : o.keyPrefix()) + " Read-ahead: " + o.readAhead() + " commands"
+                + (o.keyPrefix() == null ? "none" : o.keyPrefix()) + " Read-ahead: " + o.readAheadOf(plan.format) + " commands"
                 + " Strict: " + o.strict());
         out.println("Replay: Clients: " + (o.anyConnection() ? "any free connection (--any-connection)"
                 : "each original client on one connection"));

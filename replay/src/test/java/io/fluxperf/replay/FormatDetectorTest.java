@@ -29,6 +29,26 @@ class FormatDetectorTest {
                 "set foo 0 0 3\r\nbar\r\nget foo\r\n")));
     }
 
+    /**
+     * A MONITOR log is written in order by redis' one command thread: its read-ahead is small,
+     * which keeps the reader's entries in cache; logs written by several threads keep the wide
+     * one; a --read-ahead given wins for every format.
+     */
+    @Test
+    void eachFormatHasItsReadAheadAndAGivenOneWins() {
+        Path log = dir.resolve("any.log");
+        ReplayOptions defaults = ReplayOptions.builder(log).build();
+        assertEquals(1_024, defaults.readAheadOf(RedisMonitorFormat.INSTANCE));
+        for (var f : new io.fluxperf.engine.log.LogFormat[] {MemcacheLogFormats.WATCH, MemcacheLogFormats.KLOG,
+            MemcacheLogFormats.ASCII, TraceFormat.INSTANCE}) {
+            assertEquals(16_384, defaults.readAheadOf(f), f.label());
+        }
+        ReplayOptions given = ReplayOptions.builder(log).readAhead(5_000).build();
+        assertEquals(5_000, given.readAheadOf(RedisMonitorFormat.INSTANCE));
+        assertEquals(5_000, given.readAheadOf(MemcacheLogFormats.WATCH));
+        assertThrows(UserError.class, () -> ReplayOptions.builder(log).readAhead(-1).build());
+    }
+
     @Test
     void emptyBinaryAndUnknownAreOneSentence() throws IOException {
         Path empty = LogReaders.write(dir, "empty.log", "");

@@ -21,6 +21,17 @@ public interface LogFormat {
     boolean recognizes(String firstLine);
 
     /**
+     * Commands a replay of this format reads ahead and sorts by time when {@code --read-ahead} is
+     * not given: as far as its lines may be out of order. A log written by several threads
+     * (memcached's workers, twemcache's per-thread buffers, the event loops of a trace) needs a
+     * wide window; one written in order needs little, and a smaller window keeps the reader's
+     * entries in the CPU's caches.
+     */
+    default int readAhead() {
+        return 16_384;
+    }
+
+    /**
      * Whether a log of this format may hold any bytes (a raw protocol stream with binary values);
      * otherwise a NUL byte near its start means the file is not such a log.
      */

@@ -24,6 +24,16 @@ public final class RedisMonitorFormat implements LogFormat {
         return FIRST_LINE.matcher(firstLine).matches();
     }
 
+    /**
+     * Redis feeds MONITOR from the one thread that runs its commands, in the order it runs them,
+     * so a MONITOR log is in order. A window of 1,024 rather than 16,384 commands cost 10 % less
+     * CPU per replayed command (the reader's pooled entries stay in cache; bench history, pass 29).
+     */
+    @Override
+    public int readAhead() {
+        return 1_024;
+    }
+
     @Override
     public PreparedLog prepare(Path log, Path sendTimes) {
         return PreparedLog.of(ctx -> new RedisMonitorReader(LogInput.open(log), ctx), List.of());
