@@ -141,11 +141,14 @@ class ShardedRunTest {
                 int k = w.get("index").asInt();
                 assertEquals(k == 0 ? SET_RATE / SHARDS : GET_RATE / SHARDS, w.get("targetRate").asDouble(), 1e-9);
                 requests[k] += w.get("requests").asLong();
-                if (!late[i]) {
-                    // an agent on time holds its share of the rate within 1 % over its window
-                    double share = k == 0 ? SET_RATE / SHARDS : GET_RATE / SHARDS;
-                    assertEquals(share, w.get("rate").asDouble(), share * 0.01, "agent " + i + ":\n" + figures);
-                }
+                // each agent sends its share of the rate over the schedule's 3 s, within 1 %
+                double share = k == 0 ? SET_RATE / SHARDS : GET_RATE / SHARDS;
+                assertEquals(share * 3, w.get("requests").asDouble(), share * 3 * 0.01, "agent " + i + ":\n" + figures);
+            }
+            if (!late[i]) {
+                // its window is the schedule's 3 s, give or take the last replies on a loaded machine (up to 40 ms seen
+                // in CI, which took the rate over the window 1.3 % below the share)
+                assertEquals(3.0, total.get("seconds").asDouble(), 0.15, "agent " + i + ":\n" + figures);
             }
         }
         // the agents together: each workload's rate within 1 % of its target, and memcached counted every request
