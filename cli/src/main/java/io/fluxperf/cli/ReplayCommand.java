@@ -222,7 +222,7 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
                 .warmup(warmup)
                 .statsInterval(statsInterval)
                 .json(json)
-                .trace(RunDirectories.trace(trace, out))
+                .trace(traceInside() ? null : trace)
                 .live(!noLive)
                 .build();
         if (admin != null) {
@@ -243,7 +243,7 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
                 .objectives(sloAbort ? objectives.stream().map(o -> o.withAbort(true)).toList() : objectives, junit)
                 .admin(admin);
         if (out != null) {
-            replay.runDirectory(out, runDirectory.overwrite, RunDirectories.commandLine(spec))
+            replay.runDirectory(out, runDirectory.overwrite, traceInside(), RunDirectories.commandLine(spec))
                     .placement(sharding::placeOut, sharding::record); // OUT/RUN_ID/shard-I, as run writes it
         }
         ReplayResult result;
@@ -258,6 +258,15 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
 
     private static <T> T or(T value, T fallback) {
         return value != null ? value : fallback;
+    }
+
+    /** A bare --trace: into the run directory's trace/ (which --out must name). */
+    private boolean traceInside() {
+        boolean bare = trace != null && trace.toString().isEmpty();
+        if (bare) {
+            RunDirectories.trace(trace, out); // refuses it without --out
+        }
+        return bare;
     }
 
     /** --read-ahead as given (at least 1), or 0 for the log format's own. */

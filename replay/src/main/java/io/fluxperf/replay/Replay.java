@@ -19,13 +19,16 @@ import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.CommandTemplate;
 import io.fluxperf.engine.run.RunOrchestrator;
 import io.fluxperf.engine.run.RunOutputs;
+import io.fluxperf.engine.rundir.RunDirectoryWriter;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code fluxperf replay}: a command log sent to a server with its original timing (or faster),
@@ -116,32 +119,34 @@ public final class Replay {
     /** The run directory to write ({@code replay --out DIR}), or null. */
     private Path out;
     private boolean overwrite;
+    private boolean traceInside;
     private List<String> commandLine = List.of();
 
     /**
      * Writes the replay's run directory as {@code run --out} does (opened before the replay starts).
      *
      * @param overwrite   write into a directory that is not empty
+     * @param traceInside write the trace into the directory's trace/ (a bare {@code --trace})
      * @param commandLine the exact command line, for environment.json
      */
-    public Replay runDirectory(Path dir, boolean overwrite, List<String> commandLine) {
+    public Replay runDirectory(Path dir, boolean overwrite, boolean traceInside, List<String> commandLine) {
         this.out = dir;
         this.overwrite = overwrite;
+        this.traceInside = traceInside;
         this.commandLine = List.copyOf(commandLine);
         return this;
     }
 
     /** How the run directory is placed and what is recorded in it, once the config is known: run's own code for both. */
-    private java.util.function.UnaryOperator<RunConfig> place = c -> c;
-    private java.util.function.BiConsumer<io.fluxperf.engine.rundir.RunDirectoryWriter, RunConfig> record = (d, c) -> { };
+    private UnaryOperator<RunConfig> place = c -> c;
+    private BiConsumer<RunDirectoryWriter, RunConfig> record = (d, c) -> { };
 
     /**
      * A sharded replay's run directory as {@code run} places and fills it: {@code place} moves the
      * config's {@code out} (the --out directory) to where this agent writes ({@code OUT/RUN_ID/shard-I});
      * {@code record} adds what the agent records (result.json's "shard").
      */
-    public Replay placement(java.util.function.UnaryOperator<RunConfig> place,
-                            java.util.function.BiConsumer<io.fluxperf.engine.rundir.RunDirectoryWriter, RunConfig> record) {
+    public Replay placement(UnaryOperator<RunConfig> place, BiConsumer<RunDirectoryWriter, RunConfig> record) {
         this.place = place;
         this.record = record;
         return this;
@@ -208,14 +213,13 @@ public final class Replay {
                 options.readAheadOf(plan.format), options.anyConnection(), plan.only, workloadByVerb, other).shard(shard);
         Finisher finisher = new Finisher(plan, config, verbs, stats, bad);
         RunConfig placed = this.out == null ? config : place.apply(config.toBuilder().out(this.out).build());
-        io.fluxperf.engine.rundir.RunDirectoryWriter directory = this.out == null ? null
-                : io.fluxperf.engine.rundir.RunDirectoryWriter.open(placed.out(), overwrite, config, "replay", commandLine, "--out");
+        RunDirectoryWriter directory = this.out == null ? null
+                : RunDirectoryWriter.open(placed.out(), overwrite, config, "replay", commandLine, "--out");
         if (directory != null) {
             record.accept(directory, placed);
         }
-        // --trace without a directory goes into the run directory: this agent's own when it is placed
-        Path traceDir = this.out != null && this.out.resolve("trace").equals(options.trace())
-                ? directory.traceDirectory() : options.trace();
+        // a bare --trace goes into the run directory: this agent's own when it is placed
+        Path traceDir = directory != null && traceInside ? directory.traceDirectory() : options.trace();
         ReplayRunReport report = new ReplayRunReport(directory != null ? directory.tee(out) : out, err, plan, source, finisher);
         RunOrchestrator orchestrator = new RunOrchestrator(config, report).source(source)
                 .outputs(new RunOutputs(options.json(), null, traceDir, false))
