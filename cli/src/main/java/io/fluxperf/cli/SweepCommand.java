@@ -156,7 +156,7 @@ public final class SweepCommand implements Callable<Integer>, Streams.Aware {
             interruptExit = interrupts.exitCode();
         }
         streams.out().println();
-        SweepTable.print(result, streams.out());
+        SweepTable.printAfterRows(result, streams.out());
         if (dir != null) {
             SweepFiles.write(dir, result, objectives, "fluxperf sweep: " + title(base));
             streams.out().println("Plot: " + dir.resolve(SweepFiles.PNG) + ", " + dir.resolve(SweepFiles.HTML)

@@ -103,6 +103,7 @@ class SweepCommandTest {
             assertEquals(0, run.exitCode(), run.out() + run.err());
             assertTrue(run.out().contains("Knee: 1,500/s"), run.out());
             assertTrue(run.out().contains("Stopped: at 9,000/s: "), run.out());
+            assertTrue(run.out().contains("By rate:"), "the bisection's 5,250 ran after 9,000: the table again by rate");
             for (String f : List.of("sweep.txt", "sweep.json", "sweep.png", "sweep.html")) {
                 assertTrue(Files.size(out.resolve(f)) > 0, f);
             }

@@ -28,10 +28,30 @@ public final class SweepTable {
 
     /** The whole sweep: every step by rate, why it stopped, and the knee. */
     public static void print(SweepResult r, PrintStream out) {
+        rowsByRate(r, out);
+        printEnd(r, out);
+    }
+
+    /**
+     * What follows the rows printed as the steps ended: the table again by rate only when bisection
+     * steps ran between the others (the live rows then are not in rate order), why it stopped, and the knee.
+     */
+    public static void printAfterRows(SweepResult r, PrintStream out) {
+        if (!r.byRate().equals(r.steps())) {
+            out.println("By rate:");
+            rowsByRate(r, out);
+        }
+        printEnd(r, out);
+    }
+
+    private static void rowsByRate(SweepResult r, PrintStream out) {
         out.println(HEADER);
         for (SweepStep s : r.byRate()) {
             out.println(row(s));
         }
+    }
+
+    private static void printEnd(SweepResult r, PrintStream out) {
         out.println("Stopped: " + r.stoppedBecause());
         out.println(kneeLine(r));
     }
