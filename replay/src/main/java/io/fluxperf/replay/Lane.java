@@ -32,9 +32,10 @@ import reactor.core.publisher.Operators;
  *     written with release order, and the demand only when the ring is empty.</li>
  * <li>A command is copied into the ring, so the reader reuses its entry at once: nothing comes
  *     back, and the ring's bytes bound the memory of a lane.</li>
- * <li>While the ring has no room the reader parks (at most 1 ms at a time); the loop unparks it
- *     once it has emptied half the ring. A command larger than half the ring waits until the loop
- *     has emptied it, then gets a ring twice as large as it needs.</li>
+ * <li>While the ring has no room the reader parks until the loop has emptied half the ring and
+ *     unparks it (at most 5 ms at a time, which covers an unpark missed in a race). A command
+ *     larger than half the ring waits until the loop has emptied it, then gets a ring twice as
+ *     large as it needs.</li>
  * <li>The lane's position ({@link #mark()}, {@link #line()}) is that of the last command sent: the
  *     loop asks for the next one only after it sent the one before.</li>
  * </ul>
@@ -42,6 +43,8 @@ import reactor.core.publisher.Operators;
 final class Lane {
     /** Bytes of a lane's ring: about 2,500 commands of a short key each. */
     static final int RING_BYTES = 1 << 18;
+    /** The reader's longest park: half a ring lasts 12 ms even for one client at 100,000 commands/s. */
+    private static final long PARK_NANOS = 5_000_000L;
     private static final VarHandle MARK;
     private static final VarHandle LINE;
 
@@ -145,7 +148,7 @@ final class Lane {
         }
         int at;
         while ((at = q.claim(size)) < 0) {
-            if (!await(closed)) {
+            if (!await(closed, false)) {
                 return false;
             }
         }
@@ -195,26 +198,34 @@ final class Lane {
         }
     }
 
-    /** Parks a while for room; false when the lane or the replay was stopped. */
-    private boolean await(BooleanSupplier closed) {
-        if (cancelled || closed.getAsBoolean()) {
-            return false;
+    /**
+     * Parks until the loop has emptied half the ring (or all of it: {@code empty}); false when the
+     * lane or the replay was stopped. Waking at every timeout to write the few commands the loop
+     * took meanwhile would cost a context switch per millisecond on a machine whose cores the loop
+     * and the server already keep busy; the timeout only covers an unpark missed in a race.
+     */
+    private boolean await(BooleanSupplier closed, boolean empty) {
+        try {
+            while (true) {
+                if (cancelled || closed.getAsBoolean()) {
+                    return false;
+                }
+                readerWaiting = true; // the loop lowers it as it unparks us: one unpark per wait
+                ByteRing q = ring;
+                if (empty ? q.isEmpty() : q.freeBytes() >= q.capacity() / 2) {
+                    return true;
+                }
+                LockSupport.parkNanos(PARK_NANOS);
+            }
+        } finally {
+            readerWaiting = false;
         }
-        readerWaiting = true;
-        if (ring.freeBytes() < ring.capacity() / 2) {
-            LockSupport.parkNanos(1_000_000L);
-        }
-        readerWaiting = false;
-        return true;
     }
 
     /** A command larger than the ring takes: once the loop has emptied the ring, a larger one. */
     private ByteRing grow(int size, BooleanSupplier closed) {
-        ByteRing q = ring;
-        while (!q.isEmpty()) {
-            if (!await(closed)) {
-                return null;
-            }
+        if (!await(closed, true)) {
+            return null;
         }
         int capacity = Integer.highestOneBit(size - 1) << 2;
         ByteRing bigger = new ByteRing(capacity);
@@ -268,6 +279,7 @@ final class Lane {
                 emittedLine = LaneRecord.line(b, at);
                 q.release();
                 if (readerWaiting && q.usedBytes() <= q.capacity() / 2) {
+                    readerWaiting = false;
                     Thread t = reader;
                     if (t != null) {
                         LockSupport.unpark(t);

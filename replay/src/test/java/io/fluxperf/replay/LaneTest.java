@@ -198,6 +198,73 @@ class LaneTest {
         }
     }
 
+    /**
+     * A reader that woke at every timeout to write the one command the loop took meanwhile cost a
+     * context switch per millisecond; it waits for half the ring instead, then fills it in one go.
+     */
+    @Test
+    void aFullRingTakesTheReaderBackOnceHalfOfItIsFree() throws Exception {
+        Lane lane = new Lane(1024, new SynthValues());
+        DefaultEventLoop loop = new DefaultEventLoop();
+        try {
+            RequestPool pool = new RequestPool(4);
+            AtomicReference<BaseSubscriber<Request>> subscriber = new AtomicReference<>();
+            loop.submit(() -> {
+                BaseSubscriber<Request> s = new BaseSubscriber<>() {
+                    @Override
+                    protected void hookOnSubscribe(Subscription s) {
+                        // asks one at a time, below
+                    }
+
+                    @Override
+                    protected void hookOnNext(Request r) {
+                        r.sentNanos(1);
+                        pool.release(r);
+                    }
+                };
+                subscriber.set(s);
+                lane.flux(pool, START, loop).subscribe(s);
+            }).get(10, TimeUnit.SECONDS);
+            LogEntry e = new LogEntry();
+            command(e, 0, new SplittableRandom(1));
+            AtomicLong written = new AtomicLong();
+            Thread reader = new Thread(() -> {
+                while (lane.put(e, Thread.currentThread(), () -> false)) {
+                    written.incrementAndGet();
+                }
+            }, "lane-test-reader");
+            reader.setDaemon(true);
+            reader.start();
+            long full = awaitSteady(written);
+            assertTrue(full >= 8, "the ring holds several commands: " + full);
+
+            loop.submit(() -> subscriber.get().request(1)).get(10, TimeUnit.SECONDS);
+            Thread.sleep(30); // several of the reader's park timeouts
+            assertEquals(full, written.get(), "one command's room does not wake the reader");
+
+            long half = (full + 1) / 2;
+            loop.submit(() -> subscriber.get().request(half)).get(10, TimeUnit.SECONDS);
+            assertEquals(full + half + 1, awaitSteady(written), "half the ring free: the reader fills it again");
+            subscriber.get().dispose();
+            reader.join(10_000);
+            assertFalse(reader.isAlive());
+        } finally {
+            loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        }
+    }
+
+    /** The count once it has not moved for 150 ms (a loaded machine may hold the reader back for tens of ms). */
+    private static long awaitSteady(AtomicLong count) throws InterruptedException {
+        long before = -1;
+        long now = count.get();
+        while (now != before) {
+            Thread.sleep(150);
+            before = now;
+            now = count.get();
+        }
+        return now;
+    }
+
     @Test
     void aLaneIsSubscribedOnce() throws Exception {
         Lane lane = new Lane(1024, new SynthValues());
