@@ -217,7 +217,7 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
                 .anyConnection(anyConnection)
                 .allowFlush(allowFlush)
                 .strict(strict)
-                .readAhead(readAhead(readAhead))
+                .readAhead(readAhead == null ? 0 : ReplayOptions.checkedReadAhead(readAhead))
                 .window(window)
                 .warmup(warmup)
                 .statsInterval(statsInterval)
@@ -267,13 +267,5 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
             RunDirectories.trace(trace, out); // refuses it without --out
         }
         return bare;
-    }
-
-    /** --read-ahead as given (at least 1), or 0 for the log format's own. */
-    private static int readAhead(Integer given) {
-        if (given != null && given < 1) {
-            throw new UserError("--read-ahead: must be between 1 and 10000000 commands, not " + given);
-        }
-        return given == null ? 0 : given;
     }
 }

@@ -64,6 +64,8 @@ class BadInputTest {
                         "--stats-interval"),
                 Arguments.of(new String[] {"replay", "-l", dir.resolve("any.log").toString(), "--read-ahead", "0"},
                         "--read-ahead"),
+                Arguments.of(new String[] {"replay", "-l", dir.resolve("any.log").toString(), "--read-ahead", "20000000"},
+                        "--read-ahead"),
                 Arguments.of(new String[] {"mcb", "-c", "frob"}, "-c"),
                 Arguments.of(new String[] {"serve", "--port", "70000"}, "--port"));
     }

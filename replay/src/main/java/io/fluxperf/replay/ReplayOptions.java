@@ -93,8 +93,8 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         if (warmup != null && (warmup.isNegative() || warmup.isZero())) {
             warmup = null;
         }
-        if (readAhead < 0 || readAhead > 10_000_000) {
-            throw new UserError("--read-ahead: must be between 1 and 10000000 commands, not " + readAhead);
+        if (readAhead != 0) {
+            checkedReadAhead(readAhead);
         }
         if (keyPrefix != null && keyPrefix.isEmpty()) {
             keyPrefix = null;
@@ -132,6 +132,14 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
     }
 
     /** As the report shows the speed: "1x", "2.5x", "max". */
+    /** A --read-ahead as the user gave it: 1 to 10,000,000 commands (0 stands for the format's own). */
+    public static int checkedReadAhead(int given) {
+        if (given < 1 || given > 10_000_000) {
+            throw new UserError("--read-ahead: must be between 1 and 10000000 commands, not " + given);
+        }
+        return given;
+    }
+
     /** The read-ahead of a replay of a {@code f} log: the one given, or the format's. */
     public int readAheadOf(LogFormat f) {
         return readAhead > 0 ? readAhead : f.readAhead();
