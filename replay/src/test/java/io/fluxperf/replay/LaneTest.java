@@ -244,7 +244,10 @@ class LaneTest {
 
             long half = (full + 1) / 2;
             loop.submit(() -> subscriber.get().request(half)).get(10, TimeUnit.SECONDS);
-            assertEquals(full + half + 1, awaitSteady(written), "half the ring free: the reader fills it again");
+            // where the ring wraps, a command's room may go unused: the refill may be one short
+            long refilled = awaitSteady(written);
+            assertTrue(refilled >= full + half && refilled <= full + half + 1,
+                    "half the ring free: the reader fills it again; " + full + " then " + refilled);
             subscriber.get().dispose();
             reader.join(10_000);
             assertFalse(reader.isAlive());
