@@ -131,7 +131,6 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         throw new UserError("--speed: '" + text + "' is neither a number above 0 (1, 2.5) nor max");
     }
 
-    /** As the report shows the speed: "1x", "2.5x", "max". */
     /** A --read-ahead as the user gave it: 1 to 10,000,000 commands (0 stands for the format's own). */
     public static int checkedReadAhead(int given) {
         if (given < 1 || given > 10_000_000) {
@@ -145,6 +144,7 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         return readAhead > 0 ? readAhead : f.readAhead();
     }
 
+    /** As the report shows the speed: "1x", "2.5x", "max". */
     public String speedText() {
         if (speed == 0) {
             return "max";
