@@ -4,7 +4,8 @@ import java.io.PrintStream;
 import java.util.Locale;
 
 /**
- * The sweep as text: a row per step as it ends, then the table of every step by rate and the knee.
+ * The sweep as text: a row per step as it ends, then why it stopped and the knee; the table by rate
+ * for sweep.txt, and after the live rows only when bisection steps ran out of rate order.
  * Latencies in ms (from the intended send time in open loop).
  */
 public final class SweepTable {
