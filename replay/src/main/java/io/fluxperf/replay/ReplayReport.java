@@ -49,7 +49,7 @@ final class ReplayReport {
         out.println(RULE);
         out.println("Replay:");
         out.println("Replay: Log: " + plan.name + " Format: " + plan.format.label()
-                + (plan.format != TraceFormat.INSTANCE && isGzip(plan) ? " (gzip)" : ""));
+                + (plan.format != TraceFormat.INSTANCE ? compressionNote(plan) : ""));
         out.println("Replay: Speed: " + o.speedText() + " Max wait: " + (o.maxWait() == null ? "none" : nanosAsSeconds(o.maxWait().toNanos()) + " s")
                 + " Loop: " + o.loops() + " Rate cap: " + (o.rateCap() > 0 ? number(o.rateCap()) + "/s" : "none")
                 + " Warmup: " + (o.warmup() == null ? "none" : nanosAsSeconds(o.warmup().toNanos()) + " s"));
@@ -96,9 +96,9 @@ final class ReplayReport {
         return echo.lines().filter(l -> l.startsWith(prefix)).map(l -> l.substring(prefix.length())).toList();
     }
 
-    private static boolean isGzip(ReplayPlan plan) {
+    private static String compressionNote(ReplayPlan plan) {
         try (LogInput in = LogInput.open(plan.options.log())) {
-            return in.gzip();
+            return in.compression() == LogInput.Compression.NONE ? "" : " (" + in.compression().label() + ")";
         }
     }
 

@@ -46,6 +46,20 @@ public final class LogEntry {
     public boolean valueLogged;
     /** Size of a value synthesised for a write whose bytes the log does not hold; -1 for none. */
     public int synthSize = -1;
+    /**
+     * What the original server answered, where the log holds its replies (a packet capture): one
+     * of the {@code REPLY_} constants; {@link #REPLY_UNKNOWN} for logs without replies.
+     */
+    public byte originalReply;
+
+    /** {@link #originalReply}: the log does not say. */
+    public static final byte REPLY_UNKNOWN = 0;
+    /** {@link #originalReply}: a read that found its key(s), or a write or command that succeeded. */
+    public static final byte REPLY_OK = 1;
+    /** {@link #originalReply}: a read that found nothing, or a write that was not stored. */
+    public static final byte REPLY_MISS = 2;
+    /** {@link #originalReply}: an error reply. */
+    public static final byte REPLY_ERROR = 3;
 
     // ---- set on the way through ----
     /** Replaced by a later line (watch: the fetch memcached does inside a store). */
@@ -95,6 +109,7 @@ public final class LogEntry {
         valueLength = 0;
         valueLogged = false;
         synthSize = -1;
+        originalReply = REPLY_UNKNOWN;
         dropped = false;
         inWindow = false;
         generation++;

@@ -1,5 +1,6 @@
 package io.fluxperf.engine.log;
 
+import com.github.luben.zstd.ZstdInputStream;
 import io.fluxperf.engine.UserError;
 import java.io.BufferedInputStream;
 import java.io.FilterInputStream;
@@ -11,27 +12,40 @@ import java.nio.file.Path;
 import java.util.zip.GZIPInputStream;
 
 /**
- * A log file opened for streaming: gzip-compressed files (recognised by their magic bytes, not
- * their name) are decompressed on the fly. {@link #filePosition()} counts the bytes taken from the
- * file itself (compressed bytes for gzip), so that progress can be told against {@link #fileSize()}.
+ * A log file opened for streaming: gzip- and zstd-compressed files (recognised by their magic
+ * bytes, not their name) are decompressed on the fly. {@link #filePosition()} counts the bytes taken
+ * from the file itself (compressed bytes when compressed), so that progress can be told against
+ * {@link #fileSize()}.
  */
 public final class LogInput implements AutoCloseable {
     private static final int GZIP_MAGIC_1 = 0x1f;
     private static final int GZIP_MAGIC_2 = 0x8b;
+    /** A zstd frame starts with 28 B5 2F FD (RFC 8878, 3.1.1). */
+    private static final int[] ZSTD_MAGIC = {0x28, 0xb5, 0x2f, 0xfd};
+
+    /** How a log file is compressed, told by its first bytes. */
+    public enum Compression {
+        NONE, GZIP, ZSTD;
+
+        /** The word a report shows beside the log's name, e.g. {@code gzip}. */
+        public String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
 
     private final Path path;
     private final Counting counting;
     private final InputStream stream;
-    private final boolean gzip;
+    private final Compression compression;
     private final long size;
     private volatile boolean cutShort;
     private boolean reported;
 
-    private LogInput(Path path, Counting counting, InputStream stream, boolean gzip, long size) {
+    private LogInput(Path path, Counting counting, InputStream stream, Compression compression, long size) {
         this.path = path;
         this.counting = counting;
         this.stream = stream;
-        this.gzip = gzip;
+        this.compression = compression;
         this.size = size;
     }
 
@@ -44,15 +58,22 @@ public final class LogInput implements AutoCloseable {
             long size = Files.size(path);
             Counting counting = new Counting(Files.newInputStream(path));
             BufferedInputStream buffered = new BufferedInputStream(counting, 1 << 16);
-            buffered.mark(2);
-            int b1 = buffered.read();
-            int b2 = buffered.read();
+            buffered.mark(4);
+            int[] head = new int[4];
+            for (int i = 0; i < head.length; i++) {
+                head[i] = buffered.read();
+            }
             buffered.reset();
-            boolean gzip = b1 == GZIP_MAGIC_1 && b2 == GZIP_MAGIC_2;
+            Compression compression = head[0] == GZIP_MAGIC_1 && head[1] == GZIP_MAGIC_2 ? Compression.GZIP
+                    : java.util.Arrays.equals(head, ZSTD_MAGIC) ? Compression.ZSTD : Compression.NONE;
             LogInput[] self = new LogInput[1];
-            InputStream stream = gzip ? new CutShort(new GZIPInputStream(buffered, 1 << 16), () -> self[0].cutShort = true)
-                    : buffered;
-            self[0] = new LogInput(path, counting, stream, gzip, size);
+            InputStream stream = switch (compression) {
+                case GZIP -> new CutShort(new GZIPInputStream(buffered, 1 << 16), () -> self[0].cutShort = true);
+                case ZSTD -> new CutShort(new BufferedInputStream(new ZstdInputStream(buffered), 1 << 16),
+                        () -> self[0].cutShort = true);
+                case NONE -> buffered;
+            };
+            self[0] = new LogInput(path, counting, stream, compression, size);
             return self[0];
         } catch (NoSuchFileException e) {
             throw new UserError(path + ": no such file");
@@ -72,8 +93,8 @@ public final class LogInput implements AutoCloseable {
         return stream;
     }
 
-    public boolean gzip() {
-        return gzip;
+    public Compression compression() {
+        return compression;
     }
 
     /** Size of the file on disk, bytes. */
@@ -81,19 +102,20 @@ public final class LogInput implements AutoCloseable {
         return size;
     }
 
-    /** Bytes read from the file so far (compressed bytes for gzip); read-ahead buffers count as read. */
+    /** Bytes read from the file so far (compressed bytes when compressed); read-ahead buffers count as read. */
     public long filePosition() {
         return counting.count;
     }
 
     /**
-     * At the end of a pass: a gzip stream that ended inside a member (a log still being written, a
-     * copy cut short) was read up to there; that is reported once as a bad line.
+     * At the end of a pass: a compressed stream that ended inside a member or frame (a log still
+     * being written, a copy cut short) was read up to there; that is reported once as a bad line.
      */
     public void reportEnd(ReaderContext ctx) {
         if (cutShort && !reported) {
             reported = true;
-            ctx.bad.add(ctx.name, "the gzip stream is cut short (the file ends inside it); replayed what came before");
+            ctx.bad.add(ctx.name, "the " + compression.label()
+                    + " stream is cut short (the file ends inside it); replayed what came before");
         }
     }
 
@@ -106,7 +128,10 @@ public final class LogInput implements AutoCloseable {
         }
     }
 
-    /** Ends the stream where a gzip member is cut short, instead of failing the replay. */
+    /**
+     * Ends the stream where a gzip member or zstd frame is cut short, instead of failing the replay.
+     * zstd-jni reports a truncated frame as an IOException naming the premature end.
+     */
     private static final class CutShort extends FilterInputStream {
         private final Runnable onCut;
 
@@ -122,6 +147,8 @@ public final class LogInput implements AutoCloseable {
             } catch (java.io.EOFException e) {
                 onCut.run();
                 return -1;
+            } catch (IOException e) {
+                return truncated(e);
             }
         }
 
@@ -132,7 +159,18 @@ public final class LogInput implements AutoCloseable {
             } catch (java.io.EOFException e) {
                 onCut.run();
                 return -1;
+            } catch (IOException e) {
+                return truncated(e);
             }
+        }
+
+        private int truncated(IOException e) throws IOException {
+            String m = e.getMessage();
+            if (m != null && m.contains("Truncated")) {
+                onCut.run();
+                return -1;
+            }
+            throw e;
         }
     }
 
