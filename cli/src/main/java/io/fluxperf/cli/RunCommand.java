@@ -237,11 +237,22 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         try (Interrupts interrupts = Interrupts.install(run::requestStop)) {
             result = run.execute();
             interruptExit = interrupts.exitCode();
+        } finally {
+            if (directory != null) {
+                // complete by now, also after a failed run; on stderr, so that what was printed stays report.txt
+                streams.err().println(directoryLine(directory.directory()));
+            }
         }
         if (result.stopReason() == StopReason.TRACE_FAILED) {
             return 1; // the report says what was lost; the run did not do what was asked
         }
         return result.interrupted() ? (interruptExit != 0 ? interruptExit : EXIT_INTERRUPTED) : objectivesExit(run.verdicts());
+    }
+
+    /** Where a run directory is, once written: {@code fluxperf: run directory /abs/runs/a ('fluxperf report runs/a' …)}. */
+    static String directoryLine(Path dir) {
+        return "fluxperf: run directory " + dir.toAbsolutePath().normalize() + " ('fluxperf report " + dir
+                + "' prints this report again)";
     }
 
     /** 3 when an objective failed (--slo, [[slo]]), else 0. */
