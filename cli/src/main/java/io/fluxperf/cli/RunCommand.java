@@ -238,11 +238,11 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         try (Interrupts interrupts = Interrupts.install(run::requestStop)) {
             result = run.execute();
             interruptExit = interrupts.exitCode();
-        } finally {
-            if (directory != null) {
-                // complete by now, also after a failed run; on stderr, so that what was printed stays report.txt
-                streams.err().println(directoryLine(directory.directory()));
-            }
+        }
+        if (directory != null) {
+            // complete by now; on stderr, so that what was printed stays report.txt (a failed run's
+            // error is its one sentence there instead)
+            streams.err().println(directoryLine(directory.directory()));
         }
         if (result.stopReason() == StopReason.TRACE_FAILED) {
             return 1; // the report says what was lost; the run did not do what was asked
