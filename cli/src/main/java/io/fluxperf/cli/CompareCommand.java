@@ -23,6 +23,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code fluxperf compare A B [C …]}: run directories side by side, each as a ratio to A, with intervals and verdicts. */
 @Command(name = "compare",
+        header = "Compares run directories figure by figure, with verdicts.",
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {"Compares run directories (written by 'run --out DIR'): per workload, requests/s, p50 ... p9999,",

@@ -22,6 +22,7 @@ import picocli.CommandLine.Option;
 
 /** {@code fluxperf k8s}: the manifests that run N agents as a Kubernetes Indexed Job. */
 @Command(name = "k8s",
+        header = "Prints the Kubernetes manifests of a sharded run.",
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {"Prints the Kubernetes manifests of a sharded run: a ConfigMap with the config, an Indexed Job",

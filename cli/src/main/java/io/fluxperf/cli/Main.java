@@ -48,7 +48,13 @@ public final class Main implements Runnable {
         quietChronicle();
         pacingTimersOnTimerFd();
         nettyJfrEventsOff();
+        return commandLine(streams).execute(args);
+    }
+
+    /** Every command, printing to {@code streams}, with the house's help layout and error handling. */
+    static CommandLine commandLine(Streams streams) {
         CommandLine cli = new CommandLine(new Main());
+        UsageHelp.apply(cli);
         cli.setOut(new PrintWriter(streams.out(), true));
         cli.setErr(new PrintWriter(streams.err(), true));
         for (CommandLine sub : cli.getSubcommands().values()) {
@@ -69,7 +75,7 @@ public final class Main implements Runnable {
             c.getErr().println("Run '" + c.getCommandSpec().qualifiedName() + " --help' for the options.");
             return UserError.EXIT_CODE;
         });
-        return cli.execute(args);
+        return cli;
     }
 
     /** Chronicle Queue phones home and prints a banner unless told not to; this must run before it loads. */

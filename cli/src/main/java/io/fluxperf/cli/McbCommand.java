@@ -26,9 +26,9 @@ import picocli.CommandLine.Option;
  * {@code -s} makes a new connection for every command.
  */
 @Command(name = "mcb",
+        header = "mcb's memcached benchmark, with mcb's options and result block.",
         mixinStandardHelpOptions = true,
         sortOptions = false,
-        usageHelpWidth = 100,
         description = {"mcb's memcached benchmark: THREADS threads, each with its own connection, each sending",
                 "PER_THREAD commands one after the other; prints mcb's condition and result blocks",
                 "(interval, commands per second, and how long the threads took: ave., min, max)."},

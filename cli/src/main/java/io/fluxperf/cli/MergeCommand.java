@@ -13,6 +13,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code fluxperf merge DIR... --out DIR}: runs made together on several machines as one run directory. */
 @Command(name = "merge",
+        header = "Merges runs made together on several machines into one.",
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {"Merges run directories of runs made at the same time (several load machines, one config)",

@@ -24,6 +24,7 @@ import picocli.CommandLine.Option;
 
 /** {@code fluxperf replay}: a recorded command log sent to a server with its original timing, measured like {@code run}. */
 @Command(name = "replay",
+        header = "Replays a command log against a server, with the log's timing.",
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {"Replays a command log against a server with the log's own timing (or faster) and",
@@ -50,8 +51,10 @@ import picocli.CommandLine.Option;
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --window 10s --slo 'get.p99<1ms' --junit slo.xml",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --admin 9090        # Prometheus on :9090/metrics",
                 "",
-                "Capturing: redis-cli -p 6379 monitor > monitor.log",
-                "           printf 'watch fetchers mutations\\r\\n' | nc HOST 11211 > watch.log",
+                "Capturing a log:",
+                "  redis-cli -p 6379 monitor > monitor.log",
+                "  printf 'watch fetchers mutations\\r\\n' | nc HOST 11211 > watch.log",
+                "",
                 "Each original client (MONITOR's address, watch's cfd, klog's peer, a trace's",
                 "connection) keeps its order on a connection of its own. Lines that cannot be",
                 "parsed are counted and the first five shown; --strict stops at the first one",

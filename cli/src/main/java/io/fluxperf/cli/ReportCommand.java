@@ -14,6 +14,7 @@ import picocli.CommandLine.Parameters;
  * and one more branch in {@link #call()}, reading the directory the same way.
  */
 @Command(name = "report",
+        header = "Prints a run directory's report again, or its JSON or HTML.",
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {"Prints a run directory's report (written by 'run --out DIR', 'replay --out DIR' or 'merge'),",

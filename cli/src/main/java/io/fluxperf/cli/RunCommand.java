@@ -21,6 +21,7 @@ import picocli.CommandLine.Option;
 
 /** {@code fluxperf run}: rpc-perf's load test, against a server or the embedded target. */
 @Command(name = "run",
+        header = "Loads a memcache, redis or HTTP server and reports its latency.",
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {"Sends memcache, redis or HTTP requests and reports throughput, outcomes and latency percentiles.",
@@ -34,7 +35,7 @@ import picocli.CommandLine.Option;
                 "  fluxperf run -s 127.0.0.1:11211 --method get --keys-per-request 10 --hit --pipeline 8",
                 "  fluxperf run -s 127.0.0.1:11211 --method get --hit --rate 20000 --busy-poll",
                 "  fluxperf run --config samples/default.toml -d 10 --json result.json --hdr-log run.hlog",
-                "  fluxperf run --config rpc-perf-redis.toml -s 127.0.0.1:6379      # an rpc-perf config as it is",
+                "  fluxperf run --config samples/rpc-perf-5-redis.toml -s 127.0.0.1:6379   # an rpc-perf config as it is",
                 "  fluxperf run -s 127.0.0.1:11211 --rate 20000 --arrivals exponential --warmup-hitrate 90 --hit",
                 "  fluxperf run -s 127.0.0.1:11211 --rate 20000 -d 30 --waterfall latency.png",
                 "  fluxperf run -s 127.0.0.1:11211 --rate 20000 -d 10 -w 6 --out runs/a --trace && fluxperf report runs/a",
@@ -238,10 +239,21 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
             result = run.execute();
             interruptExit = interrupts.exitCode();
         }
+        if (directory != null) {
+            // complete by now; on stderr, so that what was printed stays report.txt (a failed run's
+            // error is its one sentence there instead)
+            streams.err().println(directoryLine(directory.directory()));
+        }
         if (result.stopReason() == StopReason.TRACE_FAILED) {
             return 1; // the report says what was lost; the run did not do what was asked
         }
         return result.interrupted() ? (interruptExit != 0 ? interruptExit : EXIT_INTERRUPTED) : objectivesExit(run.verdicts());
+    }
+
+    /** Where a run directory is, once written: {@code fluxperf: run directory /abs/runs/a ('fluxperf report runs/a' …)}. */
+    static String directoryLine(Path dir) {
+        return "fluxperf: run directory " + dir.toAbsolutePath().normalize() + " ('fluxperf report " + dir
+                + "' prints this report again)";
     }
 
     /** 3 when an objective failed (--slo, [[slo]]), else 0. */

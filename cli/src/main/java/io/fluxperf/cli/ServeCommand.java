@@ -29,6 +29,7 @@ import picocli.CommandLine.Option;
  * SIGINT or SIGTERM; with a line of the server's own statistics per interval.
  */
 @Command(name = "serve",
+        header = "Runs the embedded memcache, redis or HTTP server on its own.",
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {"Runs an embedded memcache (text and binary), redis or HTTP server, in memory and LRU-bounded,",

@@ -40,7 +40,7 @@ class InterruptTest {
         Path trace = dir.resolve(signal + "-trace");
         Process run = CliRun.inChildJvm(output, "run", "-s", memcached.address(), "--rate", "2000", "-c", "4", "-d", "60",
                 "--trace", trace.toString());
-        awaitLine(output, "[window 1 1s]", 20_000);
+        awaitLine(output, "[window 1/1 ", 20_000);
         new ProcessBuilder("kill", "-" + signal, Long.toString(run.pid())).start().waitFor();
         assertTrue(run.waitFor(20, TimeUnit.SECONDS), "the run ends within the timeout after the signal");
         String text = Files.readString(output);

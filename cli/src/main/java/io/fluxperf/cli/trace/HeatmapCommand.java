@@ -25,6 +25,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code fluxperf heatmap DIR --out FILE.png|FILE.html}: a latency heatmap of a trace. */
 @Command(name = "heatmap",
+        header = "Draws a latency heatmap of a trace, as PNG or HTML.",
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {"Draws a latency heatmap of a trace: time on x, latency on y in log-scaled rows, colour = requests",
