@@ -41,6 +41,8 @@ import picocli.CommandLine.Option;
                 "  fluxperf replay -s 127.0.0.1:11211 -l run-trace/        # 'run --trace' dir",
                 "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log --only get,set --max-wait 1s",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --key-prefix r: --json r.json",
+                "  fluxperf replay -s 127.0.0.1:11211 -l cluster52.0.zst --speed 10   # a Twitter cache trace",
+                "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log --scale 4 --loop 3  # 4x the clients and keys",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --stats-interval 1s",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --out runs/replay-1 --trace",
                 "  fluxperf replay -s 10.0.0.1:11211 -s 10.0.0.2:11211 -l watch.log   # a ketama pool",
@@ -91,6 +93,11 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
 
     @Option(names = "--key-prefix", paramLabel = "P", description = "Prepend P to every key.")
     private String keyPrefix;
+
+    @Option(names = "--scale", paramLabel = "N",
+            description = "Play N copies of every original client, each copy's keys in a namespace of its own (s1: … sN:),"
+                    + " so the log's rate and key count grow N times with the same popularity shape (default 1).")
+    private int scale = 1;
 
     @Option(names = "--rate-cap", paramLabel = "N", description = "At most N commands per second in total.")
     private Double rateCap;
@@ -204,6 +211,7 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
                 .loops(loops)
                 .only(only == null ? List.of() : only.stream().flatMap(s -> Arrays.stream(s.split(","))).toList())
                 .keyPrefix(keyPrefix)
+                .scale(scale)
                 .rateCap(rateCap == null ? 0 : rateCap)
                 .threads(or(settings.threads, RunConfig.DEFAULT_THREADS))
                 .connections(or(settings.connections, RunConfig.DEFAULT_CONNECTIONS))
