@@ -41,6 +41,7 @@ public final class CacheTraceFile {
         private long seed = 1;
         private int seconds = 5;
         private int perSecond = 200;
+        private int varying;
         private long startSecond = 0;
         private int keys = 500;
         private double alpha = 1.0;
@@ -61,6 +62,12 @@ public final class CacheTraceFile {
         public Builder seconds(int count, int requestsEach) {
             seconds = count;
             perSecond = requestsEach;
+            return this;
+        }
+
+        /** Second s gets {@code step · ((3s) mod 5)} requests more than the others, so that seconds differ. */
+        public Builder varying(int step) {
+            varying = step;
             return this;
         }
 
@@ -122,7 +129,7 @@ public final class CacheTraceFile {
             }
             List<String> out = new ArrayList<>();
             for (int s = 0; s < seconds; s++) {
-                for (int i = 0; i < perSecond; i++) {
+                for (int i = 0; i < perSecond + varying * ((3 * s) % 5); i++) {
                     double u = random.nextDouble() * sum;
                     int k = Arrays.binarySearch(cumulative, u);
                     k = k >= 0 ? k : Math.min(keys - 1, -k - 1);
