@@ -30,8 +30,9 @@ import picocli.CommandLine.Option;
                 "reports it as 'run' does (outcomes, latency from the scheduled send time, one",
                 "workload per command) plus its fidelity: send lag, original and replay duration,",
                 "commands per type, lines skipped. Logs: redis-cli monitor output, memcached",
-                "'watch' output, a raw memcache text stream, twemcache klog, a fluxperf trace;",
-                "the format is told from the content, gzip is read as it is."},
+                "'watch' output, a raw memcache text stream, twemcache klog, Twitter's published",
+                "cache traces, a fluxperf trace; the format is told from the content, gzip and",
+                "zstd are read as they are."},
         footer = {"",
                 "Examples:",
                 "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log        # redis MONITOR, 1x",
@@ -69,11 +70,12 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
     }
 
     @Option(names = {"-l", "--log"}, paramLabel = "FILE", required = true,
-            description = "The command log (plain or gzip), or a trace directory.")
+            description = "The command log (plain, gzip or zstd), or a trace directory.")
     private Path log;
 
     @Option(names = "--format", paramLabel = "NAME",
-            description = "redis-monitor, memcache-watch, memcache-ascii, klog or trace (default: told from the content).")
+            description = "redis-monitor, memcache-watch, memcache-ascii, klog, twitter-cache-trace or trace (default: told"
+                    + " from the content).")
     private String format;
 
     @Option(names = "--speed", paramLabel = "X|max",
