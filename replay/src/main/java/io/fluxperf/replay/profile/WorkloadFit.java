@@ -1,5 +1,6 @@
 package io.fluxperf.replay.profile;
 
+import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.config.ConfigResolver;
 import io.fluxperf.engine.config.ValueSize;
 import io.fluxperf.engine.protocol.Protocol;
@@ -47,13 +48,15 @@ public final class WorkloadFit {
         String distribution = p.zipfAlpha() != null && p.zipfAlpha() > 0
                 ? "distribution = \"zipf\"\nexponent = " + number(p.zipfAlpha()) + "\n" : "distribution = \"uniform\"\n";
         List<String> left = new ArrayList<>();
+        int workloads = 0;
         for (Map.Entry<String, Long> op : p.operationCounts().entrySet()) {
             Command c = Command.parse(op.getKey());
             double share = (double) op.getValue() / p.requests();
-            if (c == null || c == Command.COMMAND || protocol == null || !protocol.supports(c)) {
+            if (!fits(c, protocol)) {
                 left.add(op.getKey() + " " + ProfileText.percent(share));
                 continue;
             }
+            workloads++;
             b.append("\n[[workload]]\n");
             b.append("name = ").append(quote(op.getKey())).append('\n');
             b.append("method = ").append(quote(c.label())).append('\n');
@@ -74,11 +77,25 @@ public final class WorkloadFit {
                 }
             }
         }
+        if (workloads == 0) {
+            throw new UserError("--config-out: " + (p.requests() == 0 ? p.log() + " holds no commands"
+                    : "none of the log's commands (" + String.join(", ", p.operationCounts().keySet())
+                    + ") is a workload method of " + p.protocol()) + "; no workload to fit");
+        }
         if (!left.isEmpty()) {
-            b.append("\n# left out (no ").append(p.protocol()).append(" method of that name): ")
+            b.append("\n# left out (no ").append(p.protocol()).append(" workload method of that name, a script or a flush): ")
                     .append(String.join(", ", left)).append('\n');
         }
         return b.toString();
+    }
+
+    /**
+     * Whether a verb becomes a workload: a method of the protocol, but not a literal command, a
+     * script (its body is not in the log) or a flush (a workload that empties the server).
+     */
+    private static boolean fits(Command c, Protocol protocol) {
+        return c != null && protocol != null && protocol.supports(c) && c != Command.COMMAND && c != Command.EVAL
+                && c != Command.EVALSHA && c != Command.FLUSH;
     }
 
     /**
