@@ -1,5 +1,6 @@
 package io.fluxperf.replay.profile;
 
+import io.fluxperf.engine.UserError;
 import java.util.Arrays;
 
 /**
@@ -18,6 +19,8 @@ import java.util.Arrays;
  */
 final class KeyCounts {
     private static final int CHUNK = 1 << 20;
+    /** The largest table: half a billion keys at half load (about 15 GB of keys' figures before their bytes). */
+    private static final int MAX_TABLE = 1 << 30;
 
     private byte[][] chunks = new byte[16][];
     private int chunkCount;
@@ -131,6 +134,10 @@ final class KeyCounts {
     }
 
     private void rehash() {
+        if (table.length >= MAX_TABLE) {
+            throw new UserError("the log has more than " + MAX_TABLE / 2 + " distinct keys, more than profile counts;"
+                    + " profile a part of it");
+        }
         table = new int[table.length * 2];
         int mask = table.length - 1;
         for (int id = 0; id < size; id++) {
