@@ -46,7 +46,7 @@ class ProfileCommandTest {
         String config = Files.readString(toml);
         assertTrue(config.contains("exponent = "), config);
         assertTrue(config.contains("ttl = [{ seconds = 60, weight = "), config);
-        assertTrue(config.contains("connections = 5"), config);
+        assertTrue(config.contains("connections = 5 "), config);
 
         Path runTrace = dir.resolve("run-trace");
         CliRun run = CliRun.of("run", "--config", toml.toString(), "-s", memcached.address(), "--trace",

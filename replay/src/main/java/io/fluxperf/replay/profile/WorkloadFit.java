@@ -37,9 +37,11 @@ public final class WorkloadFit {
         b.append("[general]\n");
         b.append("protocol = ").append(quote(p.protocol())).append('\n');
         b.append("threads = 1\n");
-        b.append("connections = ").append(Math.max(1, Math.min(100_000, p.clients()))).append('\n');
+        b.append("connections = ").append(Math.max(1, Math.min(100_000, p.clients())))
+                .append("   # the log's clients; more (or --pipeline) when they cannot keep the rate\n");
         long duration = p.seconds() == null ? 60 : Math.max(1, (long) Math.ceil(p.seconds()));
-        b.append("duration = ").append(duration).append(p.seconds() == null ? "   # the log has no times\n" : "\n");
+        b.append("duration = ").append(duration).append(p.seconds() == null ? "   # the log has no times\n"
+                : "   # the log's seconds; --duration runs it longer\n");
         b.append("windows = 1\n");
 
         long keys = Math.max(1, p.keys());
