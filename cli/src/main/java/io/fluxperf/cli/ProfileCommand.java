@@ -28,7 +28,7 @@ import picocli.CommandLine.Parameters;
                 "rate and the peak second; clients and keys; each operation's share; key and value sizes (mean, p50,",
                 "p99, max); the Zipf alpha; the one-hit-wonder ratio; TTL shares; the working set; the hit rate of",
                 "reads where the log holds replies. One pass, through the reader replay uses; nothing is sent.",
-                "Definitions: docs/profile.md."},
+                "Definitions: docs/replay.md, The profile's columns."},
         footer = {"",
                 "Examples:",
                 "  fluxperf profile cluster52.0.zst",

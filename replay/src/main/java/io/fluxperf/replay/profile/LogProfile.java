@@ -6,7 +6,7 @@ import java.util.Map;
 /**
  * What {@code fluxperf profile} says of a log, in the columns of the OSDI'20 paper's table
  * (Yang, Yue, Rashmi: "A large scale analysis of hundreds of in-memory cache clusters at
- * Twitter"). Each figure is defined exactly in docs/profile.md; in short:
+ * Twitter"). Each figure is defined exactly in docs/replay.md (The profile's columns); in short:
  *
  * @param requests          the commands the log holds (what a replay sends)
  * @param seconds           from the first command's time to the last one's, in seconds (a log whose

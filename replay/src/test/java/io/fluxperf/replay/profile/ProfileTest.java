@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Each figure of a profile of a Twitter-format trace made in the test equals the one this test
- * computes from the trace's lines by the definitions in docs/profile.md, computed here on its own.
+ * computes from the trace's lines by the definitions in docs/replay.md (The profile's columns), computed here on its own.
  */
 class ProfileTest {
     private static final double EXACT = 1e-9;
