@@ -31,8 +31,9 @@ import picocli.CommandLine.Option;
                 "reports it as 'run' does (outcomes, latency from the scheduled send time, one",
                 "workload per command) plus its fidelity: send lag, original and replay duration,",
                 "commands per type, lines skipped. Logs: redis-cli monitor output, memcached",
-                "'watch' output, a raw memcache text stream, twemcache klog, a fluxperf trace;",
-                "the format is told from the content, gzip is read as it is."},
+                "'watch' output, a raw memcache text stream, twemcache klog, Twitter's published",
+                "cache traces, a fluxperf trace; the format is told from the content, gzip and",
+                "zstd are read as they are."},
         footer = {"",
                 "Examples:",
                 "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log        # redis MONITOR, 1x",
@@ -42,6 +43,8 @@ import picocli.CommandLine.Option;
                 "  fluxperf replay -s 127.0.0.1:11211 -l run-trace/        # 'run --trace' dir",
                 "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log --only get,set --max-wait 1s",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --key-prefix r: --json r.json",
+                "  fluxperf replay -s 127.0.0.1:11211 -l cluster52.0.zst --speed 10",
+                "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log --scale 4 --loop 3",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --stats-interval 1s",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --out runs/replay-1 --trace",
                 "  fluxperf replay -s 10.0.0.1:11211 -s 10.0.0.2:11211 -l watch.log   # a ketama pool",
@@ -70,11 +73,12 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
     }
 
     @Option(names = {"-l", "--log"}, paramLabel = "FILE", required = true,
-            description = "The command log (plain or gzip), or a trace directory.")
+            description = "The command log (plain, gzip or zstd), or a trace directory.")
     private Path log;
 
     @Option(names = "--format", paramLabel = "NAME",
-            description = "redis-monitor, memcache-watch, memcache-ascii, klog or trace (default: told from the content).")
+            description = "redis-monitor, memcache-watch, memcache-ascii, klog, twitter-cache-trace or trace (default: told"
+                    + " from the content).")
     private String format;
 
     @Option(names = "--speed", paramLabel = "X|max",
@@ -94,6 +98,11 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
 
     @Option(names = "--key-prefix", paramLabel = "P", description = "Prepend P to every key.")
     private String keyPrefix;
+
+    @Option(names = "--scale", paramLabel = "N",
+            description = "Play N copies of every original client, each copy's keys in a namespace of its own (s1: … sN:),"
+                    + " so the log's rate and key count grow N times with the same popularity shape (default 1).")
+    private int scale = 1;
 
     @Option(names = "--rate-cap", paramLabel = "N", description = "At most N commands per second in total.")
     private Double rateCap;
@@ -207,6 +216,7 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
                 .loops(loops)
                 .only(only == null ? List.of() : only.stream().flatMap(s -> Arrays.stream(s.split(","))).toList())
                 .keyPrefix(keyPrefix)
+                .scale(scale)
                 .rateCap(rateCap == null ? 0 : rateCap)
                 .threads(or(settings.threads, RunConfig.DEFAULT_THREADS))
                 .connections(or(settings.connections, RunConfig.DEFAULT_CONNECTIONS))

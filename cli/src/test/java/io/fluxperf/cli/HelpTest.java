@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Every command's --help shows examples, and says what the command really does. */
 class HelpTest {
     @ParameterizedTest
-    @ValueSource(strings = {"run", "replay", "serve", "mcb", "trace", "heatmap", "sweep", "report", "compare", "merge", "k8s", "convert"})
+    @ValueSource(strings = {"run", "replay", "serve", "mcb", "trace", "heatmap", "sweep", "report", "compare", "merge", "k8s", "convert", "profile"})
     void everyCommandsHelpHasExamples(String command) {
         CliRun run = CliRun.of(command, "--help");
         assertEquals(0, run.exitCode(), run.err());
@@ -170,6 +170,14 @@ class HelpTest {
         String help = CliRun.of("replay", "--help").out();
         assertTrue(help.contains("--stats-interval=TIME"), help);
         assertTrue(help.contains("--stats-interval 1s"), "an example: " + help);
+    }
+
+    @Test
+    void replaysHelpShowsScaleAndTheCacheTraceFormat() {
+        String help = CliRun.of("replay", "--help").out();
+        assertTrue(help.contains("--scale=N"), help);
+        assertTrue(help.contains("twitter-cache-trace"), help);
+        assertTrue(help.contains("--scale 4"), "an example: " + help);
     }
 
     @Test

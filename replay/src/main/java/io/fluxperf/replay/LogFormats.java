@@ -3,6 +3,7 @@ package io.fluxperf.replay;
 import io.fluxperf.engine.log.LogFormat;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.Protocols;
+import io.fluxperf.replay.cachetrace.CacheTraceFormat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -13,9 +14,10 @@ public final class LogFormats {
     private LogFormats() {
     }
 
-    /** Every format, the protocols' first, then {@code trace}. */
+    /** Every format, the protocols' first, then Twitter's cache traces and {@code trace}. */
     public static List<LogFormat> all() {
         List<LogFormat> all = new ArrayList<>(Protocols.logFormats());
+        all.add(CacheTraceFormat.INSTANCE);
         all.add(TraceFormat.INSTANCE);
         return all;
     }
@@ -31,8 +33,14 @@ public final class LogFormats {
         return all().stream().map(LogFormat::label).collect(Collectors.joining(", "));
     }
 
-    /** The protocol a format's commands go out with; null for a trace, whose header names it. */
+    /**
+     * The protocol a format's commands go out with; null for a trace, whose header names it. A cache
+     * trace's operations are memcache's, which the default protocol speaks.
+     */
     static Protocol protocolOf(LogFormat format) {
+        if (format == CacheTraceFormat.INSTANCE) {
+            return Protocols.defaultProtocol();
+        }
         return format == TraceFormat.INSTANCE ? null : Protocols.ofLogFormat(format);
     }
 }

@@ -209,7 +209,9 @@ public final class Replay {
         ReaderContext ctx = plan.context(bad, verbs, stats);
         Pacer pacer = new Pacer(options.speed(), options.maxWait() == null ? 0 : options.maxWait().toNanos(),
                 options.rateCap());
-        ReplaySource source = new ReplaySource(plan::open, ctx, options.threads(), pacer, options.loops(),
+        // --scale: every pass reads the log once per copy, each copy in its own key namespace
+        ReplaySource.Opener opener = options.scale() > 1 ? c -> ScaledReader.open(plan, c, options.scale()) : plan::open;
+        ReplaySource source = new ReplaySource(opener, ctx, options.threads(), pacer, options.loops(),
                 options.readAheadOf(plan.format), options.anyConnection(), plan.only, workloadByVerb, other).shard(shard);
         Finisher finisher = new Finisher(plan, config, verbs, stats, bad);
         RunConfig placed = this.out == null ? config : place.apply(config.toBuilder().out(this.out).build());

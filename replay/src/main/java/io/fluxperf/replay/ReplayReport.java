@@ -57,7 +57,9 @@ final class ReplayReport {
                 + (o.keyPrefix() == null ? "none" : o.keyPrefix()) + " Read-ahead: " + o.readAheadOf(plan.format) + " commands"
                 + " Strict: " + o.strict());
         out.println("Replay: Clients: " + (o.anyConnection() ? "any free connection (--any-connection)"
-                : "each original client on one connection"));
+                : "each original client on one connection")
+                + (o.scale() > 1 ? " Scale: " + o.scale() + " copies of each, keys in " + ScaledReader.namespace(1)
+                        + " … " + ScaledReader.namespace(o.scale()) : ""));
         for (String note : plan.notes) {
             out.println("Replay: Note: " + note);
         }

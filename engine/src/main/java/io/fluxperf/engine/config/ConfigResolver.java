@@ -59,7 +59,8 @@ import java.util.function.Supplier;
  * hit = false                  # load the key space before measuring, so reads hit
  * flush = false                # flush_all before the run, so reads miss (not with hit)
  * keys-per-request = 1         # keys per get/gets (multi-get), 1..1024
- * ttl = 0                      # expiry seconds that writes carry, 0..2592000 (0 = never)
+ * ttl = 0                      # expiry seconds that writes carry, 0..2592000 (0 = never); or weighted:
+ *                              # [{ seconds = 60, weight = 5 }, { seconds = 3600, weight = 1 }] or "60:5,3600:1"
  * keyspace = 10000             # number of keys
  * key-length = 16              # bytes per key, 1..250 (the key index, zero-padded)
  * distribution = "uniform"     # uniform | zipf | sequential
@@ -502,6 +503,9 @@ public final class ConfigResolver {
                 throw w.error(w.keyspace != null ? "keyspace" : "key-length", keysProblem);
             }
             WorkloadShape shape = shape(w);
+            if (w.ttls != null && wf.ttl == null) {
+                shape = shape.withTtls(w.ttls); // a --ttl replaces the file's list with its one ttl
+            }
             long lastKey = shape.keyOffset() + count - 1;
             if (shape.keyOffset() > 0 && Long.toString(lastKey).length() > keyLength) {
                 throw w.error("key-offset", "keys " + shape.keyOffset() + " to " + lastKey + " need keys of at least "

@@ -163,6 +163,9 @@ public final class GeneratedLoad implements RequestSource {
         private final long[] rangeStarts;
         private final long[] rangeEnds;
         private final long[] sequence;
+        /** Per workload with a ttl mix: its ttls and the running sums of their weights; null otherwise. */
+        private final int[][] ttls;
+        private final int[][] ttlSums;
         /** Per workload, open loop only: when its next request is due. */
         private final ArrivalSchedule[] schedules;
         /**
@@ -196,6 +199,8 @@ public final class GeneratedLoad implements RequestSource {
             rangeStarts = new long[n];
             rangeEnds = new long[n];
             sequence = new long[n];
+            ttls = new int[n][];
+            ttlSums = new int[n][];
             schedules = new ArrivalSchedule[n];
             origins = new long[n];
             scheduledRates = new double[n];
@@ -217,6 +222,15 @@ public final class GeneratedLoad implements RequestSource {
                 rangeEnds[w] = end != null ? end : shape.byScore() ? Request.UNBOUNDED : Request.DEFAULT_RANGE_END;
                 if (config.method().takesMembers() || config.method().takesCardinality()) {
                     members[w] = new long[shape.cardinality()];
+                }
+                if (shape.ttls() != null) {
+                    ttls[w] = shape.ttls().seconds();
+                    ttlSums[w] = new int[ttls[w].length];
+                    int sum = 0;
+                    for (int i = 0; i < ttls[w].length; i++) {
+                        sum += shape.ttls().weights()[i];
+                        ttlSums[w][i] = sum;
+                    }
                 }
                 if (openLoop) {
                     schedules[w] = new ArrivalSchedule(arrivals, config.rate(), thread, threads,
@@ -271,11 +285,22 @@ public final class GeneratedLoad implements RequestSource {
                 default -> {
                 }
             }
-            r.ttlSeconds(config.ttlSeconds());
+            r.ttlSeconds(ttls[w] == null ? config.ttlSeconds() : drawTtl(w));
             if (command.takesRange()) {
                 r.range(rangeStarts[w], rangeEnds[w], shape.byScore());
             }
             r.truncate(shape.truncate());
+        }
+
+        /** A ttl of workload {@code w}'s mix, drawn by weight. */
+        private int drawTtl(int w) {
+            int[] sums = ttlSums[w];
+            int pick = rng.nextInt(sums[sums.length - 1]);
+            int i = 0;
+            while (pick >= sums[i]) {
+                i++;
+            }
+            return ttls[w][i];
         }
 
         /**
