@@ -410,12 +410,8 @@ final class RespCommandProcessor extends CommandProcessorBase implements RespReq
         RespReplies.integer(out(), found);
     }
 
+    /** EXPIRE k seconds [NX|XX|GT|LT]: the options are checked before the number, as redis does. */
     private void expire(RespArgs a) {
-        if (!a.parseLong(2)) {
-            error(NOT_INTEGER);
-            return;
-        }
-        long seconds = a.longValue;
         boolean nx = false;
         boolean xx = false;
         boolean gt = false;
@@ -442,6 +438,11 @@ final class RespCommandProcessor extends CommandProcessorBase implements RespReq
             error("ERR GT and LT options at the same time are not compatible");
             return;
         }
+        if (!a.parseLong(2)) {
+            error(NOT_INTEGER);
+            return;
+        }
+        long seconds = a.longValue;
         if (seconds > Long.MAX_VALUE / 1000 || seconds < Long.MIN_VALUE / 1000
                 || (seconds > 0 && seconds * 1000 > Long.MAX_VALUE - now)) {
             error("ERR invalid expire time in 'expire' command");

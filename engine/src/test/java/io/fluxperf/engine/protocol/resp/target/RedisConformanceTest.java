@@ -66,6 +66,7 @@ class RedisConformanceTest {
                 c("EXPIRE", "k1", "100"), c("TTL", "k1"), c("EXPIRE", "k1", "50", "GT"), c("EXPIRE", "k1", "200", "GT"),
                 c("EXPIRE", "k1", "300", "NX"), c("EXPIRE", "k1", "10", "LT"), c("TTL", "k1"), c("EXPIRE", "nope", "10"),
                 c("EXPIRE", "k1", "abc"), c("EXPIRE", "k1", "10", "NX", "XX"), c("EXPIRE", "k1", "10", "BAD"),
+                c("EXPIRE", "k1", "abc", "BAD"), c("EXPIRE", "k1", "abc", "NX", "XX"), c("EXPIRE", "k1", "abc", "GT", "LT"),
                 c("EXPIRE", "k2", "-1"), c("EXISTS", "k2"), c("TYPE", "k1"), c("TYPE", "nope"),
                 c("HSET", "h", "f1", "v1"), c("HSET", "h", "f1", "v9", "f2", "v2"), c("HGET", "h", "f1"), c("HGET", "h", "nope"),
                 c("HGET", "nope", "f"), c("HDEL", "h", "f1", "nope"), c("HGETALL", "h"), c("HGETALL", "nope"),
