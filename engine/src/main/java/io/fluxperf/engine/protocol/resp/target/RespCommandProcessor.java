@@ -1051,7 +1051,15 @@ final class RespCommandProcessor extends CommandProcessorBase implements RespReq
         }
     }
 
+    /**
+     * ZINCRBY k n m. redis runs it as ZADD k INCR n m, whose option words it reads first: an
+     * increment spelled as one (NX, XX, GT, LT, CH, INCR) leaves no score and member, a syntax error.
+     */
     private void zincrby(RespArgs a) {
+        if (a.is(2, NX) || a.is(2, XX) || a.is(2, GT) || a.is(2, LT) || a.is(2, CH) || a.is(2, INCR_WORD)) {
+            error(SYNTAX);
+            return;
+        }
         double delta = parseDouble(a, 2);
         if (Double.isNaN(delta)) {
             error(NOT_FLOAT);

@@ -99,7 +99,7 @@ class RedisConformanceTest {
                 c("ZADD", "zs", "1.5", "a", "2", "b"), c("ZSCORE", "zs", "a"), c("ZSCORE", "zs", "nope"),
                 c("ZSCORE", "nope", "a"), c("ZSCORE", "hm", "a"), c("ZMSCORE", "zs", "a", "nope", "b"),
                 c("ZMSCORE", "nope", "a"), c("ZINCRBY", "zs", "2", "a"), c("ZINCRBY", "zs", "1", "new"),
-                c("ZINCRBY", "zs", "x", "a"), c("ZINCRBY", "fresh-z", "-1.5", "m"), c("ZRANGE", "zs", "0", "-1", "WITHSCORES"),
+                c("ZINCRBY", "zs", "x", "a"), c("ZINCRBY", "zs", "nx", "a"), c("ZINCRBY", "zs", "INCR", "a"), c("ZINCRBY", "fresh-z", "-1.5", "m"), c("ZRANGE", "zs", "0", "-1", "WITHSCORES"),
                 c("ZINCRBY", "hm", "1", "a"),
                 c("DBSIZE"), c("SELECT", "3"), c("DBSIZE"), c("SET", "x", "y"), c("DBSIZE"), c("FLUSHDB"), c("DBSIZE"),
                 c("SELECT", "0"), c("SELECT", "16"), c("SELECT", "abc"), c("SELECT", "-1"), c("FLUSHDB", "BAD"),
