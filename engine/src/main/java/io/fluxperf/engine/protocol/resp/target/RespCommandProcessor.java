@@ -1224,34 +1224,9 @@ final class RespCommandProcessor extends CommandProcessorBase implements RespReq
         }
     }
 
-    /** Word i as redis' strtod reads a score; NaN when it is not one (NaN itself is refused too). */
+    /** Word i as a score ({@link RespDoubles#score}); NaN when it is none. */
     private static double parseDouble(RespArgs a, int i) {
-        String s = a.text(i);
-        String lower = s.toLowerCase(java.util.Locale.ROOT);
-        switch (lower) {
-            case "inf", "+inf", "infinity", "+infinity" -> {
-                return Double.POSITIVE_INFINITY;
-            }
-            case "-inf", "-infinity" -> {
-                return Double.NEGATIVE_INFINITY;
-            }
-            default -> {
-            }
-        }
-        if (s.isEmpty() || s.length() > 64) {
-            return Double.NaN;
-        }
-        for (int c = 0; c < s.length(); c++) {
-            char ch = s.charAt(c);
-            if (!((ch >= '0' && ch <= '9') || ch == '.' || ch == 'e' || ch == 'E' || ch == '-' || ch == '+')) {
-                return Double.NaN;
-            }
-        }
-        try {
-            return Double.parseDouble(s);
-        } catch (NumberFormatException e) {
-            return Double.NaN;
-        }
+        return RespDoubles.score(a.bytes, a.start(i), a.end(i));
     }
 
     /** ZRANK k m: the member's index in score order, or nil when the member or the set is not there. */
@@ -1415,33 +1390,9 @@ final class RespCommandProcessor extends CommandProcessorBase implements RespReq
         }
     }
 
-    /**
-     * A by-score bound, without its {@code (} when {@code open}; NaN when it is no float. redis reads
-     * it with strtod, to which nothing at all is 0 ({@code "("} is "above 0").
-     */
+    /** A by-score bound ({@link RespDoubles#rangeEnd}), after its {@code (} when {@code open}; NaN when it is no float. */
     private static double scoreBound(RespArgs a, int i, boolean open) {
-        if (a.length(i) == (open ? 1 : 0)) {
-            return 0;
-        }
-        if (!open) {
-            return parseDouble(a, i);
-        }
-        String s = a.text(i).substring(1);
-        switch (s.toLowerCase(java.util.Locale.ROOT)) {
-            case "inf", "+inf" -> {
-                return Double.POSITIVE_INFINITY;
-            }
-            case "-inf" -> {
-                return Double.NEGATIVE_INFINITY;
-            }
-            default -> {
-            }
-        }
-        try {
-            return s.isEmpty() || s.length() > 64 ? Double.NaN : Double.parseDouble(s);
-        } catch (NumberFormatException e) {
-            return Double.NaN;
-        }
+        return RespDoubles.rangeEnd(a.bytes, a.start(i) + (open ? 1 : 0), a.end(i));
     }
 
     private static boolean inScoreRange(double s, double min, boolean minOpen, double max, boolean maxOpen) {

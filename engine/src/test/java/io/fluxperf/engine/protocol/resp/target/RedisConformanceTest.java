@@ -101,6 +101,12 @@ class RedisConformanceTest {
                 c("ZMSCORE", "nope", "a"), c("ZINCRBY", "zs", "2", "a"), c("ZINCRBY", "zs", "1", "new"),
                 c("ZINCRBY", "zs", "x", "a"), c("ZINCRBY", "zs", "nx", "a"), c("ZINCRBY", "zs", "INCR", "a"), c("ZINCRBY", "fresh-z", "-1.5", "m"), c("ZRANGE", "zs", "0", "-1", "WITHSCORES"),
                 c("ZINCRBY", "hm", "1", "a"),
+                // scores as redis reads them (strtod): hex, and no overflow or underflow to 0
+                c("ZADD", "zf", "0x10", "a", "0X1A", "b", "0x1.8p1", "c", "-0x.8", "d", "4.9e-324", "e", "1e308", "f"),
+                c("ZADD", "zf", "1e400", "x"), c("ZADD", "zf", "-1e400", "x"), c("ZADD", "zf", "1e-400", "x"),
+                c("ZADD", "zf", " 1", "x"), c("ZADD", "zf", "1 ", "x"), c("ZADD", "zf", "0x", "x"), c("ZADD", "zf", "1e", "x"),
+                c("ZADD", "zf", "+.5e+1", "g"), c("ZINCRBY", "zf", "0x10", "a"), c("ZINCRBY", "zf", "1e400", "a"),
+                c("ZRANGE", "zf", "0", "-1", "WITHSCORES"),
                 c("DBSIZE"), c("SELECT", "3"), c("DBSIZE"), c("SET", "x", "y"), c("DBSIZE"), c("FLUSHDB"), c("DBSIZE"),
                 c("SELECT", "0"), c("SELECT", "16"), c("SELECT", "abc"), c("SELECT", "-1"), c("FLUSHDB", "BAD"),
                 c("FOO", "bar", "baz"), c("FOO"), c("get"), c("gEt", "nope"), c("AUTH", "x"), c("AUTH", "default", "x"),
