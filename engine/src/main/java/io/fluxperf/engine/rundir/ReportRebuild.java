@@ -132,10 +132,12 @@ final class ReportRebuild {
         JsonNode r = dir.result();
         RunConfig config = dir.config();
         List<RunDirectory.Interval> logged = dir.windowIntervals();
-        JsonNode windowNodes = r.path("windows");
-        if (logged.size() != windowNodes.size()) {
-            throw new UserError(dir.directory().resolve(RunFiles.WINDOWS) + " holds " + logged.size() + " windows and "
-                    + dir.directory().resolve(RunFiles.RESULT) + " " + windowNodes.size() + "; the directory is not whole");
+        JsonNode windowNodes = r.path("windows"); // as many as the log's windows (RunDirectory checked)
+        int workloads = r.path("total").path("workloads").size();
+        if (workloads != config.workloads().size()) {
+            throw new UserError(dir.directory().resolve(RunFiles.CONFIG) + " has " + config.workloads().size()
+                    + " workloads and " + dir.directory().resolve(RunFiles.RESULT) + " " + workloads
+                    + "; the directory is not whole");
         }
         long origin = r.path("startEpochMs").asLong() * 1_000_000L;
         List<String> tags = RunFiles.workloadTags(config.workloads());
