@@ -211,8 +211,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
 
     @Override
     public Integer call() {
-        RunConfig runConfig = ConfigResolver.resolve(settings(), note -> streams.err().println("fluxperf: note: " + note));
-        runConfig = sharding.placeOut(sharding.apply(runConfig));
+        RunConfig runConfig = config(note -> streams.err().println("fluxperf: note: " + note));
         HostTuning tuning = Main.ownsProcess() ? HostTuning.ownProcess(runConfig.isOpenLoop(), !connection.noHostTuning)
                 : HostTuning.standard();
         Path traceDir = RunDirectories.trace(trace, runConfig.out());
@@ -242,6 +241,11 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
             return 1; // the report says what was lost; the run did not do what was asked
         }
         return result.interrupted() ? (interruptExit != 0 ? interruptExit : EXIT_INTERRUPTED) : objectivesExit(run.verdicts());
+    }
+
+    /** The config from the flags and the file, checked, as this agent runs it; k8s checks its pods' config through it. */
+    RunConfig config(java.util.function.Consumer<String> notes) {
+        return sharding.placeOut(sharding.apply(ConfigResolver.resolve(settings(), notes)));
     }
 
     /** 3 when an objective failed (--slo, [[slo]]), else 0. */
