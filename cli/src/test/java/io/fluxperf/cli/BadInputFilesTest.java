@@ -40,7 +40,7 @@ class BadInputFilesTest {
     static void aRunDirectory() {
         run = dir.resolve("run");
         CliRun r = CliRun.of("run", "--rate", "1000", "-c", "2", "-d", "1", "-w", "2", "--out", run.toString(),
-                "--trace", "", "--no-live");
+                "--trace", "", "--stats-interval", "1s", "--no-live");
         assertEquals(0, r.exitCode(), r.out() + r.err());
     }
 
@@ -89,6 +89,7 @@ class BadInputFilesTest {
         Path nullTotal = result("null-total", r -> r.putNull("total"));
         Path okMany = result("ok-many", r -> ((ObjectNode) r.get("total")).put("ok", "many"));
         Path negative = result("negative", r -> ((ObjectNode) r.get("total")).put("requests", -5));
+        Path badBlock = result("bad-block", r -> ((ObjectNode) r.get("intervals").get(0)).put("sent", "lots"));
         Path garbageLog = copy("garbage-log");
         byte[] noise = new byte[4000];
         new Random(46).nextBytes(noise);
@@ -130,6 +131,7 @@ class BadInputFilesTest {
             b.add(Arguments.of(new String[] {"compare", run.toString(), d}, place));
             b.add(Arguments.of(new String[] {"merge", run.toString(), d, "--out", out}, place));
         }
+        b.add(Arguments.of(new String[] {"report", badBlock.toString()}, badBlock + "/result.json: intervals[0].sent is not"));
         // item 2: one run given twice
         b.add(Arguments.of(new String[] {"merge", run.toString(), run.toString(), "--out", out}, "twice"));
         b.add(Arguments.of(new String[] {"merge", run.toString(), run.resolve("..").resolve("run").toString(), "--out", out},

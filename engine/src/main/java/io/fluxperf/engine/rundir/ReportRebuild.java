@@ -88,7 +88,7 @@ final class ReportRebuild {
                 case "warmupEnded" -> report.warmupEnded(new HitrateWarmup(e.path("targetPercent").asDouble(),
                         e.path("hitratePercent").isNull() ? null : e.path("hitratePercent").asDouble(),
                         e.path("seconds").asDouble(), e.path("boundSeconds").asDouble(), e.path("reached").asBoolean()));
-                case "stats" -> report.stats(interval(r.path("intervals").get(e.path("interval").asInt())));
+                case "stats" -> report.stats(interval(dir, e.path("interval").asInt()));
                 case "window" -> report.window(windows.get(e.path("number").asInt()));
                 case "finished" -> report.finished(restored.result(), traceLine(r.path("trace")),
                         errorsLine(r.path("errors")));
@@ -285,15 +285,25 @@ final class ReportRebuild {
         return h != null ? h : WorkloadStats.newHistogram();
     }
 
-    private static IntervalSample interval(JsonNode n) {
-        ObjectNode copy = n.deepCopy();
+    /** Statistics block {@code index} of result.json's intervals (ResultLayout checked that it is there). */
+    private static IntervalSample interval(RunDirectory dir, int index) {
+        ObjectNode copy = dir.result().path("intervals").get(index).deepCopy();
         if (!copy.has("servers")) {
             copy.putArray("servers");
         }
         try {
             return MAPPER.treeToValue(copy, IntervalSample.class);
+        } catch (com.fasterxml.jackson.databind.JsonMappingException e) {
+            // the field by its path in the file: Jackson's own message names Java types
+            StringBuilder field = new StringBuilder("intervals[" + index + "]");
+            for (com.fasterxml.jackson.databind.JsonMappingException.Reference r : e.getPath()) {
+                field.append(r.getFieldName() != null ? "." + r.getFieldName() : "[" + r.getIndex() + "]");
+            }
+            throw new UserError(dir.directory().resolve(RunFiles.RESULT) + ": " + field
+                    + " is not what a statistics block holds there (a number, or a list of servers)", e);
         } catch (Exception e) {
-            throw new UserError("a statistics block of result.json cannot be read (" + e.getMessage() + ")", e);
+            throw new UserError(dir.directory().resolve(RunFiles.RESULT) + ": intervals[" + index
+                    + "] cannot be read as a statistics block", e);
         }
     }
 
