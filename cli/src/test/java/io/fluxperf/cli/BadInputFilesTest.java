@@ -98,6 +98,10 @@ class BadInputFilesTest {
         String log = Files.readString(cutLog.resolve("windows.hlog"));
         Files.writeString(cutLog.resolve("windows.hlog"), log.substring(0, log.length() * 2 / 3));
 
+        Path badSeconds = copy("bad-seconds");
+        String seconds = Files.readString(badSeconds.resolve("seconds.hlog"));
+        Files.writeString(badSeconds.resolve("seconds.hlog"), seconds.substring(0, seconds.length() / 2) + "\nno interval\n");
+
         Path cut = trace("cut-trace", 4096, null); // truncate -s 4096 t/*.cq4
         byte[] random = new byte[100_000];
         new Random(7).nextBytes(random);
@@ -132,6 +136,10 @@ class BadInputFilesTest {
             b.add(Arguments.of(new String[] {"merge", run.toString(), d, "--out", out}, place));
         }
         b.add(Arguments.of(new String[] {"report", badBlock.toString()}, badBlock + "/result.json: intervals[0].sent is not"));
+        // the per-second log, which compare and the HTML page read
+        b.add(Arguments.of(new String[] {"compare", run.toString(), badSeconds.toString()}, badSeconds + "/seconds.hlog:"));
+        b.add(Arguments.of(new String[] {"report", badSeconds.toString(), "--html", dir.resolve("s.html").toString()},
+                badSeconds + "/seconds.hlog:"));
         // item 2: one run given twice
         b.add(Arguments.of(new String[] {"merge", run.toString(), run.toString(), "--out", out}, "twice"));
         b.add(Arguments.of(new String[] {"merge", run.toString(), run.resolve("..").resolve("run").toString(), "--out", out},
