@@ -17,7 +17,6 @@ import java.util.Random;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -192,6 +191,5 @@ class TraceCutShortTest {
         assertThrows(TraceFormatException.class, () -> TraceReader.open(cut).close());
         long millis = (System.nanoTime() - start) / 1_000_000;
         assertTrue(millis < 3000, "refused in " + millis + " ms");
-        assertFalse(Files.exists(empty.resolve("x")));
     }
 }
