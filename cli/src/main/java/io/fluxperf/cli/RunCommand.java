@@ -212,8 +212,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
 
     @Override
     public Integer call() {
-        RunConfig runConfig = ConfigResolver.resolve(settings(), note -> streams.err().println("fluxperf: note: " + note));
-        runConfig = sharding.placeOut(sharding.apply(runConfig));
+        RunConfig runConfig = config(note -> streams.err().println("fluxperf: note: " + note));
         HostTuning tuning = Main.ownsProcess() ? HostTuning.ownProcess(runConfig.isOpenLoop(), !connection.noHostTuning)
                 : HostTuning.standard();
         Path traceDir = RunDirectories.trace(trace, runConfig.out());
@@ -254,6 +253,11 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     static String directoryLine(Path dir) {
         return "fluxperf: run directory " + dir.toAbsolutePath().normalize() + " ('fluxperf report " + dir
                 + "' prints this report again)";
+    }
+
+    /** The config from the flags and the file, checked, as this agent runs it; k8s checks its pods' config through it. */
+    RunConfig config(java.util.function.Consumer<String> notes) {
+        return sharding.placeOut(sharding.apply(ConfigResolver.resolve(settings(), notes)));
     }
 
     /** 3 when an objective failed (--slo, [[slo]]), else 0. */

@@ -9,7 +9,6 @@ import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import io.fluxperf.engine.UserError;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -91,17 +90,29 @@ final class TomlConfigFile {
         return parse(name, bytes);
     }
 
+    /** The file's text; a byte that is not UTF-8 (a binary file) is named by its line and offset. */
+    private static String utf8(String name, byte[] bytes) {
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(bytes.length);
+        java.nio.charset.CoderResult r = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(in, out, true);
+        if (r.isError()) {
+            int at = in.position();
+            int line = 1;
+            for (int i = 0; i < at; i++) {
+                line += bytes[i] == '\n' ? 1 : 0;
+            }
+            throw new UserError(name + ":" + line + ": byte " + at + " (0x" + String.format("%02x", bytes[at] & 0xff)
+                    + ") is not UTF-8 text; a TOML file must be UTF-8 (is this a binary file?)");
+        }
+        return out.flip().toString();
+    }
+
     /** Parses {@code bytes} as the content of a file called {@code name}. */
     static TomlConfigFile parse(String name, byte[] bytes) {
-        String text;
-        try {
-            text = StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            throw new UserError(name + ": not UTF-8 text (" + e.getMessage() + "); a TOML file must be UTF-8");
-        }
+        String text = utf8(name, bytes);
         if (!text.isEmpty() && text.charAt(0) == '\uFEFF') {
             text = text.substring(1);
         }

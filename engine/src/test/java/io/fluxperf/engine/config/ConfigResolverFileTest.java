@@ -599,7 +599,7 @@ class ConfigResolverFileTest {
         RunSettings s = new RunSettings();
         s.config = file;
         String msg = assertThrows(UserError.class, () -> ConfigResolver.resolve(s)).getMessage();
-        assertTrue(msg.startsWith(f + ": not UTF-8 text"), msg);
+        assertEquals(f + ":1: byte 5 (0xff) is not UTF-8 text; a TOML file must be UTF-8 (is this a binary file?)", msg);
     }
 
     @Test
