@@ -27,6 +27,11 @@ class FormatDetectorTest {
                 "172.25.135.205:55438 - [09/Jul/2012:18:15:45 -0700] \"get foo\" 0 14\n")));
         assertEquals(MemcacheLogFormats.ASCII, FormatDetector.detect(LogReaders.write(dir, "d",
                 "set foo 0 0 3\r\nbar\r\nget foo\r\n")));
+        assertEquals(MemcacheLogFormats.META, FormatDetector.detect(LogReaders.write(dir, "e",
+                "ms foo 3 T0\r\nbar\r\nmg foo v\r\n")));
+        assertEquals("memcache-meta", LogFormats.protocolOf(MemcacheLogFormats.META).name(),
+                "a stream that starts with a meta command replays with the meta protocol");
+        assertEquals("memcache", LogFormats.protocolOf(MemcacheLogFormats.ASCII).name());
     }
 
     /**
@@ -62,7 +67,7 @@ class FormatDetectorTest {
                 assertThrows(UserError.class, () -> FormatDetector.detect(png)).getMessage());
         Path prose = LogReaders.write(dir, "notes.txt", "Dear diary,\ntoday I replayed a log.\n");
         assertEquals(prose + ":1: cannot tell the log format from its first line ('Dear diary,'); name it with --format "
-                        + "memcache-watch|klog|memcache-ascii|redis-monitor|trace",
+                        + "memcache-watch|klog|memcache-ascii|memcache-meta-ascii|redis-monitor|trace",
                 assertThrows(UserError.class, () -> FormatDetector.detect(prose)).getMessage());
         Path notATrace = Files.createDirectory(dir.resolve("not-a-trace"));
         assertThrows(UserError.class, () -> FormatDetector.detect(notATrace));

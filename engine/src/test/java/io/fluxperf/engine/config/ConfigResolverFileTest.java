@@ -448,7 +448,7 @@ class ConfigResolverFileTest {
         "requests = -1               | general.requests (line 2): must be at least 0, not -1",
         "seed = 1.5                  | general.seed (line 2): expected a whole number, not 1.5",
         "tcp-nodelay = 1             | general.tcp-nodelay (line 2): expected true or false, not 1",
-        "protocol = \"gopher\"       | general.protocol (line 2): unknown protocol 'gopher'; expected memcache, memcache-binary, redis, http",
+        "protocol = \"gopher\"       | general.protocol (line 2): unknown protocol 'gopher'; expected memcache, memcache-binary, memcache-meta, redis, http",
         "protocol = 1                | general.protocol (line 2): expected a string, not 1",
         "server = \"localhost\"      | general.server (line 2): 'localhost' has no port; write HOST:PORT, [IPv6]:PORT or unix:/path",
         "server = \"h:99999\"        | general.server (line 2): port must be between 1 and 65535, not '99999'",
