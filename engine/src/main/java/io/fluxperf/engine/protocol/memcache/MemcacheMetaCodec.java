@@ -38,8 +38,10 @@ import static io.fluxperf.engine.protocol.Ascii.bytes;
  * the next one that echoes its token; a reply with a later token, or without one, or the
  * {@code MN}, means that the server left its reply out, and it ends with the outcome of that
  * (MISS for a get, OK for the rest) without consuming anything; the request that a barrier
- * followed consumes the {@code MN} as the end of its reply. An error line (no token) ends the
- * oldest request. A reply that fits none of this (a token older than the oldest request's, an
+ * followed consumes the {@code MN} as the end of its reply. An error line carries no token: it ends
+ * the oldest request still waiting, which in quiet mode may not be the one that failed (the
+ * protocol does not say), so the counts stay exact while the error may be charged to a request
+ * whose success was left out before it. A reply that fits none of this (a token older than the oldest request's, an
  * {@code MN} that no barrier explains) is a {@link ProtocolException}: the connection is out of step.
  */
 final class MemcacheMetaCodec implements ProtocolCodec {

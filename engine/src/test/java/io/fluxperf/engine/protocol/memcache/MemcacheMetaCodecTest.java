@@ -188,7 +188,7 @@ class MemcacheMetaCodecTest {
         }
     }
 
-    /** A quiet batch: what memcached 1.6.18 answered to these bytes (checked against it by MetaMemcachedTest). */
+    /** A quiet batch and what memcached 1.6.18 answers to it (MemcacheMetaLoadTest sends such batches to it). */
     @Test
     void aQuietPipelineEndsEveryRequestOnceAtEverySplit() throws ProtocolException {
         MemcacheMetaCodec codec = codec("meta-flags", "q");
