@@ -39,9 +39,10 @@ import static io.fluxperf.engine.protocol.Ascii.bytes;
  * {@code MN}, means that the server left its reply out, and it ends with the outcome of that
  * (MISS for a get, OK for the rest) without consuming anything; the request that a barrier
  * followed consumes the {@code MN} as the end of its reply. An error line carries no token: it ends
- * the oldest request still waiting, which in quiet mode may not be the one that failed (the
- * protocol does not say), so the counts stay exact while the error may be charged to a request
- * whose success was left out before it. A reply that fits none of this (a token older than the oldest request's, an
+ * the oldest request still waiting that could have given it (memcached's non-numeric error only an
+ * ma, its too-large and out-of-memory-storing errors only an ms; the others any request). In quiet
+ * mode that may be an earlier request of the same kind whose success was left out (the protocol
+ * does not say), so the counts stay exact while the error may be charged to another request. A reply that fits none of this (a token older than the oldest request's, an
  * {@code MN} that no barrier explains) is a {@link ProtocolException}: the connection is out of step.
  */
 final class MemcacheMetaCodec implements ProtocolCodec {
@@ -92,6 +93,10 @@ final class MemcacheMetaCodec implements ProtocolCodec {
     private static final byte[] ERROR_LINE = bytes("ERROR");
     private static final byte[] CLIENT_ERROR = bytes("CLIENT_ERROR ");
     private static final byte[] SERVER_ERROR = bytes("SERVER_ERROR ");
+    // memcached's errors that only one kind of command gives (proto_text.c)
+    private static final byte[] NON_NUMERIC = bytes("CLIENT_ERROR cannot increment or decrement");
+    private static final byte[] TOO_LARGE = bytes("SERVER_ERROR object too large");
+    private static final byte[] NO_MEMORY_STORING = bytes("SERVER_ERROR out of memory storing");
 
     private final MetaOptions options;
 
@@ -343,8 +348,13 @@ final class MemcacheMetaCodec implements ProtocolCodec {
             outcome = leftOut(c);
             consumed = barrierAfter ? end : start;
         } else if (kind == ERROR) {
-            outcome = Outcome.ERROR;
-            consumed = end;
+            if (quiet && !barrierAfter && notItsError(in, start, end, c)) {
+                outcome = leftOut(c); // an ma's or ms's error, and this is neither: its reply was left out
+                consumed = start;
+            } else {
+                outcome = Outcome.ERROR;
+                consumed = end;
+            }
         } else if ((mark & MARK_TOKEN) == 0 || echoed == Integer.toUnsignedLong(token)) {
             outcome = outcome(c, kind);
             if (outcome == null) {
@@ -525,6 +535,17 @@ final class MemcacheMetaCodec implements ProtocolCodec {
             p = flagEnd;
         }
         return -1;
+    }
+
+    /** Whether the error line at {@code from} is one that only another kind of command than {@code c} gives. */
+    private static boolean notItsError(ByteBuf in, int from, int end, Command c) {
+        if (Ascii.startsWith(in, from, end, NON_NUMERIC)) {
+            return c != Command.INCR && c != Command.DECR;
+        }
+        if (Ascii.startsWith(in, from, end, TOO_LARGE) || Ascii.startsWith(in, from, end, NO_MEMORY_STORING)) {
+            return !c.carriesValue();
+        }
+        return false;
     }
 
     /** Whether {@code echoed} is a token written after {@code token} (tokens count up and wrap at 2^32). */

@@ -224,8 +224,24 @@ class MemcacheMetaCodecTest {
         decodeAtEverySplit("O", batch, "EN O0\r\nVA 1 O1\r\nx\r\n", new Outcome[] {Outcome.MISS, Outcome.OK});
     }
 
+    /** An error that only an ma gives passes the quiet requests of other kinds before it: their replies were left out. */
+    @Test
+    void anErrorGoesToTheOldestRequestThatCouldHaveGivenIt() throws ProtocolException {
+        Request[] batch = {request(Command.SET, "a"), request(Command.GET, "b"), request(Command.INCR, "a").numeric(1),
+            request(Command.DELETE, "c")};
+        decodeAtEverySplit("q", batch, "CLIENT_ERROR cannot increment or decrement non-numeric value\r\nNF O3\r\nMN\r\n",
+                new Outcome[] {Outcome.OK, Outcome.MISS, Outcome.ERROR, Outcome.MISS});
+        decodeAtEverySplit("q", batch, "SERVER_ERROR object too large for cache\r\nMN\r\n",
+                new Outcome[] {Outcome.ERROR, Outcome.MISS, Outcome.OK, Outcome.OK});
+        Request[] gets = {request(Command.GET, "a"), request(Command.SET, "b")};
+        decodeAtEverySplit("q", gets, "SERVER_ERROR object too large for cache\r\nMN\r\n",
+                new Outcome[] {Outcome.MISS, Outcome.ERROR});
+        decodeAtEverySplit("q", gets, "CLIENT_ERROR bad command line format\r\nMN\r\n",
+                new Outcome[] {Outcome.ERROR, Outcome.OK}, "any other error goes to the oldest");
+    }
+
     /** Encodes {@code batch} in one batch, then decodes {@code replies} fed in two parts split at every byte. */
-    private static void decodeAtEverySplit(String flags, Request[] batch, String replies, Outcome[] expected)
+    private static void decodeAtEverySplit(String flags, Request[] batch, String replies, Outcome[] expected, String... why)
             throws ProtocolException {
         byte[] bytes = replies.getBytes(StandardCharsets.ISO_8859_1);
         for (int split = 0; split <= bytes.length; split++) {
@@ -238,7 +254,7 @@ class MemcacheMetaCodecTest {
             in.writeBytes(bytes, split, bytes.length - split);
             decodeAll(codec, batch, in, outcomes);
             List<Integer> want = Stream.of(expected).map(Outcome::ordinal).toList();
-            assertEquals(want, outcomes, "split at " + split);
+            assertEquals(want, outcomes, "split at " + split + " " + String.join("", why));
             assertEquals(0, in.readableBytes(), "split at " + split + ": every byte consumed");
         }
     }
@@ -339,15 +355,15 @@ class MemcacheMetaCodecTest {
         String[] seeds = {"VA 5 O0\r\nhello\r\nMN\r\n", "HD O0\r\n", "EN O0\r\nMN\r\n", "NS O0\r\n", "MN\r\n",
             "SERVER_ERROR x\r\n", "ME k exp=-1\r\n"};
         Command[] commands = {Command.GET, Command.SET, Command.INCR, Command.DELETE, Command.GETS, Command.EXISTS};
-        String[] flags = {"", "q", "O", "qb"};
+        MetaOptions[] flags = {MetaOptions.defaults(), MetaOptions.of(ProtocolOptions.of("meta-flags", "q")),
+            MetaOptions.of(ProtocolOptions.of("meta-flags", "O")), MetaOptions.of(ProtocolOptions.of("meta-flags", "qb"))};
         for (int i = 0; i < 20_000; i++) {
             byte[] b = seeds[random.nextInt(seeds.length)].getBytes(StandardCharsets.US_ASCII);
             int mutations = 1 + random.nextInt(3);
             for (int m = 0; m < mutations; m++) {
                 b[random.nextInt(b.length)] = (byte) random.nextInt(256);
             }
-            String f = flags[random.nextInt(flags.length)];
-            MemcacheMetaCodec c = f.isEmpty() ? codec() : codec("meta-flags", f);
+            MemcacheMetaCodec c = new MemcacheMetaCodec(flags[random.nextInt(flags.length)]);
             Request r = request(commands[random.nextInt(commands.length)], "k");
             encode(c, r);
             try {
