@@ -41,6 +41,7 @@ import picocli.CommandLine.Option;
                 "  fluxperf run -s 127.0.0.1:11211 --rate 20000 -d 10 -w 6 --out runs/a --trace && fluxperf report runs/a",
                 "  fluxperf run -s 10.0.0.1:11211 -s 10.0.0.2:11211 -s 10.0.0.3:11211:2 --hit   # a ketama pool",
                 "  fluxperf run --protocol redis --cluster -s 127.0.0.1:7000 --method set --rate 20000",
+                "  fluxperf run --protocol memcache-meta -s 127.0.0.1:11211 --method get --hit --meta-flags qO --pipeline 16",
                 "  fluxperf run --config samples/default.toml -s 10.0.0.5:11211 --shard 2/4 --start-at 2026-12-06T03:00:00Z",
                 "  fluxperf run -s 127.0.0.1:11211 --rate 50000 -d 10 -w 6 --slo 'p99<2ms' --slo 'success>=99.9%%' --junit slo.xml",
                 "  fluxperf run --config samples/ci-slo.toml --slo-abort     # [[slo]] tables; exit code 3 when one fails",
@@ -70,7 +71,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
             description = "Read --config as rpc-perf-2, rpc-perf-3, rpc-perf-5 or fluxperf, whatever its shape.")
     private String configFormat;
 
-    @Option(names = "--protocol", paramLabel = "NAME", description = "memcache (default), memcache-binary, redis or http.")
+    @Option(names = "--protocol", paramLabel = "NAME", description = "memcache (default), memcache-binary, memcache-meta, redis or http.")
     private String protocol;
 
     @Option(names = "--method", paramLabel = "CMD",

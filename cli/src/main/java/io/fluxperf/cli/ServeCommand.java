@@ -66,7 +66,7 @@ public final class ServeCommand implements Callable<Integer>, Streams.Aware {
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     @Option(names = "--protocol", paramLabel = "NAME", defaultValue = "memcache",
-            description = "Protocol to serve: memcache (default; the same server answers memcache-binary), redis or http.")
+            description = "Protocol to serve: memcache (default; the same server answers memcache-binary and memcache-meta), redis or http.")
     private String protocol;
 
     @Option(names = {"-p", "--port"}, paramLabel = "PORT", defaultValue = "11211",
