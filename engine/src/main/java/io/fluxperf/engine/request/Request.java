@@ -43,6 +43,7 @@ public final class Request {
     private int argCount;
     private int affinity = -1;
     private ValueCheck valueCheck;
+    private boolean valueMismatched;
     /** A value buffer of this request's own, for a source whose value bytes do not outlive the fill. */
     private byte[] ownValue = EMPTY;
     private byte[] memberBytes = EMPTY;
@@ -77,6 +78,7 @@ public final class Request {
         argCount = 0;
         affinity = -1;
         valueCheck = null;
+        valueMismatched = false;
         memberCount = 0;
         script = null;
         server = -1;
@@ -432,6 +434,21 @@ public final class Request {
 
     public ValueCheck valueCheck() {
         return valueCheck;
+    }
+
+    /**
+     * Set by a codec whose {@link #valueCheck()} found a value other than the one written, in a
+     * reply that is whole and in step: the request ends as an error counted as a mismatch
+     * (another workload or run wrote the key), and the connection stays.
+     */
+    public Request valueMismatch() {
+        this.valueMismatched = true;
+        return this;
+    }
+
+    /** A read whose reply carried a value other than the one the run writes for its key; see {@link #valueMismatch()}. */
+    public boolean valueMismatched() {
+        return valueMismatched;
     }
 
     /** Where and how big it went out: set by the connection that sent it. */

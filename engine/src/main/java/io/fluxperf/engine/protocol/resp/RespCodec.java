@@ -62,7 +62,9 @@ import static io.fluxperf.engine.protocol.resp.RespCommands.bytes;
  * EVALSHA's own. A connection loads each script once; the digest is computed once per connection.
  *
  * <h2>Outcomes</h2>
- * An error reply ({@code -…}, RESP3 {@code !…}) is ERROR. A nil ({@code $-1}, {@code *-1}, RESP3
+ * An error reply ({@code -…}, RESP3 {@code !…}) is ERROR. A GET or MGET that checks values
+ * ({@link Request#valueCheck()}) and reads one other than the run writes for its key is an ERROR
+ * marked as a mismatch ({@link Request#valueMismatch()}). A nil ({@code $-1}, {@code *-1}, RESP3
  * {@code _}) is MISS. An empty aggregate, or one whose elements are all nil (MGET), is MISS for a
  * read (and for a template or replayed command whose verb is not one of ours). An integer 0 is
  * MISS for EXISTS, SISMEMBER, HEXISTS and LLEN (no such list), and for DEL, EXPIRE, HDEL, SREM and ZREM, whose 0 means the key or
@@ -694,6 +696,7 @@ final class RespCodec implements ProtocolCodec {
         try {
             if (!decoder.inFrame()) {
                 shape.clear();
+                shape.checkValuesOf(r);
             }
             complete = decoder.decode(in, shape);
         } catch (ProtocolException e) {
@@ -708,6 +711,10 @@ final class RespCodec implements ProtocolCodec {
         boolean loadFailed = scripts.received();
         int outcome = shape.redirected ? REDIRECTED
                 : loadFailed ? Outcome.ERROR.ordinal() : shape.outcome(effectiveCommand(r)).ordinal();
+        if (shape.mismatch && outcome == Outcome.OK.ordinal()) {
+            r.valueMismatch(); // read whole: the connection stays in step
+            outcome = Outcome.ERROR.ordinal();
+        }
         if (r.argCount() == 0) {
             trimDue = trims(r);
             followUps = (trimDue ? 1 : 0) + (expires(r) ? 1 : 0);
@@ -880,12 +887,32 @@ final class RespCodec implements ProtocolCodec {
         private long nilElements;
         /** Direct elements that are the integer 0 (SMISMEMBER's "not a member"). */
         private long zeroElements;
+        /** A GET or MGET whose values are checked against the run's ({@link Request#valueCheck()}); null: none. */
+        private Request checked;
+        /** A value of {@link #checked} was not the one the run writes for its key. */
+        private boolean mismatch;
 
         ReplyShape(Redirect redirect) {
             this.redirect = redirect;
         }
 
+        /** The reply about to be read answers {@code r}: check its values when the request asks for it. */
+        void checkValuesOf(Request r) {
+            Command c = r.command();
+            checked = r.valueCheck() != null && r.argCount() == 0 && (c == Command.GET || c == Command.MGET) ? r : null;
+        }
+
+        /** Bulk string {@code in[start, end)} is the value of key {@code key} of the checked request. */
+        private void checkValue(int key, ByteBuf in, int start, int end) {
+            if (key < checked.keyCount() && !checked.valueCheck().matches(checked.keyBytes(), checked.keyOffset(key),
+                    checked.keyLength(key), in, start, end - start)) {
+                mismatch = true;
+            }
+        }
+
         void clear() {
+            checked = null;
+            mismatch = false;
             redirected = false;
             depth = 0;
             skipFrom = -1;
@@ -929,7 +956,13 @@ final class RespCodec implements ProtocolCodec {
                 if (t == '-' && redirect != null) {
                     redirected = readRedirect(in, start, end);
                 }
+                if (t == '$' && checked != null && checked.keyCount() == 1) {
+                    checkValue(0, in, start, end);
+                }
             } else if (depth == 1) {
+                if (t == '$' && checked != null && type == '*') {
+                    checkValue((int) elements, in, start, end); // MGET: element i is key i's value
+                }
                 elements++;
                 if (t == '_') {
                     nilElements++;
