@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.UnaryOperator;
@@ -211,7 +212,7 @@ public final class Replay {
                 options.rateCap());
         ReplaySource source = new ReplaySource(plan::open, ctx, options.threads(), pacer, options.loops(),
                 options.readAheadOf(plan.format), options.anyConnection(), plan.only, workloadByVerb, other).shard(shard);
-        Finisher finisher = new Finisher(plan, config, verbs, stats, bad);
+        Finisher finisher = new Finisher(plan, config, verbs, stats, bad, source);
         RunConfig placed = this.out == null ? config : place.apply(config.toBuilder().out(this.out).build());
         RunDirectoryWriter directory = this.out == null ? null
                 : RunDirectoryWriter.open(placed.out(), overwrite, config, "replay", commandLine, "--out");
@@ -283,13 +284,16 @@ public final class Replay {
         private final VerbTable verbs;
         private final LogStats stats;
         private final BadLines bad;
+        /** Counts what its load threads sent: the commands replayed. */
+        private final ReplaySource source;
 
-        Finisher(ReplayPlan plan, RunConfig config, VerbTable verbs, LogStats stats, BadLines bad) {
+        Finisher(ReplayPlan plan, RunConfig config, VerbTable verbs, LogStats stats, BadLines bad, ReplaySource source) {
             this.plan = plan;
             this.config = config;
             this.verbs = verbs;
             this.stats = stats;
             this.bad = bad;
+            this.source = source;
         }
 
         LogStats stats() {
@@ -318,12 +322,13 @@ public final class Replay {
 
         /** @param positions where each statistics block ended in the log, in order */
         ReplayResult result(RunResult r, Throwable failure, List<LogPosition> positions) {
-            return Replay.this.result(plan, r, verbs, stats, bad, failure, positions);
+            return Replay.this.result(plan, r, verbs, stats, source.replayedByVerb(verbs), bad, failure, positions);
         }
     }
 
-    private ReplayResult result(ReplayPlan plan, RunResult r, VerbTable verbs, LogStats stats, BadLines bad,
-                                Throwable failure, List<LogPosition> positions) {
+    /** @param replayed the commands the load threads sent, per verb */
+    private ReplayResult result(ReplayPlan plan, RunResult r, VerbTable verbs, LogStats stats, Map<String, Long> replayed,
+                                BadLines bad, Throwable failure, List<LogPosition> positions) {
         long[] lag = null;
         if (r.total().sendLag().getTotalCount() > 0) {
             LatencySummary l = r.total().summaries().sendLag();
@@ -351,7 +356,7 @@ public final class Replay {
                     + " gives each its own");
         }
         return new ReplayResult(r, plan.name, plan.format, plan.protocol.name(), options.speedText(), options.loops(),
-                lag, original, r.total().seconds(), expected, stats.replayedByVerb(verbs), stats.commands, stats.lines,
+                lag, original, r.total().seconds(), expected, replayed, stats.commands, stats.lines,
                 bad.count(), bad.first(), stats.skipped(), stats.filtered, stats.late, stats.adjusted(), notes,
                 failure == null ? null : failure.getMessage(), options.warmup() != null, List.copyOf(positions));
     }

@@ -4,17 +4,16 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What the reader saw and did, for the fidelity report: commands read and replayed per verb,
- * lines skipped by reason, late lines, the log's own time span. Written by the reader thread;
- * the progress figures are volatile for the progress line, the rest is read after the reader
- * has stopped.
+ * What the reader saw and did, for the fidelity report: commands read, lines skipped by reason,
+ * late lines, the log's own time span. Written by the reader thread; the progress figures are
+ * volatile for the progress line, the rest is read after the reader has stopped. What was
+ * replayed is counted where it is sent, not here: the reader deals commands ahead of their time.
  */
 public final class LogStats {
     private final Map<String, long[]> skipped = new LinkedHashMap<>();
     private final Map<String, long[]> adjusted = new LinkedHashMap<>();
-    private long[] replayedByVerb = new long[16];
-    /** Commands released to the load, all loops. */
-    public volatile long replayed;
+    /** Commands dealt out to the load threads, all loops (some may still wait there when a run stops). */
+    public volatile long dealt;
     /** Lines (or records) read, first loop. */
     public long lines;
     /** Commands read, first loop, before --only. */
@@ -53,14 +52,6 @@ public final class LogStats {
         return out;
     }
 
-    public void replayed(int verb) {
-        if (verb >= replayedByVerb.length) {
-            replayedByVerb = java.util.Arrays.copyOf(replayedByVerb, Math.max(verb + 1, replayedByVerb.length * 2));
-        }
-        replayedByVerb[verb]++;
-        replayed++;
-    }
-
     /** Skipped lines by reason (bad lines are counted by {@link BadLines}). */
     public Map<String, Long> skipped() {
         Map<String, Long> out = new LinkedHashMap<>();
@@ -76,12 +67,8 @@ public final class LogStats {
         return n;
     }
 
-    /** Commands replayed per verb, in order of first appearance. */
-    public Map<String, Long> replayedByVerb(VerbTable verbs) {
-        return byVerb(replayedByVerb, verbs);
-    }
-
-    private static Map<String, Long> byVerb(long[] counts, VerbTable verbs) {
+    /** Counts by verb id as counts by verb name, those above 0 in order of their ids (first appearance). */
+    public static Map<String, Long> byVerb(long[] counts, VerbTable verbs) {
         Map<String, Long> out = new LinkedHashMap<>();
         for (int i = 0; i < counts.length; i++) {
             if (counts[i] > 0) {
