@@ -211,7 +211,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
 
     @Override
     public Integer call() {
-        RunConfig runConfig = ConfigResolver.resolve(settings(), note -> streams.err().println("fluxperf: note: " + note));
+        RunConfig runConfig = ConfigResolver.resolve(settings(), note -> streams.err().println("fluxperf: note: " + io.fluxperf.engine.Printable.message(note)));
         runConfig = sharding.placeOut(sharding.apply(runConfig));
         HostTuning tuning = Main.ownsProcess() ? HostTuning.ownProcess(runConfig.isOpenLoop(), !connection.noHostTuning)
                 : HostTuning.standard();

@@ -1,5 +1,6 @@
 package io.fluxperf.replay;
 
+import io.fluxperf.engine.Printable;
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
@@ -176,7 +177,7 @@ public final class Replay {
         List<WorkloadConfig> workloads = new ArrayList<>();
         int[] workloadByVerb = new int[plan.verbs.size()];
         for (int i = 0; i < plan.verbs.size(); i++) {
-            workloads.add(workload(plan.verbs.get(i), commands.get(i)));
+            workloads.add(workload(Printable.quote(plan.verbs.get(i)), commands.get(i))); // a log's word, printed
             workloadByVerb[i] = i;
         }
         int other = 0;

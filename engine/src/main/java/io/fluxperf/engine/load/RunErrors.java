@@ -1,5 +1,6 @@
 package io.fluxperf.engine.load;
 
+import io.fluxperf.engine.Printable;
 import io.fluxperf.engine.connection.Failures;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -32,7 +33,7 @@ public final class RunErrors {
         e.protocolErrors.set(protocolErrors);
         e.connectionErrors.set(connectionErrors);
         e.requestErrors.set(requestErrors);
-        e.samples.putAll(messages);
+        messages.forEach((m, n) -> e.samples.merge(Printable.quote(m), n, Long::sum)); // a file's words, printed
         return e;
     }
 
@@ -44,7 +45,7 @@ public final class RunErrors {
     void connectFailed(Throwable error) {
         connectFailures.incrementAndGet();
         if (firstConnectFailure == null) {
-            firstConnectFailure = describe(error);
+            firstConnectFailure = Printable.quote(describe(error));
         }
     }
 
@@ -79,7 +80,7 @@ public final class RunErrors {
     /** A mistake in the run's settings that the server revealed (e.g. a refused password): the run cannot go on. */
     void fatal(String message) {
         if (fatal == null) {
-            fatal = message;
+            fatal = Printable.quote(message);
         }
     }
 
@@ -94,9 +95,11 @@ public final class RunErrors {
         }
     }
 
+    /** Keeps the first few distinct messages; a server's or a log's words in them are escaped ({@link Printable}). */
     private synchronized void keep(String message) {
-        if (samples.containsKey(message) || samples.size() < KEEP) {
-            samples.merge(message, 1L, Long::sum);
+        String printable = Printable.quote(message); // the same string when there is nothing to escape
+        if (samples.containsKey(printable) || samples.size() < KEEP) {
+            samples.merge(printable, 1L, Long::sum);
         }
     }
 

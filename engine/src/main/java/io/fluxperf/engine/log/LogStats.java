@@ -1,5 +1,6 @@
 package io.fluxperf.engine.log;
 
+import io.fluxperf.engine.Printable;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -37,13 +38,14 @@ public final class LogStats {
     public volatile long size = -1;
     public volatile long line;
 
+    /** A line not replayed, for {@code reason} (it may quote the line: escaped, {@link Printable}). */
     public void skip(String reason) {
-        skipped.computeIfAbsent(reason, r -> new long[1])[0]++;
+        skipped.computeIfAbsent(Printable.quote(reason), r -> new long[1])[0]++;
     }
 
     /** A command replayed differently from how it was logged (e.g. noreply dropped), by what was changed. */
     public void adjust(String what) {
-        adjusted.computeIfAbsent(what, r -> new long[1])[0]++;
+        adjusted.computeIfAbsent(Printable.quote(what), r -> new long[1])[0]++;
     }
 
     public Map<String, Long> adjusted() {
@@ -72,7 +74,7 @@ public final class LogStats {
         Map<String, Long> out = new LinkedHashMap<>();
         for (int i = 0; i < counts.length; i++) {
             if (counts[i] > 0) {
-                out.merge(verbs.name(i), counts[i], Long::sum);
+                out.merge(Printable.quote(verbs.name(i)), counts[i], Long::sum); // a log's word, for reports
             }
         }
         return out;

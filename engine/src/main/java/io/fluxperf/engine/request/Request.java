@@ -541,9 +541,9 @@ public final class Request {
         return intendedNanos == UNSCHEDULED ? sentNanos : Math.min(intendedNanos, sentNanos);
     }
 
-    /** The first key as text, for messages and tests (allocates). */
+    /** Key {@code i} as text, for messages and tests (allocates); control characters escaped ({@link io.fluxperf.engine.Printable}). */
     public String keyString(int i) {
-        return new String(keyBytes, keyOffset(i), keyLength(i), java.nio.charset.StandardCharsets.ISO_8859_1);
+        return io.fluxperf.engine.Printable.bytes(keyBytes, keyOffset(i), keyLength(i));
     }
 
     @Override

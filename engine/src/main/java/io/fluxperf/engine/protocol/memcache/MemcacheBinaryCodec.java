@@ -324,6 +324,6 @@ final class MemcacheBinaryCodec implements ProtocolCodec {
     }
 
     private static String text(ByteBuf in, int from, int length) {
-        return in.toString(from, Math.min(length, 80), java.nio.charset.StandardCharsets.ISO_8859_1);
+        return io.fluxperf.engine.Printable.bytes(in, from, Math.min(length, 80));
     }
 }

@@ -1,5 +1,6 @@
 package io.fluxperf.engine.protocol.memcache;
 
+import io.fluxperf.engine.Printable;
 import io.fluxperf.engine.protocol.Ascii;
 import io.fluxperf.engine.protocol.ProtocolCodec;
 import io.fluxperf.engine.protocol.ProtocolException;
@@ -9,7 +10,6 @@ import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.ValueCheck;
 import io.netty.buffer.ByteBuf;
-import java.nio.charset.StandardCharsets;
 import static io.fluxperf.engine.protocol.Ascii.bytes;
 import static io.fluxperf.engine.protocol.Ascii.startsWith;
 
@@ -327,7 +327,6 @@ final class MemcacheTextCodec implements ProtocolCodec {
 
     private static String text(ByteBuf in, int from, int end) {
         int length = Math.min(end - from, 80);
-        String s = in.toString(from, Math.max(0, length), StandardCharsets.ISO_8859_1);
-        return s.replace("\r", "\\r").replace("\n", "\\n") + (end - from > 80 ? "…" : "");
+        return Printable.bytes(in, from, Math.max(0, length)) + (end - from > 80 ? "…" : "");
     }
 }
