@@ -232,9 +232,10 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
             // a cold JVM's first seconds would be reported as the server's latency
             run.warmUp(new RunOrchestrator.Warmup(RunOrchestrator.Warmup.RUN_REQUESTS, null));
         }
+        sharding.announceStart(streams.err());
         RunResult result;
         int interruptExit;
-        try (Interrupts interrupts = Interrupts.install(run::requestStop)) {
+        try (Interrupts interrupts = Interrupts.install((StopReason why) -> run.requestStop(why))) {
             result = run.execute();
             interruptExit = interrupts.exitCode();
         }

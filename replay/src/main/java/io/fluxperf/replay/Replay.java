@@ -71,6 +71,8 @@ public final class Replay {
     private String admin;
     private volatile RunOrchestrator run;
     private volatile boolean stopRequested;
+    /** Why a stop was asked for, when it says (SIGTERM); null: Ctrl-C. */
+    private volatile StopReason stopReason;
     private HostTuning tuning = HostTuning.standard();
     /** The objectives to check (--slo) and where their JUnit XML goes (--junit, or null). */
     private List<io.fluxperf.engine.slo.Objective> objectives = List.of();
@@ -163,6 +165,16 @@ public final class Replay {
         }
     }
 
+    /** Ends the replay early for {@code reason} (SIGTERM): as {@link #requestStop()}, and the result says why. */
+    public void requestStop(StopReason reason) {
+        stopReason = reason;
+        stopRequested = true;
+        RunOrchestrator r = run;
+        if (r != null) {
+            r.requestStop(reason);
+        }
+    }
+
     /**
      * Replays and prints the report to {@code out} (the progress line to {@code err}).
      *
@@ -243,7 +255,9 @@ public final class Replay {
         try {
             source.onFailure(orchestrator::requestStop);
             run = orchestrator;
-            if (stopRequested) {
+            if (stopRequested && stopReason != null) {
+                orchestrator.requestStop(stopReason);
+            } else if (stopRequested) {
                 orchestrator.requestStop();
             }
             source.awaitPrimed(30_000);

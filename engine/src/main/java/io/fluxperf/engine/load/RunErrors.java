@@ -44,10 +44,21 @@ public final class RunErrors {
 
     void connectFailed(Throwable error) {
         connectFailures.incrementAndGet();
+        boolean exhausted = io.fluxperf.engine.connection.OpenFiles.exhausted(error);
+        String why = exhausted ? io.fluxperf.engine.connection.OpenFiles.describeExhausted() : describe(error);
         if (firstConnectFailure == null) {
-            firstConnectFailure = Printable.quote(describe(error));
+            firstConnectFailure = Printable.quote(why);
+        }
+        if (exhausted) {
+            // the host, not the server, refused: the run cannot open what was asked (fatal while connecting)
+            outOfFiles.incrementAndGet();
+            fatal("--connections: a connect failed with " + why + "; raise the limit or use fewer connections");
+            keep("connect: " + why);
         }
     }
+
+    /** Connects that failed for want of file descriptors (EMFILE, ENFILE). */
+    private final AtomicLong outOfFiles = new AtomicLong();
 
     void connectionError(Throwable error) {
         connectionErrors.incrementAndGet();
@@ -124,9 +135,9 @@ public final class RunErrors {
         return sourceFailure;
     }
 
-    /** True when a connection or protocol error happened. */
+    /** True when a connection or protocol error happened, or a connect found no file descriptor left. */
     public boolean any() {
-        return connectionErrors.get() + protocolErrors.get() + requestErrors.get() > 0;
+        return connectionErrors.get() + protocolErrors.get() + requestErrors.get() + outOfFiles.get() > 0;
     }
 
     /** The first error message seen, or "no error reply" when there was none. */
@@ -140,8 +151,10 @@ public final class RunErrors {
                 .map(e -> e.getKey() + (e.getValue() > 1 ? " (x" + e.getValue() + ")" : ""))
                 .collect(Collectors.joining("; "));
         long requests = requestErrors.get();
+        long files = outOfFiles.get();
         return "Errors: " + protocolErrors.get() + " protocol, " + connectionErrors.get() + " connection"
-                + (requests > 0 ? ", " + requests + " request" : "") + ": " + messages;
+                + (requests > 0 ? ", " + requests + " request" : "") + (files > 0 ? ", " + files + " connect" : "")
+                + ": " + messages;
     }
 
     static String describe(Throwable error) {

@@ -326,6 +326,7 @@ public final class TextReport {
         return switch (r.stopReason()) {
             case COMPLETED -> null;
             case INTERRUPTED -> "Stopped: interrupted (Ctrl-C); the report covers what ran";
+            case TERMINATED -> "Stopped: terminated (SIGTERM); the report covers what ran";
             case QUIT -> "Stopped: asked to quit (POST /quitquitquit on the admin endpoint); the report covers what ran";
             case REQUEST_LIMIT -> "Stopped: request limit of " + r.config().requests() + " reached";
             case SOURCE_ENDED -> "Stopped: the requests ran out (the end of the log)";
