@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * one sentence on stderr that names the flag and what to do, exit code 2, no stack trace and no
  * Java class name.
  */
+@Timeout(120) // a start-at that waited, as before, would otherwise hang the suite
 @ExtendWith(RealServers.class)
 class BadInputRunTest {
     @TempDir

@@ -13,9 +13,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Inputs that issue 46 found met by silence or a wrong word, now working as a user expects. */
+@Timeout(120)
 class RunInputsTest {
     @TempDir
     Path dir;
