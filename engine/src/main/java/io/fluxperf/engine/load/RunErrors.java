@@ -16,6 +16,8 @@ public final class RunErrors {
     private static final int KEEP = 5;
 
     private final AtomicLong connectFailures = new AtomicLong();
+    /** Connects that failed for want of file descriptors (EMFILE, ENFILE): counted among the errors too. */
+    private final AtomicLong outOfFiles = new AtomicLong();
     private final AtomicLong connectionErrors = new AtomicLong();
     private final AtomicLong protocolErrors = new AtomicLong();
     /** Requests that ended as errors without a reply (several servers: keys on different servers, a redirect nowhere). */
@@ -56,9 +58,6 @@ public final class RunErrors {
             keep("connect: " + why);
         }
     }
-
-    /** Connects that failed for want of file descriptors (EMFILE, ENFILE). */
-    private final AtomicLong outOfFiles = new AtomicLong();
 
     void connectionError(Throwable error) {
         connectionErrors.incrementAndGet();
