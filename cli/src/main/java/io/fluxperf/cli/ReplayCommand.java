@@ -8,6 +8,7 @@ import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.RunSettings;
 import io.fluxperf.engine.host.HostTuning;
 import io.fluxperf.engine.log.LogFormat;
+import io.fluxperf.engine.metrics.StopReason;
 import io.fluxperf.engine.protocol.ProtocolOptions;
 import io.fluxperf.replay.LogFormats;
 import io.fluxperf.replay.Replay;
@@ -260,9 +261,10 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
             replay.runDirectory(out, runDirectory.overwrite, traceInside(), RunDirectories.commandLine(spec))
                     .placement(sharding::placeOut, sharding::record); // OUT/RUN_ID/shard-I, as run writes it
         }
+        sharding.announceStart(streams.err());
         ReplayResult result;
         int interruptExit;
-        try (Interrupts interrupts = Interrupts.install(replay::requestStop)) {
+        try (Interrupts interrupts = Interrupts.install((StopReason why) -> replay.requestStop(why))) {
             result = replay.run(streams.out(), streams.err());
             interruptExit = interrupts.exitCode();
         }

@@ -213,7 +213,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
 
     @Override
     public Integer call() {
-        RunConfig runConfig = config(note -> streams.err().println("fluxperf: note: " + note));
+        RunConfig runConfig = config(note -> streams.err().println("fluxperf: note: " + io.fluxperf.engine.Printable.message(note)));
         HostTuning tuning = Main.ownsProcess() ? HostTuning.ownProcess(runConfig.isOpenLoop(), !connection.noHostTuning)
                 : HostTuning.standard();
         Path traceDir = RunDirectories.trace(trace, runConfig.out());
@@ -233,9 +233,10 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
             // a cold JVM's first seconds would be reported as the server's latency
             run.warmUp(new RunOrchestrator.Warmup(RunOrchestrator.Warmup.RUN_REQUESTS, null));
         }
+        sharding.announceStart(streams.err());
         RunResult result;
         int interruptExit;
-        try (Interrupts interrupts = Interrupts.install(run::requestStop)) {
+        try (Interrupts interrupts = Interrupts.install((StopReason why) -> run.requestStop(why))) {
             result = run.execute();
             interruptExit = interrupts.exitCode();
         }

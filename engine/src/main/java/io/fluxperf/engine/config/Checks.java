@@ -56,6 +56,28 @@ final class Checks {
         return c;
     }
 
+    /** A method of {@code protocol}'s: an unknown one, or one it does not speak, is told with the methods it speaks. */
+    static Command method(String text, Protocol protocol) {
+        Command c = Command.parse(text);
+        if (c == null || c == Command.FLUSH || c == Command.COMMAND) {
+            throw new IllegalArgumentException("unknown method '" + text + "'; " + protocol.name() + " speaks "
+                    + methods(protocol));
+        }
+        if (!protocol.supports(c)) {
+            throw new IllegalArgumentException("protocol " + protocol.name() + " does not support " + c.label()
+                    + "; it speaks " + methods(protocol));
+        }
+        return c;
+    }
+
+    /** The methods a workload of {@code protocol} can name, in {@link Command}'s order. */
+    static String methods(Protocol protocol) {
+        return Arrays.stream(Command.values())
+                .filter(c -> c != Command.FLUSH && c != Command.COMMAND && protocol.supports(c))
+                .map(Command::label)
+                .collect(Collectors.joining(", "));
+    }
+
     /** A command template: words with placeholders (checked by parsing it). */
     static String template(String text) {
         io.fluxperf.engine.request.CommandTemplate.parse(text);

@@ -388,7 +388,7 @@ public final class ConfigResolver {
             throw new UserError("--command: give --method or --command, not both");
         }
         Command method = flags.command != null ? Command.COMMAND
-                : flags.method == null ? Command.GET : flag("method", () -> Checks.method(flags.method));
+                : flags.method == null ? Command.GET : flag("method", () -> Checks.method(flags.method, protocol));
         CommandTemplate template = flags.command != null ? flag("command", () -> CommandTemplate.parse(flags.command))
                 : flags.path != null ? CommandTemplate.word(flag("path", () -> Checks.path(flags.path))) : null;
         if (!protocol.supports(method)) {

@@ -72,14 +72,20 @@ final class TomlConfigFile {
         return text;
     }
 
-    /** Reads and parses {@code path}; every problem becomes a {@link UserError}. */
+    /**
+     * Reads and parses {@code path}; every problem becomes a {@link UserError}. A named pipe (a
+     * FIFO, or the shell's {@code <(...)}) is read to its end, once, as a file is.
+     */
     static TomlConfigFile read(Path path) {
         String name = path.toString();
+        if (!Files.exists(path)) {
+            throw new UserError("--config: " + name + ": no such file");
+        }
         if (Files.isDirectory(path)) {
             throw new UserError("--config: " + name + " is a directory, not a TOML file");
         }
-        if (!Files.isRegularFile(path)) {
-            throw new UserError("--config: " + name + ": no such file");
+        if (!Files.isRegularFile(path) && !isPipe(path)) {
+            throw new UserError("--config: " + name + " is a device or a socket, not a TOML file");
         }
         byte[] bytes;
         try {
@@ -108,6 +114,15 @@ final class TomlConfigFile {
                     + ") is not UTF-8 text; a TOML file must be UTF-8 (is this a binary file?)");
         }
         return out.flip().toString();
+    }
+
+    /** Whether {@code path} is a named pipe (its file type, from the Unix mode; false where that is unknown). */
+    private static boolean isPipe(Path path) {
+        try {
+            return ((Integer) Files.getAttribute(path, "unix:mode") & 0170000) == 0010000; // S_IFMT, S_IFIFO
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /** Parses {@code bytes} as the content of a file called {@code name}. */

@@ -360,6 +360,10 @@ public final class LoadRun {
     }
 
     private void connect(List<LoadDriver> drivers, String targetDescription) {
+        long sockets = drivers.stream().mapToLong(LoadDriver::slotCount).sum();
+        io.fluxperf.engine.connection.OpenFiles.requireRoomFor(sockets, "--connections " + config.connections()
+                + (config.threads() > 1 ? " on each of " + config.threads() + " threads" : "")
+                + (servers != null ? " to each server" : ""));
         List<CompletableFuture<Integer>> attempts = drivers.stream().map(LoadDriver::connectAll).toList();
         long failed = 0;
         for (CompletableFuture<Integer> a : attempts) {

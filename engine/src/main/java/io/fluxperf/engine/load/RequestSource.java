@@ -39,4 +39,13 @@ public interface RequestSource {
     default long size(int thread, int threads) {
         return -1;
     }
+
+    /**
+     * Thread {@code thread} took {@code r} from its flux but drops it unsent: the run stopped while
+     * it waited for its time or for a connection with room. It is no request (it has no outcome);
+     * a source that counts what it gave out (a replay's "replayed") takes it back. Called on the
+     * thread's event loop, before {@code r} goes back to its pool.
+     */
+    default void unsent(int thread, Request r) {
+    }
 }

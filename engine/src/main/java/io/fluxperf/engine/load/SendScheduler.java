@@ -149,19 +149,26 @@ final class SendScheduler {
         alarm.pollOnly(busyPoll);
         sourceDone = false;
         asked = false;
-        subscriber = new SourceSubscriber();
+        subscriber = new SourceSubscriber(source, thread);
         source.requests(thread, threads, pool, startNanos, loop).subscribe(subscriber);
         pump();
     }
 
-    /** Stops asking the source; a request that waits is dropped unsent (it is no request). On the loop. */
+    /**
+     * Stops asking the source; a request that waits is dropped unsent (it is no request) and given
+     * back to its source's count ({@link RequestSource#unsent}). On the loop.
+     */
     void stop() {
         stopping = true;
         if (subscriber != null) {
             subscriber.dispose();
         }
         if (pending != null) {
-            pool.release(pending);
+            if (subscriber != null) {
+                subscriber.dropUnsent(pending); // it came from the phase's source: always the latest
+            } else {
+                pool.release(pending);
+            }
             pending = null;
         }
     }
@@ -432,6 +439,20 @@ final class SendScheduler {
 
     /** Pulls from the source one request at a time, only when there is room to send it. */
     private final class SourceSubscriber extends BaseSubscriber<Request> {
+        private final RequestSource source;
+        private final int thread;
+
+        SourceSubscriber(RequestSource source, int thread) {
+            this.source = source;
+            this.thread = thread;
+        }
+
+        /** {@code r} came from this source and goes back to the pool unsent: the source takes it back. */
+        void dropUnsent(Request r) {
+            source.unsent(thread, r);
+            pool.release(r);
+        }
+
         @Override
         protected void hookOnSubscribe(Subscription subscription) {
             // nothing until there is room
@@ -458,7 +479,7 @@ final class SendScheduler {
 
         private void accept(Request r) {
             if (stopping || subscriber != this) {
-                pool.release(r);
+                dropUnsent(r);
                 return;
             }
             asked = false;

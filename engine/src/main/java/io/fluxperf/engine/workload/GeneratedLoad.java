@@ -67,12 +67,12 @@ public final class GeneratedLoad implements RequestSource {
     /**
      * Reads of a --hit workload check every value against its key: the preload wrote each key's
      * value, and every write of the run writes a slice of the same pattern, so a value that differs
-     * is corrupted or belongs to another request. Not when a workload of the run changes values
-     * in other ways (append, prepend, incr, decr, command templates).
+     * is another run's (another seed) or corrupted. Not when a workload of the run changes values
+     * in other ways (append, prepend, incr, decr, command templates, MSET: one value for all its keys).
      */
     static boolean checksValues(List<WorkloadConfig> workloads, WorkloadConfig w) {
         boolean valuesIntact = workloads.stream().noneMatch(o -> o.template() != null || switch (o.method()) {
-            case APPEND, PREPEND, INCR, DECR, COMMAND, EVAL, EVALSHA -> true;
+            case APPEND, PREPEND, INCR, DECR, COMMAND, EVAL, EVALSHA, MSET -> true;
             default -> !o.shape().keepsPatternValues();
         });
         return valuesIntact && w.hit() && w.method().isRead();

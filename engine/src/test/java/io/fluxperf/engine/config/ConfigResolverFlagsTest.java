@@ -134,10 +134,18 @@ class ConfigResolverFlagsTest {
         assertEquals(message, error(s -> s.server = server));
     }
 
+    /** An unknown method is told with the methods of the run's protocol only (issue 46). */
     @Test
     void badMethod() {
-        assertEquals("--method: unknown method 'frob'; expected one of " + Checks.METHODS, error(s -> s.method = "frob"));
-        assertTrue(error(s -> s.method = "flush").startsWith("--method: unknown method 'flush'; expected one of get,"));
+        assertEquals("--method: unknown method 'frob'; memcache speaks get, gets, set, add, replace, append, prepend,"
+                + " cas, delete, incr, decr, touch", error(s -> s.method = "frob"));
+        assertTrue(error(s -> s.method = "flush").startsWith("--method: unknown method 'flush'; memcache speaks get,"));
+        String redis = error(s -> {
+            s.protocol = "redis";
+            s.method = "gets";
+        });
+        assertTrue(redis.startsWith("--method: protocol redis does not support gets; it speaks get, set,"), redis);
+        assertTrue(!redis.contains("post") && !redis.contains("touch"), redis);
     }
 
     @Test
