@@ -55,10 +55,14 @@ public final class LiveFigures implements LiveFeed {
     }
 
     /**
-     * One second of the run (one statistics interval): requests/s and target per workload, the
-     * outcomes, latency percentiles (ns) and heatmap column of every workload together.
+     * One statistics interval of the run (a second, or {@code --stats-interval}): requests/s and
+     * target per workload, the outcomes (counts over the interval, {@code seconds} long), latency
+     * percentiles (ns) and heatmap column of every workload together.
+     *
+     * @param second  when it ended, seconds since the load began
+     * @param seconds its length
      */
-    public record Second(double second, long unixMillis, double[] rates, double[] targets, long[] outcomes,
+    public record Second(double second, double seconds, long unixMillis, double[] rates, double[] targets, long[] outcomes,
                          long p50, long p99, long p999, long openConnections, long[] heat) {
     }
 
@@ -69,8 +73,9 @@ public final class LiveFigures implements LiveFeed {
      * @param counts   per workload: ok, miss, error, timeout, closed, sent, bytes received, bytes sent
      * @param targets  per workload its target requests/s now (0: unlimited)
      * @param achieved per workload its requests/s in the last interval
+     * @param intervalSeconds how often the figures are taken: --stats-interval, else 1 s
      */
-    public record Snapshot(String kind, String protocol, String target, boolean steerable, String phase,
+    public record Snapshot(String kind, String protocol, String target, boolean steerable, String phase, double intervalSeconds,
                            double elapsedSeconds, List<String> workloads, long[][] counts, double[] targets,
                            double[] achieved, Summary[] latency, Summary[] service, Summary sendLag,
                            long connectionsOpen, long connectionsOpened, long connectionsFailed,
@@ -240,7 +245,7 @@ public final class LiveFigures implements LiveFeed {
         targets = rates.clone();
         achieved = perWorkload;
         boolean timed = all.getTotalCount() > 0;
-        history.addLast(new Second(sample.second(), System.currentTimeMillis(), perWorkload, rates.clone(),
+        history.addLast(new Second(sample.second(), seconds, System.currentTimeMillis(), perWorkload, rates.clone(),
                 new long[] {sample.ok(), sample.miss(), sample.error(), sample.timeout(), sample.closed()},
                 timed ? all.getValueAtPercentile(50) : 0, timed ? all.getValueAtPercentile(99) : 0,
                 timed ? all.getValueAtPercentile(99.9) : 0, sample.openConnections(), heat(all)));
@@ -302,7 +307,8 @@ public final class LiveFigures implements LiveFeed {
             lat[i] = Summary.of(latency[i]);
             svc[i] = Summary.of(service[i]);
         }
-        snapshot = new Snapshot(kind, config.protocol(), target, steerable, phase,
+        double every = config.statsInterval().isZero() ? 1 : config.statsInterval().toNanos() / 1e9;
+        snapshot = new Snapshot(kind, config.protocol(), target, steerable, phase, every,
                 (System.nanoTime() - startedNanos) / 1e9, names, counts, targets.clone(), achieved.clone(), lat, svc,
                 Summary.of(sendLag), open, initialOpen + opened, initialFailed + failed, closedConnections,
                 List.copyOf(history), new TcpNow(tcpRetransmits, tcpLast.samples(), tcpLast.lost(), tcpLast.rttP50Micros(),
