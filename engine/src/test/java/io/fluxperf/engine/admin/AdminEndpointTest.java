@@ -95,6 +95,20 @@ class AdminEndpointTest {
             assertEquals(result.total().workloads().get(0).latency().getTotalCount(),
                     end.get("fluxperf_latency_seconds_count{workload=\"get\"}"), 0.02 * o.requests(),
                     "the latency summary counts the measured requests");
+            // the latency histogram: as many requests as the summary, in cumulative buckets
+            assertEquals(end.get("fluxperf_latency_seconds_count{workload=\"get\"}"),
+                    end.get("fluxperf_request_duration_seconds_count{workload=\"get\"}"));
+            double below = 0;
+            int buckets = 0;
+            for (Map.Entry<String, Double> e : end.entrySet()) {
+                if (e.getKey().startsWith("fluxperf_request_duration_seconds_bucket{")) {
+                    assertTrue(e.getValue() >= below, "cumulative: " + e.getKey() + " " + e.getValue() + " after " + below);
+                    below = e.getValue();
+                    buckets++;
+                }
+            }
+            assertEquals(44, buckets, "43 bounds and +Inf");
+            assertEquals(end.get("fluxperf_request_duration_seconds_count{workload=\"get\"}"), below, "+Inf holds every one");
             // TCP health on loopback: an RTT the kernel measured, nothing retransmitted
             assertTrue(end.get("fluxperf_tcp_smoothed_rtt_p50_seconds") > 0, "srtt: " + end);
             assertTrue(end.get("fluxperf_tcp_smoothed_rtt_max_seconds") >= end.get("fluxperf_tcp_smoothed_rtt_p50_seconds"));
