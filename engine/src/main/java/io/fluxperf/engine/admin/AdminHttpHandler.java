@@ -72,7 +72,12 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
             return;
         }
         String method = req.method().name();
-        Reply reply = routes.answer(method, req.uri(), run.get());
+        Reply reply;
+        try {
+            reply = routes.answer(method, req.uri(), run.get());
+        } catch (RuntimeException e) { // a fault of ours: the client hears of it, the run goes on
+            reply = Reply.text(500, "The admin endpoint failed to answer: " + AdminRoutes.quoted(String.valueOf(e.getMessage())) + ".");
+        }
         answer(ctx, reply, !HttpUtil.isKeepAlive(req), method.equals("HEAD"));
     }
 
