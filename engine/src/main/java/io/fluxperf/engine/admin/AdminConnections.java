@@ -68,6 +68,11 @@ final class AdminConnections {
         return cap;
     }
 
+    /** The most connections asked for, before the fd budget. */
+    int wanted() {
+        return limits.connections();
+    }
+
     /** Connections held now. On the loop. */
     int size() {
         return open.size();

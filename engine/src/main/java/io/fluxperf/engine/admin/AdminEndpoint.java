@@ -148,7 +148,9 @@ public final class AdminEndpoint implements AutoCloseable {
     public void attach(LiveFigures figures, RateControl rates, Runnable quit) {
         run = new Attached(figures, new AdminMetrics(figures::snapshot), rates, quit);
         long needs = loadDescriptors(figures.config());
-        loop.execute(() -> connections.cap(AdminConnections.budget(connections.cap(), fdLimit(), fdOpen(), needs)));
+        // the endpoint's own connections open now are not the run's: they are what the cap bounds
+        loop.execute(() -> connections.cap(AdminConnections.budget(connections.wanted(), fdLimit(),
+                fdOpen() - connections.size(), needs)));
     }
 
     /**

@@ -186,6 +186,8 @@ class AdminEndpointTest {
         try (AdminEndpoint endpoint = AdminEndpoint.start("0", "--admin")) {
             io.fluxperf.engine.workload.RateControl rates = new io.fluxperf.engine.workload.RateControl(config);
             endpoint.attach(new LiveFigures(config, "run", "embedded", true), rates, () -> { });
+            assertEquals(AdminConnections.Limits.DEFAULT.connections(), endpoint.connectionCap(),
+                    "the full cap: this JVM's fd limit leaves plenty beside 25 connections to the embedded target");
             System.setOut(capture);
             System.setErr(capture);
             for (String[] b : bad) {
