@@ -85,10 +85,10 @@ class DashboardChromiumTest {
         })) {
             run.awaitMeasuring(60);
             com.fasterxml.jackson.databind.JsonNode json;
-            do { // three intervals of history, 15 s: waiting for them is the test
+            do { // two intervals of history, 10 s (where the axis said "-2 s"): waiting for them is the test
                 Thread.sleep(500);
                 json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(run.get("/metrics.json"));
-            } while (json.get("seconds").size() < 3);
+            } while (json.get("seconds").size() < 2);
             String dom = chromium("--virtual-time-budget=3000", "--dump-dom", run.endpoint.url());
 
             // outcomes per second: the misses (a get of keys never set) at the rate, not at five times it
@@ -100,9 +100,9 @@ class DashboardChromiumTest {
             assertTrue(top >= 2000 && top <= 4000, "the outcomes axis fits per-second rates: " + outcomeTicks);
             assertRound(numbers(ticks(dom, "rates", "ytick")), "the requests/s chart's y ticks");
 
-            // the time axis spans the history: three intervals of 5 s or more, as the titles say
+            // the time axis spans the history: two intervals of 5 s or more, as the titles say
             double span = number(Pattern.compile("id=\"outcomes-span\">\\(last ([0-9]+) s, one point per 5 s\\)<"), dom);
-            assertTrue(span >= 15 && Math.abs(span / 5 - Math.rint(span / 5)) < 0.25, "the history's span: " + span);
+            assertTrue(span >= 10 && Math.abs(span / 5 - Math.rint(span / 5)) < 0.25, "the history's span: " + span);
             List<String> times = ticks(dom, "outcomes", "xtick");
             assertEquals("now", times.get(0), "the newest tick: " + times);
             double oldest = Double.parseDouble(times.get(times.size() - 1).replace("−", "").replace(" s", ""));
