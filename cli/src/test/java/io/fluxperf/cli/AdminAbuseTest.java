@@ -66,12 +66,10 @@ class AdminAbuseTest {
                 java.util.function.BooleanSupplier ended = () -> stop.get() || !p.isAlive() || reported(out);
                 InetSocketAddress admin = awaitAdmin(p, out);
                 awaitMeasuring(admin);
-                long fds;
-                try (var list = Files.list(Path.of("/proc", Long.toString(p.pid()), "fd"))) {
-                    fds = list.count();
-                }
+                long fds = openFiles(p);
                 System.out.println("the child's open file descriptors while it measures, before the abuse: " + fds
                         + " of " + FD_LIMIT);
+                long mostFds = fds;
                 abusers.add(abuser("idle", () -> {
                     for (int i = 0; i < 500 && !stop.get(); i++) {
                         Socket s = new Socket();
@@ -173,6 +171,7 @@ class AdminAbuseTest {
                     }
                     assertEquals(200, a.status, "GET /vars during the abuse: " + a.body);
                     millis.add(ms);
+                    mostFds = Math.max(mostFds, openFiles(p));
                     Thread.sleep(50);
                 }
                 stop.set(true);
@@ -205,6 +204,9 @@ class AdminAbuseTest {
                             "the tiny and the huge rate were refused: " + w.get("workloads"));
                 }
                 System.out.println("GETs on fresh connections during the abuse, ms: " + millis);
+                System.out.println("the child's open file descriptors at most: " + mostFds + " of " + FD_LIMIT);
+                // the load's 20 connections and the endpoint's 32 (and one being replaced), where the 520 abusers would take 520
+                assertTrue(mostFds <= fds + 20 + 33 + 16, "the endpoint held its cap: " + mostFds + " descriptors, from " + fds);
                 System.out.println("the abusers' connections refused, timed out or closed unanswered: " + dropped.get()
                         + "; bad requests sent: " + asked.get());
                 // an abuser's connection may be replaced at the cap before its bytes are read (its loss), rarely
@@ -218,6 +220,15 @@ class AdminAbuseTest {
                     s.close();
                 }
             }
+        }
+    }
+
+    /** How many file descriptors process {@code p} has open now (0 once it has ended). */
+    private static long openFiles(Process p) {
+        try (var list = Files.list(Path.of("/proc", Long.toString(p.pid()), "fd"))) {
+            return list.count();
+        } catch (IOException | java.io.UncheckedIOException ended) {
+            return 0;
         }
     }
 
