@@ -92,7 +92,8 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     private Boolean flush;
 
     @Option(names = "--rate", paramLabel = "N",
-            description = "Requests per second in total (open loop; latency from the intended send time). Default: as fast as possible.")
+            description = "Requests per second in total (open loop; latency from the intended send time), at most 1e9 and"
+                    + " at least one per window. Default: as fast as possible.")
     private String rate;
 
     @Option(names = {"-d", "--duration"}, paramLabel = "TIME", converter = DurationConverter.class,

@@ -32,6 +32,18 @@ public interface RequestSource {
     }
 
     /**
+     * Takes back {@code request}, the last one thread {@code thread}'s flux emitted, which was not
+     * sent and waits for its intended time, as if it had never been emitted: the next one asked for
+     * is made again under what holds now (a rate just changed). On the thread's event loop.
+     *
+     * @return whether it was taken back; if so the caller releases the request to its pool unsent,
+     *         else it keeps it (a source that cannot, or whose flux has ended)
+     */
+    default boolean takeBack(Request request, int thread) {
+        return false;
+    }
+
+    /**
      * How many requests thread {@code thread}'s flux will emit, or -1 when that is not known in
      * advance (a replayed log, a run that ends by time). A connection per request then opens
      * exactly that many connections, and no spare one.

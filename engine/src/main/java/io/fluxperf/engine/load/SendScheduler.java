@@ -77,6 +77,9 @@ final class SendScheduler {
     private final java.util.function.Consumer<ConnectionSlot> onSend;
 
     private SourceSubscriber subscriber;
+    /** The phase's source and this thread's index in it, for {@link #ratesChanged()}. */
+    private RequestSource source;
+    private int thread;
     private Request pending;
     /**
      * One request was asked of the source and has not come yet. A source that emits later (a
@@ -150,6 +153,8 @@ final class SendScheduler {
         sourceDone = false;
         asked = false;
         subscriber = new SourceSubscriber(source, thread);
+        this.source = source;
+        this.thread = thread;
         source.requests(thread, threads, pool, startNanos, loop).subscribe(subscriber);
         pump();
     }
@@ -170,6 +175,25 @@ final class SendScheduler {
                 pool.release(pending);
             }
             pending = null;
+        }
+    }
+
+    /**
+     * A rate changed: a request that waits for its intended time was timed by the old rate, which
+     * may have put it minutes away, so it goes back to the source and the next one asked for is
+     * timed by the new rate. One that is due already stays (it goes as soon as there is room). On
+     * the loop.
+     */
+    void ratesChanged() {
+        Request r = pending;
+        if (r == null || stopping || source == null || !r.isScheduled()
+                || r.intendedNanos() - earlyNanos <= System.nanoTime()) {
+            return;
+        }
+        if (source.takeBack(r, thread)) {
+            pending = null;
+            pool.release(r);
+            pump();
         }
     }
 
