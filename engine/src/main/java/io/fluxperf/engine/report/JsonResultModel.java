@@ -75,6 +75,30 @@ final class JsonResultModel {
     record Redirects(long moved, long ask, long mapRefreshes) {
     }
 
+    /**
+     * A cluster run's changes of layout seen in a window (each with its time, ns from the first
+     * window's start) and the slots without a master in it: each gap that overlaps the window, as
+     * long as it was by the window's end ({@code open}: still then). {@code longestGapNanos} is
+     * the longest (0: none).
+     */
+    record Topology(List<TopologyChange> changes, List<TopologyGap> gaps, long longestGapNanos) {
+        static Topology of(io.fluxperf.engine.metrics.TopologyFigures t, long origin) {
+            if (t == null) {
+                return null;
+            }
+            var longest = t.longestGap();
+            return new Topology(t.changes().stream().map(c -> new TopologyChange(c.atNanos() - origin, c.what())).toList(),
+                    t.gaps().stream().map(g -> new TopologyGap(g.firstSlot(), g.lastSlot(), g.master(), g.startNanos() - origin,
+                            g.endNanos() - origin, g.nanos(), g.open())).toList(), longest == null ? 0 : longest.nanos());
+        }
+    }
+
+    record TopologyChange(long at, String change) {
+    }
+
+    record TopologyGap(int firstSlot, int lastSlot, String master, long start, long end, long nanos, boolean open) {
+    }
+
     record WorkloadSettings(int index, String name, String method, double rate, int weight, Map<String, Object> bytes,
                             Keyspace keyspace, boolean hit, boolean flush, int keysPerRequest, int ttlSeconds) {
     }
@@ -93,6 +117,8 @@ final class JsonResultModel {
                   List<Server> servers,
                   @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
                   Redirects redirects,
+                  @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                  Topology topology,
                   @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
                   io.fluxperf.engine.metrics.TcpFigures tcp) {
     }
@@ -183,6 +209,7 @@ final class JsonResultModel {
                 w.connectLatency() != null ? w.summaries().connect() : null, replyClasses(t, TextReport.replyClasses(run)), workloads,
                 servers(w), w.pool() != null && w.pool().cluster()
                         ? new Redirects(w.pool().moved(), w.pool().ask(), w.pool().mapRefreshes()) : null,
+                Topology.of(w.topology(), origin),
                 w.tcp().figures().samples() > 0 ? w.tcp().figures() : null);
     }
 

@@ -265,8 +265,27 @@ final class ReportRebuild {
                     s.path("ask").asLong(), latency.apply(name)));
         }
         JsonNode redirects = n.path("redirects");
-        return w.withPool(new io.fluxperf.engine.metrics.PoolFigures(list, config.pool().cluster(),
-                redirects.path("mapRefreshes").asLong()));
+        return withTopology(w.withPool(new io.fluxperf.engine.metrics.PoolFigures(list, config.pool().cluster(),
+                redirects.path("mapRefreshes").asLong())), n.path("topology"), w.startNanos() - n.path("start").asLong());
+    }
+
+    /** A cluster run's changes of layout and slots without a master (result.json's {@code topology}) on the window. */
+    private static WindowResult withTopology(WindowResult w, JsonNode t, long origin) {
+        if (!t.isObject()) {
+            return w;
+        }
+        List<io.fluxperf.engine.metrics.TopologyFigures.Change> changes = new ArrayList<>();
+        for (JsonNode c : t.path("changes")) {
+            changes.add(new io.fluxperf.engine.metrics.TopologyFigures.Change(origin + c.path("at").asLong(),
+                    c.path("change").asText()));
+        }
+        List<io.fluxperf.engine.metrics.TopologyFigures.Gap> gaps = new ArrayList<>();
+        for (JsonNode g : t.path("gaps")) {
+            gaps.add(new io.fluxperf.engine.metrics.TopologyFigures.Gap(g.path("firstSlot").asInt(), g.path("lastSlot").asInt(),
+                    g.path("master").asText(), origin + g.path("start").asLong(), origin + g.path("end").asLong(),
+                    g.path("open").asBoolean()));
+        }
+        return w.withTopology(new io.fluxperf.engine.metrics.TopologyFigures(changes, gaps));
     }
 
     private static OutcomeCounts outcomes(JsonNode n) {
