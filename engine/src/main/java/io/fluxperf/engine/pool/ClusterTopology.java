@@ -52,7 +52,12 @@ final class ClusterTopology implements RunAddendum {
     private int reported;
 
     synchronized void change(long nanos, String what) {
-        changes.add(new TopologyFigures.Change(nanos, what));
+        // in time order among those not reported yet: a load thread's loss may be told after a later map read
+        int at = changes.size();
+        while (at > reported && changes.get(at - 1).atNanos() > nanos) {
+            at--;
+        }
+        changes.add(at, new TopologyFigures.Change(nanos, what));
     }
 
     synchronized void roles(Map<String, String> now) {
