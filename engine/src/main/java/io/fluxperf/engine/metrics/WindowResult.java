@@ -40,6 +40,8 @@ public final class WindowResult {
     private TcpHealth tcp = new TcpHealth();
     /** A cluster run: what it saw of the cluster's layout in the window; null otherwise. */
     private TopologyFigures topology;
+    /** A publish workload with subscribers: what they received in the window; null otherwise. */
+    private MessageFigures messages;
 
     public WindowResult(int number, long startNanos, long endNanos, List<WorkloadConfig> workloadConfigs,
                         List<WorkloadStats> workloads, WorkloadStats total, ConnectionCounts connections,
@@ -88,6 +90,7 @@ public final class WindowResult {
         w.pool = pool;
         w.tcp = tcp;
         w.topology = topology;
+        w.messages = messages;
         return w;
     }
 
@@ -99,7 +102,20 @@ public final class WindowResult {
         w.pool = p;
         w.tcp = tcp;
         w.topology = topology;
+        w.messages = messages;
         return w;
+    }
+
+    /** This window with what a publish workload's subscribers received in it. */
+    public WindowResult withMessages(MessageFigures m) {
+        WindowResult w = withPool(pool);
+        w.messages = m;
+        return w;
+    }
+
+    /** A publish workload's messages as its subscribers received them; null without subscribers. */
+    public MessageFigures messages() {
+        return messages;
     }
 
     /** This window with what a cluster run saw of its cluster's layout in it. */
@@ -263,6 +279,7 @@ public final class WindowResult {
         w.pool = pool == null ? null : pool.kept();
         w.tcp = tcp.copy();
         w.topology = topology;
+        w.messages = messages;
         return w;
     }
 

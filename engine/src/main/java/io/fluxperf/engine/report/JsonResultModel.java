@@ -96,6 +96,29 @@ final class JsonResultModel {
     record TopologyChange(long at, String change) {
     }
 
+    /**
+     * A publish workload's messages as its subscribers received them (see {@code MessageFigures}):
+     * in a window, the publishes that ended ok and what arrived; over the run ({@code reconciled}),
+     * also each subscriber's {@code lost} and {@code unconfirmed} messages, null in a window.
+     */
+    record Messages(long published, boolean reconciled, long delivered, long duplicated, Long lost, Long unconfirmed,
+                    List<SubscriberMessages> subscribers) {
+        static Messages of(io.fluxperf.engine.metrics.MessageFigures m) {
+            if (m == null) {
+                return null;
+            }
+            boolean r = m.reconciled();
+            return new Messages(m.published(), r, m.delivered(), m.duplicated(), r ? m.lost() : null,
+                    r ? m.unconfirmed() : null, m.subscribers().stream().map(s -> new SubscriberMessages(s.number(),
+                    s.delivered(), s.duplicated(), r ? s.lost() : null, r ? s.unconfirmed() : null, s.latency())).toList());
+        }
+    }
+
+    /** One subscriber's messages; latency from each message's send time to its arrival, ns. */
+    record SubscriberMessages(int subscriber, long delivered, long duplicated, Long lost, Long unconfirmed,
+                              LatencySummary latency) {
+    }
+
     record TopologyGap(int firstSlot, int lastSlot, String master, long start, long end, long nanos, boolean open) {
     }
 
@@ -119,6 +142,8 @@ final class JsonResultModel {
                   Redirects redirects,
                   @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
                   Topology topology,
+                  @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                  Messages messages,
                   @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
                   io.fluxperf.engine.metrics.TcpFigures tcp) {
     }
@@ -209,7 +234,7 @@ final class JsonResultModel {
                 w.connectLatency() != null ? w.summaries().connect() : null, replyClasses(t, TextReport.replyClasses(run)), workloads,
                 servers(w), w.pool() != null && w.pool().cluster()
                         ? new Redirects(w.pool().moved(), w.pool().ask(), w.pool().mapRefreshes()) : null,
-                Topology.of(w.topology(), origin),
+                Topology.of(w.topology(), origin), Messages.of(w.messages()),
                 w.tcp().figures().samples() > 0 ? w.tcp().figures() : null);
     }
 
