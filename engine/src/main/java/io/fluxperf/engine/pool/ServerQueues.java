@@ -21,7 +21,8 @@ import java.util.List;
  * schedule to keep, and its latency counts from the write. A request that waited in
  * a queue longer than the timeout ends as a timeout ({@link #expire}). Requests sent again after a
  * redirect wait in a queue of their own, which never refuses one (they are bounded by what was in
- * flight).
+ * flight). When the thread loses its last connection to a member, or has one again, it tells its
+ * {@link MemberWatch} (a cluster: the master's slots go without one until a failover).
  *
  * <h2>Assumptions and guarantees</h2>
  * <ul>
