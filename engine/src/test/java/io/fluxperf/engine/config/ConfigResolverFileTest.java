@@ -448,13 +448,13 @@ class ConfigResolverFileTest {
         "requests = -1               | general.requests (line 2): must be at least 0, not -1",
         "seed = 1.5                  | general.seed (line 2): expected a whole number, not 1.5",
         "tcp-nodelay = 1             | general.tcp-nodelay (line 2): expected true or false, not 1",
-        "protocol = \"gopher\"       | general.protocol (line 2): unknown protocol 'gopher'; expected memcache, memcache-binary, redis, http",
+        "protocol = \"gopher\"       | general.protocol (line 2): unknown protocol 'gopher'; expected memcache, memcache-binary, memcache-meta, redis, http",
         "protocol = 1                | general.protocol (line 2): expected a string, not 1",
         "server = \"localhost\"      | general.server (line 2): 'localhost' has no port; write HOST:PORT, [IPv6]:PORT or unix:/path",
         "server = \"h:99999\"        | general.server (line 2): port must be between 1 and 65535, not '99999'",
         "thread = 4                  | general.thread (line 2): unknown key; did you mean threads?",
         "tcp_nodelay = true          | general.tcp_nodelay (line 2): unknown key; did you mean tcp-nodelay?",
-        "colour = \"blue\"           | general.colour (line 2): unknown key; expected one of server, protocol, threads, connections, pipeline, duration, windows, warmup, timeout, tcp-nodelay, requests, seed, udp, tls, tls-ca, tls-insecure, sni, connect-per-request, hold-connections, connect-rate, io-uring, busy-poll, stats-interval, early-send, arrivals, warmup-hitrate, connect-timeout, waterfall, servers, distribution, cluster, read-from, out, admin, user, password, db, resp, headers, http-ok",
+        "colour = \"blue\"           | general.colour (line 2): unknown key; expected one of server, protocol, threads, connections, pipeline, duration, windows, warmup, timeout, tcp-nodelay, requests, seed, udp, tls, tls-ca, tls-insecure, sni, connect-per-request, hold-connections, connect-rate, io-uring, busy-poll, stats-interval, early-send, arrivals, warmup-hitrate, connect-timeout, waterfall, servers, distribution, cluster, read-from, out, admin, meta-flags, meta-get-flags, user, password, db, resp, headers, http-ok",
     })
     void badGeneralValues(String line, String message) {
         assertEquals(f + ": " + message, error("[general]\n" + line + "\n"));
@@ -482,9 +482,9 @@ class ConfigResolverFileTest {
         "keyspace = 100000\\nkey-length = 4 | workload[1].keyspace (line 7): 100000 keys need keys of at least 5 bytes, but the key length is 4",
         "key-length = 3              | workload[1].key-length (line 7): 10000 keys need keys of at least 4 bytes, but the key length is 3",
         "hit = true\\nflush = true    | workload[1] (line 5): hit and flush cannot both be true: hit loads the key space so that reads hit, flush empties the server so that they miss",
-        "keyspace_size = 4           | workload[1].keyspace_size (line 7): unknown key; expected one of name, method, rate, weight, bytes, hit, flush, keys-per-request, ttl, keyspace, key-length, distribution, exponent, command, path, key-offset, cardinality, inner-keyspace, inner-key-length, value-kind, compression-ratio, values, script, range-start, range-end, by-score, truncate, ratelimit",
+        "keyspace_size = 4           | workload[1].keyspace_size (line 7): unknown key; expected one of name, method, rate, weight, bytes, hit, flush, keys-per-request, ttl, keyspace, key-length, distribution, exponent, command, path, key-offset, cardinality, inner-keyspace, inner-key-length, value-kind, compression-ratio, values, script, range-start, range-end, by-score, truncate, subscribers, ratelimit",
         "key_length = 4              | workload[1].key_length (line 7): unknown key; did you mean key-length?",
-        "keys = { count = 5 }        | workload[1].keys (line 7): unknown key; expected one of name, method, rate, weight, bytes, hit, flush, keys-per-request, ttl, keyspace, key-length, distribution, exponent, command, path, key-offset, cardinality, inner-keyspace, inner-key-length, value-kind, compression-ratio, values, script, range-start, range-end, by-score, truncate, ratelimit",
+        "keys = { count = 5 }        | workload[1].keys (line 7): unknown key; expected one of name, method, rate, weight, bytes, hit, flush, keys-per-request, ttl, keyspace, key-length, distribution, exponent, command, path, key-offset, cardinality, inner-keyspace, inner-key-length, value-kind, compression-ratio, values, script, range-start, range-end, by-score, truncate, subscribers, ratelimit",
     })
     void badWorkloadValues(String lines, String message) {
         String toml = """
@@ -554,7 +554,7 @@ class ConfigResolverFileTest {
                 error("threads = 4\n"));
         assertEquals(f + ": genral (line 1): unknown key; did you mean general?", error("[genral]\nthreads = 4\n"));
         assertEquals(f + ": workload[0].keys (line 3): unknown key; expected one of name, method, rate, weight, bytes,"
-                        + " hit, flush, keys-per-request, ttl, keyspace, key-length, distribution, exponent, command, path, key-offset, cardinality, inner-keyspace, inner-key-length, value-kind, compression-ratio, values, script, range-start, range-end, by-score, truncate, ratelimit",
+                        + " hit, flush, keys-per-request, ttl, keyspace, key-length, distribution, exponent, command, path, key-offset, cardinality, inner-keyspace, inner-key-length, value-kind, compression-ratio, values, script, range-start, range-end, by-score, truncate, subscribers, ratelimit",
                 error("[[workload]]\nmethod = \"get\"\n[workload.keys]\ncount = 5\n"));
     }
 
@@ -599,7 +599,7 @@ class ConfigResolverFileTest {
         RunSettings s = new RunSettings();
         s.config = file;
         String msg = assertThrows(UserError.class, () -> ConfigResolver.resolve(s)).getMessage();
-        assertTrue(msg.startsWith(f + ": not UTF-8 text"), msg);
+        assertEquals(f + ":1: byte 5 (0xff) is not UTF-8 text; a TOML file must be UTF-8 (is this a binary file?)", msg);
     }
 
     @Test

@@ -61,10 +61,11 @@ class PubSubConfigTest {
     @Test
     void anotherProtocolIsRefusedByName() {
         UserError e = assertThrows(UserError.class, () -> ConfigResolver.resolve(flags("memcache", "publish")));
-        assertEquals("--method: protocol memcache does not support publish (redis does)", e.getMessage());
+        assertEquals("--method: protocol memcache does not support publish; it speaks get, gets, set, add, replace, append,"
+                + " prepend, cas, delete, incr, decr, touch", e.getMessage());
         RunSettings http = flags("http", "publish");
         http.server = "127.0.0.1:8080";
-        assertEquals("--method: protocol http does not support publish (redis does)",
+        assertEquals("--method: protocol http does not support publish; it speaks get, delete, post, put",
                 assertThrows(UserError.class, () -> ConfigResolver.resolve(http)).getMessage());
     }
 

@@ -118,7 +118,7 @@ final class RespCodec implements ProtocolCodec {
             scripts.loadReplyRead();
         }
         if (!decoder.inFrame()) {
-            shape.clear();
+            shape.clear(r);
         }
         if (!frame(in, shape, OWN_REPLY, r)) {
             return NEED_MORE;
@@ -129,6 +129,10 @@ final class RespCodec implements ProtocolCodec {
         boolean loadFailed = scripts.received();
         int outcome = shape.redirected() ? REDIRECTED
                 : loadFailed ? Outcome.ERROR.ordinal() : RespOutcomes.of(shape, RespOutcomes.effectiveCommand(r)).ordinal();
+        if (shape.mismatch() && outcome == Outcome.OK.ordinal()) {
+            r.valueMismatch(); // read whole: the connection stays in step
+            outcome = Outcome.ERROR.ordinal();
+        }
         if (followUps.expect(r, outcome)) {
             return decodeFollowUps(in, r);
         }

@@ -109,7 +109,7 @@ final class RespHandshake {
 
     /** One sentence that names the flag to fix and quotes the server. */
     private String refusal(int step, String error) {
-        String said = error.endsWith(".") ? error : error + ".";
+        String said = io.fluxperf.engine.Printable.quote(error.endsWith(".") ? error : error + ".");
         boolean authProblem = error.startsWith("WRONGPASS") || error.startsWith("NOAUTH") || error.startsWith("NOPERM")
                 || error.contains("AUTH");
         String passwordFlag = options.user() != null ? "--user/--password" : "--password";

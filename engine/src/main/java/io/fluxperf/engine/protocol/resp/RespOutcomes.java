@@ -9,7 +9,9 @@ import java.util.List;
 /**
  * Which outcome a reply's shape ({@link RespReplyShape}) gives for which command.
  * <ul>
- * <li>An error reply ({@code -…}, RESP3 {@code !…}) is ERROR. A nil ({@code $-1}, {@code *-1},
+ * <li>An error reply ({@code -…}, RESP3 {@code !…}) is ERROR. A GET or MGET that checks values
+ * and reads one other than the run writes for its key is an ERROR marked as a mismatch
+ * ({@link Request#valueMismatch()}; {@link RespCodec} marks it). A nil ({@code $-1}, {@code *-1},
  * RESP3 {@code _}) is MISS.</li>
  * <li>An empty aggregate, or one whose elements are all nil (MGET), is MISS for a read (and for a
  * template or replayed command whose verb is not one of ours). HMGET and ZMSCORE miss as MGET

@@ -1,6 +1,8 @@
 package io.fluxperf.engine.protocol.resp;
 
 import io.fluxperf.engine.protocol.resp.cluster.ClusterRedirects;
+import io.fluxperf.engine.request.Command;
+import io.fluxperf.engine.request.Request;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -8,7 +10,8 @@ import io.netty.buffer.ByteBuf;
  * it is an error or a nil, and for an aggregate how many direct elements it has and how many of
  * them are nil or the integer 0. Attributes and top-level pushes are skipped. {@link RespOutcomes}
  * judges the shape; on a cluster node's connection a MOVED or ASK error is handed to
- * {@link ClusterRedirects} instead.
+ * {@link ClusterRedirects} instead. A GET or MGET that checks values ({@link Request#valueCheck()})
+ * has each value compared with the one the run writes for its key as it is read.
  */
 final class RespReplyShape implements RespSink {
     /** Reads a cluster node's MOVED and ASK; null on a connection to no cluster. */
@@ -25,13 +28,20 @@ final class RespReplyShape implements RespSink {
     private long nilElements;
     /** Direct elements that are the integer 0 (SMISMEMBER's "not a member"). */
     private long zeroElements;
+    /** A GET or MGET whose values are checked against the run's ({@link Request#valueCheck()}); null: none. */
+    private Request checked;
+    /** A value of {@link #checked} was not the one the run writes for its key. */
+    private boolean mismatch;
 
     RespReplyShape(ClusterRedirects redirects) {
         this.redirects = redirects;
     }
 
-    /** Readies the shape for a new reply. */
-    void clear() {
+    /** Readies the shape for a new reply, the one that answers {@code r}. */
+    void clear(Request r) {
+        Command c = r.command();
+        checked = r.valueCheck() != null && r.argCount() == 0 && (c == Command.GET || c == Command.MGET) ? r : null;
+        mismatch = false;
         redirected = false;
         depth = 0;
         skipFrom = -1;
@@ -45,6 +55,19 @@ final class RespReplyShape implements RespSink {
 
     boolean redirected() {
         return redirected;
+    }
+
+    /** Whether a checked value was not the one the run writes for its key. */
+    boolean mismatch() {
+        return mismatch;
+    }
+
+    /** Bulk string {@code in[start, end)} is the value of key {@code key} of the checked request. */
+    private void checkValue(int key, ByteBuf in, int start, int end) {
+        if (key < checked.keyCount() && !checked.valueCheck().matches(checked.keyBytes(), checked.keyOffset(key),
+                checked.keyLength(key), in, start, end - start)) {
+            mismatch = true;
+        }
     }
 
     /** RESP's type byte of the reply ({@code $}, {@code *}, {@code -}, …). */
@@ -87,7 +110,13 @@ final class RespReplyShape implements RespSink {
             if (t == '-' && redirects != null) {
                 redirected = redirects.read(in, start, end);
             }
+            if (t == '$' && checked != null && checked.keyCount() == 1) {
+                checkValue(0, in, start, end);
+            }
         } else if (depth == 1) {
+            if (t == '$' && checked != null && type == '*') {
+                checkValue((int) elements, in, start, end); // MGET: element i is key i's value
+            }
             elements++;
             if (t == '_') {
                 nilElements++;
