@@ -218,5 +218,21 @@ class ClusterFailoverTest {
         assertTrue(promoted.outcomes().requests() > RATE / 6, "it took the lost master's share: " + promoted.outcomes());
 
         assertEquals(text, RunDirectory.open(dir).reportText(), "report DIR makes the same text again");
+        // the same gap in the run directory's result.json, in the total and in the windows it overlaps
+        com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(dir.resolve("result.json").toFile());
+        com.fasterxml.jackson.databind.JsonNode t = json.path("total").path("topology");
+        assertEquals(gap.nanos(), t.path("longestGapNanos").asLong(), t.toString());
+        assertTrue(t.path("changes").size() >= 2, "the loss and the promotion: " + t);
+        com.fasterxml.jackson.databind.JsonNode g = t.path("gaps").get(0);
+        assertEquals(slots[0], g.path("firstSlot").asLong(), t.toString());
+        assertEquals(slots[1], g.path("lastSlot").asLong(), t.toString());
+        assertEquals(victim.address(), g.path("master").asText());
+        assertTrue(!g.path("open").asBoolean(), t.toString());
+        long windowsWithTheGap = 0;
+        for (com.fasterxml.jackson.databind.JsonNode w : json.path("windows")) {
+            windowsWithTheGap += w.path("topology").path("gaps").size() > 0 ? 1 : 0;
+        }
+        assertTrue(windowsWithTheGap >= 1, "a window's topology holds the gap");
     }
 }
