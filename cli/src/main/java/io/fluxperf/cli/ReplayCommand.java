@@ -30,8 +30,9 @@ import picocli.CommandLine.Option;
                 "reports it as 'run' does (outcomes, latency from the scheduled send time, one",
                 "workload per command) plus its fidelity: send lag, original and replay duration,",
                 "commands per type, lines skipped. Logs: redis-cli monitor output, memcached",
-                "'watch' output, a raw memcache text stream, twemcache klog, a fluxperf trace;",
-                "the format is told from the content, gzip is read as it is."},
+                "'watch' output, a raw memcache text stream, twemcache klog, a fluxperf trace,",
+                "a packet capture (pcap or pcapng of redis, memcache text or binary, HTTP/1.1);",
+                "the format is told from the content, gzip and zstd are read as they are."},
         footer = {"",
                 "Examples:",
                 "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log        # redis MONITOR, 1x",
@@ -40,6 +41,8 @@ import picocli.CommandLine.Option;
                 "  fluxperf replay -s 127.0.0.1:11211 -l stream.txt --times t.csv --loop 3",
                 "  fluxperf replay -s 127.0.0.1:11211 -l run-trace/        # 'run --trace' dir",
                 "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log --only get,set --max-wait 1s",
+                "  fluxperf replay -s 127.0.0.1:11211 -l peak.pcap.zst --key-prefix r:   # a capture",
+                "  fluxperf replay -s 127.0.0.1:6379 -l any.pcap --capture-server 10.0.0.5:6379",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --key-prefix r: --json r.json",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --stats-interval 1s",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --out runs/replay-1 --trace",
@@ -50,10 +53,11 @@ import picocli.CommandLine.Option;
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --window 10s --slo 'get.p99<1ms' --junit slo.xml",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --admin 9090        # Prometheus on :9090/metrics",
                 "",
-                "Capturing: redis-cli -p 6379 monitor > monitor.log",
+                "Capturing: tcpdump -i any -s 0 -w peak.pcap 'tcp port 11211' (docs/replay.md)",
+                "           redis-cli -p 6379 monitor > monitor.log",
                 "           printf 'watch fetchers mutations\\r\\n' | nc HOST 11211 > watch.log",
                 "Each original client (MONITOR's address, watch's cfd, klog's peer, a trace's",
-                "connection) keeps its order on a connection of its own. Lines that cannot be",
+                "or a capture's connection) keeps its order on a connection of its own. Lines that cannot be",
                 "parsed are counted and the first five shown; --strict stops at the first one",
                 "(exit 2).",
                 "Ctrl-C stops sending, waits for the replies in flight and prints the report of",
@@ -67,11 +71,11 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
     }
 
     @Option(names = {"-l", "--log"}, paramLabel = "FILE", required = true,
-            description = "The command log (plain or gzip), or a trace directory.")
+            description = "The command log or packet capture (plain, gzip or zstd), or a trace directory.")
     private Path log;
 
     @Option(names = "--format", paramLabel = "NAME",
-            description = "redis-monitor, memcache-watch, memcache-ascii, klog or trace (default: told from the content).")
+            description = "redis-monitor, memcache-watch, memcache-ascii, klog, pcap or trace (default: told from the content).")
     private String format;
 
     @Option(names = "--speed", paramLabel = "X|max",
@@ -99,8 +103,13 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
             description = "Send times of a raw memcache stream: CSV rows of seconds[,client], one per command (default: LOG.times.csv when present).")
     private Path times;
 
-    @Option(names = "--protocol", paramLabel = "NAME", description = "memcache, memcache-binary or redis; a trace of an HTTP run also replays over http (default: the log's).")
+    @Option(names = "--protocol", paramLabel = "NAME", description = "memcache, memcache-binary or redis; a trace of an HTTP run"
+            + " and a capture of HTTP traffic replay over http (default: the log's; a capture's is told from its clients' bytes).")
     private String protocol;
+
+    @Option(names = "--capture-server", paramLabel = "HOST:PORT",
+            description = "The server of a packet capture whose traffic is replayed (repeatable; default: the capture's only server).")
+    private List<String> captureServers;
 
     @Option(names = "--any-connection",
             description = "Send each command on any free connection, ignoring which client sent it (faster at --speed max; per-client order is lost).")
@@ -224,6 +233,7 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
                 .json(json)
                 .trace(traceInside() ? null : trace)
                 .live(!noLive)
+                .captureServers(captureServers == null ? List.of() : captureServers)
                 .build();
         if (admin != null) {
             try {

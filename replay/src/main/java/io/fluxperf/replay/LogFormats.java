@@ -1,6 +1,7 @@
 package io.fluxperf.replay;
 
 import io.fluxperf.engine.log.LogFormat;
+import io.fluxperf.engine.log.capture.CaptureFormat;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.Protocols;
 import java.util.ArrayList;
@@ -13,9 +14,10 @@ public final class LogFormats {
     private LogFormats() {
     }
 
-    /** Every format, the protocols' first, then {@code trace}. */
+    /** Every format, the protocols' first, then {@code pcap} (packet captures) and {@code trace}. */
     public static List<LogFormat> all() {
         List<LogFormat> all = new ArrayList<>(Protocols.logFormats());
+        all.add(CaptureFormat.INSTANCE);
         all.add(TraceFormat.INSTANCE);
         return all;
     }
@@ -31,8 +33,11 @@ public final class LogFormats {
         return all().stream().map(LogFormat::label).collect(Collectors.joining(", "));
     }
 
-    /** The protocol a format's commands go out with; null for a trace, whose header names it. */
+    /**
+     * The protocol a format's commands go out with; null for a trace, whose header names it, and for
+     * a packet capture, whose clients' bytes tell it.
+     */
     static Protocol protocolOf(LogFormat format) {
-        return format == TraceFormat.INSTANCE ? null : Protocols.ofLogFormat(format);
+        return format == TraceFormat.INSTANCE || format == CaptureFormat.INSTANCE ? null : Protocols.ofLogFormat(format);
     }
 }

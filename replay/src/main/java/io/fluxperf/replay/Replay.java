@@ -353,7 +353,8 @@ public final class Replay {
         return new ReplayResult(r, plan.name, plan.format, plan.protocol.name(), options.speedText(), options.loops(),
                 lag, original, r.total().seconds(), expected, stats.replayedByVerb(verbs), stats.commands, stats.lines,
                 bad.count(), bad.first(), stats.skipped(), stats.filtered, stats.late, stats.adjusted(), notes,
-                failure == null ? null : failure.getMessage(), options.warmup() != null, List.copyOf(positions));
+                failure == null ? null : failure.getMessage(), options.warmup() != null, List.copyOf(positions),
+                OriginalReplies.of(stats.originalReplies()));
     }
 
     /**

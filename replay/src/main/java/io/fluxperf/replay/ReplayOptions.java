@@ -45,6 +45,8 @@ import java.util.Locale;
  *                      prints, with the interval's send lag and the place in the log; zero = none
  * @param pool          several servers ({@code --server} repeated) or a cluster's seeds ({@code --cluster}), each
  *                      command sent to its key's server as {@code run} places keys; {@link PoolOptions#single()} otherwise
+ * @param captureServers a packet capture's servers whose traffic is replayed ({@code --capture-server HOST:PORT});
+ *                      empty: the capture's only server
  */
 public record ReplayOptions(Path log, LogFormat format, String server, String protocol, double speed,
                             Duration maxWait, int loops, List<String> only, String keyPrefix, double rateCap,
@@ -52,7 +54,7 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
                             Path times, boolean anyConnection, boolean allowFlush, boolean strict, Duration window,
                             int readAhead, Path trace, Path json, boolean live, Duration warmup,
                             ProtocolOptions protocolOptions, ConnectionOptions connection, Duration earlySend,
-                            Duration statsInterval, PoolOptions pool) {
+                            Duration statsInterval, PoolOptions pool, List<String> captureServers) {
 
     public ReplayOptions {
         if (log == null) {
@@ -105,6 +107,7 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         earlySend = earlySend == null ? RunConfig.DEFAULT_EARLY_SEND : earlySend;
         only = only == null ? List.of() : only.stream().map(s -> s.trim().toLowerCase(Locale.ROOT))
                 .filter(s -> !s.isEmpty()).toList();
+        captureServers = captureServers == null ? List.of() : List.copyOf(captureServers);
     }
 
     public static Builder builder(Path log) {
@@ -184,6 +187,7 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         private ConnectionOptions connection = ConnectionOptions.defaults();
         private Duration earlySend = RunConfig.DEFAULT_EARLY_SEND;
         private Duration statsInterval = Duration.ZERO;
+        private List<String> captureServers = List.of();
 
         private Builder(Path log) {
             this.log = log;
@@ -354,10 +358,17 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
             return this;
         }
 
+        /** The servers of a packet capture whose traffic is replayed ({@code --capture-server}, repeatable). */
+        public Builder captureServers(List<String> v) {
+            captureServers = v;
+            return this;
+        }
+
         public ReplayOptions build() {
             return new ReplayOptions(log, format, server, protocol, speed, maxWait, loops, only, keyPrefix, rateCap,
                     threads, connections, pipeline, timeout, tcpNoDelay, times, anyConnection, allowFlush, strict,
-                    window, readAhead, trace, json, live, warmup, protocolOptions, connection, earlySend, statsInterval, pool);
+                    window, readAhead, trace, json, live, warmup, protocolOptions, connection, earlySend, statsInterval, pool,
+                    captureServers);
         }
     }
 }

@@ -330,6 +330,7 @@ final class ReplaySource implements RequestSource, AutoCloseable {
             e.affinity = -1;
         }
         ctx.stats.replayed(e.verb);
+        ctx.stats.original(e.command, e.originalReply);
         Lane target = lanes[lane];
         if (primed.getCount() > 0 && target.full(e)) {
             primed.countDown();

@@ -13,6 +13,11 @@ public final class LogStats {
     private final Map<String, long[]> skipped = new LinkedHashMap<>();
     private final Map<String, long[]> adjusted = new LinkedHashMap<>();
     private long[] replayedByVerb = new long[16];
+    /** Commands released to the load by their original reply ({@code LogEntry.REPLY_*}), all loops. */
+    private final long[] originalReplies = new long[4];
+    /** Of those, reads whose original reply found their keys, and reads that missed. */
+    private long originalReadHits;
+    private long originalReadMisses;
     /** Commands released to the load, all loops. */
     public volatile long replayed;
     /** Lines (or records) read, first loop. */
@@ -59,6 +64,30 @@ public final class LogStats {
         }
         replayedByVerb[verb]++;
         replayed++;
+    }
+
+    /**
+     * A command released to the load, by what the original server answered it (a log that holds
+     * replies: a packet capture), for the fidelity block's original hit rate.
+     */
+    public void original(io.fluxperf.engine.request.Command command, byte reply) {
+        originalReplies[reply]++;
+        if (command != null && command.isRead()) {
+            if (reply == LogEntry.REPLY_OK) {
+                originalReadHits++;
+            } else if (reply == LogEntry.REPLY_MISS) {
+                originalReadMisses++;
+            }
+        }
+    }
+
+    /**
+     * Released commands by original reply: {unknown, ok, miss, error, read hits, read misses} (the
+     * first four indexed by {@code LogEntry.REPLY_*}).
+     */
+    public long[] originalReplies() {
+        return new long[] {originalReplies[0], originalReplies[1], originalReplies[2], originalReplies[3],
+            originalReadHits, originalReadMisses};
     }
 
     /** Skipped lines by reason (bad lines are counted by {@link BadLines}). */

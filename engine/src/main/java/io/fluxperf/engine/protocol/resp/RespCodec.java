@@ -116,7 +116,6 @@ final class RespCodec implements ProtocolCodec {
     private static final byte[] ASKING = bytes("*1\r\n$6\r\nASKING\r\n");
     private static final byte[] MOVED_PREFIX = bytes("MOVED ");
     private static final byte[] ASK_PREFIX = bytes("ASK ");
-    private static final boolean[] ZERO_IS_MISS = new boolean[Command.values().length];
     /** Writes into containers, which take no ttl of their own: a ttl is an EXPIRE sent after them. */
     private static final boolean[] EXPIRE_AFTER = new boolean[Command.values().length];
     private static final byte[] EXPIRE = bytes("*4\r\n$6\r\nEXPIRE\r\n");
@@ -125,10 +124,6 @@ final class RespCodec implements ProtocolCodec {
     static {
         for (int n = 0; n < ARRAY_HEADER.length; n++) {
             ARRAY_HEADER[n] = bytes("*" + n + "\r\n");
-        }
-        for (Command c : new Command[] {Command.EXISTS, Command.DELETE, Command.EXPIRE, Command.HDEL, Command.SREM,
-                Command.ZREM, Command.SISMEMBER, Command.LLEN, Command.HEXISTS}) {
-            ZERO_IS_MISS[c.ordinal()] = true;
         }
         for (Command c : new Command[] {Command.HSET, Command.HINCRBY, Command.LPUSH, Command.RPUSH, Command.SADD,
                 Command.ZADD, Command.ZINCRBY}) {
@@ -898,23 +893,7 @@ final class RespCodec implements ProtocolCodec {
         }
 
         Outcome outcome(Command c) {
-            if (type == '-' || type == '!') {
-                return Outcome.ERROR;
-            }
-            if (nil) {
-                return Outcome.MISS;
-            }
-            boolean readLike = c == null || c.isRead();
-            if ((type == '*' || type == '~' || type == '%') && readLike && nilElements == elements) {
-                return Outcome.MISS; // empty, or every key missing (MGET)
-            }
-            if (type == ':' && zero && c != null && ZERO_IS_MISS[c.ordinal()]) {
-                return Outcome.MISS;
-            }
-            if (type == '*' && c == Command.SISMEMBER && zeroElements == elements) {
-                return Outcome.MISS; // SMISMEMBER: none of the members is in the set
-            }
-            return Outcome.OK;
+            return RespOutcome.of(c, type, nil, zero, elements, nilElements, zeroElements);
         }
 
         @Override
