@@ -171,7 +171,8 @@ public final class CaptureFormat implements LogFormat {
         for (int i = 0; i < servers.size(); i++) {
             CaptureScan.Server s = servers.get(i);
             parts.add(commands != null ? String.format(Locale.ROOT, "%s (%,d commands)", s.endpoint, commands[i])
-                    : String.format(Locale.ROOT, "%s (%,d connections)", s.endpoint, s.connections));
+                    : String.format(Locale.ROOT, "%s (%,d connection%s)", s.endpoint, s.connections,
+                    s.connections == 1 ? "" : "s"));
         }
         return String.join(", ", parts);
     }

@@ -62,6 +62,13 @@ final class TcpConnection implements CommandSink, TcpStream.Receiver {
     private boolean begunSnapCut;
     private boolean begunLossCut;
 
+    // server bytes that wait for the client's stream to catch up
+    static final int MAX_DEFERRED = 4 << 20;
+    private byte[] deferred = new byte[0];
+    private int deferredLength;
+    private long[] deferredSizes = new long[8];
+    private int deferredParts;
+
     // commands waiting for their reply, in order
     private LogEntry[] pending = new LogEntry[16];
     private long[] pendingHandle = new long[16];
@@ -101,6 +108,8 @@ final class TcpConnection implements CommandSink, TcpStream.Receiver {
         pendingHead = 0;
         pendingCount = 0;
         nextHandle = 0;
+        deferredLength = 0;
+        deferredParts = 0;
     }
 
     boolean matches(long aHi, long aLo, int aPort, long bHi, long bLo, int bPort) {
@@ -142,8 +151,55 @@ final class TcpConnection implements CommandSink, TcpStream.Receiver {
             inSnapGap = false;
             reader.request(b, from, to, this);
         } else if (!repliesLost) {
-            reader.reply(b, from, to, this);
+            if (requests.hasHole() || deferredParts > 0) {
+                defer(b, from, to, 0);
+            } else {
+                reader.reply(b, from, to, this);
+            }
         }
+    }
+
+    /**
+     * Keeps server bytes that came while the client's stream waits for a hole to be filled: they
+     * answer commands the reader has not been given yet, so they are read once it has.
+     */
+    private void defer(byte[] b, int from, int to, long gap) {
+        int n = to - from;
+        if (deferredLength + n > deferred.length) {
+            deferred = Arrays.copyOf(deferred, Math.max(deferredLength + n, deferred.length * 2));
+        }
+        if (n > 0) {
+            System.arraycopy(b, from, deferred, deferredLength, n);
+        }
+        if (deferredParts == deferredSizes.length) {
+            deferredSizes = Arrays.copyOf(deferredSizes, deferredParts * 2);
+        }
+        // a part is either bytes (a positive size) or a gap (its size negated)
+        deferredSizes[deferredParts++] = gap > 0 ? -gap : n;
+        deferredLength += n;
+        if (deferredLength > MAX_DEFERRED) {
+            requests.declareHole(chunkTime); // so many replies to bytes the capture lacks: they will not come
+        }
+    }
+
+    /** Reads the deferred server bytes once the client's stream has no hole before them. */
+    void readDeferred() {
+        if (deferredParts == 0 || requests.hasHole()) {
+            return;
+        }
+        int at = 0;
+        int parts = deferredParts;
+        deferredParts = 0;
+        for (int i = 0; i < parts && !repliesLost; i++) {
+            long size = deferredSizes[i];
+            if (size < 0) {
+                reader.replyGap(-size, this);
+            } else {
+                reader.reply(deferred, at, at + (int) size, this);
+                at += (int) size;
+            }
+        }
+        deferredLength = 0;
     }
 
     @Override
@@ -169,7 +225,11 @@ final class TcpConnection implements CommandSink, TcpStream.Receiver {
             }
             reader.requestGap(n, this);
         } else if (!repliesLost) {
-            reader.replyGap(n, this);
+            if (requests.hasHole() || deferredParts > 0) {
+                defer(null, 0, 0, n);
+            } else {
+                reader.replyGap(n, this);
+            }
         }
     }
 
@@ -355,6 +415,7 @@ final class TcpConnection implements CommandSink, TcpStream.Receiver {
     void expire(long now) {
         requests.expireHole(now);
         replies.expireHole(now);
+        readDeferred();
         while (pendingCount > 0) {
             int slot = pendingHead;
             if (!pendingSettled[slot] && now - pending[slot].timeNanos < REPLY_WAIT_NANOS) {
@@ -366,7 +427,7 @@ final class TcpConnection implements CommandSink, TcpStream.Receiver {
     }
 
     boolean waiting() {
-        return pendingCount > 0 || requests.hasHole() || replies.hasHole();
+        return pendingCount > 0 || requests.hasHole() || replies.hasHole() || deferredParts > 0;
     }
 
     /**
@@ -379,6 +440,7 @@ final class TcpConnection implements CommandSink, TcpStream.Receiver {
             return;
         }
         requests.flush(now);
+        readDeferred();
         replies.flush(now);
         if (begun != null) {
             drop();

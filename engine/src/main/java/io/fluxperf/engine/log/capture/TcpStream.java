@@ -312,6 +312,15 @@ final class TcpStream {
         holeSince = early > 0 || acked ? now : -1;
     }
 
+    /** Declares the hole a gap now, however long it was waited for (the other side's bytes pile up behind it). */
+    void declareHole(long now) {
+        if (holeSince < 0) {
+            return;
+        }
+        holeSince = now - HOLE_NANOS;
+        expireHole(now);
+    }
+
     /** The connection or the capture ends: every hole before what came is a gap, and what came is delivered. */
     void flush(long now) {
         while (early > 0) {
@@ -327,8 +336,16 @@ final class TcpStream {
         acked = false;
     }
 
-    /** Delivers a gap from {@link #nextSeq} up to {@code upTo}, then what early segments it reaches. */
+    /**
+     * Delivers a gap from {@link #nextSeq} up to {@code upTo}, then what early segments it reaches. The
+     * gap is placed at the first segment captured after it when there is one (the missing bytes were
+     * sent just before it), else at {@code timeNanos}.
+     */
     private void declare(int upTo, long timeNanos, long packet) {
+        if (early > 0 && earlySeq[0] == upTo) {
+            timeNanos = earlyTime[0];
+            packet = earlyPacket[0];
+        }
         int n = upTo - nextSeq;
         if (n > 0) {
             nextSeq = upTo;

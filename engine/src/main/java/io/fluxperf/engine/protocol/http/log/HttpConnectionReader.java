@@ -359,6 +359,11 @@ final class HttpConnectionReader implements ConnectionReader {
 
     private void finish(CommandSink out) {
         rState = R_START;
+        if (tentative) {
+            tentative = false;
+            tentativeBytes = 0;
+            out.pickedUp(syncSkipped);
+        }
         long handle;
         if (cut) {
             handle = out.cut();
@@ -378,11 +383,6 @@ final class HttpConnectionReader implements ConnectionReader {
             handle = out.complete();
         }
         e = null;
-        if (tentative) {
-            tentative = false;
-            tentativeBytes = 0;
-            out.pickedUp(syncSkipped);
-        }
         waitFor(handle, head);
         if (upgrades) {
             // after CONNECT or an Upgrade the connection may carry another protocol: read no more of it

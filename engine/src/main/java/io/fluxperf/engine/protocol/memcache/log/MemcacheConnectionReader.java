@@ -369,6 +369,14 @@ final class MemcacheConnectionReader implements ConnectionReader {
                 return "no verb";
             }
         }
+        if (tentative) {
+            // proving a boundary: a command line a client writes holds no control bytes
+            for (int i = 0; i < end; i++) {
+                if ((b[i] & 0xff) < 0x20 || b[i] == 0x7f) {
+                    return "a control byte in a command line";
+                }
+            }
+        }
         int verbId = ctx.verbs.id(b, from[0], to[0]);
         String verb = ctx.verbs.name(verbId);
         int last = tokens;
@@ -488,10 +496,10 @@ final class MemcacheConnectionReader implements ConnectionReader {
         if (noreply) {
             ctx.stats.adjust("noreply dropped (every reply is timed)");
         }
+        pickedUp(out);
         long handle = out.complete();
         e = null;
         rState = R_START;
-        pickedUp(out);
         if (noreply) {
             out.settle(handle, LogEntry.REPLY_UNKNOWN);
         } else {
@@ -501,10 +509,10 @@ final class MemcacheConnectionReader implements ConnectionReader {
     }
 
     private String skipLine(String why, byte kind, int keys, boolean noreply, CommandSink out) {
+        pickedUp(out);
         long handle = out.skip(why);
         e = null;
         rState = R_START;
-        pickedUp(out);
         if (!noreply) {
             waitFor(handle, kind, keys, 0, (byte) 0);
         }
@@ -605,6 +613,7 @@ final class MemcacheConnectionReader implements ConnectionReader {
     /** A whole binary command. */
     private void binaryDone(CommandSink out) {
         rState = R_START;
+        pickedUp(out);
         int op = binOpcode;
         long handle;
         if (cut) {
@@ -620,7 +629,6 @@ final class MemcacheConnectionReader implements ConnectionReader {
             }
         }
         e = null;
-        pickedUp(out);
         waitFor(handle, K_BINARY, 0, binOpaque, (byte) op);
     }
 

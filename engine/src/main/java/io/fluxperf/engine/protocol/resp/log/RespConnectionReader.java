@@ -183,6 +183,8 @@ final class RespConnectionReader implements ConnectionReader {
                 }
                 if (requestNumber.value <= 0) {
                     rState = R_START; // "*0" and "*-1": redis reads nothing and answers nothing
+                    e = null;
+                    out.abandon();
                     return p;
                 }
                 argsLeft = requestNumber.value;
@@ -262,6 +264,8 @@ final class RespConnectionReader implements ConnectionReader {
                 }
                 if (e.argCount == 0) {
                     rState = R_START; // blank: nothing to run
+                    e = null;
+                    out.abandon();
                 } else {
                     finish(out);
                 }
