@@ -483,12 +483,17 @@ public final class CaptureFile {
         return limit - pos >= n;
     }
 
+    private static final java.lang.invoke.VarHandle BE_INT =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(int[].class, java.nio.ByteOrder.BIG_ENDIAN);
+    private static final java.lang.invoke.VarHandle LE_INT =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(int[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
     private int beInt(int at) {
-        return (buf[at] & 0xff) << 24 | (buf[at + 1] & 0xff) << 16 | (buf[at + 2] & 0xff) << 8 | buf[at + 3] & 0xff;
+        return (int) BE_INT.get(buf, at);
     }
 
     private int leInt(int at) {
-        return Integer.reverseBytes(beInt(at));
+        return (int) LE_INT.get(buf, at);
     }
 
     private int int32(int at) {

@@ -53,6 +53,8 @@ public final class CaptureReader implements LogReader {
     private TcpConnection[] spareConnections = new TcpConnection[16];
     private int spareCount;
     private int nextClient;
+    /** The connection of the last segment. */
+    private TcpConnection last;
 
     // entries: the pool and the queue of released ones
     private LogEntry[] free = new LogEntry[64];
@@ -135,7 +137,9 @@ public final class CaptureReader implements LogReader {
     private void segment(long time, long packet) {
         TcpSegment s = seg;
         int h = hash(s.srcHi, s.srcLo, s.srcPort) + hash(s.dstHi, s.dstLo, s.dstPort);
-        TcpConnection c = lookup(h, s);
+        // a request and its reply come one after the other: the last connection first
+        TcpConnection c = last != null && last.inTable && (last.matches(s.srcHi, s.srcLo, s.srcPort, s.dstHi, s.dstLo, s.dstPort)
+                || last.matches(s.dstHi, s.dstLo, s.dstPort, s.srcHi, s.srcLo, s.srcPort)) ? last : lookup(h, s);
         boolean toServer;
         if (c != null) {
             toServer = c.matches(s.srcHi, s.srcLo, s.srcPort, s.dstHi, s.dstLo, s.dstPort);
@@ -163,6 +167,7 @@ public final class CaptureReader implements LogReader {
             }
             c = open(h, server, toServer);
         }
+        last = c;
         TcpStream stream = toServer ? c.requests : c.replies;
         TcpStream other = toServer ? c.replies : c.requests;
         int seq = s.seq;
@@ -313,10 +318,9 @@ public final class CaptureReader implements LogReader {
         }
     }
 
+    /** An endpoint's hash; a connection's is the sum of its two, the same in both directions. */
     private static int hash(long hi, long lo, int port) {
-        long x = hi * 0x9E3779B97F4A7C15L ^ lo * 0xC2B2AE3D27D4EB4FL ^ port * 0x165667B19E3779F9L;
-        x ^= x >>> 29;
-        x *= 0xBF58476D1CE4E5B9L;
+        long x = (hi ^ lo ^ (long) port << 40) * 0x9E3779B97F4A7C15L;
         return (int) (x ^ x >>> 32);
     }
 

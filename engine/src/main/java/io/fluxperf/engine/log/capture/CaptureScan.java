@@ -312,10 +312,8 @@ final class CaptureScan {
 
         @Override
         public int hashCode() {
-            long x = aHi * 31 + aLo;
-            x = x * 31 + bHi;
-            x = x * 31 + bLo;
-            x = x * 31 + ((long) aPort << 16 | bPort);
+            long x = (aHi ^ aLo) * 0x9E3779B97F4A7C15L + (bHi ^ bLo) * 0xC2B2AE3D27D4EB4FL + ((long) aPort << 16 | bPort);
+            x *= 0x165667B19E3779F9L;
             return (int) (x ^ x >>> 32);
         }
     }

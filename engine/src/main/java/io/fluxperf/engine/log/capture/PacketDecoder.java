@@ -9,7 +9,10 @@ package io.fluxperf.engine.log.capture;
  * transports and packets whose headers the snap length cut are not TCP segments (each counted by
  * its reason).
  */
-final class PacketDecoder {
+public final class PacketDecoder {
+    private PacketDecoder() {
+    }
+
     static final int LINK_NULL = 0;
     static final int LINK_ETHERNET = 1;
     static final int LINK_RAW = 101;
@@ -20,7 +23,7 @@ final class PacketDecoder {
     static final int LINK_LINUX_SLL2 = 276;
 
     /** What {@link #decode} made of a packet. */
-    static final int TCP = 0;
+    public static final int TCP = 0;
     static final int NOT_IP = 1;
     static final int NOT_TCP = 2;
     static final int FRAGMENT = 3;
@@ -64,7 +67,7 @@ final class PacketDecoder {
      *
      * @return {@link #TCP} when {@code s} holds a segment, else why not
      */
-    static int decode(byte[] b, int off, int captured, int link, TcpSegment s) {
+    public static int decode(byte[] b, int off, int captured, int link, TcpSegment s) {
         int end = off + captured;
         int p;
         int ethertype;

@@ -5,7 +5,7 @@ package io.fluxperf.engine.log.capture;
  * IPv4 address is kept as its IPv4-mapped IPv6 address, {@code ::ffff:a.b.c.d}), sequence and
  * acknowledgement numbers, flags, and where its payload lies in the packet's bytes.
  */
-final class TcpSegment {
+public final class TcpSegment {
     static final int FIN = 0x01;
     static final int SYN = 0x02;
     static final int RST = 0x04;
@@ -27,6 +27,24 @@ final class TcpSegment {
     int payloadLength;
     /** Payload bytes the snap length cut off (on the wire after the captured ones). */
     int missing;
+
+    public int sourcePort() {
+        return srcPort;
+    }
+
+    public int destinationPort() {
+        return dstPort;
+    }
+
+    /** The sequence number of the segment's first byte (of its SYN, when it has one). */
+    public int sequence() {
+        return seq;
+    }
+
+    /** The captured payload's length, bytes. */
+    public int payloadLength() {
+        return payloadLength;
+    }
 
     boolean has(int flag) {
         return (flags & flag) != 0;

@@ -23,9 +23,22 @@ final class RedisVerbs {
         final Command command;
         final RedisKeys.Rule keys;
         final int valueWord;
+        /** The command whose reply rules apply to this verb's replies (INCRBY reads as INCR); null when none. */
+        final Command replyRule;
+        /**
+         * After this verb the server's messages may no longer be one reply per command (SUBSCRIBE,
+         * MONITOR, CLIENT REPLY); CLIENT does only with REPLY, which its reader checks.
+         */
+        final boolean mayChangeReplies;
 
         Verb(String name, Command command, boolean allowFlush, String authReason) {
             this.name = name;
+            byte[] b = name.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+            this.replyRule = io.fluxperf.engine.protocol.resp.RespOutcome.commandOf(b, 0, b.length);
+            this.mayChangeReplies = switch (name) {
+                case "subscribe", "psubscribe", "ssubscribe", "monitor", "client" -> true;
+                default -> false;
+            };
             if (CONNECTION_STATE.contains(name)) {
                 skip = name.equals("auth") || name.equals("hello") ? authReason
                         : "changes the connection or the server (" + name + ")";

@@ -362,8 +362,8 @@ final class RespConnectionReader implements ConnectionReader {
         } else {
             int verb = ctx.verbs.id(entry.args, 0, entry.argLength(0));
             RedisVerbs.Verb v = verbs.verb(verb);
-            replyRule = RespOutcome.commandOf(entry.args, 0, entry.argLength(0));
-            changesReplies = changesReplies(v.name, entry);
+            replyRule = v.replyRule;
+            changesReplies = v.mayChangeReplies && changesReplies(v.name, entry);
             if (v.skip != null) {
                 handle = out.skip(v.skip);
             } else {
