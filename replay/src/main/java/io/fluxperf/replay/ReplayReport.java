@@ -119,11 +119,17 @@ final class ReplayReport {
         }
     }
 
-    /** The progress line, stderr. */
-    static String progressLine(LiveSample sample, long elapsedNanos, LogPosition at, int loops, boolean trace) {
+    /** What a place in a log of {@code format} is counted in: a trace's records, a capture's packets, else lines. */
+    static String placeUnit(io.fluxperf.engine.log.LogFormat format) {
+        return format == TraceFormat.INSTANCE ? "record"
+                : format == io.fluxperf.engine.log.capture.CaptureFormat.INSTANCE ? "packet" : "line";
+    }
+
+    /** The progress line, stderr; {@code unit} is what {@code at.line()} counts ({@link #placeUnit}). */
+    static String progressLine(LiveSample sample, long elapsedNanos, LogPosition at, int loops, String unit) {
         StringBuilder b = new StringBuilder();
         b.append("[replay ").append(Math.round(elapsedNanos / 1e9)).append("s] ")
-                .append(trace ? "record " : "line ").append(at.line());
+                .append(unit).append(' ').append(at.line());
         if (at.sizeKnown()) {
             b.append(" (").append(at.percent()).append(" %)");
         }
@@ -143,12 +149,12 @@ final class ReplayReport {
      *
      * @param paced the replay has a schedule (not {@code --speed max} without a rate cap)
      */
-    static String[] statsLines(IntervalSample s, LogPosition at, boolean paced, int loops, boolean trace) {
+    static String[] statsLines(IntervalSample s, LogPosition at, boolean paced, int loops, String unit) {
         boolean lagKnown = paced && s.sent() > 0;
         String lag = TextReport.columns("sendLagP50", lagKnown ? TextReport.group(s.sendLagP50()) + " ns" : "n/a",
                 "sendLagP99", lagKnown ? TextReport.group(s.sendLagP99()) + " ns" : "n/a",
                 "sendLagMax", lagKnown ? TextReport.group(s.sendLagMax()) + " ns" : "n/a");
-        List<String> place = new ArrayList<>(List.of(trace ? "record" : "line", TextReport.group(at.line())));
+        List<String> place = new ArrayList<>(List.of(unit, TextReport.group(at.line())));
         if (at.sizeKnown()) {
             place.addAll(List.of("percent", at.percent() + " %"));
         }
