@@ -240,6 +240,36 @@ class CaptureReplayTest {
     }
 
     @Test
+    void shardedAgentsReplayEachClientOnceAndTheirOriginalRepliesAddUp(MemcachedProcess target) {
+        CaptureWriter w = new CaptureWriter();
+        for (int client = 0; client < 6; client++) {
+            CaptureWriter.Connection c = w.connection("10.0.0." + (10 + client), 40_000, "10.0.0.5", 11211);
+            c.open(T0);
+            for (int i = 0; i < 5; i++) {
+                c.send(T0 + (i + 1) * MS, "get c" + client + "k" + i + "\r\n");
+                c.reply(T0 + (i + 1) * MS + 100_000, i % 2 == 0 ? "END\r\n" : "VALUE c" + client + "k" + i + " 0 1\r\nv\r\nEND\r\n");
+            }
+        }
+        Path file = dir.resolve("sharded.pcap");
+        w.writeTo(file);
+        long sent = 0;
+        long originalHits = 0;
+        for (int agent = 0; agent < 3; agent++) {
+            ReplayOptions o = ReplayOptions.builder(file).server(target.address()).speed(0).live(false)
+                    .timeout(java.time.Duration.ofSeconds(20)).build();
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            ReplayResult r = new Replay(o).sharding(io.fluxperf.engine.shard.Shard.parse(agent + "/3"), null)
+                    .run(new java.io.PrintStream(out, true, StandardCharsets.UTF_8),
+                            new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+            sent += r.replayed();
+            originalHits += r.originalReplies().readHits();
+        }
+        assertEquals(30, sent, "every command once, over the three agents");
+        assertEquals(30, target.stats().get("cmd_get"));
+        assertEquals(12, originalHits, "the original hits of each agent's clients add up to the capture's");
+    }
+
+    @Test
     void severalServersAreListedAndOneIsPicked(MemcachedProcess target) {
         CaptureWriter w = new CaptureWriter();
         w.connection("10.0.0.7", 51234, "10.0.0.5", 11211).open(T0).send(T0 + MS, "get a\r\n").reply(T0 + 2 * MS, "END\r\n");
