@@ -41,7 +41,7 @@ import picocli.CommandLine.Option;
                 "  fluxperf replay -s 127.0.0.1:11211 -l stream.txt --times t.csv --loop 3",
                 "  fluxperf replay -s 127.0.0.1:11211 -l run-trace/        # 'run --trace' dir",
                 "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log --only get,set --max-wait 1s",
-                "  fluxperf replay -s 127.0.0.1:11211 -l peak.pcap.zst --key-prefix r:   # a capture",
+                "  fluxperf replay -s 127.0.0.1:11211 -l peak.pcap.zst --key-prefix r:",
                 "  fluxperf replay -s 127.0.0.1:6379 -l any.pcap --capture-server 10.0.0.5:6379",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --key-prefix r: --json r.json",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --stats-interval 1s",
@@ -57,9 +57,9 @@ import picocli.CommandLine.Option;
                 "           redis-cli -p 6379 monitor > monitor.log",
                 "           printf 'watch fetchers mutations\\r\\n' | nc HOST 11211 > watch.log",
                 "Each original client (MONITOR's address, watch's cfd, klog's peer, a trace's",
-                "or a capture's connection) keeps its order on a connection of its own. Lines that cannot be",
-                "parsed are counted and the first five shown; --strict stops at the first one",
-                "(exit 2).",
+                "or a capture's connection) keeps its order on a connection of its own. Lines",
+                "that cannot be parsed are counted and the first five shown; --strict stops at",
+                "the first one (exit 2).",
                 "Ctrl-C stops sending, waits for the replies in flight and prints the report of",
                 "what ran (exit code 130). Exit code 3: an objective (--slo) failed."})
 public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
