@@ -76,8 +76,8 @@ class BadInputCaptureTest {
                 Arguments.of(new String[] {"replay", "-s", server, "-l", noRequests.toString()},
                         noRequests + ": the capture holds no TCP connection that carries a request (3 packets, 3 of them TCP)"),
                 Arguments.of(new String[] {"replay", "-s", server, "-l", twoServers.toString()},
-                        twoServers + ": the capture holds requests to 2 servers: 10.0.0.5:11211 (1 commands), 10.0.0.6:11211"
-                                + " (1 commands); pick one with --capture-server HOST:PORT (repeatable)"),
+                        twoServers + ": the capture holds requests to 2 servers: 10.0.0.5:11211 (1 command), 10.0.0.6:11211"
+                                + " (1 command); pick one with --capture-server HOST:PORT (repeatable)"),
                 Arguments.of(new String[] {"replay", "-s", server, "-l", plain.toString(), "--capture-server", "10.0.0.9"},
                         "--capture-server: '10.0.0.9' is not HOST:PORT"),
                 Arguments.of(new String[] {"replay", "-s", server, "-l", plain.toString(), "--capture-server", "10.0.0.9:11211"},

@@ -279,7 +279,7 @@ class CaptureReplayTest {
         w.writeTo(file);
         UserError e = assertThrows(UserError.class, () -> replay(file, target.address(), x -> x));
         assertEquals(file + ": the capture holds requests to 2 servers: 10.0.0.6:11211 (2 commands), 10.0.0.5:11211"
-                + " (1 commands); pick one with --capture-server HOST:PORT (repeatable)", e.getMessage());
+                + " (1 command); pick one with --capture-server HOST:PORT (repeatable)", e.getMessage());
         Replays.Run run = replay(file, target.address(), b -> b.captureServers(List.of("10.0.0.6:11211")));
         assertEquals(2, target.stats().get("cmd_get"), run.out());
     }

@@ -170,7 +170,8 @@ public final class CaptureFormat implements LogFormat {
         List<String> parts = new ArrayList<>();
         for (int i = 0; i < servers.size(); i++) {
             CaptureScan.Server s = servers.get(i);
-            parts.add(commands != null ? String.format(Locale.ROOT, "%s (%,d commands)", s.endpoint, commands[i])
+            parts.add(commands != null ? String.format(Locale.ROOT, "%s (%,d command%s)", s.endpoint, commands[i],
+                    commands[i] == 1 ? "" : "s")
                     : String.format(Locale.ROOT, "%s (%,d connection%s)", s.endpoint, s.connections,
                     s.connections == 1 ? "" : "s"));
         }

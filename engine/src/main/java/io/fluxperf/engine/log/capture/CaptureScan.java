@@ -258,7 +258,8 @@ final class CaptureScan {
                 out.add(s);
             }
         }
-        out.sort(Comparator.comparingLong((Server s) -> s.requestBytes).reversed());
+        out.sort(Comparator.comparingLong((Server s) -> s.requestBytes).reversed()
+                .thenComparing(s -> s.endpoint.toString()));
         return out;
     }
 
