@@ -253,6 +253,25 @@ class CaptureReaderTest {
     }
 
     @Test
+    void aResetEndsAConnectionAndTheSamePortOpenedAgainIsANewClient() {
+        CaptureWriter w = new CaptureWriter();
+        CaptureWriter.Connection a = w.connection("10.0.0.7", 51234, "10.0.0.5", 6379);
+        a.open(T0).send(T0 + MS, resp("GET", "a") + resp("SET", "b", "v".repeat(3000)));
+        w.packets().remove(w.packets().size() - 1); // the SET's last segment, which the server acknowledges below
+        a.reply(T0 + 2 * MS, "$-1\r\n").reset(T0 + 3 * MS);
+        a.send(T0 + 4 * MS, resp("GET", "late")); // after the reset: not a command of this connection
+        CaptureWriter.Connection again = w.connection("10.0.0.7", 51234, "10.0.0.5", 6379, 5, 9);
+        again.open(T0 + 5 * MS).send(T0 + 6 * MS, resp("GET", "c")).reply(T0 + 7 * MS, "$1\r\nc\r\n").close(T0 + 8 * MS);
+        Path file = dir.resolve("reset.pcap");
+        w.writeTo(file);
+        Result r = read(file, List.of());
+        assertEquals(List.of("GET a", "GET c"), r.commands().stream().map(Read::words).toList());
+        assertEquals(List.of(0, 1), r.commands().stream().map(Read::client).toList());
+        assertEquals(List.of(LogEntry.REPLY_MISS, LogEntry.REPLY_OK), r.commands().stream().map(Read::reply).toList());
+        assertEquals(Map.of("commands cut by packets the capture lacks (never sent half)", 1L), r.skipped());
+    }
+
+    @Test
     void severalServersNeedToBeNamedAndAReusedPortIsANewClient() {
         CaptureWriter w = new CaptureWriter();
         CaptureWriter.Connection a = w.connection("10.0.0.7", 51234, "10.0.0.5", 6379);
