@@ -143,11 +143,17 @@ public final class CaptureReader implements LogReader {
         boolean toServer;
         if (c != null) {
             toServer = c.matches(s.srcHi, s.srcLo, s.srcPort, s.dstHi, s.dstLo, s.dstPort);
+            boolean opening = toServer && s.has(TcpSegment.SYN) && !s.has(TcpSegment.ACK);
             if (c.endedAt >= 0) {
-                if (!(toServer && s.has(TcpSegment.SYN) && !s.has(TcpSegment.ACK))) {
+                if (!opening) {
                     return; // the last packets of an ended connection
                 }
                 remove(c, h); // the client reuses the port: a new connection
+                c = null;
+            } else if (opening && c.requests.fromStart && c.requests.isn != s.seq) {
+                // a new connection on the same ports while the capture never saw the old one end
+                end(c);
+                remove(c, h);
                 c = null;
             }
         } else {

@@ -139,6 +139,11 @@ final class CaptureScan {
         probe.set(s.srcHi, s.srcLo, s.srcPort, s.dstHi, s.dstLo, s.dstPort);
         Flow f = flows.get(probe);
         boolean syn = s.has(TcpSegment.SYN);
+        if (f != null && syn && !s.has(TcpSegment.ACK) && f.fromStart && f.requestStart != s.seq + 1) {
+            finish(f); // the same ports opened again, the capture having seen no end of the connection before
+            flows.remove(f.key);
+            f = null;
+        }
         if (f == null) {
             if (!syn && s.wireLength() == 0) {
                 return;

@@ -44,6 +44,8 @@ final class TcpStream {
     /** The stream's first byte was seen after its SYN (not picked up mid-stream). */
     boolean fromStart;
     int nextSeq;
+    /** The initial sequence number, when {@link #fromStart}. */
+    int isn;
     boolean finSeen;
     int finSeq;
     /** Payload bytes dropped because they had been delivered already. */
@@ -101,6 +103,7 @@ final class TcpStream {
         if (!started || !fromStart) {
             started = true;
             fromStart = true;
+            this.isn = isn;
             nextSeq = isn + 1;
             early = 0;
             storeUsed = 0;

@@ -280,17 +280,21 @@ class CaptureReaderTest {
         b.open(T0).send(T0 + MS, resp("GET", "b") + resp("GET", "c")).reply(T0 + 2 * MS, "$-1\r\n$-1\r\n");
         CaptureWriter.Connection again = w.connection("10.0.0.7", 51234, "10.0.0.5", 6379, 777, 888);
         again.open(T0 + 5 * MS).send(T0 + 6 * MS, resp("GET", "d")).reply(T0 + 7 * MS, "$1\r\nd\r\n");
+        // and once more on the same ports, though the capture never saw the one before end
+        CaptureWriter.Connection third = w.connection("10.0.0.7", 51234, "10.0.0.5", 6379, 99_999, 7);
+        third.open(T0 + 8 * MS).send(T0 + 9 * MS, resp("GET", "e")).reply(T0 + 10 * MS, "$-1\r\n");
         Path file = dir.resolve("two.pcap");
         w.writeTo(file);
         UserError e = assertThrows(UserError.class, () -> read(file, List.of()));
-        assertEquals(file + ": the capture holds requests to 2 servers: 10.0.0.5:6379 (2 commands), 10.0.0.6:6379"
+        assertEquals(file + ": the capture holds requests to 2 servers: 10.0.0.5:6379 (3 commands), 10.0.0.6:6379"
                 + " (2 commands); pick one with --capture-server HOST:PORT (repeatable)", e.getMessage());
         Result r = read(file, List.of("10.0.0.5:6379"));
         assertEquals(List.of(new Read("GET a", 0, T0 + MS, 4, LogEntry.REPLY_MISS),
-                new Read("GET d", 1, T0 + 6 * MS, 17, LogEntry.REPLY_OK)), r.commands());
-        assertEquals(4, read(file, List.of("10.0.0.5:6379", "10.0.0.6:6379")).commands().size());
+                new Read("GET d", 1, T0 + 6 * MS, 17, LogEntry.REPLY_OK),
+                new Read("GET e", 2, T0 + 9 * MS, 22, LogEntry.REPLY_MISS)), r.commands());
+        assertEquals(5, read(file, List.of("10.0.0.5:6379", "10.0.0.6:6379")).commands().size());
         UserError none = assertThrows(UserError.class, () -> read(file, List.of("10.0.0.9:6379")));
         assertEquals("--capture-server 10.0.0.9:6379: " + file + " holds no request to it; its servers are"
-                + " 10.0.0.5:6379 (2 connections), 10.0.0.6:6379 (1 connection)", none.getMessage());
+                + " 10.0.0.5:6379 (3 connections), 10.0.0.6:6379 (1 connection)", none.getMessage());
     }
 }
