@@ -1,5 +1,6 @@
 package io.fluxperf.cli;
 
+import io.fluxperf.engine.Printable;
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.Version;
 import java.io.PrintWriter;
@@ -11,7 +12,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.VersionProvider.class,
         description = "Load generator and latency analyzer for memcached, Redis and HTTP servers.",
-        subcommands = {RunCommand.class, ReplayCommand.class, ServeCommand.class, McbCommand.class, ConvertCommand.class, ReportCommand.class, CompareCommand.class, MergeCommand.class, K8sCommand.class, SweepCommand.class, io.fluxperf.cli.trace.TraceCommand.class, io.fluxperf.cli.trace.HeatmapCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {RunCommand.class, ReplayCommand.class, ProfileCommand.class, ServeCommand.class, McbCommand.class, ConvertCommand.class, ReportCommand.class, CompareCommand.class, MergeCommand.class, K8sCommand.class, SweepCommand.class, io.fluxperf.cli.trace.TraceCommand.class, io.fluxperf.cli.trace.HeatmapCommand.class, CommandLine.HelpCommand.class},
         footer = {"",
                 "Examples:",
                 "  fluxperf run                                   # get load against an embedded memcache server",
@@ -20,6 +21,7 @@ import picocli.CommandLine.Command;
                 "  fluxperf serve --port 11211                    # the embedded memcache server, standalone",
                 "  fluxperf mcb -c set -t 10 -n 1000 -l 100       # mcb's memcached benchmark",
                 "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log --speed 2   # replay a redis MONITOR log",
+                "  fluxperf profile cluster52.0.zst --config-out c52.toml       # a log's figures, and a workload fitted to it",
                 "  fluxperf run -s 127.0.0.1:11211 --rate 20000 --trace /tmp/t && fluxperf heatmap /tmp/t --out h.png",
                 "  fluxperf run -s 127.0.0.1:11211 --rate 20000 --out runs/a && fluxperf report runs/a",
                 "  fluxperf sweep -s 127.0.0.1:11211 --from 10000 --factor 1.5 --to 400000 --slo 'p99<1ms' --out sweeps/a",
@@ -48,7 +50,13 @@ public final class Main implements Runnable {
         quietChronicle();
         pacingTimersOnTimerFd();
         nettyJfrEventsOff();
+        return commandLine(streams).execute(args);
+    }
+
+    /** Every command, printing to {@code streams}, with the house's help layout and error handling. */
+    static CommandLine commandLine(Streams streams) {
         CommandLine cli = new CommandLine(new Main());
+        UsageHelp.apply(cli);
         cli.setOut(new PrintWriter(streams.out(), true));
         cli.setErr(new PrintWriter(streams.err(), true));
         for (CommandLine sub : cli.getSubcommands().values()) {
@@ -58,18 +66,19 @@ public final class Main implements Runnable {
         }
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             if (ex instanceof UserError) {
-                commandLine.getErr().println("fluxperf: " + ex.getMessage());
+                // a message may quote a file, a log line or a server's words: escaped for the terminal
+                commandLine.getErr().println("fluxperf: " + Printable.message(ex.getMessage()));
                 return UserError.EXIT_CODE;
             }
             throw ex;
         });
         cli.setParameterExceptionHandler((ex, args1) -> {
             CommandLine c = ex.getCommandLine();
-            c.getErr().println("fluxperf: " + ex.getMessage());
+            c.getErr().println("fluxperf: " + Printable.message(ex.getMessage())); // it quotes the user's words
             c.getErr().println("Run '" + c.getCommandSpec().qualifiedName() + " --help' for the options.");
             return UserError.EXIT_CODE;
         });
-        return cli.execute(args);
+        return cli;
     }
 
     /** Chronicle Queue phones home and prints a banner unless told not to; this must run before it loads. */

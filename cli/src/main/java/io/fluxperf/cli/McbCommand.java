@@ -8,6 +8,7 @@ import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.connection.ServerAddress;
 import io.fluxperf.engine.load.RunErrors;
 import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.StopReason;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.report.TextReport;
 import io.fluxperf.engine.run.RunOrchestrator;
@@ -26,9 +27,9 @@ import picocli.CommandLine.Option;
  * {@code -s} makes a new connection for every command.
  */
 @Command(name = "mcb",
+        header = "mcb's memcached benchmark, with mcb's options and result block.",
         mixinStandardHelpOptions = true,
         sortOptions = false,
-        usageHelpWidth = 100,
         description = {"mcb's memcached benchmark: THREADS threads, each with its own connection, each sending",
                 "PER_THREAD commands one after the other; prints mcb's condition and result blocks",
                 "(interval, commands per second, and how long the threads took: ave., min, max)."},
@@ -124,7 +125,7 @@ public final class McbCommand implements Callable<Integer>, Streams.Aware {
         }
         RunResult result;
         int interruptExit;
-        try (Interrupts interrupts = Interrupts.install(run::requestStop)) {
+        try (Interrupts interrupts = Interrupts.install((StopReason why) -> run.requestStop(why))) {
             result = run.execute();
             interruptExit = interrupts.exitCode();
         }

@@ -8,6 +8,7 @@ import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.RunSettings;
 import io.fluxperf.engine.host.HostTuning;
 import io.fluxperf.engine.log.LogFormat;
+import io.fluxperf.engine.metrics.StopReason;
 import io.fluxperf.engine.protocol.ProtocolOptions;
 import io.fluxperf.replay.LogFormats;
 import io.fluxperf.replay.Replay;
@@ -24,26 +25,31 @@ import picocli.CommandLine.Option;
 
 /** {@code fluxperf replay}: a recorded command log sent to a server with its original timing, measured like {@code run}. */
 @Command(name = "replay",
+        header = "Replays a command log against a server, with the log's timing.",
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {"Replays a command log against a server with the log's own timing (or faster) and",
                 "reports it as 'run' does (outcomes, latency from the scheduled send time, one",
                 "workload per command) plus its fidelity: send lag, original and replay duration,",
                 "commands per type, lines skipped. Logs: redis-cli monitor output, memcached",
-                "'watch' output, a raw memcache text stream, twemcache klog, a fluxperf trace,",
-                "a packet capture (pcap or pcapng of redis, memcache text or binary, HTTP/1.1);",
-                "the format is told from the content, gzip and zstd are read as they are."},
+                "'watch' output, a raw memcache text stream, twemcache klog, Twitter's published",
+                "cache traces, a fluxperf trace, a packet capture (pcap or pcapng of redis,",
+                "memcache text or binary, HTTP/1.1); the format is told from the content, gzip",
+                "and zstd are read as they are."},
         footer = {"",
                 "Examples:",
                 "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log        # redis MONITOR, 1x",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log.gz --speed 2",
                 "  fluxperf replay -s 127.0.0.1:11211 -l klog.txt --speed max -c 50",
                 "  fluxperf replay -s 127.0.0.1:11211 -l stream.txt --times t.csv --loop 3",
+                "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --protocol memcache-meta --meta-flags q",
                 "  fluxperf replay -s 127.0.0.1:11211 -l run-trace/        # 'run --trace' dir",
                 "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log --only get,set --max-wait 1s",
                 "  fluxperf replay -s 127.0.0.1:11211 -l peak.pcap.zst --key-prefix r:",
                 "  fluxperf replay -s 127.0.0.1:6379 -l any.pcap --capture-server 10.0.0.5:6379",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --key-prefix r: --json r.json",
+                "  fluxperf replay -s 127.0.0.1:11211 -l cluster52.0.zst --speed 10",
+                "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log --scale 4 --loop 3",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --stats-interval 1s",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --out runs/replay-1 --trace",
                 "  fluxperf replay -s 10.0.0.1:11211 -s 10.0.0.2:11211 -l watch.log   # a ketama pool",
@@ -53,9 +59,11 @@ import picocli.CommandLine.Option;
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --window 10s --slo 'get.p99<1ms' --junit slo.xml",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --admin 9090        # Prometheus on :9090/metrics",
                 "",
-                "Capturing: tcpdump -i any -s 0 -w peak.pcap 'tcp port 11211' (docs/replay.md)",
-                "           redis-cli -p 6379 monitor > monitor.log",
-                "           printf 'watch fetchers mutations\\r\\n' | nc HOST 11211 > watch.log",
+                "Capturing a log:",
+                "  tcpdump -i any -s 0 -w peak.pcap 'tcp port 11211'     # docs/replay.md",
+                "  redis-cli -p 6379 monitor > monitor.log",
+                "  printf 'watch fetchers mutations\\r\\n' | nc HOST 11211 > watch.log",
+                "",
                 "Each original client (MONITOR's address, watch's cfd, klog's peer, a trace's",
                 "or a capture's connection) keeps its order on a connection of its own. Lines",
                 "that cannot be parsed are counted and the first five shown; --strict stops at",
@@ -75,7 +83,8 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
     private Path log;
 
     @Option(names = "--format", paramLabel = "NAME",
-            description = "redis-monitor, memcache-watch, memcache-ascii, klog, pcap or trace (default: told from the content).")
+            description = "redis-monitor, memcache-watch, memcache-ascii, klog, pcap, twitter-cache-trace or trace"
+                    + " (default: told from the content).")
     private String format;
 
     @Option(names = "--speed", paramLabel = "X|max",
@@ -96,6 +105,11 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
     @Option(names = "--key-prefix", paramLabel = "P", description = "Prepend P to every key.")
     private String keyPrefix;
 
+    @Option(names = "--scale", paramLabel = "N",
+            description = "Play N copies of every original client, each copy's keys in a namespace of its own (s1: … sN:),"
+                    + " so the log's rate and key count grow N times with the same popularity shape (default 1).")
+    private int scale = 1;
+
     @Option(names = "--rate-cap", paramLabel = "N", description = "At most N commands per second in total.")
     private Double rateCap;
 
@@ -103,8 +117,9 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
             description = "Send times of a raw memcache stream: CSV rows of seconds[,client], one per command (default: LOG.times.csv when present).")
     private Path times;
 
-    @Option(names = "--protocol", paramLabel = "NAME", description = "memcache, memcache-binary or redis; a trace of an HTTP run"
-            + " and a capture of HTTP traffic replay over http (default: the log's; a capture's is told from its clients' bytes).")
+    @Option(names = "--protocol", paramLabel = "NAME", description = "memcache, memcache-binary, memcache-meta or redis;"
+            + " a trace of an HTTP run and a capture of HTTP traffic replay over http (default: the log's; a capture's is"
+            + " told from its clients' bytes).")
     private String protocol;
 
     @Option(names = "--capture-server", paramLabel = "HOST:PORT",
@@ -213,6 +228,7 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
                 .loops(loops)
                 .only(only == null ? List.of() : only.stream().flatMap(s -> Arrays.stream(s.split(","))).toList())
                 .keyPrefix(keyPrefix)
+                .scale(scale)
                 .rateCap(rateCap == null ? 0 : rateCap)
                 .threads(or(settings.threads, RunConfig.DEFAULT_THREADS))
                 .connections(or(settings.connections, RunConfig.DEFAULT_CONNECTIONS))
@@ -256,9 +272,10 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
             replay.runDirectory(out, runDirectory.overwrite, traceInside(), RunDirectories.commandLine(spec))
                     .placement(sharding::placeOut, sharding::record); // OUT/RUN_ID/shard-I, as run writes it
         }
+        sharding.announceStart(streams.err());
         ReplayResult result;
         int interruptExit;
-        try (Interrupts interrupts = Interrupts.install(replay::requestStop)) {
+        try (Interrupts interrupts = Interrupts.install((StopReason why) -> replay.requestStop(why))) {
             result = replay.run(streams.out(), streams.err());
             interruptExit = interrupts.exitCode();
         }

@@ -5,7 +5,9 @@ import io.fluxperf.engine.config.ConfigResolver;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.host.HostTuning;
+import io.fluxperf.engine.report.HumanUnits;
 import io.fluxperf.engine.sweep.OrchestratedSteps;
+import io.fluxperf.engine.sweep.Rates;
 import io.fluxperf.engine.sweep.SloStepObjective;
 import io.fluxperf.engine.sweep.StepObjective;
 import io.fluxperf.engine.sweep.Sweep;
@@ -33,6 +35,7 @@ import picocli.CommandLine.Spec;
  * option of {@code run} (the same class, as a mixin), less the ones the sweep sets itself.
  */
 @Command(name = "sweep",
+        header = "Finds the highest rate a server holds within its objectives.",
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {"Finds the highest rate that meets the objectives: one window per rate, from",
@@ -58,12 +61,20 @@ import picocli.CommandLine.Spec;
                 "",
                 "A step is good when it met every objective and was reached: the window",
                 "ended at least 99 %% of the target's requests and no load thread was",
-                "saturated. Workloads with rates keep their shares of each step's rate;",
-                "workloads without share it by weight. Ctrl-C ends the sweep after what",
-                "ran (exit 130)."})
+                "saturated. A first step that is not good is tried once more (row 2a), since",
+                "a cold server or one stall of the machine would leave no knee. With no",
+                "step failing up to --to, the knee lies above --to. Workloads with rates",
+                "keep their shares of each step's rate; workloads without share it by",
+                "weight. Each step prints a live line on stderr (not with --no-live).",
+                "Ctrl-C ends the sweep after what ran (exit 130)."})
 public final class SweepCommand implements Callable<Integer>, Streams.Aware {
     /** Each step's window when --window is not given. */
     static final Duration DEFAULT_WINDOW = Duration.ofSeconds(5);
+    /**
+     * Without --warmup, the first step warms the server and its fresh connections up this long at
+     * its own rate: a cold first step that breaks an objective would leave the sweep without a knee.
+     */
+    static final Duration DEFAULT_FIRST_WARMUP = Duration.ofSeconds(2);
 
     /** run's flags that a sweep sets itself, or whose files a sweep writes per step in its own way. */
     private static final List<String> NOT_IN_SWEEP = List.of("--rate", "--ramp", "--duration", "--windows", "--requests",
@@ -90,7 +101,8 @@ public final class SweepCommand implements Callable<Integer>, Streams.Aware {
     private double factor;
 
     @Option(names = "--window", paramLabel = "TIME", converter = DurationConverter.class,
-            description = "Length of each step's measured window (default 5s); --warmup runs before each.")
+            description = "Length of each step's measured window (default 5s); --warmup runs before each (without it, 2 s at the"
+                    + " first rate before the first step only).")
     private Duration window;
 
     @Option(names = "--refine", paramLabel = "N",
@@ -141,11 +153,21 @@ public final class SweepCommand implements Callable<Integer>, Streams.Aware {
         RunConfig stepsBase = base.toBuilder().out(null).build();
         OrchestratedSteps steps = new OrchestratedSteps(tuning, dir, overwrite, RunDirectories.commandLine(spec),
                 tuning.warmsUp());
+        if (!spec.commandLine().getParseResult().hasMatchedOption("--no-live")) {
+            steps.progress(streams.err());
+        }
         Sweep sweep = new Sweep(stepsBase, plan, objectives, steps);
+        boolean warmupGiven = spec.commandLine().getParseResult().hasMatchedOption("--warmup") || !base.warmup().isZero();
+        if (!warmupGiven) {
+            sweep.warmUpFirstStep(DEFAULT_FIRST_WARMUP);
+        }
         streams.out().println("Sweep: " + title(base) + ", objectives " + String.join(", ",
                 objectives.stream().map(StepObjective::text).toList()));
+        streams.out().println(warmupLine(base, warmupGiven, plan));
         streams.out().println(SweepTable.header());
         sweep.onStep(s -> streams.out().println(SweepTable.row(s)));
+        sweep.onRetry(s -> streams.out().println("Step " + s.label() + " was not good, and a first step may meet a cold"
+                + " server or a stall of this machine: " + Rates.format(s.target()) + "/s once more"));
         SweepResult result;
         int interruptExit;
         try (Interrupts interrupts = Interrupts.install(() -> {
@@ -166,6 +188,18 @@ public final class SweepCommand implements Callable<Integer>, Streams.Aware {
             return interruptExit != 0 ? interruptExit : RunCommand.EXIT_INTERRUPTED;
         }
         return 0;
+    }
+
+    /** What warms up before the steps, unreported: --warmup before each, or by default the first step's own. */
+    static String warmupLine(RunConfig base, boolean given, SweepPlan plan) {
+        if (!given) {
+            return "Warm-up: " + HumanUnits.seconds(DEFAULT_FIRST_WARMUP.toNanos() / 1e9) + " at " + Rates.format(plan.rates().get(0))
+                    + "/s before step 1, unreported (without --warmup; --warmup TIME warms up before every step)";
+        }
+        if (base.warmup().isZero()) {
+            return "Warm-up: none (--warmup 0)";
+        }
+        return "Warm-up: " + HumanUnits.seconds(base.warmup().toNanos() / 1e9) + " before every step, unreported (--warmup)";
     }
 
     /** What was swept: the server (or the embedded one) and the workloads. */

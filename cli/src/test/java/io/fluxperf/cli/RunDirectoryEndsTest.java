@@ -33,7 +33,7 @@ class RunDirectoryEndsTest {
         Path dir = tmp.resolve("run");
         Process run = CliRun.inChildJvm(output, "run", "-s", memcached.address(), "--rate", "2000", "-c", "4", "-d", "60",
                 "--out", dir.toString(), "--trace");
-        InterruptTest.awaitLine(output, "[window 1 1s]", 20_000);
+        InterruptTest.awaitLine(output, "[window 1/1 ", 20_000);
         new ProcessBuilder("kill", "-INT", Long.toString(run.pid())).start().waitFor();
         assertTrue(run.waitFor(20, TimeUnit.SECONDS), "the run ends after Ctrl-C");
         String printed = Files.readString(output);

@@ -88,6 +88,41 @@ class SweepCommandTest {
     }
 
     /**
+     * A sweep whose every step holds, against the embedded server: the first step warms up by default
+     * and says so, each step shows a live line on stderr while it runs, and with no failed step the
+     * knee lies above --to, which is not called the knee (issue 46).
+     */
+    @Tag("timing")
+    @Test
+    void withNoFailedStepTheKneeLiesAboveToAndEachStepShowsItsProgress() {
+        CliRun run = CliRun.of("sweep", "--keyspace", "100", "-c", "2", "--from", "200", "--factor", "2", "--to", "400",
+                "--window", "1500ms", "--slo", "p50<100ms");
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        assertTrue(run.out().contains("\nWarm-up: 2 s at 200/s before step 1, unreported (without --warmup;"), run.out());
+        assertTrue(run.out().contains("Stopped: reached --to 400/s with every objective met (the knee lies above it)\n"),
+                run.out());
+        assertTrue(run.out().contains("\nKnee: above 400/s, the --to bound: every rate tried met p50<100ms, the highest"),
+                run.out());
+        assertFalse(run.out().contains("Knee: 400/s"), run.out());
+        // a shared machine's stall may break the first step: it is then tried once more (step 2a), and
+        // the knee still lies above --to; every step that ran, whatever its number, showed its progress
+        List<String> rows = run.out().lines().filter(l -> l.matches("[0-9]+a? +[0-9,]+ .*")).toList();
+        assertTrue(rows.size() >= 2, run.out());
+        for (String row : rows) {
+            String[] cells = row.split(" +");
+            String step = "[step " + cells[0].replace("a", "") + " at " + cells[1] + "/s, 1 s of 1.5 s] ";
+            assertTrue(run.err().lines().anyMatch(l -> l.startsWith(step)
+                            && l.substring(step.length()).matches("[0-9,]+ rps, errors [0-9,]+, p99 so far [0-9.]+ (ns|us|ms|s)")),
+                    "a live line while the step runs: " + step + "\n" + run.err());
+        }
+        CliRun quiet = CliRun.of("sweep", "--keyspace", "100", "-c", "2", "--from", "200", "--factor", "2", "--to", "200",
+                "--window", "1500ms", "--warmup", "0", "--no-live", "--slo", "p50<100ms");
+        assertEquals(0, quiet.exitCode(), quiet.out() + quiet.err());
+        assertTrue(quiet.out().contains("\nWarm-up: none (--warmup 0)\n"), quiet.out());
+        assertFalse(quiet.err().contains("[step "), quiet.err());
+    }
+
+    /**
      * The embedded memcache server with 2 ms per reply, on 10 connections of one request each,
      * holds at most 5,000/s: 250 and 1,500/s are good, 9,000/s is not, nor is the bisection's 5,250.
      */

@@ -27,11 +27,17 @@ final class LaneRecord {
     private static final int KEY_COUNT = 68;
     private static final int ARG_COUNT = 72;
     private static final int VALUE_LENGTH = 76;
+    /** The log's verb id ({@link io.fluxperf.engine.log.VerbTable}), for the count of what was sent. */
+    private static final int VERB = 80;
     /** Key ends, argument ends, then the bytes. */
-    private static final int ENDS = 80;
+    private static final int ENDS = 84;
 
     private static final int SCHEDULED = 1;
     private static final int VALUE_LOGGED = 2;
+    /** The command reads ({@link Command#isRead()}): its original reply counts in the original hit rate. */
+    private static final int READ = 4;
+    /** Bits 8-9: the original server's reply ({@code LogEntry.REPLY_*}), where the log holds replies. */
+    private static final int REPLY_SHIFT = 8;
 
     private LaneRecord() {
     }
@@ -45,7 +51,8 @@ final class LaneRecord {
 
     /** Writes {@code e} at {@code at} (a payload offset from {@link ByteRing#claim}). */
     static void write(byte[] b, int at, LogEntry e) {
-        ByteRing.INT.set(b, at + FLAGS, (e.scheduled ? SCHEDULED : 0) | (e.valueLogged ? VALUE_LOGGED : 0));
+        ByteRing.INT.set(b, at + FLAGS, (e.scheduled ? SCHEDULED : 0) | (e.valueLogged ? VALUE_LOGGED : 0)
+                | (e.command.isRead() ? READ : 0) | (e.originalReply & 3) << REPLY_SHIFT);
         ByteRing.LONG.set(b, at + OFFSET_NANOS, e.offsetNanos);
         ByteRing.LONG.set(b, at + SOURCE_NANOS, e.sourceNanos);
         ByteRing.LONG.set(b, at + NUMERIC, e.numeric);
@@ -60,6 +67,7 @@ final class LaneRecord {
         ByteRing.INT.set(b, at + KEY_COUNT, e.keyCount);
         ByteRing.INT.set(b, at + ARG_COUNT, e.argCount);
         ByteRing.INT.set(b, at + VALUE_LENGTH, e.valueLogged ? e.valueLength : 0);
+        ByteRing.INT.set(b, at + VERB, e.verb);
         int p = at + ENDS;
         for (int i = 0; i < e.keyCount; i++, p += 4) {
             ByteRing.INT.set(b, p, e.keyEnds[i]);
@@ -85,6 +93,24 @@ final class LaneRecord {
 
     static long line(byte[] b, int at) {
         return (long) ByteRing.LONG.get(b, at + LINE);
+    }
+
+    /** The log's verb id of the record at {@code at}. */
+    static int verb(byte[] b, int at) {
+        return (int) ByteRing.INT.get(b, at + VERB);
+    }
+
+    /**
+     * The original reply of the record at {@code at} as an index into {@link OriginalReplies#count}'s
+     * counts: the {@code LogEntry.REPLY_*} value, or for a read answered ok or miss, 4 (hit) or 5 (miss).
+     */
+    static int originalReply(byte[] b, int at) {
+        int flags = (int) ByteRing.INT.get(b, at + FLAGS);
+        int reply = flags >>> REPLY_SHIFT & 3;
+        if ((flags & READ) != 0 && (reply == LogEntry.REPLY_OK || reply == LogEntry.REPLY_MISS)) {
+            return reply == LogEntry.REPLY_OK ? OriginalReplies.READ_HIT : OriginalReplies.READ_MISS;
+        }
+        return reply;
     }
 
     /**

@@ -15,10 +15,22 @@ import io.fluxperf.engine.log.LogEntry;
  */
 public record OriginalReplies(long ok, long miss, long error, long unknown, long readHits, long readMisses) {
 
-    /** From {@link io.fluxperf.engine.log.LogStats#originalReplies()}; null when no reply is known (a log without replies). */
+    /** Index of a read answered with a hit in the counts {@link #of} takes (0-3 are {@code LogEntry.REPLY_*}). */
+    static final int READ_HIT = 4;
+    /** Index of a read answered with a miss. */
+    static final int READ_MISS = 5;
+    /** Length of the counts {@link #of} takes. */
+    static final int COUNTS = 6;
+
+    /**
+     * From counts of sent commands indexed by {@code LogEntry.REPLY_*}, reads answered ok or miss
+     * counted apart at {@link #READ_HIT} and {@link #READ_MISS} ({@link LaneRecord#originalReply});
+     * null when no reply is known (a log without replies).
+     */
     static OriginalReplies of(long[] counts) {
-        OriginalReplies r = new OriginalReplies(counts[LogEntry.REPLY_OK], counts[LogEntry.REPLY_MISS],
-                counts[LogEntry.REPLY_ERROR], counts[LogEntry.REPLY_UNKNOWN], counts[4], counts[5]);
+        OriginalReplies r = new OriginalReplies(counts[LogEntry.REPLY_OK] + counts[READ_HIT],
+                counts[LogEntry.REPLY_MISS] + counts[READ_MISS], counts[LogEntry.REPLY_ERROR],
+                counts[LogEntry.REPLY_UNKNOWN], counts[READ_HIT], counts[READ_MISS]);
         return r.ok + r.miss + r.error == 0 ? null : r;
     }
 

@@ -45,6 +45,8 @@ import java.util.Locale;
  *                      prints, with the interval's send lag and the place in the log; zero = none
  * @param pool          several servers ({@code --server} repeated) or a cluster's seeds ({@code --cluster}), each
  *                      command sent to its key's server as {@code run} places keys; {@link PoolOptions#single()} otherwise
+ * @param scale         copies of every original client ({@code --scale}), each with its keys in a namespace of its
+ *                      own ({@code s1:} … {@code sN:}); 1 = the log as it is
  * @param captureServers a packet capture's servers whose traffic is replayed ({@code --capture-server HOST:PORT});
  *                      empty: the capture's only server
  */
@@ -54,7 +56,10 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
                             Path times, boolean anyConnection, boolean allowFlush, boolean strict, Duration window,
                             int readAhead, Path trace, Path json, boolean live, Duration warmup,
                             ProtocolOptions protocolOptions, ConnectionOptions connection, Duration earlySend,
-                            Duration statsInterval, PoolOptions pool, List<String> captureServers) {
+                            Duration statsInterval, PoolOptions pool, int scale, List<String> captureServers) {
+    /** The most copies --scale makes: each copy reads the log (the page cache serves the rest). */
+    public static final int MAX_SCALE = 1_000;
+
 
     public ReplayOptions {
         if (log == null) {
@@ -97,6 +102,9 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         }
         if (readAhead != 0) {
             checkedReadAhead(readAhead);
+        }
+        if (scale < 1 || scale > MAX_SCALE) {
+            throw new UserError("--scale: must be between 1 and " + MAX_SCALE + " copies, not " + scale);
         }
         if (keyPrefix != null && keyPrefix.isEmpty()) {
             keyPrefix = null;
@@ -187,6 +195,7 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         private ConnectionOptions connection = ConnectionOptions.defaults();
         private Duration earlySend = RunConfig.DEFAULT_EARLY_SEND;
         private Duration statsInterval = Duration.ZERO;
+        private int scale = 1;
         private List<String> captureServers = List.of();
 
         private Builder(Path log) {
@@ -358,6 +367,12 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
             return this;
         }
 
+        /** N copies of every original client, keys prefixed s1: … sN: (--scale). */
+        public Builder scale(int v) {
+            scale = v;
+            return this;
+        }
+
         /** The servers of a packet capture whose traffic is replayed ({@code --capture-server}, repeatable). */
         public Builder captureServers(List<String> v) {
             captureServers = v;
@@ -368,7 +383,7 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
             return new ReplayOptions(log, format, server, protocol, speed, maxWait, loops, only, keyPrefix, rateCap,
                     threads, connections, pipeline, timeout, tcpNoDelay, times, anyConnection, allowFlush, strict,
                     window, readAhead, trace, json, live, warmup, protocolOptions, connection, earlySend, statsInterval, pool,
-                    captureServers);
+                    scale, captureServers);
         }
     }
 }

@@ -135,7 +135,13 @@ final class ReplayPlan {
     }
 
     ReaderContext context(BadLines bad, VerbTable verbTable, LogStats stats) {
-        byte[] prefix = options.keyPrefix() == null ? null : options.keyPrefix().getBytes(StandardCharsets.UTF_8);
+        return context(bad, verbTable, stats, "");
+    }
+
+    /** The same with {@code namespace} before the --key-prefix: a --scale copy's keys ({@code s2:}). */
+    ReaderContext context(BadLines bad, VerbTable verbTable, LogStats stats, String namespace) {
+        String p = namespace + (options.keyPrefix() == null ? "" : options.keyPrefix());
+        byte[] prefix = p.isEmpty() ? null : p.getBytes(StandardCharsets.UTF_8);
         return new ReaderContext(name, bad, verbTable, stats, prefix, options.allowFlush(), protocol.name(),
                 protocol::supports);
     }

@@ -131,6 +131,41 @@ final class ReplaySource implements RequestSource, AutoCloseable {
         return lanes[thread].flux(pool, startNanos, loop);
     }
 
+    @Override
+    public void unsent(int thread, Request r) {
+        lanes[thread].unsent(r);
+    }
+
+    /**
+     * The commands replayed, per verb: those the load threads took and did not give back unsent,
+     * not those the reader dealt ahead into the lanes. Read once the run's loops have stopped.
+     */
+    java.util.Map<String, Long> replayedByVerb(VerbTable verbs) {
+        long[] sum = new long[VerbTable.MAX_VERBS + 1];
+        for (Lane l : lanes) {
+            long[] sent = l.sentByVerb();
+            for (int v = 0; v < sum.length; v++) {
+                sum[v] += sent[v];
+            }
+        }
+        return io.fluxperf.engine.log.LogStats.byVerb(sum, verbs);
+    }
+
+    /**
+     * What the original server answered the commands replayed (a log that holds replies), counted
+     * as {@link #replayedByVerb} counts; null for a log without replies.
+     */
+    OriginalReplies originalReplies() {
+        long[] sum = new long[OriginalReplies.COUNTS];
+        for (Lane l : lanes) {
+            long[] sent = l.sentByReply();
+            for (int i = 0; i < sum.length; i++) {
+                sum[i] += sent[i];
+            }
+        }
+        return OriginalReplies.of(sum);
+    }
+
     /** Why reading stopped early (a {@link UserError} for a bad log), or null. */
     Throwable failure() {
         return failure;
@@ -329,8 +364,7 @@ final class ReplaySource implements RequestSource, AutoCloseable {
             lane = (int) (roundRobin++ % threads);
             e.affinity = -1;
         }
-        ctx.stats.replayed(e.verb);
-        ctx.stats.original(e.command, e.originalReply);
+        ctx.stats.dealt++;
         Lane target = lanes[lane];
         if (primed.getCount() > 0 && target.full(e)) {
             primed.countDown();

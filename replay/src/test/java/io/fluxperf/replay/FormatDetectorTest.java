@@ -27,6 +27,15 @@ class FormatDetectorTest {
                 "172.25.135.205:55438 - [09/Jul/2012:18:15:45 -0700] \"get foo\" 0 14\n")));
         assertEquals(MemcacheLogFormats.ASCII, FormatDetector.detect(LogReaders.write(dir, "d",
                 "set foo 0 0 3\r\nbar\r\nget foo\r\n")));
+        assertEquals(io.fluxperf.replay.cachetrace.CacheTraceFormat.INSTANCE, FormatDetector.detect(LogReaders.write(dir,
+                "e", "0,nz:u:eeW511W3dcH3de3d15ec,24,0,12,get,0\n")));
+        assertEquals(io.fluxperf.replay.cachetrace.CacheTraceFormat.INSTANCE, FormatDetector.detect(
+                io.fluxperf.testkit.CacheTraceFile.builder().seconds(1, 10).make().writeZstd(dir.resolve("f.zst"))));
+        assertEquals(MemcacheLogFormats.META, FormatDetector.detect(LogReaders.write(dir, "g",
+                "ms foo 3 T0\r\nbar\r\nmg foo v\r\n")));
+        assertEquals("memcache-meta", LogFormats.protocolOf(MemcacheLogFormats.META).name(),
+                "a stream that starts with a meta command replays with the meta protocol");
+        assertEquals("memcache", LogFormats.protocolOf(MemcacheLogFormats.ASCII).name());
     }
 
     /**
@@ -40,7 +49,7 @@ class FormatDetectorTest {
         ReplayOptions defaults = ReplayOptions.builder(log).build();
         assertEquals(1_024, defaults.readAheadOf(RedisMonitorFormat.INSTANCE));
         for (var f : new io.fluxperf.engine.log.LogFormat[] {MemcacheLogFormats.WATCH, MemcacheLogFormats.KLOG,
-            MemcacheLogFormats.ASCII, TraceFormat.INSTANCE}) {
+            MemcacheLogFormats.ASCII, TraceFormat.INSTANCE, io.fluxperf.replay.cachetrace.CacheTraceFormat.INSTANCE}) {
             assertEquals(16_384, defaults.readAheadOf(f), f.label());
         }
         ReplayOptions given = ReplayOptions.builder(log).readAhead(5_000).build();
@@ -62,7 +71,7 @@ class FormatDetectorTest {
                 assertThrows(UserError.class, () -> FormatDetector.detect(png)).getMessage());
         Path prose = LogReaders.write(dir, "notes.txt", "Dear diary,\ntoday I replayed a log.\n");
         assertEquals(prose + ":1: cannot tell the log format from its first line ('Dear diary,'); name it with --format "
-                        + "memcache-watch|klog|memcache-ascii|redis-monitor|pcap|trace",
+                        + "memcache-watch|klog|memcache-ascii|memcache-meta-ascii|redis-monitor|pcap|twitter-cache-trace|trace",
                 assertThrows(UserError.class, () -> FormatDetector.detect(prose)).getMessage());
         Path notATrace = Files.createDirectory(dir.resolve("not-a-trace"));
         assertThrows(UserError.class, () -> FormatDetector.detect(notATrace));

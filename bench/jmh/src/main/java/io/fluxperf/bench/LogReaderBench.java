@@ -34,9 +34,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * <p>The logs ({@link ReplayLogs}): the same commands in every format, 4 gets to 1 set with
  * 32-byte values, 16-byte keys, 50 clients, written into {@code java.io.tmpdir} at the start of a
  * trial (redis-monitor 70 MB, memcache-watch 128 MB, memcache-ascii 30 MB and 26 MB of times, klog
- * 76 MB, a trace 84 MB, a packet capture of the redis commands 291 MB) and deleted at its end. One op is one line,
- * except in {@code pcap}, where it is one command (two packets: the request and its reply, which
- * gives its original outcome), in {@code memcache-ascii},
+ * 76 MB, a trace 84 MB, a Twitter cache trace 35 MB, or 6 MB as .zst, a packet capture of the redis
+ * commands 291 MB) and deleted at its end. One op is one line, except in {@code pcap}, where it is one
+ * command (two packets: the request and its reply, which gives its original outcome), in {@code memcache-ascii},
  * where a set's op reads its data block too (and every op its row of the {@code .times.csv} beside
  * the stream), and in {@code trace}, where it is one record. In {@code memcache-watch} a set is two
  * lines and two ops: the reader returns the fetch memcached logs inside the store too, and the
@@ -51,7 +51,8 @@ import org.openjdk.jmh.annotations.TearDown;
 public class LogReaderBench extends HotPathBenchmark {
     private static final int ENTRIES = 4096;
 
-    @Param({"redis-monitor", "memcache-watch", "memcache-ascii", "klog", "trace", "pcap"})
+    @Param({"redis-monitor", "memcache-watch", "memcache-ascii", "klog", "trace", "twitter-cache-trace",
+        "twitter-cache-trace.zst", "pcap"})
     public String format;
 
     @Param({"1000000"})
@@ -68,12 +69,13 @@ public class LogReaderBench extends HotPathBenchmark {
     public void setup() throws IOException {
         directory = Files.createTempDirectory("fluxperf-bench-log");
         Path path = ReplayLogs.write(format, directory, commands);
-        LogFormat f = LogFormats.parse(format);
+        LogFormat f = LogFormats.parse(format.replace(".zst", "")); // a compressed log is told by its magic
         if (f == null) {
             throw new IllegalArgumentException("no format " + format + "; there are " + LogFormats.labels());
         }
-        // a trace's own header names its protocol (the bench's traces are memcache); a capture's clients tell theirs (redis)
-        Protocol protocol = format.equals("trace") ? Protocols.find("memcache")
+        // a trace's own header names its protocol; the bench's traces are memcache, as a cache trace's operations;
+        // a capture's clients tell theirs (redis)
+        Protocol protocol = format.equals("trace") || format.startsWith("twitter") ? Protocols.find("memcache")
                 : format.equals("pcap") ? Protocols.find("redis") : Protocols.ofLogFormat(f);
         ctx = new ReaderContext(path.toString(), new BadLines(false), new VerbTable(List.of("get", "set")),
                 new LogStats(), null, false, protocol.name(), protocol::supports);

@@ -39,7 +39,10 @@ import java.util.SplittableRandom;
  * <li>{@code klog}: twemcache's {@code 10.0.0.10:50000 - [14/Nov/2023:22:13:20 +0000] "get key" 0
  *     67} (a set: {@code "set key 0 0 32" 1 8});</li>
  * <li>{@code trace}: a fluxperf trace directory, written through {@link TraceWriter} as a run
- *     writes it (command codes are {@link Command} ordinals; memcache).</li>
+ *     writes it (command codes are {@link Command} ordinals; memcache);</li>
+ * <li>{@code twitter-cache-trace}: Twitter's published CSV, {@code 0,key:000000012345,16,0,17,get,0}
+ *     (a set: {@code …,16,32,17,set,3600}), plain, or zstd-compressed as published
+ *     ({@code twitter-cache-trace.zst});</li>
  * <li>{@code pcap}: what {@code tcpdump -i lo -w} writes of those redis commands (the MONITOR log's):
  *     pcap with microsecond timestamps, Ethernet, IPv4, a 32-byte TCP header (Linux's timestamp
  *     option); each client's connection opened (SYN, SYN-ACK, ACK) before its first command; each
@@ -125,8 +128,24 @@ final class ReplayLogs {
                     + (n.set ? "set " + n.key() + " 0 0 " + VALUE_BYTES + "\" 1 8" : "get " + n.key() + "\" 0 67"));
             case "trace" -> trace(directory.resolve("trace"), commands);
             case "pcap" -> capture(directory.resolve("traffic.pcap"), commands);
+            case "twitter-cache-trace" -> lines(directory.resolve("cluster0.0"), commands, null, ReplayLogs::cacheTrace);
+            case "twitter-cache-trace.zst" -> {
+                Path plain = lines(directory.resolve("cluster0.0"), commands, null, ReplayLogs::cacheTrace);
+                Path zst = directory.resolve("cluster0.0.zst");
+                try (OutputStream out = new com.github.luben.zstd.ZstdOutputStream(Files.newOutputStream(zst))) {
+                    Files.copy(plain, out);
+                }
+                Files.delete(plain);
+                yield zst;
+            }
             default -> throw new IllegalArgumentException("no log of format " + format);
         };
+    }
+
+    /** Twitter's cache-trace line: whole-second time, key, key size, value size, client, operation, TTL. */
+    private static String cacheTrace(Next n) {
+        return n.nanos / 1_000_000_000L + "," + n.key() + ",16," + (n.set ? VALUE_BYTES : 0) + "," + n.client + ","
+                + (n.set ? "set,3600" : "get,0");
     }
 
     /** How many times a reader's {@code next} returns true in one pass over the log of {@code format}. */

@@ -34,6 +34,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code fluxperf trace stats|dump DIR}: what a trace written by {@code run --trace DIR} holds. */
 @Command(name = "trace",
+        header = "Reads a run's trace: its statistics, or its records.",
         mixinStandardHelpOptions = true,
         description = "Reads a trace that 'run --trace DIR' wrote: one record per request.",
         subcommands = {TraceCommand.Stats.class, TraceCommand.Dump.class},
@@ -96,6 +97,7 @@ public final class TraceCommand implements Callable<Integer>, Streams.Aware {
     }
 
     @Command(name = "stats",
+            header = "Prints a trace's counts, rate and latency percentiles.",
             mixinStandardHelpOptions = true,
             description = {"Counts per outcome, command and workload, duration, rate and latency percentiles of a trace,",
                     "in the run report's words and with its HdrHistogram settings (warm-up left out, as the run does)."},
@@ -134,6 +136,7 @@ public final class TraceCommand implements Callable<Integer>, Streams.Aware {
     }
 
     @Command(name = "dump",
+            header = "Writes a trace's records as CSV or JSON lines.",
             mixinStandardHelpOptions = true,
             sortOptions = false,
             description = {"Writes the records of a trace as CSV (with a header row) or JSON lines.",

@@ -94,6 +94,8 @@ final class ConfigFile {
         Boolean flush;
         Integer keysPerRequest;
         Integer ttl;
+        /** A weighted ttl list ({@code ttl = [{ seconds = 60, weight = 5 }, …]} or {@code "60:5,3600:1"}), or null. */
+        TtlMix ttls;
         Long keyspace;
         Integer keyLength;
         KeyDistribution distribution;
@@ -341,7 +343,12 @@ final class ConfigFile {
         w.hit = t.bool("hit");
         w.flush = t.bool("flush");
         w.keysPerRequest = toInt(t.integer("keys-per-request", 1, ConfigResolver.MAX_KEYS_PER_REQUEST));
-        w.ttl = toInt(t.integer("ttl", 0, ConfigResolver.MAX_TTL));
+        JsonNode ttl = t.raw("ttl");
+        if (ttl != null && !ttl.isIntegralNumber()) {
+            w.ttls = ttlMix(t, ttl);
+        } else {
+            w.ttl = toInt(t.integer("ttl", 0, ConfigResolver.MAX_TTL));
+        }
         w.keyspace = t.integer("keyspace", 1, Long.MAX_VALUE);
         w.keyLength = toInt(t.integer("key-length", 1, ConfigResolver.MAX_KEY_LENGTH));
         w.distribution = checked(t, "distribution", t.string("distribution"), Checks::distribution);
@@ -362,6 +369,40 @@ final class ConfigFile {
         w.byScore = t.bool("by-score");
         w.truncate = toInt(t.integer("truncate", 1, WorkloadShape.MAX_TRUNCATE));
         return w;
+    }
+
+    /** ttl = "60:5,3600:1" | [{ seconds = 60, weight = 5 }, …] (a single ttl is an integer) */
+    private static TtlMix ttlMix(TomlTable t, JsonNode v) {
+        try {
+            if (v.isTextual()) {
+                return TtlMix.parse(v.textValue());
+            }
+            if (v instanceof ArrayNode list && !list.isEmpty()) {
+                int[] seconds = new int[list.size()];
+                int[] weights = new int[list.size()];
+                for (int i = 0; i < list.size(); i++) {
+                    String path = t.keyPath("ttl") + "[" + i + "]";
+                    if (!(list.get(i) instanceof ObjectNode o)) {
+                        throw t.file().error(path, "expected a table { seconds = N, weight = W }, not "
+                                + TomlTable.describe(list.get(i)));
+                    }
+                    TomlTable entry = new TomlTable(t.file(), path, o);
+                    entry.allowOnly(List.of("seconds", "weight"));
+                    Long s = entry.integer("seconds", 0, ConfigResolver.MAX_TTL);
+                    if (s == null) {
+                        throw entry.error("missing seconds; write { seconds = N, weight = W }");
+                    }
+                    Long weight = entry.integer("weight", 0, Integer.MAX_VALUE);
+                    seconds[i] = (int) (long) s;
+                    weights[i] = weight == null ? 1 : (int) (long) weight;
+                }
+                return new TtlMix(seconds, weights);
+            }
+        } catch (IllegalArgumentException e) {
+            throw t.error("ttl", e.getMessage());
+        }
+        throw t.error("ttl", "expected seconds (60) or a weighted list ([{ seconds = 60, weight = 5 },"
+                + " { seconds = 3600, weight = 1 }] or \"60:5,3600:1\"), not " + TomlTable.describe(v));
     }
 
     /** bytes = 64 | "16..1024" | { min = 16, max = 1024 } | [{ size = 64, weight = 9 }, …] */

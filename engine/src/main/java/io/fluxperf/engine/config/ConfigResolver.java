@@ -59,7 +59,8 @@ import java.util.function.Supplier;
  * hit = false                  # load the key space before measuring, so reads hit
  * flush = false                # flush_all before the run, so reads miss (not with hit)
  * keys-per-request = 1         # keys per get/gets (multi-get), 1..1024
- * ttl = 0                      # expiry seconds that writes carry, 0..2592000 (0 = never)
+ * ttl = 0                      # expiry seconds that writes carry, 0..2592000 (0 = never); or weighted:
+ *                              # [{ seconds = 60, weight = 5 }, { seconds = 3600, weight = 1 }] or "60:5,3600:1"
  * keyspace = 10000             # number of keys
  * key-length = 16              # bytes per key, 1..250 (the key index, zero-padded)
  * distribution = "uniform"     # uniform | zipf | sequential
@@ -214,6 +215,7 @@ public final class ConfigResolver {
             duration = RampConfig.interval(ramps); // one window per step, each step's percentiles alone
             windows = flags.windows != null || f.windows != null ? windows : RampConfig.windowsFor(ramps, seed);
         }
+        checkOnePerWindow(flags, file, fileWorkloads, workloads, duration);
         try {
             return RunConfig.builder().server(server).protocol(protocol.name()).threads(threads)
                     .connections(connections)
@@ -387,7 +389,7 @@ public final class ConfigResolver {
             throw new UserError("--command: give --method or --command, not both");
         }
         Command method = flags.command != null ? Command.COMMAND
-                : flags.method == null ? Command.GET : flag("method", () -> Checks.method(flags.method));
+                : flags.method == null ? Command.GET : flag("method", () -> Checks.method(flags.method, protocol));
         CommandTemplate template = flags.command != null ? flag("command", () -> CommandTemplate.parse(flags.command))
                 : flags.path != null ? CommandTemplate.word(flag("path", () -> Checks.path(flags.path))) : null;
         if (!protocol.supports(method)) {
@@ -502,6 +504,9 @@ public final class ConfigResolver {
                 throw w.error(w.keyspace != null ? "keyspace" : "key-length", keysProblem);
             }
             WorkloadShape shape = shape(w);
+            if (w.ttls != null && wf.ttl == null) {
+                shape = shape.withTtls(w.ttls); // a --ttl replaces the file's list with its one ttl
+            }
             long lastKey = shape.keyOffset() + count - 1;
             if (shape.keyOffset() > 0 && Long.toString(lastKey).length() > keyLength) {
                 throw w.error("key-offset", "keys " + shape.keyOffset() + " to " + lastKey + " need keys of at least "
@@ -650,6 +655,24 @@ public final class ConfigResolver {
             throw new IllegalArgumentException("must be at least 0, not " + DurationParser.format(d));
         }
         return d;
+    }
+
+    /** Every rated workload sends at least one request per window ({@link RateLimits#belowOnePerWindow}). */
+    private static void checkOnePerWindow(RunSettings flags, ConfigFile file, boolean fileWorkloads,
+                                          List<WorkloadConfig> workloads, Duration window) {
+        for (int i = 0; i < workloads.size(); i++) {
+            double rate = workloads.get(i).rate();
+            if (rate <= 0) {
+                continue;
+            }
+            String typed = !fileWorkloads && flags.rate != null ? flags.rate.trim() : Checks.plain(rate);
+            String problem = RateLimits.belowOnePerWindow(rate, typed, window);
+            if (problem != null) {
+                problem += ", or longer windows (--duration)";
+                throw fileWorkloads ? file.workloads.get(i).error("rate", problem)
+                        : new UserError((flags.ramp != null ? "--ramp: " : "--rate: ") + problem);
+            }
+        }
     }
 
     private static <T> T flag(String name, Supplier<T> check) {

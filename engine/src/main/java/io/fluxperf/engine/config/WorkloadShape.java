@@ -22,10 +22,12 @@ import java.util.Objects;
  * @param rangeEnd         where they end, included; null: index 9 (ten elements), or +inf by score
  * @param byScore          ZRANGE reads by score (ZRANGE k start end BYSCORE), not by index
  * @param truncate         LPUSH and RPUSH keep their list at most this long (a trim sent with each push); 0: no trim
+ * @param ttls             expiry times the writes draw by weight; null: the workload's one ttl
+ *                         ({@link WorkloadConfig#ttlSeconds()})
  */
 public record WorkloadShape(long keyOffset, int cardinality, long innerKeys, int innerKeyLength, ValueKind valueKind,
                             double compressionRatio, ValueMode values, String script, Long rangeStart, Long rangeEnd,
-                            boolean byScore, int truncate) {
+                            boolean byScore, int truncate, TtlMix ttls) {
     public static final WorkloadShape DEFAULT = new WorkloadShape(0, 1, 0, 0, ValueKind.BYTES, 1.0,
             ValueMode.PER_KEY, null);
     public static final int MAX_CARDINALITY = 1024;
@@ -36,7 +38,15 @@ public record WorkloadShape(long keyOffset, int cardinality, long innerKeys, int
     public WorkloadShape(long keyOffset, int cardinality, long innerKeys, int innerKeyLength, ValueKind valueKind,
                          double compressionRatio, ValueMode values, String script) {
         this(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values, script, null, null,
-                false, 0);
+                false, 0, null);
+    }
+
+    /** A shape without a ttl mix. */
+    public WorkloadShape(long keyOffset, int cardinality, long innerKeys, int innerKeyLength, ValueKind valueKind,
+                         double compressionRatio, ValueMode values, String script, Long rangeStart, Long rangeEnd,
+                         boolean byScore, int truncate) {
+        this(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values, script, rangeStart,
+                rangeEnd, byScore, truncate, null);
     }
 
     public WorkloadShape {
@@ -106,57 +116,66 @@ public record WorkloadShape(long keyOffset, int cardinality, long innerKeys, int
         if (truncate > 0) {
             b.append(" Truncate: ").append(truncate);
         }
+        if (ttls != null) {
+            b.append(" TTLs: ").append(ttls.describe()).append(" (seconds:weight)");
+        }
         return b.toString();
     }
 
     public WorkloadShape withKeyOffset(long v) {
         return new WorkloadShape(v, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values, script,
-                rangeStart, rangeEnd, byScore, truncate);
+                rangeStart, rangeEnd, byScore, truncate, ttls);
     }
 
     public WorkloadShape withCardinality(int v) {
         return new WorkloadShape(keyOffset, v, innerKeys, innerKeyLength, valueKind, compressionRatio, values, script,
-                rangeStart, rangeEnd, byScore, truncate);
+                rangeStart, rangeEnd, byScore, truncate, ttls);
     }
 
     public WorkloadShape withInnerKeys(long count, int length) {
         return new WorkloadShape(keyOffset, cardinality, count, length, valueKind, compressionRatio, values, script,
-                rangeStart, rangeEnd, byScore, truncate);
+                rangeStart, rangeEnd, byScore, truncate, ttls);
     }
 
     public WorkloadShape withValueKind(ValueKind v) {
         return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, v, compressionRatio, values, script,
-                rangeStart, rangeEnd, byScore, truncate);
+                rangeStart, rangeEnd, byScore, truncate, ttls);
     }
 
     public WorkloadShape withCompressionRatio(double v) {
         return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, v, values, script,
-                rangeStart, rangeEnd, byScore, truncate);
+                rangeStart, rangeEnd, byScore, truncate, ttls);
     }
 
     public WorkloadShape withValues(ValueMode v) {
         return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, v, script,
-                rangeStart, rangeEnd, byScore, truncate);
+                rangeStart, rangeEnd, byScore, truncate, ttls);
     }
 
     public WorkloadShape withScript(String v) {
         return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values, v,
-                rangeStart, rangeEnd, byScore, truncate);
+                rangeStart, rangeEnd, byScore, truncate, ttls);
     }
 
     public WorkloadShape withRange(Long start, Long end) {
         return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values,
-                script, start, end, byScore, truncate);
+                script, start, end, byScore, truncate, ttls);
     }
 
     public WorkloadShape withByScore(boolean v) {
         return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values,
-                script, rangeStart, rangeEnd, v, truncate);
+                script, rangeStart, rangeEnd, v, truncate, ttls);
     }
 
     public WorkloadShape withTruncate(int v) {
         return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values,
-                script, rangeStart, rangeEnd, byScore, v);
+                script, rangeStart, rangeEnd, byScore, v, ttls);
+    }
+
+    /** Writes draw their ttl from {@code v} (null: the workload's one ttl). */
+    public WorkloadShape withTtls(TtlMix v) {
+        return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values,
+                script, rangeStart, rangeEnd, byScore, truncate, v);
     }
 
     /** The kind of value a write carries. */

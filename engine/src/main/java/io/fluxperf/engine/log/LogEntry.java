@@ -47,6 +47,11 @@ public final class LogEntry {
     /** Size of a value synthesised for a write whose bytes the log does not hold; -1 for none. */
     public int synthSize = -1;
     /**
+     * Size of the value a read returned in the original traffic, where the log says (a cache
+     * trace's value size of a get); -1 when unknown. Only {@code profile} reads it.
+     */
+    public int readSize = -1;
+    /**
      * What the original server answered, where the log holds its replies (a packet capture): one
      * of the {@code REPLY_} constants; {@link #REPLY_UNKNOWN} for logs without replies.
      */
@@ -109,6 +114,7 @@ public final class LogEntry {
         valueLength = 0;
         valueLogged = false;
         synthSize = -1;
+        readSize = -1;
         originalReply = REPLY_UNKNOWN;
         dropped = false;
         inWindow = false;

@@ -68,9 +68,10 @@ public final class LogInput implements AutoCloseable {
                     : java.util.Arrays.equals(head, ZSTD_MAGIC) ? Compression.ZSTD : Compression.NONE;
             LogInput[] self = new LogInput[1];
             InputStream stream = switch (compression) {
-                case GZIP -> new CutShort(new GZIPInputStream(buffered, 1 << 16), () -> self[0].cutShort = true);
+                case GZIP -> new CutShort(new GZIPInputStream(buffered, 1 << 16), () -> self[0].cutShort = true,
+                        () -> counting.count);
                 case ZSTD -> new CutShort(new BufferedInputStream(new ZstdInputStream(buffered), 1 << 16),
-                        () -> self[0].cutShort = true);
+                        () -> self[0].cutShort = true, () -> counting.count);
                 case NONE -> buffered;
             };
             self[0] = new LogInput(path, counting, stream, compression, size);
@@ -114,8 +115,8 @@ public final class LogInput implements AutoCloseable {
     public void reportEnd(ReaderContext ctx) {
         if (cutShort && !reported) {
             reported = true;
-            ctx.bad.add(ctx.name, "the " + compression.label()
-                    + " stream is cut short (the file ends inside it); replayed what came before");
+            ctx.bad.add(ctx.name, "the " + compression.label() + " stream is cut short at byte " + size
+                    + " (the file ends inside it); what came before was read");
         }
     }
 
@@ -134,10 +135,13 @@ public final class LogInput implements AutoCloseable {
      */
     private static final class CutShort extends FilterInputStream {
         private final Runnable onCut;
+        /** Bytes taken from the file so far, to say where damaged data is (read-ahead included: "near"). */
+        private final java.util.function.LongSupplier filePosition;
 
-        CutShort(InputStream in, Runnable onCut) {
+        CutShort(InputStream in, Runnable onCut, java.util.function.LongSupplier filePosition) {
             super(in);
             this.onCut = onCut;
+            this.filePosition = filePosition;
         }
 
         @Override
@@ -170,7 +174,8 @@ public final class LogInput implements AutoCloseable {
                 onCut.run();
                 return -1;
             }
-            throw e;
+            throw new IOException("damaged compressed data near byte " + filePosition.getAsLong() + " of the file ("
+                    + m + ")", e);
         }
     }
 

@@ -25,7 +25,8 @@ import java.util.Locale;
  * The human-readable report, in rpc-perf's layout and words (seeds/rpc-perf.txt) so that people
  * who read rpc-perf output can read this one: config echo, workloads, connections, warm-up, one
  * block per window and one for the whole run. Plain lines without log prefixes, so the output can
- * be diffed and grepped. Latencies are integers in ns, rates whole requests per second.
+ * be diffed and grepped. Latencies are integers in ns, rates whole requests per second; the live line
+ * and the total's {@code Summary:} line add the units a person reads at a glance ({@link HumanUnits}).
  */
 public final class TextReport {
     static final String RULE = "-----";
@@ -141,6 +142,7 @@ public final class TextReport {
         out.println(RULE);
         out.println("Total:");
         block(result.total(), result.config());
+        out.println(readableLine(result.total()));
         String stop = stopLine(result);
         if (stop != null) {
             out.println(stop);
@@ -200,16 +202,48 @@ public final class TextReport {
         return String.format(java.util.Locale.ROOT, "%,d", v);
     }
 
-    /** The line shown about once a second while a window runs (the caller prints it to stderr). */
-    public static String liveLine(LiveSample s) {
-        return "[window " + s.window() + " " + Math.round(s.elapsedNanos() / 1e9) + "s] "
-                + Math.round(s.rate()) + " rps, errors " + s.errors() + ", p99 so far " + s.p99Nanos() + " ns";
+    /**
+     * The line shown about once a second while a window runs (the caller prints it to stderr): how
+     * far the run has gone, then {@link #liveFigures}, e.g. {@code [window 2/6 7 s of 30 s] 49,987
+     * rps, errors 0, p99 so far 3.12 ms}. A run with a request limit may end before its windows do:
+     * its length is "at most".
+     */
+    public static String liveLine(LiveSample s, RunConfig config) {
+        double window = config.duration().toNanos() / 1e9;
+        double elapsed = (s.window() - 1) * window + s.elapsedNanos() / 1e9;
+        return "[window " + s.window() + "/" + config.windows() + " " + Math.round(elapsed) + " s of "
+                + (config.requests() > 0 ? "at most " : "") + HumanUnits.seconds(window * config.windows()) + "] "
+                + liveFigures(s);
+    }
+
+    /** The running window's figures so far, for a live line: {@code 49,987 rps, errors 0, p99 so far 3.12 ms}. */
+    public static String liveFigures(LiveSample s) {
+        return group(Math.round(s.rate())) + " rps, errors " + group(s.errors()) + ", p99 so far "
+                + (s.requests() > 0 ? HumanUnits.latency(s.p99Nanos()) : "n/a (no replies yet)");
+    }
+
+    /**
+     * The whole run's figures in units a person reads at a glance, after the ns lines that rpc-perf's
+     * users parse: {@code Summary: 49,987 requests/s, success 100.00 %, latency p50 31.9 us, p99 244 us,
+     * p999 1.24 ms, max 3.12 ms}.
+     */
+    static String readableLine(WindowResult w) {
+        LatencySummary l = w.summaries().latency();
+        Counts c = Counts.of(w.total().outcomes());
+        String latency = c.requests() == 0 ? "no requests"
+                : "latency p50 " + HumanUnits.latency(l.p50()) + ", p99 " + HumanUnits.latency(l.p99()) + ", p999 "
+                + HumanUnits.latency(l.p999()) + ", max " + HumanUnits.latency(l.max());
+        return "Summary: " + group(Math.round(w.rate())) + " requests/s, success " + percent(c.successPercent()) + ", "
+                + latency;
     }
 
     private void block(WindowResult w, RunConfig config) {
         List<WorkloadConfig> configs = WindowFigures.configs(w, config);
         Counts c = Counts.of(w.total().outcomes());
         out.println(counts(c));
+        if (c.mismatch() > 0) {
+            out.println(mismatchLine(c.mismatch()));
+        }
         out.println("Rate: " + Math.round(w.rate()) + " rps Success: " + percent(c.successPercent())
                 + " Hitrate: " + percent(WindowFigures.hitratePercent(w, configs)));
         LatencySummary l = w.summaries().latency();
@@ -304,6 +338,16 @@ public final class TextReport {
                 + " p50: " + l.p50() + " ns p99: " + l.p99() + " ns p999: " + l.p999() + " ns";
     }
 
+    /**
+     * The line under the counts when some errors were reads of a value other than the one this run
+     * writes for the key: the keys hold another run's values (another seed or config), which
+     * happens without a flush; the connection stayed, as the reply kept the protocol.
+     */
+    static String mismatchLine(long mismatch) {
+        return "Mismatch: " + mismatch + " of the errors read a value other than the one this run writes for the key"
+                + " (keys written by another workload or run; --flush or a key-offset of its own avoids it)";
+    }
+
     private static String counts(Counts c) {
         return "Requests: " + c.requests() + " Ok: " + c.ok() + " Miss: " + c.miss() + " Error: " + c.error()
                 + " Timeout: " + c.timeout() + " Closed: " + c.closed();
@@ -313,6 +357,7 @@ public final class TextReport {
         return switch (r.stopReason()) {
             case COMPLETED -> null;
             case INTERRUPTED -> "Stopped: interrupted (Ctrl-C); the report covers what ran";
+            case TERMINATED -> "Stopped: terminated (SIGTERM); the report covers what ran";
             case QUIT -> "Stopped: asked to quit (POST /quitquitquit on the admin endpoint); the report covers what ran";
             case REQUEST_LIMIT -> "Stopped: request limit of " + r.config().requests() + " reached";
             case SOURCE_ENDED -> "Stopped: the requests ran out (the end of the log)";

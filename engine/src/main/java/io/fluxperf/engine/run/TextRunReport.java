@@ -108,8 +108,8 @@ public class TextRunReport implements RunReport {
 
     @Override
     public void live(LiveSample sample) {
-        if (live) {
-            err.println(TextReport.liveLine(sample));
+        if (live && config != null) {
+            err.println(TextReport.liveLine(sample, config));
         }
     }
 

@@ -169,7 +169,9 @@ public final class EffectiveConfig {
         if (w.keysPerRequest() > 1) {
             key(b, "keys-per-request", Integer.toString(w.keysPerRequest()));
         }
-        if (w.ttlSeconds() > 0) {
+        if (w.shape().ttls() != null) {
+            key(b, "ttl", quote(w.shape().ttls().describe()));
+        } else if (w.ttlSeconds() > 0) {
             key(b, "ttl", Integer.toString(w.ttlSeconds()));
         }
         KeyspaceConfig k = w.keyspace();

@@ -2,7 +2,10 @@ package io.fluxperf.engine.sweep;
 
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.host.HostTuning;
+import io.fluxperf.engine.metrics.LiveSample;
 import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.report.HumanUnits;
+import io.fluxperf.engine.report.TextReport;
 import io.fluxperf.engine.run.RunOrchestrator;
 import io.fluxperf.engine.run.RunOutputs;
 import io.fluxperf.engine.run.RunReport;
@@ -29,6 +32,8 @@ public final class OrchestratedSteps implements StepRunner {
     private final boolean overwrite;
     private final List<String> commandLine;
     private boolean warm;
+    /** Where each step's live line goes, once a second while its window runs; null for none. */
+    private PrintStream progress;
     private volatile RunOrchestrator current;
     private volatile boolean stopRequested;
 
@@ -51,6 +56,16 @@ public final class OrchestratedSteps implements StepRunner {
         return new OrchestratedSteps(HostTuning.standard(), null, false, List.of(), warmUp);
     }
 
+    /**
+     * Prints a live line on {@code out} once a second while a step's window runs, as run's live line
+     * with the step in place of the window: {@code [step 3 at 22,500/s, 2 s of 5 s] 22,497 rps, errors
+     * 0, p99 so far 641 us}; null for none.
+     */
+    public OrchestratedSteps progress(PrintStream out) {
+        this.progress = out;
+        return this;
+    }
+
     /** Step {@code number}'s run directory in {@code sweepDir}: step-03-22500. */
     public static Path stepDirectory(Path sweepDir, int number, double rate) {
         return sweepDir.resolve(String.format(Locale.ROOT, "step-%02d-%d", number, Math.round(rate)));
@@ -59,18 +74,19 @@ public final class OrchestratedSteps implements StepRunner {
     @Override
     public RunResult run(int number, double rate, RunConfig config) {
         RunDirectoryWriter directory = null;
-        RunReport report = new RunReport() { };
+        PrintStream nowhere = new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
         RunConfig stepConfig = config;
+        PrintStream text = nowhere;
         if (sweepDir != null) {
             Path dir = stepDirectory(sweepDir, number, rate);
             stepConfig = config.toBuilder().out(dir).build();
             // "run": a step is a run of run's load with run's report, so report DIR makes it again
             directory = RunDirectoryWriter.open(dir, overwrite, stepConfig, "run", commandLine, "--out");
-            PrintStream nowhere = new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
-            report = new TextRunReport(directory.tee(nowhere), nowhere, false);
+            text = directory.tee(nowhere);
         }
+        RunReport report = new StepReport(text, nowhere, progress, "step " + number + " at " + Rates.format(rate) + "/s");
         RunOrchestrator run = new RunOrchestrator(stepConfig, report).outputs(RunOutputs.none()).tuning(tuning)
-                .liveSamples(false);
+                .liveSamples(progress != null);
         if (directory != null) {
             run.runDirectory(directory);
         }
@@ -86,6 +102,29 @@ public final class OrchestratedSteps implements StepRunner {
             return run.execute();
         } finally {
             current = null;
+        }
+    }
+
+    /**
+     * A step's report: run's text report (into the step's run directory, or nowhere), and the live
+     * line of the step on the progress stream.
+     */
+    private static final class StepReport extends TextRunReport {
+        private final PrintStream progress;
+        private final String step;
+
+        StepReport(PrintStream out, PrintStream err, PrintStream progress, String step) {
+            super(out, err, false);
+            this.progress = progress;
+            this.step = step;
+        }
+
+        @Override
+        public void live(LiveSample sample) {
+            if (progress != null && config() != null) {
+                progress.println("[" + step + ", " + Math.round(sample.elapsedNanos() / 1e9) + " s of "
+                        + HumanUnits.seconds(config().duration().toNanos() / 1e9) + "] " + TextReport.liveFigures(sample));
+            }
         }
     }
 

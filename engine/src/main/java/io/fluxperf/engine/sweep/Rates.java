@@ -3,12 +3,12 @@ package io.fluxperf.engine.sweep;
 import java.util.Locale;
 
 /** Rates as the sweep prints them. */
-final class Rates {
+public final class Rates {
     private Rates() {
     }
 
     /** 10,000 or 12,345.5: thousands grouped, a fraction only where there is one. */
-    static String format(double rate) {
+    public static String format(double rate) {
         return rate == Math.rint(rate) ? String.format(Locale.ROOT, "%,d", (long) rate)
                 : String.format(Locale.ROOT, "%,.1f", rate);
     }

@@ -8,6 +8,7 @@ import io.fluxperf.engine.metrics.OutcomeCounts;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.SendLateness;
 import io.fluxperf.engine.metrics.WindowResult;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -26,6 +27,12 @@ import java.util.function.Consumer;
  * ({@link SweepStep#lateShare()}) but do not stop the sweep by themselves: one stall of a shared
  * machine makes a tenth of a second's requests late at any rate, and the latency objectives, which
  * count from the intended send time, judge such a stall.
+ *
+ * <p>The first step decides whether there is a knee at all, and it is the one most exposed to a cold
+ * start: fresh connections to a server that has not served this load yet. So it may run after a
+ * warm-up of its own ({@link #warmUpFirstStep}), and when it is not good it is tried once more
+ * ({@link SweepStep#again()}) before the sweep gives up: one stall of a shared machine would
+ * otherwise end a sweep with no knee.
  */
 public final class Sweep {
     /** The share of the target a step must end: the 1 % a run holds its rates to. */
@@ -36,6 +43,8 @@ public final class Sweep {
     private final List<StepObjective> objectives;
     private final StepRunner runner;
     private Consumer<SweepStep> onStep = s -> { };
+    private Consumer<SweepStep> onRetry = s -> { };
+    private Duration firstStepWarmup = Duration.ZERO;
     private volatile boolean stopRequested;
 
     /**
@@ -57,6 +66,21 @@ public final class Sweep {
         return this;
     }
 
+    /** Hears that the first step was not good and is about to be tried once more (after it was heard as a step). */
+    public Sweep onRetry(Consumer<SweepStep> listener) {
+        this.onRetry = listener;
+        return this;
+    }
+
+    /**
+     * A warm-up at the first step's rate before the first step only, unreported (as the run's
+     * {@code --warmup}), when the config has no warm-up of its own (which runs before every step).
+     */
+    public Sweep warmUpFirstStep(Duration warmup) {
+        this.firstStepWarmup = warmup;
+        return this;
+    }
+
     /** Ends the sweep after the step that runs (Ctrl-C): its result covers what ran. */
     public void requestStop() {
         stopRequested = true;
@@ -70,8 +94,13 @@ public final class Sweep {
             if (stopRequested) {
                 break;
             }
-            SweepStep s = step(steps.size() + 1, rate, false);
+            SweepStep s = step(steps.size() + 1, rate, false, false);
             steps.add(s);
+            if (!s.good() && steps.size() == 1 && !stopRequested) {
+                onRetry.accept(s);
+                s = step(steps.size() + 1, rate, false, true);
+                steps.add(s);
+            }
             if (!s.good()) {
                 firstBad = s;
                 break;
@@ -79,7 +108,8 @@ public final class Sweep {
             lastGood = s;
         }
         String stopped = firstBad != null ? "at " + Rates.format(firstBad.target()) + "/s: " + firstBad.failure()
-                : stopRequested ? "interrupted" : "reached --to " + Rates.format(plan.to()) + "/s with every objective met";
+                : stopRequested ? "interrupted" : "reached --to " + Rates.format(plan.to()) + "/s with every objective met"
+                + " (the knee lies above it)";
         if (lastGood != null && firstBad != null) {
             double good = lastGood.target();
             double bad = firstBad.target();
@@ -88,7 +118,7 @@ public final class Sweep {
                 if (mid <= good || mid >= bad) {
                     break; // no whole rate left between them
                 }
-                SweepStep s = step(steps.size() + 1, mid, true);
+                SweepStep s = step(steps.size() + 1, mid, true, false);
                 steps.add(s);
                 if (s.good()) {
                     good = mid;
@@ -97,13 +127,17 @@ public final class Sweep {
                 }
             }
         }
-        return new SweepResult(steps, objectives.stream().map(StepObjective::text).toList(), stopped, stopRequested);
+        return new SweepResult(steps, objectives.stream().map(StepObjective::text).toList(), stopped, stopRequested,
+                firstBad == null && !stopRequested);
     }
 
-    private SweepStep step(int number, double rate, boolean refinement) {
+    private SweepStep step(int number, double rate, boolean refinement, boolean again) {
         RunConfig config = atRate(base, rate, plan);
+        if (number == 1 && (config.warmup() == null || config.warmup().isZero())) {
+            config = config.toBuilder().warmup(firstStepWarmup).build();
+        }
         RunResult result = runner.run(number, rate, config);
-        SweepStep s = judge(number, refinement, rate, result, config, objectives);
+        SweepStep s = judge(number, refinement, again, rate, result, config, objectives);
         onStep.accept(s);
         return s;
     }
@@ -124,7 +158,7 @@ public final class Sweep {
         return base.toBuilder().workloads(scaled).duration(plan.window()).windows(1).requests(0).build();
     }
 
-    static SweepStep judge(int number, boolean refinement, double rate, RunResult result, RunConfig config,
+    static SweepStep judge(int number, boolean refinement, boolean again, double rate, RunResult result, RunConfig config,
                            List<StepObjective> objectives) {
         WindowResult w = result.windows().isEmpty() ? result.total() : result.windows().get(result.windows().size() - 1);
         LatencySummary l = w.summaries().latency();
@@ -146,7 +180,7 @@ public final class Sweep {
             StepObjective.Judged j = objective.judge(w, config.workloads());
             judged.add(new SweepStep.Judgement(objective.text(), j.met(), j.measured()));
         }
-        return new SweepStep(number, refinement, rate, achieved, l.p50(), l.p99(), l.p999(), o.requests(),
+        return new SweepStep(number, refinement, again, rate, achieved, l.p50(), l.p99(), l.p999(), o.requests(),
                 o.error() + o.timeout() + o.closed(), late.lateShare(), unreached == null, unreached, judged);
     }
 }

@@ -58,6 +58,7 @@ public final class SweepFiles {
             Map<String, Object> j = new LinkedHashMap<>();
             j.put("number", s.number());
             j.put("refinement", s.refinement());
+            j.put("again", s.again());
             j.put("target", s.target());
             j.put("achieved", s.achieved());
             j.put("p50", s.p50());
@@ -78,6 +79,7 @@ public final class SweepFiles {
         SweepStep k = r.knee();
         m.put("knee", k == null ? null : k.target());
         m.put("kneeStep", k == null ? null : k.number());
+        m.put("kneeAboveTo", r.kneeAboveTo());
         return m;
     }
 }

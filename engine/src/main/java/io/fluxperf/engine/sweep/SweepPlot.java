@@ -155,8 +155,10 @@ public final class SweepPlot {
         return result.steps().stream().sorted(java.util.Comparator.comparingDouble(SweepStep::achieved)).toList();
     }
 
-    private static String kneeLabel(SweepStep k) {
-        return "knee " + Rates.format(k.target()) + "/s (achieved " + Rates.format(Math.round(k.achieved())) + "/s)";
+    /** The knee's label; when no step failed, the highest rate tried is only a floor of the knee. */
+    private String kneeLabel(SweepStep k) {
+        return (result.kneeAboveTo() ? "knee above " : "knee ") + Rates.format(k.target()) + "/s (achieved "
+                + Rates.format(Math.round(k.achieved())) + "/s)";
     }
 
     // ---- HTML with inline SVG ----
@@ -257,7 +259,7 @@ public final class SweepPlot {
         SweepStep knee = result.knee();
         for (SweepStep s : result.byRate()) {
             b.append("<tr class=\"").append(s == knee ? "knee" : s.good() ? "good" : "bad").append("\"><td>")
-                    .append(s.number()).append(s.refinement() ? "r" : "").append("</td><td>").append(Rates.format(s.target()))
+                    .append(s.label()).append("</td><td>").append(Rates.format(s.target()))
                     .append("</td><td>").append(Rates.format(Math.round(s.achieved()))).append("</td><td>")
                     .append(SweepTable.ms(s.p50())).append("</td><td>").append(SweepTable.ms(s.p99())).append("</td><td>")
                     .append(SweepTable.ms(s.p999())).append("</td><td>").append(s.errors()).append("</td><td class=\"l\">")

@@ -19,10 +19,10 @@ public final class SweepTable {
         return HEADER;
     }
 
-    /** One step's row; a refinement's number has an r after it. */
+    /** One step's row; a refinement's number has an r after it, the first rate's second try an a. */
     public static String row(SweepStep s) {
         String met = s.good() ? "yes" : "no: " + s.failure();
-        return String.format(Locale.ROOT, "%-5s %12s %12s %10s %10s %10s %8d  %s", s.number() + (s.refinement() ? "r" : ""),
+        return String.format(Locale.ROOT, "%-5s %12s %12s %10s %10s %10s %8d  %s", s.label(),
                 Rates.format(s.target()), Rates.format(Math.round(s.achieved())), ms(s.p50()), ms(s.p99()), ms(s.p999()),
                 s.errors(), met);
     }
@@ -57,15 +57,24 @@ public final class SweepTable {
         out.println(kneeLine(r));
     }
 
-    /** {@code Knee: 45,000/s (achieved 44,990/s, p99 0.812 ms) met p99<1ms}, or that no rate did. */
+    /**
+     * {@code Knee: 45,000/s (achieved 44,990/s, p50 …, p99 0.812 ms, p999 …) met p99<1ms}; that no
+     * rate did; or, when no step failed, that the knee lies above --to (the highest rate tried is
+     * only a floor).
+     */
     public static String kneeLine(SweepResult r) {
         SweepStep k = r.knee();
         String objectives = String.join(", ", r.objectives());
         if (k == null) {
             return "Knee: none: no rate tried met " + objectives;
         }
-        return "Knee: " + Rates.format(k.target()) + "/s (achieved " + Rates.format(Math.round(k.achieved())) + "/s, p50 "
-                + ms(k.p50()) + " ms, p99 " + ms(k.p99()) + " ms, p999 " + ms(k.p999()) + " ms) met " + objectives;
+        String figures = "(achieved " + Rates.format(Math.round(k.achieved())) + "/s, p50 " + ms(k.p50()) + " ms, p99 "
+                + ms(k.p99()) + " ms, p999 " + ms(k.p999()) + " ms)";
+        if (r.kneeAboveTo()) {
+            return "Knee: above " + Rates.format(k.target()) + "/s, the --to bound: every rate tried met " + objectives
+                    + ", the highest " + figures + "; raise --to to find the knee";
+        }
+        return "Knee: " + Rates.format(k.target()) + "/s " + figures + " met " + objectives;
     }
 
     static String ms(long nanos) {

@@ -211,9 +211,50 @@ class TextReportTest {
         assertTrue(lines(r -> r.summary(completed)).stream().noneMatch(l -> l.startsWith("Stopped:")));
     }
 
+    /** The live line says how far the run has gone and gives its p99 in a unit a person reads (issue 46). */
     @Test
-    void liveLine() {
-        assertEquals("[window 1 3s] 49987 rps, errors 0, p99 so far 140130 ns",
-                TextReport.liveLine(new LiveSample(1, 3_000_000_000L, 150_000, 0, 140_130, 49_987.4)));
+    void liveLineSaysHowFarTheRunHasGoneInHumanUnits() {
+        RunConfig sixWindows = Fixtures.config(Fixtures.setAndGet()).toBuilder().duration(Duration.ofSeconds(5)).windows(6)
+                .build();
+        assertEquals("[window 2/6 7 s of 30 s] 49,987 rps, errors 3, p99 so far 3.12 ms",
+                TextReport.liveLine(new LiveSample(2, 2_000_000_000L, 150_000, 3, 3_121_151, 49_987.4), sixWindows));
+        RunConfig oneWindow = Fixtures.config(Fixtures.setAndGet());
+        assertEquals("[window 1/1 3 s of 60 s] 2,000 rps, errors 0, p99 so far 140 us",
+                TextReport.liveLine(new LiveSample(1, 3_000_000_000L, 6_000, 0, 140_130, 2_000), oneWindow));
+        assertEquals("[window 1/1 1 s of 60 s] 0 rps, errors 0, p99 so far n/a (no replies yet)",
+                TextReport.liveLine(new LiveSample(1, 1_000_000_000L, 0, 0, 0, 0), oneWindow));
+        RunConfig limited = oneWindow.toBuilder().requests(1_000_000).duration(Duration.ofMillis(1500)).windows(3).build();
+        assertTrue(TextReport.liveLine(new LiveSample(3, 500_000_000L, 10, 0, 900, 10), limited)
+                .startsWith("[window 3/3 4 s of at most 4.5 s] "), "a request limit may end the run sooner");
+    }
+
+    /** The total ends with a line in human units; the ns lines rpc-perf's users parse stay as they are. */
+    @Test
+    void theTotalHasASummaryInHumanUnitsBesideTheNsLines() {
+        RunConfig config = Fixtures.config(Fixtures.setAndGet());
+        List<String> out = lines(r -> r.summary(Fixtures.run(config, StopReason.COMPLETED, Fixtures.mixedWindow(1, 0))));
+        assertTrue(out.contains("Percentiles: p50: 500 ns p90: 900 ns p99: 1000 ns p999: 1000 ns p9999: 1000 ns"), out.toString());
+        assertEquals("Summary: 10 requests/s, success 90.00 %, latency p50 500 ns, p99 1.00 us, p999 1.00 us, max 1.00 us",
+                out.get(out.size() - 1));
+        Fixtures.Stats slow = new Fixtures.Stats().replies(Outcome.OK, 98, 31_900).reply(Outcome.OK, 3_121_151, 1_500_000_000L);
+        WindowResult w = Fixtures.window(1, 0, 4 * SECOND, List.of(WorkloadConfig.of(Command.GET)), slow);
+        List<String> slowOut = lines(r -> r.summary(Fixtures.run(Fixtures.config(List.of(WorkloadConfig.of(Command.GET))),
+                StopReason.INTERRUPTED, w)));
+        assertEquals("Summary: 25 requests/s, success 100.00 %, latency p50 31.9 us, p99 3.12 ms, p999 1.50 s, max 1.50 s",
+                slowOut.get(slowOut.size() - 2), slowOut.toString());
+        assertEquals("Stopped: interrupted (Ctrl-C); the report covers what ran", slowOut.get(slowOut.size() - 1));
+    }
+
+    @Test
+    void humanUnitsKeepThreeSignificantDigits() {
+        assertEquals("850 ns", HumanUnits.latency(850));
+        assertEquals("1.00 us", HumanUnits.latency(1_000));
+        assertEquals("10.0 us", HumanUnits.latency(9_996));
+        assertEquals("244 us", HumanUnits.latency(244_479));
+        assertEquals("1.00 ms", HumanUnits.latency(999_600));
+        assertEquals("3.12 ms", HumanUnits.latency(3_121_151));
+        assertEquals("16.7 ms", HumanUnits.latency(16_736_255));
+        assertEquals("2.00 s", HumanUnits.latency(2_000_000_000L));
+        assertEquals("120 s", HumanUnits.latency(120_000_000_000L));
     }
 }

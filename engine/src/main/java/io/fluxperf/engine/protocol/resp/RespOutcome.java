@@ -4,20 +4,11 @@ import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.Outcome;
 
 /**
- * The outcome of a redis reply from its top-level shape, the one rule the client codec and the
- * reading of a capture's replies share (so that a capture's original hit rate and the replay's are
- * counted alike); the rule is described in {@link RespCodec}'s "Outcomes".
+ * The outcome of a redis reply, opened to the protocol's log readers: a capture's replies are
+ * judged by the rule the client codec judges the replay's by ({@link RespOutcomes}), so that the
+ * original hit rate and the replay's are counted alike.
  */
 public final class RespOutcome {
-    private static final boolean[] ZERO_IS_MISS = new boolean[Command.values().length];
-
-    static {
-        for (Command c : new Command[] {Command.EXISTS, Command.DELETE, Command.EXPIRE, Command.HDEL, Command.SREM,
-                Command.ZREM, Command.SISMEMBER, Command.LLEN, Command.HEXISTS}) {
-            ZERO_IS_MISS[c.ordinal()] = true;
-        }
-    }
-
     private RespOutcome() {
     }
 
@@ -37,22 +28,6 @@ public final class RespOutcome {
      */
     public static Outcome of(Command c, byte type, boolean nil, boolean zero, long elements, long nilElements,
                              long zeroElements) {
-        if (type == '-' || type == '!') {
-            return Outcome.ERROR;
-        }
-        if (nil) {
-            return Outcome.MISS;
-        }
-        boolean readLike = c == null || c.isRead();
-        if ((type == '*' || type == '~' || type == '%') && readLike && nilElements == elements) {
-            return Outcome.MISS; // empty, or every key missing (MGET)
-        }
-        if (type == ':' && zero && c != null && ZERO_IS_MISS[c.ordinal()]) {
-            return Outcome.MISS;
-        }
-        if (type == '*' && c == Command.SISMEMBER && zeroElements == elements) {
-            return Outcome.MISS; // SMISMEMBER: none of the members is in the set
-        }
-        return Outcome.OK;
+        return RespOutcomes.of(c, type, nil, zero, elements, nilElements, zeroElements);
     }
 }
