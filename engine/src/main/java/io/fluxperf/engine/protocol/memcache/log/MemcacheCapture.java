@@ -7,11 +7,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * memcached connections read from a packet capture ({@link MemcacheConnectionReader}): text and
- * binary protocol, told apart per command. A connection is told by its first bytes: a binary
- * request header (magic 0x80 and a known opcode) is {@code memcache-binary}, a text command's verb
- * followed by a space or a line end is {@code memcache}. A server whose clients all speak binary is
- * replayed with the binary protocol, one with text clients (or both) with the text protocol.
+ * memcached connections read from a packet capture ({@link MemcacheConnectionReader}): text, meta
+ * and binary protocol, told apart per command. A connection is told by its first bytes: a binary
+ * request header (magic 0x80 and a known opcode) is {@code memcache-binary}, a meta command's verb
+ * ({@code mg}, {@code ms}, …) followed by a space or a line end {@code memcache-meta}, a text
+ * command's {@code memcache}. A server whose clients all speak binary is replayed with the binary
+ * protocol, one whose clients all speak meta with the meta protocol, any other with the text
+ * protocol (which sends what a mix of them sent).
  */
 public final class MemcacheCapture implements CaptureProtocol {
     public static final MemcacheCapture INSTANCE = new MemcacheCapture();
@@ -21,7 +23,7 @@ public final class MemcacheCapture implements CaptureProtocol {
 
     @Override
     public List<String> protocols() {
-        return List.of("memcache", "memcache-binary");
+        return List.of("memcache", "memcache-binary", "memcache-meta");
     }
 
     @Override
@@ -37,8 +39,10 @@ public final class MemcacheCapture implements CaptureProtocol {
             return null;
         }
         String verb = new String(b, from, p - from, StandardCharsets.ISO_8859_1);
-        return MemcacheVerbs.command(verb) != null || MemcacheConnectionReader.ADMIN.contains(verb)
-                || MemcacheConnectionReader.META.contains(verb) ? "memcache" : null;
+        if (MemcacheConnectionReader.META.contains(verb)) {
+            return "memcache-meta";
+        }
+        return MemcacheVerbs.command(verb) != null || MemcacheConnectionReader.ADMIN.contains(verb) ? "memcache" : null;
     }
 
     @Override

@@ -13,7 +13,8 @@ import java.util.Set;
  * Reads one captured memcached connection, text and binary protocol alike (each command is told by
  * its first byte, 0x80 for binary, as real clients mix them on one port): the client's commands
  * into log entries as the raw-stream reader makes them (values are the logged bytes, {@code noreply}
- * is dropped, admin and meta commands are skipped), and the server's replies into each command's
+ * is dropped, meta commands become the text commands whose work they do, admin commands are
+ * skipped), and the server's replies into each command's
  * original outcome by the rules of fluxperf's own codecs (a get is a hit when every key was found;
  * NOT_STORED, EXISTS and NOT_FOUND and binary statuses 1, 2 and 5 are misses; error replies are
  * errors). Binary replies are matched by opaque and opcode: a quiet command (GetQ, SetQ, …) that a
@@ -55,6 +56,13 @@ final class MemcacheConnectionReader implements ConnectionReader {
     private static final byte K_LINE = 1;
     private static final byte K_LIST = 2; // stats, lru_crawler metadump: lines until END
     private static final byte K_BINARY = 3;
+    /**
+     * A quiet meta command: answered only for some outcomes. An {@code MN} (the reply to the
+     * {@code mn} a client ends a quiet batch with) reaching it means silence: a get's miss, a
+     * write's success. Any other reply reaching it no longer pairs with the commands, and the
+     * connection's outcomes from there on are unknown.
+     */
+    private static final byte K_QUIET = 4;
 
     // reply states
     private static final int T_LINE = 0;
@@ -65,6 +73,7 @@ final class MemcacheConnectionReader implements ConnectionReader {
 
     private final ReaderContext ctx;
     private final SpaceTokens words = new SpaceTokens(MAX_TOKENS);
+    private final MetaRequests meta;
 
     // ---- the client's side ----
     private int rState;
@@ -85,6 +94,10 @@ final class MemcacheConnectionReader implements ConnectionReader {
     /** What the command whose data block is being read becomes: null to replay it, else why it is skipped. */
     private String dataSkip;
     private boolean dataNoreply;
+    /** The command being read is a meta command with the {@code q} flag (its noreply). */
+    private boolean quietMeta;
+    /** What a quiet meta command's silence means: a get's miss, a write's success. */
+    private byte quietSilence;
     // a binary command
     private final byte[] header = new byte[BINARY_HEADER];
     private int headerLength;
@@ -117,6 +130,7 @@ final class MemcacheConnectionReader implements ConnectionReader {
 
     MemcacheConnectionReader(ReaderContext ctx) {
         this.ctx = ctx;
+        this.meta = new MetaRequests(ctx, null);
     }
 
     @Override
@@ -129,6 +143,7 @@ final class MemcacheConnectionReader implements ConnectionReader {
         tentative = false;
         tentativeBytes = 0;
         syncSkipped = 0;
+        quietMeta = false;
         waitHead = 0;
         waitCount = 0;
         tState = T_LINE;
@@ -174,7 +189,12 @@ final class MemcacheConnectionReader implements ConnectionReader {
             p++;
         }
         return p > from && p < to && (b[p] == ' ' || b[p] == '\r' || b[p] == '\n')
-                && (MemcacheVerbs.command(new String(b, from, p - from, java.nio.charset.StandardCharsets.ISO_8859_1)) != null);
+                && isCommand(new String(b, from, p - from, java.nio.charset.StandardCharsets.ISO_8859_1));
+    }
+
+    /** A verb this reader replays: a text command's or a meta command's. */
+    private static boolean isCommand(String verb) {
+        return MemcacheVerbs.command(verb) != null || META.contains(verb);
     }
 
     private int step(byte[] b, int p, int to, CommandSink out) {
@@ -187,6 +207,7 @@ final class MemcacheConnectionReader implements ConnectionReader {
                 e = out.begin();
                 cut = false;
                 tooBig = false;
+                quietMeta = false;
                 if (c == (byte) 0x80) {
                     headerLength = 0;
                     rState = R_BIN_HEADER;
@@ -456,26 +477,7 @@ final class MemcacheConnectionReader implements ConnectionReader {
         int[] from = words.from;
         int[] to = words.to;
         if (META.contains(verb)) {
-            boolean quiet = false;
-            for (int i = 2; i < tokens; i++) {
-                if (to[i] - from[i] == 1 && b[from[i]] == 'q') {
-                    quiet = true;
-                }
-            }
-            String why = "meta commands (" + verb + ")";
-            if (verb.equals("ms")) {
-                long bytes = tokens >= 3 ? MemcacheWatchReader.number(b, from[2], to[2]) : -1;
-                if (bytes < 0) {
-                    return "ms without a data length";
-                }
-                startData(bytes, why, quiet, out);
-            } else {
-                skipLine(why, K_LINE, 0, quiet, out);
-            }
-            if (quiet) {
-                out.repliesLost(); // a quiet meta command answers only some outcomes: replies no longer pair with commands
-            }
-            return null;
+            return metaCommand(verb, b, tokens, out);
         }
         if (verb.equals("gat") || verb.equals("gats")) {
             return skipLine("get-and-touch commands (" + verb + ")", K_GET, Math.max(0, tokens - 2), false, out);
@@ -492,15 +494,43 @@ final class MemcacheConnectionReader implements ConnectionReader {
         return skipLine("unknown commands ('" + printable(b, from[0], to[0]) + "', answered ERROR)", K_LINE, 0, false, out);
     }
 
+    /**
+     * A meta command ({@link MetaRequests}): sent as the text command whose work it does, its data
+     * block read as a set's. A quiet one ({@code q}) is answered only when it fails (a get only when
+     * it hits): when the server's replies reach it they no longer pair with the commands, and the
+     * connection's original outcomes from there on are unknown ({@link #K_QUIET}).
+     */
+    private String metaCommand(String verb, byte[] b, int tokens, CommandSink out) {
+        String error = meta.line(b, words.from, words.to, tokens, e);
+        boolean quiet = meta.quiet();
+        long length = meta.dataLength();
+        if (verb.equals("ms") && length < 0) {
+            return error; // no data length: what follows the line cannot be told from the next command
+        }
+        String skip = error == null ? null : error.isEmpty() ? meta.skipped() : "malformed meta commands (" + verb + ")";
+        quietMeta = quiet;
+        quietSilence = verb.equals("mg") ? LogEntry.REPLY_MISS : LogEntry.REPLY_OK;
+        if (length >= 0) {
+            startData(length, skip, quiet, out);
+        } else if (skip != null) {
+            skipLine(skip, K_LINE, 0, quiet, out);
+        } else {
+            completeLine(K_LINE, 0, quiet, out);
+        }
+        return null;
+    }
+
     private String completeLine(byte kind, int keys, boolean noreply, CommandSink out) {
         if (noreply) {
-            ctx.stats.adjust("noreply dropped (every reply is timed)");
+            ctx.stats.adjust(quietMeta ? "quiet flag dropped (every reply is timed)" : "noreply dropped (every reply is timed)");
         }
         pickedUp(out);
         long handle = out.complete();
         e = null;
         rState = R_START;
-        if (noreply) {
+        if (quietMeta) {
+            quietWait(handle);
+        } else if (noreply) {
             out.settle(handle, LogEntry.REPLY_UNKNOWN);
         } else {
             waitFor(handle, kind, keys, 0, (byte) 0);
@@ -515,8 +545,17 @@ final class MemcacheConnectionReader implements ConnectionReader {
         rState = R_START;
         if (!noreply) {
             waitFor(handle, kind, keys, 0, (byte) 0);
+        } else {
+            quietWait(handle);
         }
         return null;
+    }
+
+    /** A quiet meta command waits in the FIFO as such, with what its silence means ({@link #K_QUIET}). */
+    private void quietWait(long handle) {
+        if (quietMeta) {
+            waitFor(handle, K_QUIET, quietSilence, 0, (byte) 0);
+        }
     }
 
     /** Reads the data block of {@code bytes} next; the command is skipped for {@code skip} unless null. */
@@ -542,6 +581,8 @@ final class MemcacheConnectionReader implements ConnectionReader {
             e = null;
             if (!dataNoreply) {
                 waitFor(handle, K_LINE, 0, 0, (byte) 0);
+            } else {
+                quietWait(handle);
             }
             return;
         }
@@ -809,6 +850,18 @@ final class MemcacheConnectionReader implements ConnectionReader {
     /** A whole text reply line {@code reply[0, end)}. */
     private void replyLine(int end, CommandSink out) {
         byte[] r = reply;
+        if (waitCount > 0 && waitKind[waitHead] == K_QUIET) {
+            if (!(end == 2 && r[0] == 'M' && r[1] == 'N')) {
+                lose(out); // the quiet command's reply, or a later one's: they no longer pair
+                return;
+            }
+            while (waitCount > 0 && waitKind[waitHead] == K_QUIET) {
+                long handle = waitHandle[waitHead];
+                byte silence = (byte) waitKeys[waitHead];
+                popWaiting();
+                out.settle(handle, silence);
+            }
+        }
         if (startsWith(r, end, "VALUE ")) {
             int tokens = words.split(r, 0, end);
             long bytes = tokens >= 4 ? MemcacheWatchReader.number(r, words.from[3], words.to[3]) : -1;

@@ -58,7 +58,7 @@ class MemcacheConnectionReaderTest {
 
     private static void assertText(RecordingSink s, String where) {
         List<RecordingSink.Command> c = s.commands;
-        assertEquals(List.of("set", "get", "gets", "add", "incr", "delete", "touch", "cas", "decr"),
+        assertEquals(List.of("set", "get", "gets", "add", "incr", "delete", "touch", "cas", "get", "decr"),
                 c.stream().map(RecordingSink.Command::verb).toList(), where);
         assertEquals(VALUE, c.get(0).value(), where);
         assertEquals(100, c.get(0).ttl(), where);
@@ -68,11 +68,12 @@ class MemcacheConnectionReaderTest {
         assertEquals(99, c.get(7).numeric(), where);
         assertEquals(Command.CAS, c.get(7).command(), where);
         byte[] expected = {LogEntry.REPLY_OK, LogEntry.REPLY_OK, LogEntry.REPLY_MISS, LogEntry.REPLY_UNKNOWN,
-            LogEntry.REPLY_OK, LogEntry.REPLY_OK, LogEntry.REPLY_MISS, LogEntry.REPLY_MISS, LogEntry.REPLY_OK};
+            LogEntry.REPLY_OK, LogEntry.REPLY_OK, LogEntry.REPLY_MISS, LogEntry.REPLY_MISS, LogEntry.REPLY_OK,
+            LogEntry.REPLY_OK};
         for (int i = 0; i < expected.length; i++) {
             assertEquals(expected[i], s.reply(i), where + ": reply of command " + i + " " + c.get(i).verb());
         }
-        assertEquals(List.of("skip admin commands (version)", "skip meta commands (mg)", "skip admin commands (stats)",
+        assertEquals(List.of("skip admin commands (version)", "skip admin commands (stats)",
                 "skip unknown commands ('bogus', answered ERROR)"), s.others(), where);
         assertEquals(1, s.ctx.stats.adjusted().size(), where); // noreply dropped
         assertFalse(s.repliesLost, where);
@@ -88,6 +89,100 @@ class MemcacheConnectionReaderTest {
         for (int cut = 0; cut <= rep.length; cut++) {
             assertText(read(req, rep, 0, cut), "replies split at " + cut);
         }
+    }
+
+    /**
+     * A meta client's conversation (memcached 1.6's replies): a quiet batch ended by mn, whose MN
+     * tells the silence of its commands, then a quiet get that hits, whose reply no longer pairs.
+     */
+    private static final String META = "ms m1 5 T60 F3\r\nhello\r\n"
+            + "mg m1 v c\r\n"
+            + "mg m2 v\r\n"
+            + "ms m1 2 MA\r\nxx\r\n"
+            + "ms m1 2 C123 I\r\nyy\r\n"
+            + "md m1\r\n"
+            + "ma cnt D5 MD\r\n"
+            + "mg m1 T30\r\n"
+            + "ms m1 1 MZ\r\nq\r\n"
+            + "mn\r\n"
+            + "me m1\r\n"
+            + "ms a2V5 1 b\r\nz\r\n"
+            + "get m1\r\n"
+            + "mg k2 q v\r\n"
+            + "md k3 q\r\n"
+            + "mn\r\n"
+            + "mg m1 q v\r\n"
+            + "mg m1 v\r\n";
+    private static final String META_REPLIES = "HD\r\n"
+            + "VA 5 c77\r\nhello\r\n"
+            + "EN\r\n"
+            + "HD\r\n"
+            + "EX\r\n"
+            + "HD\r\n"
+            + "NF\r\n"
+            + "EN\r\n"
+            + "CLIENT_ERROR invalid mode for ms STORE\r\n"
+            + "MN\r\n"
+            + "ME m1 exp=-1 la=3 cas=79 fetch=yes cls=1 size=64\r\n"
+            + "HD\r\n"
+            + "END\r\n"
+            + "MN\r\n"
+            + "VA 1\r\nz\r\n"
+            + "VA 1\r\nz\r\n";
+
+    private static void assertMeta(RecordingSink s, String where) {
+        List<RecordingSink.Command> c = s.commands;
+        assertEquals(List.of("set", "gets", "get", "append", "cas", "delete", "decr", "touch", "exists", "set", "get", "get",
+                "delete", "get", "get"), c.stream().map(RecordingSink.Command::verb).toList(), where);
+        assertEquals("hello", c.get(0).value(), where);
+        assertEquals(60, c.get(0).ttl(), where);
+        assertEquals(Command.GETS, c.get(1).command(), where);
+        assertEquals("xx", c.get(3).value(), where);
+        assertEquals(123, c.get(4).numeric(), where);
+        assertEquals("yy", c.get(4).value(), where);
+        assertEquals(5, c.get(6).numeric(), where);
+        assertEquals(Command.DECR, c.get(6).command(), where);
+        assertEquals(30, c.get(7).ttl(), where);
+        assertEquals(List.of("key"), c.get(9).keys(), where); // base64 "a2V5"
+        byte[] expected = {LogEntry.REPLY_OK, LogEntry.REPLY_OK, LogEntry.REPLY_MISS, LogEntry.REPLY_OK, LogEntry.REPLY_MISS,
+            LogEntry.REPLY_OK, LogEntry.REPLY_MISS, LogEntry.REPLY_MISS, LogEntry.REPLY_OK, LogEntry.REPLY_OK,
+            LogEntry.REPLY_MISS, LogEntry.REPLY_MISS, LogEntry.REPLY_OK};
+        for (int i = 0; i < expected.length; i++) {
+            assertEquals(expected[i], s.reply(i), where + ": reply of command " + i + " " + c.get(i).verb());
+        }
+        // the quiet get that hit: its reply, and every later one, no longer pair with commands
+        assertEquals(null, s.reply(expected.length), where);
+        assertEquals(null, s.reply(expected.length + 1), where);
+        assertEquals(List.of("skip malformed meta commands (ms)", "skip meta no-op (mn)", "skip meta no-op (mn)",
+                "replies lost"), s.others(), where);
+        assertEquals(java.util.Map.of("quiet flag dropped (every reply is timed)", 3L), s.ctx.stats.adjusted(), where);
+    }
+
+    /**
+     * Meta commands become the text commands whose work they do ({@link MetaRequests}), their data
+     * blocks read, their replies (HD, VA, EN, NF, NS, EX) read as outcomes; split at every byte.
+     */
+    @Test
+    void metaCommandsAndRepliesReadTheSameSplitAtEveryByte() {
+        byte[] req = bytes(META);
+        byte[] rep = bytes(META_REPLIES);
+        for (int cut = 0; cut <= req.length; cut++) {
+            RecordingSink sink = new RecordingSink("memcache-meta", null, false);
+            MemcacheConnectionReader r = new MemcacheConnectionReader(sink.ctx);
+            r.reset(true);
+            RecordingSink.requests(r, req, sink, cut);
+            RecordingSink.replies(r, rep, sink, cut % rep.length);
+            assertMeta(sink, "requests split at " + cut);
+        }
+        // a gap inside an ms's data block cuts that command only
+        RecordingSink g = new RecordingSink("memcache-meta", null, false);
+        MemcacheConnectionReader r = new MemcacheConnectionReader(g.ctx);
+        r.reset(true);
+        byte[] text = bytes("ms k 100\r\n" + "v".repeat(100) + "\r\nmg k v\r\n");
+        r.request(text, 0, 20, g);
+        r.requestGap(50, g);
+        r.request(text, 70, text.length, g);
+        assertEquals(List.of("cut", "command get"), g.events);
     }
 
     /** A binary request: header, extras, key, value. */
@@ -251,5 +346,9 @@ class MemcacheConnectionReaderTest {
         assertNull(c.recognize(http, 0, http.length));
         assertEquals("memcache", c.replayProtocol(java.util.Set.of("memcache", "memcache-binary")));
         assertEquals("memcache-binary", c.replayProtocol(java.util.Set.of("memcache-binary")));
+        byte[] meta = bytes("mg k v\r\n");
+        assertEquals("memcache-meta", c.recognize(meta, 0, meta.length));
+        assertEquals("memcache-meta", c.replayProtocol(java.util.Set.of("memcache-meta")));
+        assertEquals("memcache", c.replayProtocol(java.util.Set.of("memcache", "memcache-meta")));
     }
 }
