@@ -1,5 +1,6 @@
 package io.fluxperf.replay;
 
+import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.log.capture.CaptureFormat;
 import io.fluxperf.testkit.MemcachedProcess;
 import io.fluxperf.testkit.RealServers;
@@ -26,25 +27,30 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Real clients captured with tcpdump and replayed: Debian's python3-redis, python3-pymemcache (text)
- * and python3-pylibmc (binary), several connections each, paced, with mixed commands and values
- * of up to 8 KB, captured on {@code -i any} (Linux cooked v2) and on {@code -i lo} (Ethernet), over
- * IPv4 and IPv6. Replayed into a fresh server, the server's own counters (redis' INFO
- * commandstats, memcached's stats) equal the original server's exactly; at 1x the replay takes the
- * capture's time within 1 %.
+ * and python3-pylibmc (binary), and a meta-protocol client of raw sockets, several connections
+ * each, paced, with mixed commands and values of up to 8 KB, captured on {@code -i any} (Linux
+ * cooked v2) and on {@code -i lo} (Ethernet), over IPv4 and IPv6. Replayed into a fresh server, the
+ * server's own counters (redis' INFO commandstats, memcached's stats) equal the original server's
+ * exactly; at 1x the replay takes the capture's time within 1 %.
  *
- * <p>tcpdump runs as root (as CI does). It is stopped only after the capture holds a last request
- * the test sends itself, so that no packet of the clients is still in its buffers.
+ * <p>Two tcpdump sessions serve every test (each captures a redis and a memcached server at once,
+ * so a replay picks its server with {@code --capture-server}): {@code -i any} with redis over IPv4
+ * and memcached's text, binary and meta clients over IPv6; {@code -i lo} with redis over IPv6 and
+ * binary memcache clients over IPv4. Each session is made once, by the first test that needs it.
+ * tcpdump runs as root (as CI does). It is stopped only after the capture holds a last request
+ * per server that the test sends itself, so that no packet of the clients is still in its buffers.
  */
 @ExtendWith(RealServers.class)
 class CapturedClientsReplayTest {
     private static final String PYTHON = "/usr/bin/python3";
 
     @TempDir
-    Path dir;
+    static Path dir;
 
     /** A tcpdump writing a capture, stopped with SIGINT (as a user stops it) and waited for. */
     private static final class Tcpdump implements AutoCloseable {
@@ -52,11 +58,11 @@ class CapturedClientsReplayTest {
         private final Path stderr;
         private boolean stopped;
 
-        Tcpdump(String iface, int port, Path file, Path stderr) throws IOException {
+        Tcpdump(String iface, String filter, Path file, Path stderr) throws IOException {
             this.stderr = stderr;
             // -Z root: the file is written into the test's own (root-only) directory; -B: a buffer that a busy machine does not overflow
             process = new ProcessBuilder("tcpdump", "-U", "-i", iface, "-s", "0", "-B", "16384", "-Z", "root", "-w",
-                    file.toString(), "tcp port " + port).redirectErrorStream(false).redirectError(stderr.toFile())
+                    file.toString(), filter).redirectErrorStream(false).redirectError(stderr.toFile())
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             Awaitility.await("tcpdump listening").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
                     .failFast(() -> !process.isAlive())
@@ -81,18 +87,26 @@ class CapturedClientsReplayTest {
         }
     }
 
-    private Path script(String name) throws IOException {
+    private static Path script(String name) throws IOException {
         Path p = dir.resolve(name);
-        try (InputStream in = getClass().getResourceAsStream("clients/" + name)) {
-            Files.copy(in, p);
+        if (!Files.exists(p)) {
+            try (InputStream in = CapturedClientsReplayTest.class.getResourceAsStream("clients/" + name)) {
+                Files.copy(in, p);
+            }
         }
         return p;
     }
 
-    private static void python(Path script, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(PYTHON, script.toString()));
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    /** Starts a client script; {@link #finish} waits for it. Several run at once, as clients of several servers do. */
+    private static Process python(String script, Object... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(PYTHON, script(script).toString()));
+        for (Object a : args) {
+            command.add(a.toString());
+        }
+        return new ProcessBuilder(command).redirectErrorStream(true).start();
+    }
+
+    private static void finish(Process p) throws IOException, InterruptedException {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the clients finish");
         assertEquals(0, p.exitValue(), "the clients ran: " + out);
@@ -129,18 +143,77 @@ class CapturedClientsReplayTest {
         return -1;
     }
 
-    /** Captures the redis clients' traffic to {@code source} on {@code iface}, connecting to {@code host}. */
-    private Path captureRedis(RedisProcess source, String iface, String host, int rounds, String pause) throws Exception {
-        Path file = dir.resolve("redis-" + iface + ".pcap");
-        try (Tcpdump tcpdump = new Tcpdump(iface, source.port(), file, dir.resolve("tcpdump.err"))) {
-            python(script("redis_clients.py"), host, Integer.toString(source.port()), "3", Integer.toString(rounds), pause);
-            String marker = "capture-end-" + UUID.randomUUID();
-            send(host, source.port(), "*2\r\n$4\r\nECHO\r\n$" + marker.length() + "\r\n" + marker + "\r\n");
-            awaitCaptured(file, marker);
+    /** One tcpdump session's capture of a redis and a memcached server, and their counters once the clients were done. */
+    private record Session(Path file, String redis, Map<String, Long> redisCommands, String memcached,
+                           Map<String, Long> memcachedCounters) {
+    }
+
+    private static Session any;
+    private static Session lo;
+
+    /**
+     * {@code -i any}: python3-redis over IPv4, paced 35 ms a round for over 2 s (the 1x test's capture too);
+     * pymemcache, pylibmc and the meta client together on one memcached port over IPv6.
+     */
+    private static synchronized Session any() throws Exception {
+        if (any == null) {
+            try (RedisProcess redis = RedisProcess.start();
+                 MemcachedProcess memcached = MemcachedProcess.start("-l", "::1")) {
+                any = capture("any", redis, "127.0.0.1", memcached, "::1", () -> List.of(
+                        python("redis_clients.py", "127.0.0.1", redis.port(), 3, 60, "0.035"),
+                        python("memcache_clients.py", "::1", memcached.port(), 2, 2, 25, "0.002"),
+                        python("meta_clients.py", "::1", memcached.port(), 2, 25, "0.002")), "get ");
+            }
+        }
+        return any;
+    }
+
+    /** {@code -i lo}: python3-redis over IPv6, pylibmc (binary) over IPv4. */
+    private static synchronized Session lo() throws Exception {
+        if (lo == null) {
+            try (RedisProcess redis = RedisProcess.start("--bind", "127.0.0.1", "::1");
+                 MemcachedProcess memcached = MemcachedProcess.start("-l", "127.0.0.1")) {
+                lo = capture("lo", redis, "::1", memcached, "127.0.0.1", () -> List.of(
+                        python("redis_clients.py", "::1", redis.port(), 3, 30, "0.002"),
+                        python("memcache_clients.py", "127.0.0.1", memcached.port(), 0, 3, 25, "0.002")), null);
+            }
+        }
+        return lo;
+    }
+
+    private interface Clients {
+        List<Process> start() throws IOException;
+    }
+
+    /**
+     * Captures the clients' traffic on {@code iface}; the last request to each server is the test's
+     * own (memcached's in the text protocol when {@code textMarker} is given, else in binary, so
+     * that memcached counts it as it counts the clients' gets).
+     */
+    private static Session capture(String iface, RedisProcess redis, String redisHost, MemcachedProcess memcached,
+                                   String memcachedHost, Clients clients, String textMarker) throws Exception {
+        Path file = dir.resolve(iface + ".pcap");
+        try (Tcpdump tcpdump = new Tcpdump(iface, "tcp port " + redis.port() + " or tcp port " + memcached.port(), file,
+                dir.resolve(iface + ".err"))) {
+            for (Process p : clients.start()) {
+                finish(p);
+            }
+            String redisMarker = "capture-end-" + UUID.randomUUID();
+            send(redisHost, redis.port(), "*2\r\n$4\r\nECHO\r\n$" + redisMarker.length() + "\r\n" + redisMarker + "\r\n");
+            String memcachedMarker = "capture-end-" + UUID.randomUUID();
+            send(memcachedHost, memcached.port(), textMarker != null ? textMarker + memcachedMarker + "\r\n"
+                    : binaryGet(memcachedMarker));
+            awaitCaptured(file, redisMarker);
+            awaitCaptured(file, memcachedMarker);
             String last = tcpdump.stop();
             assertTrue(last.lines().anyMatch(l -> l.equals("0 packets dropped by kernel")), last);
         }
-        return file;
+        return new Session(file, endpoint(redisHost, redis.port()), clientCommands(redis),
+                endpoint(memcachedHost, memcached.port()), counters(memcached));
+    }
+
+    private static String endpoint(String host, int port) {
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
     }
 
     /** The commands of INFO commandstats other than those the test itself sends (INFO, CONFIG). */
@@ -150,37 +223,35 @@ class CapturedClientsReplayTest {
         return all;
     }
 
-    private static Replays.Run replay(Path file, String server, double speed) {
+    private static Replays.Run replay(Path file, String captureServer, String server, double speed) {
         return Replays.run(ReplayOptions.builder(file).server(server).speed(speed).live(false)
-                .timeout(Duration.ofSeconds(20)).build());
+                .captureServers(List.of(captureServer)).timeout(Duration.ofSeconds(20)).build());
     }
 
     @Test
-    void redisClientsCapturedOnAnyOverIpv4ReplayExactly(RedisProcess source, RedisProcess target) throws Exception {
-        Path file = captureRedis(source, "any", "127.0.0.1", 30, "0.002");
-        Map<String, Long> original = clientCommands(source);
-        Replays.Run run = replay(file, target.address(), 0);
-        assertEquals(original, clientCommands(target), run.out());
+    void redisClientsCapturedOnAnyOverIpv4ReplayExactly(RedisProcess target) throws Exception {
+        Session s = any();
+        UserError twoServers = assertThrows(UserError.class, () -> CaptureFormat.INSTANCE.prepare(s.file(), List.of(), null));
+        assertTrue(twoServers.getMessage().contains("the capture holds requests to 2 servers"), twoServers.getMessage());
+        Replays.Run run = replay(s.file(), s.redis(), target.address(), 0);
+        assertEquals(s.redisCommands(), clientCommands(target), run.out());
         assertEquals(CaptureFormat.INSTANCE, run.result().format());
         assertTrue(run.out().contains("Replay: Note: pcap, Linux cooked v2, snap length 262,144 bytes"), run.out());
         assertEquals(0, run.result().badLines(), run.out());
         assertEquals(0, run.result().run().total().total().outcomes().error(), run.out());
         // every client has keys of its own, so the replay finds what the original found
         String hitRate = run.line("Hit rate: ");
-        String original2 = hitRate.substring("Hit rate: original ".length(), hitRate.indexOf(','));
-        assertTrue(hitRate.startsWith("Hit rate: original " + original2 + ", replay " + original2), hitRate);
+        String original = hitRate.substring("Hit rate: original ".length(), hitRate.indexOf(','));
+        assertTrue(hitRate.startsWith("Hit rate: original " + original + ", replay " + original), hitRate);
     }
 
     @Test
     void redisClientsCapturedOnLoopbackOverIpv6ReplayExactly(RedisProcess target) throws Exception {
-        try (RedisProcess source = RedisProcess.start("--bind", "127.0.0.1", "::1")) {
-            Path file = captureRedis(source, "lo", "::1", 30, "0.002");
-            Map<String, Long> original = clientCommands(source);
-            Replays.Run run = replay(file, target.address(), 0);
-            assertEquals(original, clientCommands(target), run.out());
-            assertTrue(run.out().contains("Replay: Note: pcap, Ethernet"), run.out());
-            assertTrue(run.out().contains("connections to [::1]:" + source.port()), run.out());
-        }
+        Session s = lo();
+        Replays.Run run = replay(s.file(), s.redis(), target.address(), 0);
+        assertEquals(s.redisCommands(), clientCommands(target), run.out());
+        assertTrue(run.out().contains("Replay: Note: pcap, Ethernet"), run.out());
+        assertTrue(run.out().contains("connections to " + s.redis()), run.out());
     }
 
     private static final List<String> MEMCACHED_COUNTERS = List.of("cmd_get", "cmd_set", "cmd_touch", "get_hits",
@@ -196,22 +267,6 @@ class CapturedClientsReplayTest {
         return out;
     }
 
-    private Path captureMemcache(MemcachedProcess source, String iface, String host, int texts, int binaries)
-            throws Exception {
-        Path file = dir.resolve("memcache-" + iface + ".pcap");
-        try (Tcpdump tcpdump = new Tcpdump(iface, source.port(), file, dir.resolve("tcpdump.err"))) {
-            python(script("memcache_clients.py"), host, Integer.toString(source.port()), Integer.toString(texts),
-                    Integer.toString(binaries), "25", "0.002");
-            String marker = "capture-end-" + UUID.randomUUID();
-            // a get the server counts as the clients' gets are counted, in the clients' protocol
-            send(host, source.port(), texts > 0 ? "get " + marker + "\r\n" : binaryGet(marker));
-            awaitCaptured(file, marker);
-            String last = tcpdump.stop();
-            assertTrue(last.lines().anyMatch(l -> l.equals("0 packets dropped by kernel")), last);
-        }
-        return file;
-    }
-
     /** A binary protocol GetK of {@code key}, as ISO-8859-1 text. */
     private static String binaryGet(String key) {
         java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(24 + key.length());
@@ -220,27 +275,25 @@ class CapturedClientsReplayTest {
         return new String(b.array(), StandardCharsets.ISO_8859_1);
     }
 
+    /** Text, binary and meta clients on one port: replayed over the text protocol, meta commands as the text ones. */
     @Test
-    void textAndBinaryMemcacheClientsOnOnePortCapturedOnAnyOverIpv6ReplayExactly(MemcachedProcess target) throws Exception {
-        try (MemcachedProcess source = MemcachedProcess.start("-l", "::1")) {
-            Path file = captureMemcache(source, "any", "::1", 2, 2);
-            Map<String, Long> original = counters(source);
-            Replays.Run run = replay(file, target.address(), 0);
-            assertEquals(original, counters(target), run.out());
-            assertEquals("memcache", run.result().protocol(), "text and binary clients: replayed over text");
-            assertEquals(0, run.result().badLines(), run.out());
-            assertTrue(run.out().contains("Adjusted: "), run.out()); // noreply dropped, quiet gets sent loud
-        }
+    void textBinaryAndMetaMemcacheClientsOnOnePortCapturedOnAnyOverIpv6ReplayExactly(MemcachedProcess target)
+            throws Exception {
+        Session s = any();
+        Replays.Run run = replay(s.file(), s.memcached(), target.address(), 0);
+        assertEquals(s.memcachedCounters(), counters(target), run.out());
+        assertEquals("memcache", run.result().protocol(), "text, binary and meta clients: replayed over text");
+        assertEquals(0, run.result().badLines(), run.out());
+        assertTrue(run.out().contains("noreply dropped"), run.out());
+        assertTrue(run.out().contains("quiet flag dropped"), run.out());
     }
 
     @Test
-    void binaryMemcacheClientsCapturedOnLoopbackOverIpv4ReplayOverTheBinaryProtocol(MemcachedProcess source,
-                                                                                   MemcachedProcess target)
+    void binaryMemcacheClientsCapturedOnLoopbackOverIpv4ReplayOverTheBinaryProtocol(MemcachedProcess target)
             throws Exception {
-        Path file = captureMemcache(source, "lo", "127.0.0.1", 0, 3);
-        Map<String, Long> original = counters(source);
-        Replays.Run run = replay(file, target.address(), 0);
-        assertEquals(original, counters(target), run.out());
+        Session s = lo();
+        Replays.Run run = replay(s.file(), s.memcached(), target.address(), 0);
+        assertEquals(s.memcachedCounters(), counters(target), run.out());
         assertEquals("memcache-binary", run.result().protocol());
         assertEquals(run.line("Hit rate: ").replaceAll("original ([0-9.]+) %, replay ([0-9.]+) %.*", "$1 $2"),
                 run.line("Hit rate: ").replaceAll("original ([0-9.]+) %, replay ([0-9.]+) %.*", "$1 $1"), run.out());
@@ -249,14 +302,14 @@ class CapturedClientsReplayTest {
     /** At 1x the replay keeps the capture's timing: it takes the capture's time within 1 %. */
     @Test
     @Tag("timing")
-    void atOneTimesTheReplayTakesTheCapturesTimeWithinOnePercent(RedisProcess source, RedisProcess target) throws Exception {
-        Path file = captureRedis(source, "any", "127.0.0.1", 120, "0.02"); // about 3 s of paced clients
-        Replays.Run run = replay(file, target.address(), 1);
+    void atOneTimesTheReplayTakesTheCapturesTimeWithinOnePercent(RedisProcess target) throws Exception {
+        Session s = any(); // its redis clients paced 35 ms a round: over 2 s
+        Replays.Run run = replay(s.file(), s.redis(), target.address(), 1);
         double original = run.result().originalSeconds();
         double replayed = run.result().replaySeconds();
         assertTrue(original > 2, run.out());
         assertTrue(Math.abs(replayed - original) <= 0.01 * original,
                 "original " + original + " s, replay " + replayed + " s: " + run.line("Duration: "));
-        assertEquals(clientCommands(source), clientCommands(target), run.out());
+        assertEquals(s.redisCommands(), clientCommands(target), run.out());
     }
 }
