@@ -269,6 +269,41 @@ class CaptureReplayTest {
         assertEquals(12, originalHits, "the original hits of each agent's clients add up to the capture's");
     }
 
+    /**
+     * A replay stopped early counts the original replies of the commands it sent, not of those the
+     * reader had dealt ahead into the lanes (up to the capture's read-ahead of 16,384).
+     */
+    @Test
+    void aStoppedReplayCountsTheOriginalRepliesOfWhatItSent(MemcachedProcess target) throws Exception {
+        CaptureWriter w = new CaptureWriter();
+        CaptureWriter.Connection[] clients = new CaptureWriter.Connection[4];
+        for (int client = 0; client < clients.length; client++) {
+            clients[client] = w.connection("10.0.0." + (10 + client), 40_000, "10.0.0.5", 11211).open(T0);
+        }
+        for (int i = 0; i < 5_000; i++) { // 10 s at 1x, the packets in time order as a capture's are
+            long t = T0 + (i + 1) * 2 * MS;
+            for (CaptureWriter.Connection c : clients) {
+                c.send(t, "get k" + i + "\r\n");
+                c.reply(t + 100_000, i % 4 == 0 ? "VALUE k" + i + " 0 1\r\nv\r\nEND\r\n" : "END\r\n");
+            }
+        }
+        Path file = dir.resolve("long.pcap");
+        w.writeTo(file);
+        Replay replay = new Replay(ReplayOptions.builder(file).server(target.address()).live(false).build());
+        java.io.PrintStream quiet = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
+        java.util.concurrent.CompletableFuture<ReplayResult> running =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> replay.run(quiet, quiet));
+        org.awaitility.Awaitility.await("the replay under way").atMost(java.time.Duration.ofSeconds(20))
+                .pollInterval(java.time.Duration.ofMillis(20)).until(() -> target.stats().get("cmd_get") >= 1_000);
+        replay.requestStop();
+        ReplayResult r = running.get(20, java.util.concurrent.TimeUnit.SECONDS);
+        long requests = r.run().total().total().outcomes().requests();
+        OriginalReplies o = r.originalReplies();
+        assertTrue(requests >= 1_000 && requests < 20_000, "stopped early: " + requests);
+        assertEquals(requests, o.readHits() + o.readMisses(), "the original replies of the gets sent: " + o);
+        assertEquals(requests, o.ok() + o.miss() + o.error() + o.unknown(), o.toString());
+    }
+
     @Test
     void severalServersAreListedAndOneIsPicked(MemcachedProcess target) {
         CaptureWriter w = new CaptureWriter();
