@@ -17,8 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
- * Bad packet captures and capture flags: one sentence that names the file and the position (or the
- * flag), exit code 2, never a stack trace, and nothing sent.
+ * Bad packet captures and capture flags, to replay and to profile: one sentence that names the file
+ * and the position (or the flag), exit code 2, never a stack trace, and nothing sent.
  */
 class BadInputCaptureTest {
     private static final long T0 = 1_796_000_000_000_000_000L;
@@ -86,7 +86,15 @@ class BadInputCaptureTest {
                 Arguments.of(new String[] {"replay", "-s", server, "-l", text.toString(), "--capture-server", "10.0.0.5:11211"},
                         "--capture-server: picks servers of a packet capture, and " + text + " is memcache-watch"),
                 Arguments.of(new String[] {"replay", "-s", server, "-l", plain.toString(), "--protocol", "gopher"},
-                        "--protocol gopher: fluxperf does not read gopher from a packet capture"));
+                        "--protocol gopher: fluxperf does not read gopher from a packet capture"),
+                // profile reads captures as replay does, and says so alike
+                Arguments.of(new String[] {"profile", twoServers.toString()},
+                        twoServers + ": the capture holds requests to 2 servers: 10.0.0.5:11211 (1 command), 10.0.0.6:11211"
+                                + " (1 command); pick one with --capture-server HOST:PORT (repeatable)"),
+                Arguments.of(new String[] {"profile", cutRecord.toString()},
+                        cutRecord + ": cut short at byte " + (whole.length - 7) + ", inside packet 5 (its record at byte "),
+                Arguments.of(new String[] {"profile", text.toString(), "--capture-server", "10.0.0.5:11211"},
+                        "--capture-server: picks servers of a packet capture, and " + text + " is memcache-watch"));
     }
 
     @ParameterizedTest

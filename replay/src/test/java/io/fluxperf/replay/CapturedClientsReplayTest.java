@@ -2,6 +2,8 @@ package io.fluxperf.replay;
 
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.log.capture.CaptureFormat;
+import io.fluxperf.replay.profile.LogProfile;
+import io.fluxperf.replay.profile.Profiler;
 import io.fluxperf.testkit.MemcachedProcess;
 import io.fluxperf.testkit.RealServers;
 import io.fluxperf.testkit.RedisProcess;
@@ -18,9 +20,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -144,8 +149,8 @@ class CapturedClientsReplayTest {
     }
 
     /** One tcpdump session's capture of a redis and a memcached server, and their counters once the clients were done. */
-    private record Session(Path file, String redis, Map<String, Long> redisCommands, String memcached,
-                           Map<String, Long> memcachedCounters) {
+    private record Session(Path file, String redis, Map<String, Long> redisCommands, Set<String> redisKeys,
+                           String memcached, Map<String, Long> memcachedCounters) {
     }
 
     private static Session any;
@@ -156,7 +161,8 @@ class CapturedClientsReplayTest {
      * pymemcache, pylibmc and the meta client together on one memcached port over IPv6.
      */
     private static synchronized Session any() throws Exception {
-        if (any == null) {
+        // a rerun of one test (surefire's) comes after the class's directory was deleted: capture again
+        if (any == null || !Files.exists(any.file())) {
             try (RedisProcess redis = RedisProcess.start();
                  MemcachedProcess memcached = MemcachedProcess.start("-l", "::1")) {
                 any = capture("any", redis, "127.0.0.1", memcached, "::1", () -> List.of(
@@ -170,7 +176,7 @@ class CapturedClientsReplayTest {
 
     /** {@code -i lo}: python3-redis over IPv6, pylibmc (binary) over IPv4. */
     private static synchronized Session lo() throws Exception {
-        if (lo == null) {
+        if (lo == null || !Files.exists(lo.file())) {
             try (RedisProcess redis = RedisProcess.start("--bind", "127.0.0.1", "::1");
                  MemcachedProcess memcached = MemcachedProcess.start("-l", "127.0.0.1")) {
                 lo = capture("lo", redis, "::1", memcached, "127.0.0.1", () -> List.of(
@@ -208,8 +214,15 @@ class CapturedClientsReplayTest {
             String last = tcpdump.stop();
             assertTrue(last.lines().anyMatch(l -> l.equals("0 packets dropped by kernel")), last);
         }
-        return new Session(file, endpoint(redisHost, redis.port()), clientCommands(redis),
+        Map<String, Long> commands = clientCommands(redis); // before KEYS, which the capture does not hold
+        return new Session(file, endpoint(redisHost, redis.port()), commands, keys(redis),
                 endpoint(memcachedHost, memcached.port()), counters(memcached));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Set<String> keys(RedisProcess redis) {
+        return ((List<Object>) redis.command("KEYS", "*")).stream().map(Object::toString)
+                .collect(Collectors.toCollection(TreeSet::new));
     }
 
     private static String endpoint(String host, int port) {
@@ -243,15 +256,40 @@ class CapturedClientsReplayTest {
         String hitRate = run.line("Hit rate: ");
         String original = hitRate.substring("Hit rate: original ".length(), hitRate.indexOf(','));
         assertTrue(hitRate.startsWith("Hit rate: original " + original + ", replay " + original), hitRate);
+
+        // profile reads the capture as replay does: its requests and its hit rate are the replay's originals
+        assertThrows(UserError.class, () -> ReadableLog.open(s.file(), null));
+        LogProfile p = Profiler.of(ReadableLog.open(s.file(), null, List.of(s.redis())), false);
+        assertEquals(s.redisCommands().values().stream().mapToLong(Long::longValue).sum(), p.requests());
+        assertEquals("redis", p.protocol());
+        assertEquals(3 + 1, p.clients(), "the three clients' connections and the test's own");
+        OriginalReplies o = run.result().originalReplies();
+        assertEquals(o.readHits() + o.readMisses(), p.repliedReads());
+        assertEquals((double) o.readHits() / (o.readHits() + o.readMisses()), p.hitRate(), 1e-12);
     }
 
+    /** Replayed as captured, and {@code --scale 4}: four times each command, the capture's keys in each of s1: … s4:. */
     @Test
-    void redisClientsCapturedOnLoopbackOverIpv6ReplayExactly(RedisProcess target) throws Exception {
+    void redisClientsCapturedOnLoopbackOverIpv6ReplayExactlyAndScaled(RedisProcess target, RedisProcess scaled)
+            throws Exception {
         Session s = lo();
         Replays.Run run = replay(s.file(), s.redis(), target.address(), 0);
         assertEquals(s.redisCommands(), clientCommands(target), run.out());
         assertTrue(run.out().contains("Replay: Note: pcap, Ethernet"), run.out());
         assertTrue(run.out().contains("connections to " + s.redis()), run.out());
+
+        Replays.Run four = Replays.run(ReplayOptions.builder(s.file()).server(scaled.address()).speed(0).live(false)
+                .captureServers(List.of(s.redis())).scale(4).timeout(Duration.ofSeconds(20)).build());
+        Map<String, Long> times4 = new TreeMap<>();
+        s.redisCommands().forEach((verb, n) -> times4.put(verb, 4 * n));
+        assertEquals(times4, clientCommands(scaled), four.out());
+        Set<String> expectedKeys = new TreeSet<>();
+        for (int k = 1; k <= 4; k++) {
+            for (String key : s.redisKeys()) {
+                expectedKeys.add("s" + k + ":" + key);
+            }
+        }
+        assertEquals(expectedKeys, keys(scaled), four.out());
     }
 
     private static final List<String> MEMCACHED_COUNTERS = List.of("cmd_get", "cmd_set", "cmd_touch", "get_hits",
@@ -309,7 +347,7 @@ class CapturedClientsReplayTest {
         double replayed = run.result().replaySeconds();
         assertTrue(original > 2, run.out());
         assertTrue(Math.abs(replayed - original) <= 0.01 * original,
-                "original " + original + " s, replay " + replayed + " s: " + run.line("Duration: "));
+                "original " + original + " s, replay " + replayed + " s: " + run.out());
         assertEquals(s.redisCommands(), clientCommands(target), run.out());
     }
 }
