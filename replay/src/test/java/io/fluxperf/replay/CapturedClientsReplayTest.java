@@ -157,7 +157,7 @@ class CapturedClientsReplayTest {
     private static Session lo;
 
     /**
-     * {@code -i any}: python3-redis over IPv4, paced 35 ms a round for over 2 s (the 1x test's capture too);
+     * {@code -i any}: python3-redis over IPv4, paced 35 ms a round for about 3 s (the 1x test's capture too);
      * pymemcache, pylibmc and the meta client together on one memcached port over IPv6.
      */
     private static synchronized Session any() throws Exception {
@@ -166,7 +166,7 @@ class CapturedClientsReplayTest {
             try (RedisProcess redis = RedisProcess.start();
                  MemcachedProcess memcached = MemcachedProcess.start("-l", "::1")) {
                 any = capture("any", redis, "127.0.0.1", memcached, "::1", () -> List.of(
-                        python("redis_clients.py", "127.0.0.1", redis.port(), 3, 60, "0.035"),
+                        python("redis_clients.py", "127.0.0.1", redis.port(), 3, 80, "0.035"),
                         python("memcache_clients.py", "::1", memcached.port(), 2, 2, 25, "0.002"),
                         python("meta_clients.py", "::1", memcached.port(), 2, 25, "0.002")), "get ");
             }
@@ -341,7 +341,7 @@ class CapturedClientsReplayTest {
     @Test
     @Tag("timing")
     void atOneTimesTheReplayTakesTheCapturesTimeWithinOnePercent(RedisProcess target) throws Exception {
-        Session s = any(); // its redis clients paced 35 ms a round: over 2 s
+        Session s = any(); // its redis clients paced 35 ms a round: about 3 s
         Replays.Run run = replay(s.file(), s.redis(), target.address(), 1);
         double original = run.result().originalSeconds();
         double replayed = run.result().replaySeconds();
