@@ -32,7 +32,8 @@ class PubSubCommandTest {
         String total = run.out().substring(run.out().indexOf("Total:"));
         String messages = total.lines().filter(l -> l.startsWith("Messages:")).findFirst().orElseThrow();
         long published = CliRun.field(messages, "published");
-        assertTrue(published > 3000, messages);
+        // not a rate test (a busy machine held it to a third of 2,000/s once): what went out must reconcile
+        assertTrue(published > 100, messages);
         assertEquals(2 * published, CliRun.field(messages, "delivered"), messages);
         assertEquals(0, CliRun.field(messages, "lost"), messages);
         assertEquals(2, total.lines().filter(l -> l.startsWith("Subscriber ")).count(), total);
