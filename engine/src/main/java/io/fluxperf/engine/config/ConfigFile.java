@@ -35,7 +35,7 @@ final class ConfigFile {
             "range-start", "range-end", "by-score", "truncate",
             "ratelimit");
     /** The keys of an [[slo]] table (docs/slo.md). */
-    static final List<String> SLO_KEYS = List.of("objective", "workload", "abort");
+    static final List<String> SLO_KEYS = List.of("objective", "workload", "abort", "strict");
 
     final TomlConfigFile toml;
     String server;
@@ -292,6 +292,7 @@ final class ConfigFile {
                 throw t.error("objective", "'" + expression + "': " + problem);
             }
             Boolean abort = t.bool("abort");
+            Boolean strict = t.bool("strict");
             String origin = t.place(workload != null ? "workload" : "objective");
             io.fluxperf.engine.slo.Objective objective;
             try {
@@ -300,7 +301,7 @@ final class ConfigFile {
             } catch (UserError e) {
                 throw t.error("objective", "'" + expression + "' " + e.getMessage().substring(origin.length() + 2));
             }
-            objectives.add(abort != null && abort ? objective.withAbort(true) : objective);
+            objectives.add(objective.withAbort(abort != null && abort).withStrict(strict != null && strict));
         }
     }
 

@@ -112,6 +112,12 @@ public final class ConfigResolver {
             }
             all.replaceAll(o -> o.withAbort(true));
         }
+        if (Boolean.TRUE.equals(flags.sloStrict)) {
+            if (all.isEmpty()) {
+                throw new UserError("--slo-strict: fails an objective too close to call, and there is no --slo or [[slo]]");
+            }
+            all.replaceAll(o -> o.withStrict(true));
+        }
         // named here, before a run directory or any output is made
         io.fluxperf.engine.slo.Evaluator.checkWorkloads(all, workloads.stream().map(WorkloadConfig::name).toList());
         return all;
