@@ -58,6 +58,6 @@ public record Verdict(Objective objective, int window, double measured, boolean 
         if (!hasInterval()) {
             return "";
         }
-        return "[" + objective.format(low) + ", " + (Double.isInfinite(high) ? "above the largest" : objective.format(high)) + "]";
+        return "[" + objective.format(low) + ", " + (Double.isInfinite(high) ? "unbounded" : objective.format(high)) + "]";
     }
 }
