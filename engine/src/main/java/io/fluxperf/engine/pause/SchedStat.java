@@ -44,10 +44,19 @@ final class SchedStat implements AutoCloseable {
 
     /** Time the thread has waited on a run queue since it started, ns; -1 when it cannot be read. */
     long waitNanos() {
+        return read(1);
+    }
+
+    /** Time the thread has been on a CPU since it started, ns; -1 when it cannot be read. */
+    long cpuNanos() {
+        return read(0);
+    }
+
+    private long read(int field) {
         try {
             buffer.clear();
             int n = file.read(buffer, 0);
-            return n <= 0 ? -1 : parseWait(buffer.array(), n);
+            return n <= 0 ? -1 : parse(buffer.array(), n, field);
         } catch (IOException e) {
             return -1;
         }
@@ -55,11 +64,18 @@ final class SchedStat implements AutoCloseable {
 
     /** The second of the file's three numbers ({@code on-cpu wait slices}); -1 when it is not there. */
     static long parseWait(byte[] text, int length) {
+        return parse(text, length, 1);
+    }
+
+    /** The file's {@code field}-th number (0: on CPU, 1: waiting, 2: slices); -1 when it is not there. */
+    static long parse(byte[] text, int length, int field) {
         int i = 0;
-        while (i < length && text[i] != ' ') {
+        for (int skipped = 0; skipped < field; skipped++) {
+            while (i < length && text[i] != ' ') {
+                i++;
+            }
             i++;
         }
-        i++;
         long v = 0;
         int digits = 0;
         while (i < length && text[i] >= '0' && text[i] <= '9') {

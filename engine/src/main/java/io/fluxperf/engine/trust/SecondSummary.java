@@ -14,7 +14,7 @@ import java.util.List;
  * @param percentiles   latency at {@link PercentileIntervals#REPORTED}, ns; zeros without requests
  * @param p99Low        the lower bound of its p99's interval, ns
  * @param p99High       the upper bound
- * @param compileMillis time the JIT compiled during it, ms (as the JVM counts it, summed over its compiler threads); -1 unknown
+ * @param compileMillis CPU time the JIT's compiler threads used in it, ms (summed over them); -1 unknown
  * @param workloads     each workload's requests and percentiles when the run has several; empty with one
  */
 public record SecondSummary(int window, long startNanos, double seconds, long requests, long[] percentiles,

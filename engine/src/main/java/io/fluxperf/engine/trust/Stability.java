@@ -17,8 +17,8 @@ import java.util.Locale;
  *       {@link #ROBUST_Z} or more robust deviations above the others in log scale (the median
  *       absolute deviation × 1.4826, at least {@link #MIN_LOG_SPREAD}: Iglewicz and Hoaglin's
  *       modified z-score, so that a start merely as noisy as the rest is not singled out). The
- *       largest such j is named. When the JIT compiled for {@link #COMPILING_SHARE} of those seconds
- *       or more, the client was still compiling.</li>
+ *       largest such j is named. When the JIT's compiler threads were on a CPU for
+ *       {@link #COMPILING_SHARE} of those seconds or more, the client was still compiling.</li>
  *   <li><b>A trend across the run</b> (at least {@link #MIN_TREND_SECONDS} seconds after an outlying
  *       start): the Mann-Kendall test ({@link Trend}) of the seconds' p99, and of their rate, at
  *       p &lt; {@link #TREND_ALPHA}, and a Theil-Sen line that moves by {@link #P99_CHANGE} (p99, as
@@ -35,7 +35,7 @@ public final class Stability {
     static final double FIRST_RATIO = 1.5;
     static final double ROBUST_Z = 3.5;
     static final double MIN_LOG_SPREAD = Math.log(1.05);
-    static final double COMPILING_SHARE = 0.05;
+    static final double COMPILING_SHARE = 0.10;
     static final int MIN_TREND_SECONDS = 8;
     static final double TREND_ALPHA = 0.001;
     static final int MIN_DRIFT_SECONDS = 6;

@@ -10,8 +10,6 @@ import io.fluxperf.engine.pause.ClientPause;
 import io.fluxperf.engine.pause.PauseDetector;
 import io.fluxperf.engine.slo.Objective;
 import io.fluxperf.trace.LatencyHistograms;
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -35,7 +33,6 @@ public final class TrustRecorder {
 
     private final RunConfig config;
     private final PauseDetector detector;
-    private final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
     private final Histogram all = LatencyHistograms.create();
     private final List<SecondSummary> seconds = new ArrayList<>();
     private final List<WindowTrust> windows = new ArrayList<>();
@@ -58,8 +55,10 @@ public final class TrustRecorder {
         compiledAt = compiledMillis();
     }
 
-    private long compiledMillis() {
-        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
+    /** The JIT compiler threads' CPU time so far, ms; -1 unknown. */
+    private static long compiledMillis() {
+        long nanos = io.fluxperf.engine.pause.CompilerThreads.cpuNanos();
+        return nanos < 0 ? -1 : nanos / 1_000_000;
     }
 
     /** One second of a measured window (its figures are reused after the call). */
