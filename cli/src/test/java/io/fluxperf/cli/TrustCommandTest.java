@@ -61,7 +61,7 @@ class TrustCommandTest {
     void theClientStoppedIsAClientPauseOfThatLength(MemcachedProcess memcached) throws Exception {
         Path output = dir.resolve("client.out");
         Path runDir = dir.resolve("client-run");
-        Process run = CliRun.inChildJvm(output, "run", "-s", memcached.address(), "--rate", "5000", "-d", "6",
+        Process run = CliRun.inChildJvm(output, "run", "-s", memcached.address(), "--rate", "5000", "-d", "4",
                 "--out", runDir.toString());
         InterruptTest.awaitLine(output, "[window 1/1 2 s", START_MILLIS); // mid-run: two seconds measured
         long[] stopped = stop(run.pid());
@@ -92,7 +92,7 @@ class TrustCommandTest {
     void theServerStoppedIsNoClientPause(MemcachedProcess memcached) throws Exception {
         Path output = dir.resolve("server.out");
         Path runDir = dir.resolve("server-run");
-        Process run = CliRun.inChildJvm(output, "run", "-s", memcached.address(), "--rate", "5000", "-d", "6",
+        Process run = CliRun.inChildJvm(output, "run", "-s", memcached.address(), "--rate", "5000", "-d", "4",
                 "--warmup", "1", "--out", runDir.toString());
         InterruptTest.awaitLine(output, "[window 1/1 2 s", START_MILLIS);
         long[] stopped = stop(memcached.pid());
@@ -138,7 +138,7 @@ class TrustCommandTest {
         try {
             Path output = dir.resolve("starved.out");
             Process run = CliRun.inChildJvm(output, List.of("taskset", "-c", "0"), List.of(), "run", "--rate", "10000",
-                    "-d", "3", "--no-live");
+                    "-d", "2", "--no-live");
             assertTrue(run.waitFor(START_MILLIS, TimeUnit.MILLISECONDS), Files.readString(output));
             String text = Files.readString(output);
             assertEquals(0, run.exitValue(), text);
