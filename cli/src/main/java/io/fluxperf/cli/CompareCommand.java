@@ -40,11 +40,12 @@ import picocli.CommandLine.Parameters;
                 "  fluxperf compare runs/before runs/after --json > compare.json",
                 "  fluxperf compare runs/a runs/b --min-change 2   # no verdict below a 2%% change",
                 "",
-                "A directory that is no run directory is an error (exit 2) that names it."})
+                "A directory that is no run directory, or whose files are damaged, is an error (exit 2) that",
+                "names the file and the field."})
 public final class CompareCommand implements Callable<Integer>, Streams.Aware {
     private Streams streams = Streams.system();
 
-    @Parameters(arity = "2..*", paramLabel = "DIR", description = "Run directories: A, B, and any more; each is compared with A.")
+    @Parameters(arity = "1..*", paramLabel = "DIR", description = "Run directories: A, B, and any more; each is compared with A.")
     private List<Path> dirs;
 
     @Option(names = "--json", description = "Print the comparison as JSON instead of the text table.")
@@ -74,6 +75,11 @@ public final class CompareCommand implements Callable<Integer>, Streams.Aware {
 
     @Override
     public Integer call() {
+        if (dirs.size() < 2) {
+            // picocli's own arity message names a parameter index, not what to do
+            throw new UserError("compare: give two run directories or more (A, then each one to compare with A);"
+                    + " " + dirs.get(0) + " alone has nothing to be compared with");
+        }
         if (resamples < 100 || resamples > 100_000) {
             throw new UserError("--resamples: give 100 to 100000, not " + resamples);
         }

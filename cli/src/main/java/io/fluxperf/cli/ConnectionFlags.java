@@ -61,6 +61,15 @@ final class ConnectionFlags {
     @Option(names = "--http-ok", paramLabel = "CLASSES", description = "HTTP status classes counted ok, e.g. 2xx,3xx (default 2xx).")
     String httpOk;
 
+    @Option(names = "--meta-flags", paramLabel = "FLAGS",
+            description = "memcache-meta: flags on every request: q (quiet mode, batches end with mn), O (opaque tokens), "
+                    + "b (base64 keys), N (incr and decr create a missing key); e.g. --meta-flags qO.")
+    String metaFlags;
+
+    @Option(names = "--meta-get-flags", paramLabel = "FLAGS",
+            description = "memcache-meta: the return flags of each mg, from v t f k s c h (default v).")
+    String metaGetFlags;
+
     @Option(names = "--udp", description = "memcache over UDP (the 8-byte frame header); a lost datagram counts as a timeout.")
     Boolean udp;
 
@@ -127,6 +136,7 @@ final class ConnectionFlags {
         s.busyPoll = busyPoll;
         s.earlySend = earlySend;
         return s.protocolOption("header", headers).protocolOption("http-ok", httpOk).protocolOption("user", user)
-                .protocolOption("password", password).protocolOption("db", db).protocolOption("resp", resp);
+                .protocolOption("password", password).protocolOption("db", db).protocolOption("resp", resp)
+                .protocolOption("meta-flags", metaFlags).protocolOption("meta-get-flags", metaGetFlags);
     }
 }

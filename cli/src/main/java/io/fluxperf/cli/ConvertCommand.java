@@ -1,9 +1,6 @@
 package io.fluxperf.cli;
 
 import io.fluxperf.engine.config.ConfigResolver;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -43,13 +40,16 @@ public final class ConvertCommand implements Callable<Integer>, Streams.Aware {
     }
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() {
+        if (out != null) {
+            OutputFiles.check("--out", out);
+        }
         String toml = ConfigResolver.convert(file, format);
         if (out == null) {
             streams.out().print(toml);
             streams.out().flush();
         } else {
-            Files.writeString(out, toml, StandardCharsets.UTF_8);
+            OutputFiles.write("--out", out, toml);
         }
         return 0;
     }

@@ -1,14 +1,16 @@
 package io.fluxperf.cli;
 
+import io.fluxperf.engine.metrics.StopReason;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
 /**
  * Ctrl-C (SIGINT) and SIGTERM during a run: the first one stops the run gracefully (the report of
- * what ran is printed, traces are closed); a second one exits at once. Restores the previous
- * handlers when closed.
+ * what ran is printed, traces are closed) and the report names the signal; a second one exits at
+ * once. Restores the previous handlers when closed.
  */
 final class Interrupts implements AutoCloseable {
     private static final String[] SIGNALS = {"INT", "TERM"};
@@ -20,7 +22,8 @@ final class Interrupts implements AutoCloseable {
     private Interrupts() {
     }
 
-    static Interrupts install(Runnable stop) {
+    /** @param stop stops the run, with the reason the signal gives (SIGTERM: terminated; SIGINT: interrupted) */
+    static Interrupts install(Consumer<StopReason> stop) {
         Interrupts interrupts = new Interrupts();
         for (String name : SIGNALS) {
             Signal signal = new Signal(name);
@@ -34,13 +37,23 @@ final class Interrupts implements AutoCloseable {
         return interrupts;
     }
 
-    private void on(Signal signal, Runnable stop) {
+    /** Stops a command that has no reason of its own to report: the signal's name is printed only. */
+    static Interrupts install(Runnable stop) {
+        return install(reason -> stop.run());
+    }
+
+    private void on(Signal signal, Consumer<StopReason> stop) {
         if (received != null) {
             Runtime.getRuntime().halt(exitCode(signal.getName()));
         }
         received = signal.getName();
         System.err.println("fluxperf: SIG" + signal.getName() + ": stopping; waiting for replies in flight (again to quit at once)");
-        stop.run();
+        stop.accept(reason(signal.getName()));
+    }
+
+    /** The stop reason a signal gives: SIGTERM is no Ctrl-C. */
+    static StopReason reason(String signal) {
+        return "TERM".equals(signal) ? StopReason.TERMINATED : StopReason.INTERRUPTED;
     }
 
     /** The conventional exit code for the signal received (128 + its number), or 0 when none came. */

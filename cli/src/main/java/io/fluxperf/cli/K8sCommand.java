@@ -88,12 +88,6 @@ public final class K8sCommand implements Callable<Integer>, Streams.Aware {
         if (shards < 1 || shards > Shard.MAX_SHARDS) {
             throw new UserError("--shards: the shard count must be between 1 and " + Shard.MAX_SHARDS + ", not " + shards);
         }
-        String toml;
-        try {
-            toml = Files.readString(config, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UserError("--config: cannot read " + config + ": " + FileErrors.describe(e), e);
-        }
         if (server.startsWith("unix:")) {
             throw new UserError("--server: the pods reach the target over the network; give HOST:PORT, not " + server);
         }
@@ -125,12 +119,40 @@ public final class K8sCommand implements Callable<Integer>, Streams.Aware {
             throw new UserError("--memory: expected a size such as 1Gi or 512Mi, not '" + memory + "'");
         }
         Instant startAt = Instant.now().plus(startIn).truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
+        // the pods' own check of the config, made here: a config that run refuses fails every pod
+        checkAsTheAgentsRunIt(new JobManifests.JobSpec(shards, "", server, image, namespace, pvc, startAt,
+                runId != null ? runId : "check", cpu, memory));
+        String toml;
+        try {
+            toml = Files.readString(config, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UserError("--config: cannot read " + config + ": " + FileErrors.describe(e), e);
+        }
         String id = RunId.of(runId, startAt, RunDirectory.hash(toml));
         JobManifests manifests = new JobManifests(new JobManifests.JobSpec(shards, toml, server, image, namespace, pvc,
                 startAt, id, cpu, memory));
         streams.out().print(manifests.yaml(comments(manifests, id, pvc, startAt)));
         streams.out().flush();
         return 0;
+    }
+
+    /**
+     * The config checked exactly as each agent's {@code run} checks it: the agents' command line
+     * (with this machine's path of the config file, and shard 0 of N for the pod's index) parsed by
+     * {@code run}'s own flags and resolved by its own code, so that a syntax error, an unknown key
+     * or a value run refuses is one sentence here, before any manifest is printed.
+     */
+    private void checkAsTheAgentsRunIt(JobManifests.JobSpec spec) {
+        List<String> args = new ArrayList<>(JobManifests.agentArguments(spec, config.toString()));
+        args.remove(0); // "run"
+        args.addAll(List.of("--shard", "0/" + shards));
+        RunCommand agent = new RunCommand();
+        try {
+            new picocli.CommandLine(agent).parseArgs(args.toArray(String[]::new));
+        } catch (picocli.CommandLine.ParameterException e) {
+            throw new UserError("the agents' command line would be refused: " + e.getMessage(), e);
+        }
+        agent.config(note -> streams.err().println("fluxperf: note: " + note));
     }
 
     /** How to apply, watch and collect this run, as comment lines at the head of the YAML. */

@@ -1,5 +1,6 @@
 package io.fluxperf.cli;
 
+import io.fluxperf.engine.Printable;
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.Version;
 import java.io.PrintWriter;
@@ -65,14 +66,15 @@ public final class Main implements Runnable {
         }
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             if (ex instanceof UserError) {
-                commandLine.getErr().println("fluxperf: " + ex.getMessage());
+                // a message may quote a file, a log line or a server's words: escaped for the terminal
+                commandLine.getErr().println("fluxperf: " + Printable.message(ex.getMessage()));
                 return UserError.EXIT_CODE;
             }
             throw ex;
         });
         cli.setParameterExceptionHandler((ex, args1) -> {
             CommandLine c = ex.getCommandLine();
-            c.getErr().println("fluxperf: " + ex.getMessage());
+            c.getErr().println("fluxperf: " + Printable.message(ex.getMessage())); // it quotes the user's words
             c.getErr().println("Run '" + c.getCommandSpec().qualifiedName() + " --help' for the options.");
             return UserError.EXIT_CODE;
         });

@@ -8,6 +8,7 @@ import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.connection.ServerAddress;
 import io.fluxperf.engine.load.RunErrors;
 import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.StopReason;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.report.TextReport;
 import io.fluxperf.engine.run.RunOrchestrator;
@@ -124,7 +125,7 @@ public final class McbCommand implements Callable<Integer>, Streams.Aware {
         }
         RunResult result;
         int interruptExit;
-        try (Interrupts interrupts = Interrupts.install(run::requestStop)) {
+        try (Interrupts interrupts = Interrupts.install((StopReason why) -> run.requestStop(why))) {
             result = run.execute();
             interruptExit = interrupts.exitCode();
         }

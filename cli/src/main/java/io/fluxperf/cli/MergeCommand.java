@@ -36,7 +36,8 @@ import picocli.CommandLine.Parameters;
                 "  fluxperf merge runs/r1 && fluxperf report runs/r1/merged",
                 "",
                 "Inputs of different configs (config.toml) or whose windows do not overlap in time are",
-                "refused (exit 2), naming the input."})
+                "refused (exit 2), naming the input; so is one run given twice (the same directory, the same",
+                "shard of a sharded run, or a copy of one run's directory), which would count it twice."})
 public final class MergeCommand implements Callable<Integer>, Streams.Aware {
     private Streams streams = Streams.system();
 

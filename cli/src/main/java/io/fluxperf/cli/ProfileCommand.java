@@ -21,6 +21,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code fluxperf profile LOG}: a replayable log summarised in the columns of the OSDI'20 paper's table. */
 @Command(name = "profile",
+        header = "Summarises a log: rate, clients, keys, verbs, sizes, Zipf alpha.",
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {"Summarises a replayable log (a Twitter cache trace, redis MONITOR, memcached",

@@ -8,6 +8,7 @@ import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.RunSettings;
 import io.fluxperf.engine.host.HostTuning;
 import io.fluxperf.engine.log.LogFormat;
+import io.fluxperf.engine.metrics.StopReason;
 import io.fluxperf.engine.protocol.ProtocolOptions;
 import io.fluxperf.replay.LogFormats;
 import io.fluxperf.replay.Replay;
@@ -40,6 +41,7 @@ import picocli.CommandLine.Option;
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log.gz --speed 2",
                 "  fluxperf replay -s 127.0.0.1:11211 -l klog.txt --speed max -c 50",
                 "  fluxperf replay -s 127.0.0.1:11211 -l stream.txt --times t.csv --loop 3",
+                "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --protocol memcache-meta --meta-flags q",
                 "  fluxperf replay -s 127.0.0.1:11211 -l run-trace/        # 'run --trace' dir",
                 "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log --only get,set --max-wait 1s",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --key-prefix r: --json r.json",
@@ -111,7 +113,7 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
             description = "Send times of a raw memcache stream: CSV rows of seconds[,client], one per command (default: LOG.times.csv when present).")
     private Path times;
 
-    @Option(names = "--protocol", paramLabel = "NAME", description = "memcache, memcache-binary or redis; a trace of an HTTP run also replays over http (default: the log's).")
+    @Option(names = "--protocol", paramLabel = "NAME", description = "memcache, memcache-binary, memcache-meta or redis; a trace of an HTTP run also replays over http (default: the log's).")
     private String protocol;
 
     @Option(names = "--any-connection",
@@ -266,9 +268,10 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
             replay.runDirectory(out, runDirectory.overwrite, traceInside(), RunDirectories.commandLine(spec))
                     .placement(sharding::placeOut, sharding::record); // OUT/RUN_ID/shard-I, as run writes it
         }
+        sharding.announceStart(streams.err());
         ReplayResult result;
         int interruptExit;
-        try (Interrupts interrupts = Interrupts.install(replay::requestStop)) {
+        try (Interrupts interrupts = Interrupts.install((StopReason why) -> replay.requestStop(why))) {
             result = replay.run(streams.out(), streams.err());
             interruptExit = interrupts.exitCode();
         }

@@ -28,9 +28,11 @@ import picocli.CommandLine.Parameters;
                 "  fluxperf merge runs/host1 runs/host2 --out runs/all && fluxperf report runs/all",
                 "  fluxperf report runs/a --slo 'p99<2ms' --slo 'rate>=19800' --junit slo.xml   # exit 3 if one fails",
                 "",
-                "A directory that is no run directory, or whose result.json is cut short or of an unknown",
-                "format, is an error (exit 2) that names the file. With --slo, the objectives are judged",
-                "against the directory's windows and whole run, and only their verdicts are printed."})
+                "A directory that is no run directory, or whose result.json is cut short, of an unknown",
+                "format or damaged (a count that is no count, a missing field), or whose interval logs are",
+                "damaged, is an error (exit 2) that names the file and the field or line. With --slo, the",
+                "objectives are judged against the directory's windows and whole run, and only their",
+                "verdicts are printed."})
 public final class ReportCommand implements Callable<Integer>, Streams.Aware {
     private Streams streams = Streams.system();
 
@@ -42,8 +44,8 @@ public final class ReportCommand implements Callable<Integer>, Streams.Aware {
 
     @Option(names = "--html", paramLabel = "FILE",
             description = "Write one self-contained HTML page instead (no network): config, environment, windows, "
-                    + "requests/s and percentiles over time, the percentile spectrum, workloads, outcomes, and the "
-                    + "trace's heatmap when the directory holds one.")
+                    + "service time, send lag, CPU and TCP, requests/s and percentiles over time (latency on log axes), "
+                    + "the percentile spectrum, workloads, outcomes, and the trace's heatmap when the directory holds one.")
     private Path html;
 
     @Option(names = "--slo", paramLabel = "EXPR",

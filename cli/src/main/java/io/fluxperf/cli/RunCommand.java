@@ -41,6 +41,7 @@ import picocli.CommandLine.Option;
                 "  fluxperf run -s 127.0.0.1:11211 --rate 20000 -d 10 -w 6 --out runs/a --trace && fluxperf report runs/a",
                 "  fluxperf run -s 10.0.0.1:11211 -s 10.0.0.2:11211 -s 10.0.0.3:11211:2 --hit   # a ketama pool",
                 "  fluxperf run --protocol redis --cluster -s 127.0.0.1:7000 --method set --rate 20000",
+                "  fluxperf run --protocol memcache-meta -s 127.0.0.1:11211 --method get --hit --meta-flags qO --pipeline 16",
                 "  fluxperf run --config samples/default.toml -s 10.0.0.5:11211 --shard 2/4 --start-at 2026-12-06T03:00:00Z",
                 "  fluxperf run -s 127.0.0.1:11211 --rate 50000 -d 10 -w 6 --slo 'p99<2ms' --slo 'success>=99.9%%' --junit slo.xml",
                 "  fluxperf run --config samples/ci-slo.toml --slo-abort     # [[slo]] tables; exit code 3 when one fails",
@@ -70,7 +71,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
             description = "Read --config as rpc-perf-2, rpc-perf-3, rpc-perf-5 or fluxperf, whatever its shape.")
     private String configFormat;
 
-    @Option(names = "--protocol", paramLabel = "NAME", description = "memcache (default), memcache-binary, redis or http.")
+    @Option(names = "--protocol", paramLabel = "NAME", description = "memcache (default), memcache-binary, memcache-meta, redis or http.")
     private String protocol;
 
     @Option(names = "--method", paramLabel = "CMD",
@@ -91,7 +92,8 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     private Boolean flush;
 
     @Option(names = "--rate", paramLabel = "N",
-            description = "Requests per second in total (open loop; latency from the intended send time). Default: as fast as possible.")
+            description = "Requests per second in total (open loop; latency from the intended send time), at most 1e9 and"
+                    + " at least one per window. Default: as fast as possible.")
     private String rate;
 
     @Option(names = {"-d", "--duration"}, paramLabel = "TIME", converter = DurationConverter.class,
@@ -216,8 +218,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
 
     @Override
     public Integer call() {
-        RunConfig runConfig = ConfigResolver.resolve(settings(), note -> streams.err().println("fluxperf: note: " + note));
-        runConfig = sharding.placeOut(sharding.apply(runConfig));
+        RunConfig runConfig = config(note -> streams.err().println("fluxperf: note: " + io.fluxperf.engine.Printable.message(note)));
         HostTuning tuning = Main.ownsProcess() ? HostTuning.ownProcess(runConfig.isOpenLoop(), !connection.noHostTuning)
                 : HostTuning.standard();
         Path traceDir = RunDirectories.trace(trace, runConfig.out());
@@ -237,9 +238,10 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
             // a cold JVM's first seconds would be reported as the server's latency
             run.warmUp(new RunOrchestrator.Warmup(RunOrchestrator.Warmup.RUN_REQUESTS, null));
         }
+        sharding.announceStart(streams.err());
         RunResult result;
         int interruptExit;
-        try (Interrupts interrupts = Interrupts.install(run::requestStop)) {
+        try (Interrupts interrupts = Interrupts.install((StopReason why) -> run.requestStop(why))) {
             result = run.execute();
             interruptExit = interrupts.exitCode();
         }
@@ -258,6 +260,11 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     static String directoryLine(Path dir) {
         return "fluxperf: run directory " + dir.toAbsolutePath().normalize() + " ('fluxperf report " + dir
                 + "' prints this report again)";
+    }
+
+    /** The config from the flags and the file, checked, as this agent runs it; k8s checks its pods' config through it. */
+    RunConfig config(java.util.function.Consumer<String> notes) {
+        return sharding.placeOut(sharding.apply(ConfigResolver.resolve(settings(), notes)));
     }
 
     /** 3 when an objective failed (--slo, [[slo]]), else 0. */

@@ -1,6 +1,7 @@
 package io.fluxperf.cli;
 
 import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.connection.ServerAddress;
 import io.fluxperf.engine.config.DurationParser;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.Protocols;
@@ -66,7 +67,7 @@ public final class ServeCommand implements Callable<Integer>, Streams.Aware {
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     @Option(names = "--protocol", paramLabel = "NAME", defaultValue = "memcache",
-            description = "Protocol to serve: memcache (default; the same server answers memcache-binary), redis or http.")
+            description = "Protocol to serve: memcache (default; the same server answers memcache-binary and memcache-meta), redis or http.")
     private String protocol;
 
     @Option(names = {"-p", "--port"}, paramLabel = "PORT", defaultValue = "11211",
@@ -302,7 +303,7 @@ public final class ServeCommand implements Callable<Integer>, Streams.Aware {
         }
         InetSocketAddress udp = server.udpAddress();
         if (udp != null) {
-            s.append(", UDP ").append(udp.getAddress().getHostAddress()).append(':').append(udp.getPort());
+            s.append(", UDP ").append(ServerAddress.format(udp));
         }
         if (server.unixPath() != null) {
             s.append(", Unix socket ").append(server.unixPath());
@@ -331,8 +332,9 @@ public final class ServeCommand implements Callable<Integer>, Streams.Aware {
         }
     }
 
+    /** The address as {@code -s} takes it: {@code [::1]:PORT} for IPv6. */
     private static String hostPort(TargetServer server) {
-        return server.address().getAddress().getHostAddress() + ":" + server.address().getPort();
+        return ServerAddress.format(server.address());
     }
 
     private static String knobs(TargetOptions o) {

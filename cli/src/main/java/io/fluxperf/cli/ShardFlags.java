@@ -38,8 +38,11 @@ final class ShardFlags {
 
     @Option(names = "--start-at", paramLabel = "TIME",
             description = "Start the schedule at this wall-clock time (RFC 3339, e.g. 2026-12-06T03:00:00Z, or epoch seconds), "
-                    + "after connecting and preloading; a late start counts as send lag.")
+                    + "after connecting and preloading; a late start counts as send lag. At most a day ahead unless --start-at-far.")
     String startAt;
+
+    @Option(names = "--start-at-far", description = "Let --start-at be more than a day ahead (and wait that long).")
+    boolean startAtFar;
 
     @Option(names = "--run-id", paramLabel = "ID",
             description = "Name of the sharded run: with --out OUT each agent writes OUT/ID/shard-I "
@@ -51,9 +54,31 @@ final class ShardFlags {
         return Shard.resolve(shard, shards, environment);
     }
 
-    /** The start time, or null. */
+    /**
+     * The start time, or null.
+     *
+     * @throws io.fluxperf.engine.UserError when it is more than a day ahead without --start-at-far
+     *                                      (a date mistyped would wait silently for years)
+     */
     Instant startTime() {
-        return startAt == null ? null : StartAt.parse(startAt);
+        if (startAt == null) {
+            return null;
+        }
+        Instant at = StartAt.parse(startAt);
+        StartAt.requireNear(at, Instant.now(), startAtFar);
+        return at;
+    }
+
+    /**
+     * Says on {@code err} when a start time ahead is, so that the wait for it is not silent; nothing
+     * without one, or for one already past (the run reports how late it started).
+     */
+    void announceStart(java.io.PrintStream err) {
+        Instant at = startTime();
+        String wait = at == null ? null : StartAt.describeWait(at, Instant.now());
+        if (wait != null) {
+            err.println("fluxperf: " + wait);
+        }
     }
 
     /**

@@ -45,7 +45,8 @@ class CompareCliTest {
         assertTrue(both.err().startsWith("fluxperf: --html:"), both.err());
         CliRun one = CliRun.of("compare", empty.toString());
         assertEquals(2, one.exitCode(), "one directory is not a comparison");
-        assertTrue(one.err().contains("DIR"), one.err());
+        assertTrue(one.err().startsWith("fluxperf: compare: give two run directories or more"), one.err());
+        assertEquals(1, one.err().trim().lines().count(), one.err());
     }
 
     @Test

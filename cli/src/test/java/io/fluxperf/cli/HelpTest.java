@@ -44,7 +44,7 @@ class HelpTest {
         assertEquals("", err.toString(java.nio.charset.StandardCharsets.UTF_8));
     }
 
-    private static final List<String> COMMANDS = List.of("run", "replay", "serve", "mcb", "trace", "heatmap", "sweep", "report",
+    private static final List<String> COMMANDS = List.of("run", "replay", "profile", "serve", "mcb", "trace", "heatmap", "sweep", "report",
             "compare", "merge", "k8s", "convert");
 
     /**

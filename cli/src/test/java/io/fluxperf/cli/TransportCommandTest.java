@@ -123,6 +123,11 @@ class TransportCommandTest {
             assertAllOk(CliRun.of("run", "-s", "127.0.0.1:" + port, "--tls", "--tls-insecure",
                     "--method", "set", "--requests", "300", "-c", "2", "-d", "30", "--no-live"), 300);
             assertEquals(1000, target.stats().command("set"));
+            // the meta protocol, quiet, with opaque tokens and base64 keys, on the same listener
+            assertAllOk(CliRun.of("run", "--protocol", "memcache-meta", "-s", "127.0.0.1:" + port, "--tls", "--tls-ca",
+                    cert.certificate().toString(), "--method", "set", "--meta-flags", "qbO", "--requests", "500", "-c", "2",
+                    "--pipeline", "4", "-d", "30", "--no-live"), 500);
+            assertEquals(500, target.stats().command("ms"));
 
             CliRun wrongCa = CliRun.of("run", "-s", "127.0.0.1:" + port, "--tls", "--tls-ca", other.certificate().toString(),
                     "-c", "2", "-d", "1", "--no-live");

@@ -33,6 +33,15 @@ public final class Chromium {
         return run(List.of("--virtual-time-budget=5000", "--dump-dom", html.toUri().toString()), "dom");
     }
 
+    /**
+     * The same in a window of {@code width} x {@code height}: the layout a screenshot of that size
+     * shows, so that positions a page writes into its DOM match the screenshot's pixels.
+     */
+    public String dumpDom(Path html, int width, int height) throws IOException, InterruptedException {
+        return run(List.of("--virtual-time-budget=5000", "--window-size=" + width + "," + height, "--hide-scrollbars", "--dump-dom",
+                html.toUri().toString()), "dom");
+    }
+
     /** A screenshot of the page's top {@code width} x {@code height} pixels. */
     public BufferedImage screenshot(Path html, Path png, int width, int height) throws IOException, InterruptedException {
         Files.createDirectories(png.toAbsolutePath().getParent());

@@ -1,6 +1,7 @@
 package io.fluxperf.replay;
 
 import io.fluxperf.engine.log.LogEntry;
+import io.fluxperf.engine.log.VerbTable;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.RequestPool;
 import java.lang.invoke.MethodHandles;
@@ -38,6 +39,9 @@ import reactor.core.publisher.Operators;
  *     large as it needs.</li>
  * <li>The lane's position ({@link #mark()}, {@link #line()}) is that of the last command sent: the
  *     loop asks for the next one only after it sent the one before.</li>
+ * <li>{@link #sentByVerb()} counts the commands the load thread took, less the one it gave back
+ *     unsent when the run stopped ({@link #unsent}): the commands replayed, whatever the reader had
+ *     dealt ahead into the ring. Written on the loop and published with release order.</li>
  * </ul>
  */
 final class Lane {
@@ -47,12 +51,14 @@ final class Lane {
     private static final long PARK_NANOS = 5_000_000L;
     private static final VarHandle MARK;
     private static final VarHandle LINE;
+    private static final VarHandle SENT;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             MARK = l.findVarHandle(Lane.class, "mark", long.class);
             LINE = l.findVarHandle(Lane.class, "line", long.class);
+            SENT = l.findVarHandle(Lane.class, "sent", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -85,6 +91,15 @@ final class Lane {
     private long mark = -1;
     @SuppressWarnings("unused")
     private long line;
+    /**
+     * Commands taken by the load thread and not given back, per verb id, and their sum; the sum is
+     * written with release order after the counts, and read with acquire order before them.
+     */
+    private final long[] sentByVerb = new long[VerbTable.MAX_VERBS + 1];
+    private long sent;
+    /** The request emitted last and its verb: the only one the load thread can give back unsent. */
+    private Request lastEmitted;
+    private int lastVerb;
 
     Lane(int ringBytes, SynthValues synth) {
         this.ring = new ByteRing(ringBytes);
@@ -183,6 +198,24 @@ final class Lane {
         return (long) LINE.getAcquire(this);
     }
 
+    /**
+     * The load thread drops {@code r}, which this lane emitted, unsent (the run stopped while it
+     * waited): it is not replayed. On the loop.
+     */
+    void unsent(Request r) {
+        if (r == lastEmitted) {
+            lastEmitted = null;
+            sentByVerb[lastVerb]--;
+            SENT.setRelease(this, sent - 1);
+        }
+    }
+
+    /** Commands this lane's thread sent, per verb id (a copy); complete once the run's loops have stopped. */
+    long[] sentByVerb() {
+        SENT.getAcquire(this);
+        return sentByVerb.clone();
+    }
+
     /** After a publish: the loop waits for a command, so run its drain there. */
     private void wakeLoop() {
         if (demand) {
@@ -277,6 +310,10 @@ final class Lane {
                 LaneRecord.fill(b, at, r, startNanos, synth.array());
                 emittedMark = LaneRecord.mark(b, at);
                 emittedLine = LaneRecord.line(b, at);
+                lastEmitted = r;
+                lastVerb = LaneRecord.verb(b, at);
+                sentByVerb[lastVerb]++;
+                SENT.setRelease(this, sent + 1);
                 q.release();
                 if (readerWaiting && q.usedBytes() <= q.capacity() / 2) {
                     readerWaiting = false;

@@ -27,8 +27,10 @@ final class LaneRecord {
     private static final int KEY_COUNT = 68;
     private static final int ARG_COUNT = 72;
     private static final int VALUE_LENGTH = 76;
+    /** The log's verb id ({@link io.fluxperf.engine.log.VerbTable}), for the count of what was sent. */
+    private static final int VERB = 80;
     /** Key ends, argument ends, then the bytes. */
-    private static final int ENDS = 80;
+    private static final int ENDS = 84;
 
     private static final int SCHEDULED = 1;
     private static final int VALUE_LOGGED = 2;
@@ -60,6 +62,7 @@ final class LaneRecord {
         ByteRing.INT.set(b, at + KEY_COUNT, e.keyCount);
         ByteRing.INT.set(b, at + ARG_COUNT, e.argCount);
         ByteRing.INT.set(b, at + VALUE_LENGTH, e.valueLogged ? e.valueLength : 0);
+        ByteRing.INT.set(b, at + VERB, e.verb);
         int p = at + ENDS;
         for (int i = 0; i < e.keyCount; i++, p += 4) {
             ByteRing.INT.set(b, p, e.keyEnds[i]);
@@ -85,6 +88,11 @@ final class LaneRecord {
 
     static long line(byte[] b, int at) {
         return (long) ByteRing.LONG.get(b, at + LINE);
+    }
+
+    /** The log's verb id of the record at {@code at}. */
+    static int verb(byte[] b, int at) {
+        return (int) ByteRing.INT.get(b, at + VERB);
     }
 
     /**

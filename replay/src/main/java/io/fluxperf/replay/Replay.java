@@ -1,5 +1,6 @@
 package io.fluxperf.replay;
 
+import io.fluxperf.engine.Printable;
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
@@ -26,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.UnaryOperator;
@@ -69,6 +71,8 @@ public final class Replay {
     private String admin;
     private volatile RunOrchestrator run;
     private volatile boolean stopRequested;
+    /** Why a stop was asked for, when it says (SIGTERM); null: Ctrl-C. */
+    private volatile StopReason stopReason;
     private HostTuning tuning = HostTuning.standard();
     /** The objectives to check (--slo) and where their JUnit XML goes (--junit, or null). */
     private List<io.fluxperf.engine.slo.Objective> objectives = List.of();
@@ -161,6 +165,16 @@ public final class Replay {
         }
     }
 
+    /** Ends the replay early for {@code reason} (SIGTERM): as {@link #requestStop()}, and the result says why. */
+    public void requestStop(StopReason reason) {
+        stopReason = reason;
+        stopRequested = true;
+        RunOrchestrator r = run;
+        if (r != null) {
+            r.requestStop(reason);
+        }
+    }
+
     /**
      * Replays and prints the report to {@code out} (the progress line to {@code err}).
      *
@@ -175,7 +189,7 @@ public final class Replay {
         List<WorkloadConfig> workloads = new ArrayList<>();
         int[] workloadByVerb = new int[plan.verbs.size()];
         for (int i = 0; i < plan.verbs.size(); i++) {
-            workloads.add(workload(plan.verbs.get(i), commands.get(i)));
+            workloads.add(workload(Printable.quote(plan.verbs.get(i)), commands.get(i))); // a log's word, printed
             workloadByVerb[i] = i;
         }
         int other = 0;
@@ -213,7 +227,7 @@ public final class Replay {
         ReplaySource.Opener opener = options.scale() > 1 ? c -> ScaledReader.open(plan, c, options.scale()) : plan::open;
         ReplaySource source = new ReplaySource(opener, ctx, options.threads(), pacer, options.loops(),
                 options.readAheadOf(plan.format), options.anyConnection(), plan.only, workloadByVerb, other).shard(shard);
-        Finisher finisher = new Finisher(plan, config, verbs, stats, bad);
+        Finisher finisher = new Finisher(plan, config, verbs, stats, bad, source);
         RunConfig placed = this.out == null ? config : place.apply(config.toBuilder().out(this.out).build());
         RunDirectoryWriter directory = this.out == null ? null
                 : RunDirectoryWriter.open(placed.out(), overwrite, config, "replay", commandLine, "--out");
@@ -243,7 +257,9 @@ public final class Replay {
         try {
             source.onFailure(orchestrator::requestStop);
             run = orchestrator;
-            if (stopRequested) {
+            if (stopRequested && stopReason != null) {
+                orchestrator.requestStop(stopReason);
+            } else if (stopRequested) {
                 orchestrator.requestStop();
             }
             source.awaitPrimed(30_000);
@@ -285,13 +301,16 @@ public final class Replay {
         private final VerbTable verbs;
         private final LogStats stats;
         private final BadLines bad;
+        /** Counts what its load threads sent: the commands replayed. */
+        private final ReplaySource source;
 
-        Finisher(ReplayPlan plan, RunConfig config, VerbTable verbs, LogStats stats, BadLines bad) {
+        Finisher(ReplayPlan plan, RunConfig config, VerbTable verbs, LogStats stats, BadLines bad, ReplaySource source) {
             this.plan = plan;
             this.config = config;
             this.verbs = verbs;
             this.stats = stats;
             this.bad = bad;
+            this.source = source;
         }
 
         LogStats stats() {
@@ -320,12 +339,13 @@ public final class Replay {
 
         /** @param positions where each statistics block ended in the log, in order */
         ReplayResult result(RunResult r, Throwable failure, List<LogPosition> positions) {
-            return Replay.this.result(plan, r, verbs, stats, bad, failure, positions);
+            return Replay.this.result(plan, r, verbs, stats, source.replayedByVerb(verbs), bad, failure, positions);
         }
     }
 
-    private ReplayResult result(ReplayPlan plan, RunResult r, VerbTable verbs, LogStats stats, BadLines bad,
-                                Throwable failure, List<LogPosition> positions) {
+    /** @param replayed the commands the load threads sent, per verb */
+    private ReplayResult result(ReplayPlan plan, RunResult r, VerbTable verbs, LogStats stats, Map<String, Long> replayed,
+                                BadLines bad, Throwable failure, List<LogPosition> positions) {
         long[] lag = null;
         if (r.total().sendLag().getTotalCount() > 0) {
             LatencySummary l = r.total().summaries().sendLag();
@@ -353,7 +373,7 @@ public final class Replay {
                     + " gives each its own");
         }
         return new ReplayResult(r, plan.name, plan.format, plan.protocol.name(), options.speedText(), options.loops(),
-                lag, original, r.total().seconds(), expected, stats.replayedByVerb(verbs), stats.commands, stats.lines,
+                lag, original, r.total().seconds(), expected, replayed, stats.commands, stats.lines,
                 bad.count(), bad.first(), stats.skipped(), stats.filtered, stats.late, stats.adjusted(), notes,
                 failure == null ? null : failure.getMessage(), options.warmup() != null, List.copyOf(positions));
     }

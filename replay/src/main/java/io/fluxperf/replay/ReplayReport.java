@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxperf.engine.Printable;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.log.LogInput;
@@ -65,7 +66,7 @@ final class ReplayReport {
                 + (o.scale() > 1 ? " Scale: " + o.scale() + " copies of each, keys in " + ScaledReader.namespace(1)
                         + " … " + ScaledReader.namespace(o.scale()) : ""));
         for (String note : plan.notes) {
-            out.println("Replay: Note: " + note);
+            out.println("Replay: Note: " + Printable.quote(note));
         }
         out.println(RULE);
         out.println("Workload:");
@@ -180,27 +181,27 @@ final class ReplayReport {
                 + " s expected " + seconds(r.expectedSeconds()) + " s (speed " + r.speed()
                 + (r.loops() > 1 ? ", " + r.loops() + " loops" : "") + ")");
         out.println("Commands: " + (r.commands().isEmpty() ? "none" : r.commands().entrySet().stream()
-                .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(" ")))
+                .map(e -> Printable.quote(e.getKey()) + " " + e.getValue()).collect(Collectors.joining(" ")))
                 + (r.warmup() ? " (the warm-up's included)" : ""));
         out.println("Lines: read " + r.lines() + " commands " + r.commandsRead() + " replayed " + r.replayed()
                 + " skipped " + r.linesSkipped() + " (bad " + r.badLines() + ", --only " + r.filtered()
                 + ", not replayable " + sum(r.skipped()) + ") late " + r.late());
         for (Map.Entry<String, Long> s : r.skipped().entrySet()) {
-            out.println("Skipped: " + s.getValue() + " " + s.getKey());
+            out.println("Skipped: " + s.getValue() + " " + Printable.quote(s.getKey()));
         }
         for (Map.Entry<String, Long> a : r.adjusted().entrySet()) {
-            out.println("Adjusted: " + a.getValue() + " " + a.getKey());
+            out.println("Adjusted: " + a.getValue() + " " + Printable.quote(a.getKey()));
         }
         if (r.badLines() > 0) {
             out.println("Bad lines: " + r.badLines() + (r.badLines() > r.firstBadLines().size() ? ", the first "
                     + r.firstBadLines().size() + ":" : ":"));
             for (String b : r.firstBadLines()) {
-                out.println("Bad line: " + b);
+                out.println("Bad line: " + Printable.quote(b)); // it quotes the log
             }
         }
         for (String note : r.notes()) {
             if (!printed.contains(note)) {
-                out.println("Note: " + note);
+                out.println("Note: " + Printable.quote(note));
             }
         }
         if (r.late() > 0) {

@@ -131,6 +131,26 @@ final class ReplaySource implements RequestSource, AutoCloseable {
         return lanes[thread].flux(pool, startNanos, loop);
     }
 
+    @Override
+    public void unsent(int thread, Request r) {
+        lanes[thread].unsent(r);
+    }
+
+    /**
+     * The commands replayed, per verb: those the load threads took and did not give back unsent,
+     * not those the reader dealt ahead into the lanes. Read once the run's loops have stopped.
+     */
+    java.util.Map<String, Long> replayedByVerb(VerbTable verbs) {
+        long[] sum = new long[VerbTable.MAX_VERBS + 1];
+        for (Lane l : lanes) {
+            long[] sent = l.sentByVerb();
+            for (int v = 0; v < sum.length; v++) {
+                sum[v] += sent[v];
+            }
+        }
+        return io.fluxperf.engine.log.LogStats.byVerb(sum, verbs);
+    }
+
     /** Why reading stopped early (a {@link UserError} for a bad log), or null. */
     Throwable failure() {
         return failure;
@@ -329,7 +349,7 @@ final class ReplaySource implements RequestSource, AutoCloseable {
             lane = (int) (roundRobin++ % threads);
             e.affinity = -1;
         }
-        ctx.stats.replayed(e.verb);
+        ctx.stats.dealt++;
         Lane target = lanes[lane];
         if (primed.getCount() > 0 && target.full(e)) {
             primed.countDown();

@@ -31,6 +31,11 @@ class FormatDetectorTest {
                 "e", "0,nz:u:eeW511W3dcH3de3d15ec,24,0,12,get,0\n")));
         assertEquals(io.fluxperf.replay.cachetrace.CacheTraceFormat.INSTANCE, FormatDetector.detect(
                 io.fluxperf.testkit.CacheTraceFile.builder().seconds(1, 10).make().writeZstd(dir.resolve("f.zst"))));
+        assertEquals(MemcacheLogFormats.META, FormatDetector.detect(LogReaders.write(dir, "g",
+                "ms foo 3 T0\r\nbar\r\nmg foo v\r\n")));
+        assertEquals("memcache-meta", LogFormats.protocolOf(MemcacheLogFormats.META).name(),
+                "a stream that starts with a meta command replays with the meta protocol");
+        assertEquals("memcache", LogFormats.protocolOf(MemcacheLogFormats.ASCII).name());
     }
 
     /**
@@ -66,7 +71,7 @@ class FormatDetectorTest {
                 assertThrows(UserError.class, () -> FormatDetector.detect(png)).getMessage());
         Path prose = LogReaders.write(dir, "notes.txt", "Dear diary,\ntoday I replayed a log.\n");
         assertEquals(prose + ":1: cannot tell the log format from its first line ('Dear diary,'); name it with --format "
-                        + "memcache-watch|klog|memcache-ascii|redis-monitor|twitter-cache-trace|trace",
+                        + "memcache-watch|klog|memcache-ascii|memcache-meta-ascii|redis-monitor|twitter-cache-trace|trace",
                 assertThrows(UserError.class, () -> FormatDetector.detect(prose)).getMessage());
         Path notATrace = Files.createDirectory(dir.resolve("not-a-trace"));
         assertThrows(UserError.class, () -> FormatDetector.detect(notATrace));

@@ -157,7 +157,7 @@ class ReplaySourceTest {
             source.start();
             List<Sent> sent = drain(source, 2);
             assertEquals(60_000, sent.size());
-            assertEquals(60_000, stats.replayed);
+            assertEquals(60_000, stats.dealt);
             assertTrue(sent.stream().allMatch(s -> s.offsetNanos() == -1), "--speed max: no send times");
             assertEquals(0, stats.late, "a new pass starts from the log's beginning: its commands are not late");
         }

@@ -32,6 +32,8 @@ public final class HeatmapAggregator {
     private long count;
     /** The client's pauses to mark ({@link TracePauses}); none unless given. */
     private java.util.List<TracePauses.Pause> pauses = java.util.List.of();
+    private long firstNanos = Long.MAX_VALUE;
+    private long lastNanos = Long.MIN_VALUE;
     private int minRow = Integer.MAX_VALUE;
     private int maxRow = -1;
 
@@ -88,6 +90,8 @@ public final class HeatmapAggregator {
             outcomes[t * Outcome.COUNT + outcome]++;
         }
         count++;
+        firstNanos = Math.min(firstNanos, timeNanos);
+        lastNanos = Math.max(lastNanos, timeNanos);
         if (row < minRow) {
             minRow = row;
         }
@@ -196,6 +200,34 @@ public final class HeatmapAggregator {
     /** Start of time bucket {@code t}, ns since the clock origin. */
     public long bucketStartNanos(int t) {
         return (base + t) * bucketNanos;
+    }
+
+    /**
+     * How much of time bucket {@code t} the trace covers, ns: the bucket's overlap with the span from
+     * the first request to one mean gap after the last. The first and last buckets are partly
+     * filled (a run starts and ends anywhere in them), so a rate is a bucket's requests over this,
+     * not over the bucket's width: a steady rate then reads the same in every bucket. The mean gap
+     * after the last request is that request's own share of time, so a last bucket holding one
+     * request is not an infinite rate.
+     */
+    public long coveredNanos(int t) {
+        if (count == 0) {
+            return bucketNanos;
+        }
+        long gap = count > 1 ? Math.max(1, (lastNanos - firstNanos) / (count - 1)) : bucketNanos;
+        long from = Math.max(bucketStartNanos(t), firstNanos);
+        long to = Math.min(bucketStartNanos(t + 1), lastNanos + gap);
+        return Math.max(1, to - from);
+    }
+
+    /** Requests per second in time bucket {@code t}, over the time the trace covers of it ({@link #coveredNanos}). */
+    public double ratePerSecond(int t) {
+        return totals[t] * 1e9 / coveredNanos(t);
+    }
+
+    /** The intended send time of the earliest request, ns since the clock origin; 0 when empty. */
+    public long firstNanos() {
+        return count == 0 ? 0 : firstNanos;
     }
 
     /** Requests in a cell. */

@@ -14,7 +14,8 @@ import java.util.List;
  * Writes a {@link HeatmapAggregator} as one self-contained HTML file: the data inline as JSON, the
  * drawing code inline as JavaScript on {@code <canvas>} elements, the style inline; nothing is
  * fetched from the network. The page shows the heatmap (same colours, rows and lines as
- * {@link HeatmapPngRenderer}), requests per second over time (all, misses, failures), the per-bucket
+ * {@link HeatmapPngRenderer}), requests per second over time (all, misses, failures; each bucket's
+ * requests over the time the trace covers of it, {@link HeatmapAggregator#coveredNanos}), the per-bucket
  * p50/p99/p999 over time, and an optional summary (the {@code trace stats} lines); moving the
  * pointer over a chart shows the cell's or bucket's time, latency range and counts.
  *
@@ -22,6 +23,11 @@ import java.util.List;
  * of cells drawn, which a headless browser test can read back.
  */
 public final class HeatmapHtmlRenderer {
+    /**
+     * The page's height without its summary, px (its title, three charts and their readouts): a
+     * page that embeds this one in a frame adds a line per summary line.
+     */
+    public static final int CHARTS_HEIGHT_PX = 1260;
 
     /** Writes the page. */
     public void write(HeatmapAggregator h, String title, List<String> summaryLines, Path out) throws IOException {
@@ -66,6 +72,7 @@ public final class HeatmapHtmlRenderer {
         long max = h.maxCellCount();
         d.put("maxCount", max);
         ArrayNode cells = d.putArray("cells"); // t, row - rowLo, count, palette index
+        ArrayNode covered = d.putArray("covered"); // seconds of each bucket the trace covers
         ArrayNode totals = d.putArray("totals");
         ArrayNode misses = d.putArray("misses");
         ArrayNode failures = d.putArray("failures");
@@ -79,6 +86,7 @@ public final class HeatmapHtmlRenderer {
                     cells.add(t).add(r).add(c).add(HeatmapStyle.paletteIndex(c, max));
                 }
             }
+            covered.add(h.coveredNanos(t) / 1e9);
             totals.add(h.total(t));
             misses.add(h.outcomeCount(t, Outcome.MISS));
             failures.add(h.outcomeCount(t, Outcome.ERROR) + h.outcomeCount(t, Outcome.TIMEOUT)
@@ -168,7 +176,8 @@ public final class HeatmapHtmlRenderer {
             <script>
             (function () {
               "use strict";
-              const M = { l: 80, r: 130, t: 12, b: 34 };
+              // the right margin holds the legends: the rate chart's longest label, "error+timeout+closed", fits in it
+              const M = { l: 80, r: 190, t: 12, b: 34 };
               const TEXT = "#e6e6e6", GRID = "rgba(255,255,255,0.19)";
               function area(c) { return { x: M.l, y: M.t, w: c.width - M.l - M.r, h: c.height - M.t - M.b }; }
               function tx(P, t) { return P.x + t * P.w / Math.max(1, D.nT); }
@@ -298,7 +307,9 @@ public final class HeatmapHtmlRenderer {
               const rc = document.getElementById("rate"), rg = rc.getContext("2d"), RP = area(rc);
               rg.font = "12px system-ui, sans-serif";
               let maxRate = 1;
-              for (const v of D.totals) maxRate = Math.max(maxRate, v / D.bucketSeconds);
+              // a bucket's rate is over the time the trace covers of it: the first and last buckets are partly filled
+              const rate = (values, t) => values[t] / D.covered[t];
+              for (let t = 0; t < D.nT; t++) maxRate = Math.max(maxRate, rate(D.totals, t));
               let step = Math.pow(10, Math.floor(Math.log10(maxRate)));
               for (const m of [1, 2, 5, 10]) { if (maxRate / (step * m) <= 5) { step *= m; break; } }
               const top = Math.ceil(maxRate * 1.05 / step) * step;
@@ -312,22 +323,33 @@ public final class HeatmapHtmlRenderer {
               rg.strokeStyle = TEXT; rg.beginPath(); rg.moveTo(RP.x - 0.5, RP.y); rg.lineTo(RP.x - 0.5, RP.y + RP.h); rg.stroke();
               xAxis(rg, RP); yTitle(rg, RP, "requests/s");
               const series = [["all", D.totals, "#4da6ff"], ["miss", D.misses, "#ffd24d"], ["error+timeout+closed", D.failures, "#ff4d4d"]];
+              let legendFits = true;
               series.forEach(function ([name, values, color], i) {
                 rg.strokeStyle = color; rg.lineWidth = 2; rg.beginPath();
+                const drawn = [];
                 for (let t = 0; t < D.nT; t++) {
-                  const x = tx(RP, t + 0.5), y = rateY(values[t] / D.bucketSeconds);
+                  const v = rate(values, t), x = tx(RP, t + 0.5), y = rateY(v);
+                  drawn.push(Math.round(v));
                   if (t === 0) rg.moveTo(x, y); else rg.lineTo(x, y);
                 }
                 rg.stroke(); rg.lineWidth = 1;
                 rg.fillStyle = color; rg.fillRect(RP.x + RP.w + 14, RP.y + 8 + i * 18, 14, 3);
                 rg.fillStyle = TEXT; rg.textAlign = "left"; rg.fillText(name, RP.x + RP.w + 32, RP.y + 10 + i * 18);
+                legendFits = legendFits && RP.x + RP.w + 32 + rg.measureText(name).width <= rc.width;
+                if (i === 0) rc.setAttribute("data-rates", drawn.join(" ")); // the requests/s drawn, for a reader of the DOM
               });
+              rc.setAttribute("data-legend-fits", String(legendFits));
+              const box = rc.getBoundingClientRect(); // the plot area on the page, for a test that reads a screenshot
+              rc.setAttribute("data-plot", [Math.round(box.left + window.scrollX + RP.x), Math.round(box.top + window.scrollY
+                + RP.y), RP.w, RP.h].join(" "));
               rc.addEventListener("mousemove", function (ev) {
                 const b = bucketAt(RP, ev, rc), out = document.getElementById("rateReadout");
                 if (!b) { out.textContent = ""; return; }
-                const f = v => (v / D.bucketSeconds).toFixed(D.bucketSeconds >= 1 ? 0 : 1);
-                out.textContent = "time " + bucketTime(b.t) + "  ·  " + f(D.totals[b.t]) + " requests/s, misses "
-                  + f(D.misses[b.t]) + "/s, failures " + f(D.failures[b.t]) + "/s";
+                const f = values => rate(values, b.t).toFixed(D.bucketSeconds >= 1 ? 0 : 1);
+                const part = D.covered[b.t] < D.bucketSeconds * 0.999
+                  ? "  (the trace covers " + fmtSec(D.covered[b.t]) + " of this bucket)" : "";
+                out.textContent = "time " + bucketTime(b.t) + "  ·  " + f(D.totals) + " requests/s, misses "
+                  + f(D.misses) + "/s, failures " + f(D.failures) + "/s" + part;
               });
 
               // Percentiles over time

@@ -7,11 +7,8 @@ import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 import net.openhft.chronicle.wire.DocumentContext;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * Reads a trace directory record by record, in the order the records were appended, into a
@@ -19,29 +16,42 @@ import java.util.stream.Stream;
  *
  * <p>{@link #open(Path)} refuses, with a {@link TraceFormatException} whose message is one sentence
  * naming the directory: a path that does not exist or is a file, an empty directory, a directory
- * that is not a trace, a trace of an unknown format version, and a trace without records.
+ * that is not a trace, a trace of an unknown format version, a trace without records, and a
+ * record file that is no Chronicle Queue file (naming the file).
  *
  * <p>A trace whose writer was killed has no end marker: it reads up to its last whole record (a
  * record being written at the kill is not complete in the queue and is not returned), and
- * {@link #closedCleanly()} is false. Check {@link #warning()} after the last record.
+ * {@link #closedCleanly()} is false. A trace whose record file was cut short (copied in part,
+ * truncated) reads up to the last whole excerpt before the cut: its files are checked with plain
+ * reads before Chronicle maps any ({@link QueueFiles}), and such a trace is read without
+ * Chronicle ({@link FileExcerpts}). Check {@link #warning()} after the last record.
  */
 public final class TraceReader implements AutoCloseable {
+
+    /** Where the excerpts come from: Chronicle's tailer, or the files read plainly. */
+    interface ExcerptSource extends AutoCloseable {
+        /** Copies the next excerpt's bytes into {@code into}; false at the end. */
+        boolean next(Bytes<?> into);
+
+        @Override
+        void close();
+    }
 
     private final Path directory;
     private final TraceHeader header;
     private final Optional<TraceFooter> footer;
-    private final SingleChronicleQueue queue;
-    private final ExcerptTailer tailer;
+    private final ExcerptSource source;
+    private final QueueFiles.Cut cut;
     private long recordsRead;
     private boolean atEnd;
 
-    private TraceReader(Path directory, TraceHeader header, Optional<TraceFooter> footer,
-                        SingleChronicleQueue queue, ExcerptTailer tailer) {
+    private TraceReader(Path directory, TraceHeader header, Optional<TraceFooter> footer, ExcerptSource source,
+                        QueueFiles.Cut cut) {
         this.directory = directory;
         this.header = header;
         this.footer = footer;
-        this.queue = queue;
-        this.tailer = tailer;
+        this.source = source;
+        this.cut = cut;
     }
 
     /**
@@ -52,8 +62,15 @@ public final class TraceReader implements AutoCloseable {
     public static TraceReader open(Path directory) {
         TraceHeader header = TraceFiles.readHeader(directory);
         Optional<TraceFooter> footer = TraceFiles.readFooter(directory);
-        if (!hasQueueFiles(directory)) {
+        if (!QueueFiles.any(directory)) {
             throw noRecords(directory);
+        }
+        QueueFiles.Check check = QueueFiles.check(directory);
+        if (!check.records()) {
+            throw noRecords(directory);
+        }
+        if (!check.whole()) {
+            return new TraceReader(directory, header, footer, new FileExcerpts(check.cycleFiles()), check.cut());
         }
         SingleChronicleQueue queue;
         try {
@@ -75,7 +92,7 @@ public final class TraceReader implements AutoCloseable {
             if (!any) {
                 throw noRecords(directory);
             }
-            return new TraceReader(directory, header, footer, queue, tailer);
+            return new TraceReader(directory, header, footer, new QueueExcerpts(queue, tailer), null);
         } catch (RuntimeException e) {
             if (tailer != null) {
                 tailer.close();
@@ -88,17 +105,38 @@ public final class TraceReader implements AutoCloseable {
         }
     }
 
+    /** A whole trace's excerpts, through Chronicle's tailer. */
+    private static final class QueueExcerpts implements ExcerptSource {
+        private final SingleChronicleQueue queue;
+        private final ExcerptTailer tailer;
+
+        QueueExcerpts(SingleChronicleQueue queue, ExcerptTailer tailer) {
+            this.queue = queue;
+            this.tailer = tailer;
+        }
+
+        @Override
+        public boolean next(Bytes<?> into) {
+            try (DocumentContext dc = tailer.readingDocument()) {
+                if (!dc.isPresent()) {
+                    return false;
+                }
+                into.clear();
+                into.write(dc.wire().bytes());
+                return true;
+            }
+        }
+
+        @Override
+        public void close() {
+            tailer.close();
+            queue.close();
+        }
+    }
+
     private static TraceFormatException noRecords(Path directory) {
         return new TraceFormatException(directory + " holds a trace header but no records (the run issued no"
                 + " request, or its writer stopped before the first one).");
-    }
-
-    private static boolean hasQueueFiles(Path directory) {
-        try (Stream<Path> files = Files.list(directory)) {
-            return files.anyMatch(p -> p.getFileName().toString().endsWith(".cq4"));
-        } catch (IOException e) {
-            throw new TraceFormatException("Cannot list trace directory " + directory + ": " + FileErrors.describe(e) + ".", e);
-        }
     }
 
     public Path directory() {
@@ -145,15 +183,9 @@ public final class TraceReader implements AutoCloseable {
     private final Bytes<?> excerpt = Bytes.allocateElasticOnHeap(16 * 1024);
 
     private boolean readNext(TraceRecord into) {
-        if (excerpt.readRemaining() == 0) {
-            try (DocumentContext dc = tailer.readingDocument()) {
-                if (!dc.isPresent()) {
-                    atEnd = true;
-                    return false;
-                }
-                excerpt.clear();
-                excerpt.write(dc.wire().bytes());
-            }
+        if (excerpt.readRemaining() == 0 && !source.next(excerpt)) {
+            atEnd = true;
+            return false;
         }
         try {
             into.readMarshallable(excerpt);
@@ -189,6 +221,12 @@ public final class TraceReader implements AutoCloseable {
      * the trace is complete. Before the end it describes only what the end marker says.
      */
     public Optional<String> warning() {
+        if (cut != null) {
+            return Optional.of("Trace " + directory + " is truncated: its record file " + cut.file().getFileName()
+                    + " is cut short at " + cut.size() + " bytes (a partial copy, or truncated); read " + recordsRead
+                    + " whole records" + footer.map(f -> " of the " + f.recordsWritten() + " its end marker counts")
+                    .orElse("") + ", up to its byte " + cut.wholeUpTo() + ".");
+        }
         if (unreadableAt > 0) {
             return Optional.of("Trace " + directory + " is truncated: record " + unreadableAt + " could not be read"
                     + " (its write failed, e.g. on a full disk); read " + recordsRead + " whole records before it"
@@ -214,7 +252,6 @@ public final class TraceReader implements AutoCloseable {
 
     @Override
     public void close() {
-        tailer.close();
-        queue.close();
+        source.close();
     }
 }

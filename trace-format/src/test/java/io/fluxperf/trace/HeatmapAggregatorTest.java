@@ -95,4 +95,41 @@ class HeatmapAggregatorTest {
         assertEquals(1, intended.count(0, LatencyBuckets.row(1_000_000)));
         assertEquals(1, service.count(0, LatencyBuckets.row(100_000)));
     }
+
+    /**
+     * Issue 46, item 13: a steady 18,000/s that starts 0.57 s into a bucket and ends 0.87 s into
+     * another drew its first bucket at 7.7k/s and its last at 15.7k/s, counted over whole buckets.
+     * Over the time the trace covers of each bucket, every bucket reads 18,000/s.
+     */
+    @Test
+    void partlyFilledBucketsAreRatesOverTheTimeTheyCover() {
+        HeatmapAggregator h = new HeatmapAggregator(S, Latency.INTENDED);
+        long gap = S / 18_000;
+        long start = 570_000_000L;
+        for (long t = start; t < start + 10_300_000_000L; t += gap) {
+            h.add(t, 50_000, Outcome.OK);
+        }
+        assertEquals(11, h.timeBuckets());
+        assertTrue(h.total(0) < 8_000, "the first bucket holds 0.43 s of requests: " + h.total(0));
+        for (int t = 0; t < h.timeBuckets(); t++) {
+            assertEquals(18_000, h.ratePerSecond(t), 18_000 * 0.001, "bucket " + t + ": " + h.total(t) + " requests over "
+                    + h.coveredNanos(t) + " ns");
+        }
+        assertEquals(430_000_000L, h.coveredNanos(0), gap);
+        assertEquals(S, h.coveredNanos(5));
+        assertEquals(870_000_000L, h.coveredNanos(10), 2 * gap);
+    }
+
+    @Test
+    void oneRequestAloneInTheLastBucketIsTheMeanRateNotAnInfiniteOne() {
+        HeatmapAggregator h = new HeatmapAggregator(S, Latency.INTENDED);
+        for (int i = 0; i < 100; i++) {
+            h.add(i * 10_000_000L, 50_000, Outcome.OK); // 100/s from 0 to 0.99 s
+        }
+        h.add(S, 50_000, Outcome.OK);                   // and one more, alone at the start of the next bucket
+        assertEquals(2, h.timeBuckets());
+        assertEquals(1, h.total(1));
+        assertEquals(100, h.ratePerSecond(1), 1);
+        assertEquals(100, h.ratePerSecond(0), 1);
+    }
 }

@@ -94,6 +94,63 @@ class HeatmapChromiumTest {
         assertTrue(found > 50_000, "the heatmap's cells are on screen (" + found + " pixels in heatmap colours)");
     }
 
+    /**
+     * Issue 46, item 13: a steady 18,000/s whose first and last buckets are partly filled is drawn
+     * flat at 18,000/s (before: rising from 7.7k and falling at the end), and the rate chart's
+     * legend, "error+timeout+closed" the longest, fits on the page. The screenshot
+     * (target/heatmap-rates-chromium.png) shows it: the "all" line's pixels lie in one thin band.
+     */
+    @Test
+    void partlyFilledBucketsAreDrawnAtTheRateOfTheTimeTheyCover() throws Exception {
+        assumeTrue(Files.isExecutable(CHROMIUM), "chromium is not installed");
+        HeatmapAggregator h = new HeatmapAggregator(1_000_000_000L, Latency.INTENDED);
+        long gap = 1_000_000_000L / 18_000;
+        Random rnd = new Random(13);
+        for (long t = 570_000_000L; t < 10_870_000_000L; t += gap) {
+            h.add(t, (long) (20_000 * Math.pow(400, rnd.nextDouble() * rnd.nextDouble())), Outcome.OK);
+        }
+        Path html = tmp.resolve("rates.html");
+        new HeatmapHtmlRenderer().write(h, "steady 18k/s", List.of("Requests: 185400"), html);
+        String url = html.toUri().toString();
+        String dom = run(chromium("--virtual-time-budget=5000", "--window-size=1300,1400", "--dump-dom", url),
+                tmp.resolve("dom.log"));
+        Matcher rates = Pattern.compile("data-rates=\"([0-9 ]+)\"").matcher(dom);
+        assertTrue(rates.find(), "the rate chart says what it drew");
+        String[] drawn = rates.group(1).trim().split(" ");
+        assertEquals(11, drawn.length, rates.group(1));
+        for (String r : drawn) {
+            assertEquals(18_000, Integer.parseInt(r), 50, "every bucket, the first and last too: " + rates.group(1));
+        }
+        assertTrue(dom.contains("data-legend-fits=\"true\""), "the legend's labels fit on the canvas");
+
+        Matcher plot = Pattern.compile("id=\"rate\"[^>]*data-plot=\"(\\d+) (\\d+) (\\d+) (\\d+)\"").matcher(dom);
+        assertTrue(plot.find(), "the rate chart says where it is");
+        int px = Integer.parseInt(plot.group(1)), py = Integer.parseInt(plot.group(2));
+        int pw = Integer.parseInt(plot.group(3)), ph = Integer.parseInt(plot.group(4));
+        Path shot = Path.of("target", "heatmap-rates-chromium.png").toAbsolutePath();
+        Files.createDirectories(shot.getParent());
+        Files.deleteIfExists(shot);
+        run(chromium("--screenshot=" + shot, "--window-size=1300,1400", "--hide-scrollbars", url), tmp.resolve("shot.log"));
+        BufferedImage img = ImageIO.read(shot.toFile());
+        assertNotNull(img, "the screenshot decodes");
+        int top = Integer.MAX_VALUE, bottom = -1, pixels = 0;
+        for (int y = py; y < py + ph && y < img.getHeight(); y++) {
+            for (int x = px; x < px + pw && x < img.getWidth(); x++) {
+                int rgb = img.getRGB(x, y);
+                // the "all" line, #4da6ff
+                if (Math.abs(((rgb >> 16) & 255) - 0x4d) < 30 && Math.abs(((rgb >> 8) & 255) - 0xa6) < 30
+                        && Math.abs((rgb & 255) - 0xff) < 30) {
+                    pixels++;
+                    top = Math.min(top, y);
+                    bottom = Math.max(bottom, y);
+                }
+            }
+        }
+        assertTrue(pixels > pw / 2, "the requests/s line is on screen (" + pixels + " pixels)");
+        assertTrue(bottom - top <= 6, "a steady rate is one flat line, " + (bottom - top) + " pixels from its top to its"
+                + " bottom in a plot " + ph + " high");
+    }
+
     /** Whether a pixel has one of the heatmap palette's colours (within 3 per channel). */
     private static boolean isPaletteColour(int rgb) {
         for (int i = 0; i < HeatmapStyle.PALETTE_SIZE; i++) {

@@ -27,12 +27,15 @@ import org.openjdk.jmh.annotations.TearDown;
  * (cleared each time, as a connection's batch buffer starts empty), {@code decode} reads one
  * reply (the reader index is put back each time; a memcache-binary reply gets the next opaque
  * written into its header first, as each reply of a connection's stream carries the opaque of
- * its request, and the codec checks it). Codecs come from the registry
- * ({@code Protocols.find(name).newCodec(ProtocolOptions.defaults())}), as a connection gets them.
+ * its request, and the codec checks it; memcache-meta's decode includes writing its request, and
+ * its encode forgetting it again, since the codec keeps each request it wrote until its reply).
+ * Codecs come from the registry ({@code Protocols.find(name).newCodec(ProtocolOptions.defaults())}),
+ * as a connection gets them.
  *
  * <p>Requests: a 16-byte key; {@code set} carries a {@code valueBytes} value (HTTP sends it as PUT
  * with a body). Replies: memcache {@code VALUE … END} / {@code STORED}; memcache-binary a Get
- * response with 4 bytes of flags and the value / a Set response with a CAS; redis a bulk string /
+ * response with 4 bytes of flags and the value / a Set response with a CAS; memcache-meta
+ * {@code VA … } / {@code HD} (its default flags: no quiet mode, no tokens); redis a bulk string /
  * {@code +OK}; HTTP nginx's 200 head with the body / a 204. {@code pooled-direct} is what an
  * epoll channel hands the codec, {@code unpooled-heap} a plain array.
  *
@@ -45,7 +48,7 @@ public class CodecBench extends HotPathBenchmark {
     /** Where a memcache binary header holds its opaque. */
     private static final int BINARY_OPAQUE_OFFSET = 12;
 
-    @Param({"memcache", "memcache-binary", "redis", "http"})
+    @Param({"memcache", "memcache-binary", "memcache-meta", "redis", "http"})
     public String protocol;
 
     @Param({"get", "set"})
@@ -63,6 +66,9 @@ public class CodecBench extends HotPathBenchmark {
     private ByteBuf reply;
     /** memcache-binary: the opaque the codec expects in its next reply. */
     private boolean binary;
+    /** memcache-meta: the codec remembers each request it wrote until its reply. */
+    private boolean meta;
+    private ByteBuf scratch;
     private int opaque;
 
     @Setup
@@ -85,6 +91,8 @@ public class CodecBench extends HotPathBenchmark {
         reply = pooled ? PooledByteBufAllocator.DEFAULT.directBuffer(replyBytes.length) : Unpooled.buffer(replyBytes.length);
         reply.writeBytes(replyBytes);
         binary = protocol.equals("memcache-binary");
+        meta = protocol.equals("memcache-meta");
+        scratch = Unpooled.buffer(4096);
         int outcome = decode();
         if (outcome != Outcome.OK.ordinal() || reply.isReadable()) {
             throw new IllegalStateException(protocol + " " + command + ": the reply decoded as " + outcome
@@ -96,12 +104,16 @@ public class CodecBench extends HotPathBenchmark {
     public void tearDown() {
         out.release();
         reply.release();
+        scratch.release();
     }
 
     @Benchmark
     public int encode() {
         out.clear();
         codec.encode(request, out);
+        if (meta) {
+            codec.resetForNewConnection(); // forgets the request, as its reply would (a few field stores)
+        }
         return out.writerIndex();
     }
 
@@ -110,6 +122,9 @@ public class CodecBench extends HotPathBenchmark {
         reply.readerIndex(0);
         if (binary) {
             reply.setInt(BINARY_OPAQUE_OFFSET, opaque++);
+        } else if (meta) {
+            scratch.clear();
+            codec.encode(request, scratch); // a reply is decoded only for a request the codec wrote
         }
         return codec.decode(reply, request);
     }
@@ -126,6 +141,15 @@ public class CodecBench extends HotPathBenchmark {
                     b.writeBytes(ascii("\r\nEND\r\n"));
                 } else {
                     b.writeBytes(ascii("STORED\r\n"));
+                }
+            }
+            case "memcache-meta" -> {
+                if (get) {
+                    b.writeBytes(ascii("VA " + value.length + "\r\n"));
+                    b.writeBytes(value);
+                    b.writeBytes(ascii("\r\n"));
+                } else {
+                    b.writeBytes(ascii("HD\r\n"));
                 }
             }
             case "memcache-binary" -> {

@@ -194,10 +194,7 @@ public final class JobManifests {
         c.put("image", spec.image());
         c.put("imagePullPolicy", "IfNotPresent");
         ArrayNode args = c.putArray("args");
-        for (String a : List.of("run", "--config", CONFIG_DIR + "/" + CONFIG_FILE, "--server", spec.server(),
-                "--start-at", spec.startAt().toString(), "--run-id", spec.runId(), "--out", RESULTS_DIR, "--no-live")) {
-            args.add(a);
-        }
+        agentArguments(spec, CONFIG_DIR + "/" + CONFIG_FILE).forEach(args::add);
         ArrayNode env = c.putArray("env");
         env(env, Shard.COUNT_ENV, Integer.toString(spec.shards()));
         // Kubernetes sets it in an Indexed Job's pods; named here too, from the pod's own annotation
@@ -223,6 +220,16 @@ public final class JobManifests {
         mount(mounts, "results", RESULTS_DIR, false);
         mount(mounts, "tmp", "/tmp", false);
         return c;
+    }
+
+    /**
+     * The command line of every agent: {@code run} with the config at {@code config} (in the pod,
+     * the ConfigMap's file), the server, the shared start time and run id. Its shard comes from the
+     * pod's environment.
+     */
+    public static List<String> agentArguments(JobSpec spec, String config) {
+        return List.of("run", "--config", config, "--server", spec.server(), "--start-at", spec.startAt().toString(),
+                "--run-id", spec.runId(), "--out", RESULTS_DIR, "--no-live");
     }
 
     private static void env(ArrayNode env, String name, String value) {

@@ -1,5 +1,6 @@
 package io.fluxperf.cli.trace;
 
+import io.fluxperf.cli.OutputFiles;
 import io.fluxperf.cli.Streams;
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.config.DurationParser;
@@ -56,10 +57,10 @@ public final class HeatmapCommand implements Callable<Integer>, Streams.Aware {
             description = "intended (completion - intended send; default) or service (completion - actual send).")
     private String latency;
 
-    @Option(names = "--width", paramLabel = "PX", defaultValue = "1200", description = "PNG width (default 1200).")
+    @Option(names = "--width", paramLabel = "PX", defaultValue = "1200", description = "PNG width (default 1200; 400 to 8192, and at most 8192x4096 pixels in all).")
     private int width;
 
-    @Option(names = "--height", paramLabel = "PX", defaultValue = "700", description = "PNG height (default 700).")
+    @Option(names = "--height", paramLabel = "PX", defaultValue = "700", description = "PNG height (default 700; 300 to 8192).")
     private int height;
 
     @Override
@@ -76,10 +77,10 @@ public final class HeatmapCommand implements Callable<Integer>, Streams.Aware {
         }
         long bucketNanos = bucketNanos();
         Latency kind = TraceCommand.latency(latency);
-        if (!html && (width < 400 || height < 300)) {
-            throw new UserError("--width/--height: a heatmap image needs at least 400x300 pixels, not " + width + "x"
-                    + height + ".");
+        if (!html) {
+            checkImageSize();
         }
+        OutputFiles.check("--out", out);
         PrintStream console = streams.out();
         try (TraceReader reader = TraceCommand.open(dir)) {
             HeatmapAggregator heatmap = new HeatmapAggregator(bucketNanos, kind).pauses(io.fluxperf.trace.TracePauses.read(dir));
@@ -97,7 +98,7 @@ public final class HeatmapCommand implements Callable<Integer>, Streams.Aware {
                     new HeatmapPngRenderer(width, height, true).write(heatmap, title, out);
                 }
             } catch (IOException e) {
-                throw new UserError("--out: cannot write " + out + ": " + TraceCommand.describe(e) + ".");
+                throw OutputFiles.failed("--out", out, e);
             }
             reader.warning().ifPresent(w -> streams.err().println("fluxperf: warning: " + w));
             console.println("Wrote " + out + ": " + heatmap.totalCount() + " requests, " + heatmap.timeBuckets()
@@ -109,6 +110,33 @@ public final class HeatmapCommand implements Callable<Integer>, Streams.Aware {
         }
         console.flush();
         return 0;
+    }
+
+    /** Most pixels on a side, and in all: 8192 x 4096 takes 128 MiB as an image, twice that while encoded. */
+    static final int MAX_SIDE = 8192;
+    static final long MAX_PIXELS = 8192L * 4096;
+
+    /**
+     * The image's size, checked before the trace is read: at least 400x300, at most
+     * {@value #MAX_SIDE} on a side and {@value #MAX_PIXELS} pixels, and no more than the JVM's heap
+     * can hold twice (the image and the PNG encoder's rows).
+     */
+    private void checkImageSize() {
+        if (width < 400 || height < 300) {
+            throw new UserError("--width/--height: a heatmap image needs at least 400x300 pixels, not " + width + "x"
+                    + height + ".");
+        }
+        if (width > MAX_SIDE || height > MAX_SIDE || (long) width * height > MAX_PIXELS) {
+            throw new UserError("--width/--height: a heatmap image may have at most " + MAX_SIDE + " pixels on a side and "
+                    + MAX_PIXELS / 1_000_000 + " million in all (such as 8192x4096), not " + width + "x" + height + ".");
+        }
+        long bytes = 2L * 4 * width * height;
+        long heap = Runtime.getRuntime().maxMemory();
+        if (bytes > heap / 2) {
+            throw new UserError("--width/--height: a " + width + "x" + height + " image needs about " + bytes / (1 << 20)
+                    + " MiB, more than half of the " + heap / (1 << 20) + " MiB this JVM may use; draw a smaller one"
+                    + " (or give java -Xmx more).");
+        }
     }
 
     private static List<String> summary(TraceReader reader, TraceStats stats) {

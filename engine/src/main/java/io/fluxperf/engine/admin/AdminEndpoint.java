@@ -1,23 +1,35 @@
 package io.fluxperf.engine.admin;
 
 import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.admin.AdminConnections.Limits;
+import io.fluxperf.engine.admin.AdminRoutes.Attached;
 import io.fluxperf.engine.config.AdminAddress;
+import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.workload.RateControl;
-import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Locale;
-import org.reactivestreams.Publisher;
-import reactor.core.publisher.Mono;
-import reactor.netty.DisposableServer;
-import reactor.netty.http.server.HttpServer;
-import reactor.netty.http.server.HttpServerRequest;
-import reactor.netty.http.server.HttpServerResponse;
-import reactor.netty.resources.LoopResources;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The admin endpoint ({@code --admin}, {@code [general] admin}): an HTTP server on a loop of its
@@ -30,33 +42,59 @@ import reactor.netty.resources.LoopResources;
  *       {@code PUT /ratelimit/WORKLOAD/RATE}: one workload's rate;</li>
  *   <li>{@code POST /quitquitquit}: ends the run as Ctrl-C does, as a wanted end (exit 0).</li>
  * </ul>
- * A bad request gets a 4xx status and a one-sentence body, and touches nothing of the run.
+ * A bad request gets a 4xx status (505 for a version other than HTTP/1.x) and a one-sentence
+ * body, touches nothing of the run, and logs nothing ({@link AdminHttpHandler}, {@link AdminRoutes}).
+ *
+ * <p>It is Netty's HTTP/1.1 codec on a bootstrap of its own rather than reactor-netty's server,
+ * so that every byte a client sends is answered here: reactor-netty logs a WARN for each request
+ * that fails to decode and answers it without a body, and answers in whatever version was asked.
+ *
+ * <p>It cannot crowd out the run: its connections are capped, slow and idle ones closed
+ * ({@link AdminConnections}), and the cap fits in what the process's file descriptor limit leaves
+ * over the run's connections ({@link #attach}), so under a low {@code ulimit -n} the load's
+ * connections still open.
  *
  * <p>The endpoint outlives a run: it starts before the load (so that a scraper finds it early) and
  * whoever started it closes it, after the run's report; until a run is {@link #attach attached}
  * it answers 503.
  */
 public final class AdminEndpoint implements AutoCloseable {
-    private final LoopResources loops;
-    private final DisposableServer server;
-    private final byte[] dashboard;
+    private final EventLoopGroup loop;
+    private final Channel server;
+    private final AdminConnections connections;
     private volatile Attached run;
 
-    /** What the endpoint shows and steers: the run's figures, its rates (null: not steerable) and its quit. */
-    private record Attached(LiveFigures figures, AdminMetrics metrics, RateControl rates, Runnable quit) {
-    }
-
-    private AdminEndpoint(AdminAddress address) {
-        this.dashboard = resource("dashboard.html");
-        this.loops = LoopResources.create("fluxperf-admin", 1, true);
+    private AdminEndpoint(AdminAddress address, Limits limits) {
+        AdminRoutes routes = new AdminRoutes(resource("dashboard.html"));
+        boolean epoll = Epoll.isAvailable();
+        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        this.loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("fluxperf-admin", true), io);
+        this.connections = new AdminConnections(limits);
+        Class<? extends ServerChannel> type = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         try {
-            this.server = HttpServer.create().host(address.host()).port(address.port()).runOn(loops)
-                    .handle(this::handle).bindNow();
-        } catch (RuntimeException e) {
-            loops.disposeLater().block();
+            this.server = new ServerBootstrap().group(loop).channel(type)
+                    .option(ChannelOption.SO_BACKLOG, 128)
+                    .handler(new AcceptFailures())
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            ch.pipeline().addLast(connections.guard())
+                                    .addLast(new HttpServerCodec(new HttpDecoderConfig()
+                                            .setMaxInitialLineLength(AdminHttpHandler.MAX_LINE)
+                                            .setMaxHeaderSize(AdminHttpHandler.MAX_HEADERS)))
+                                    .addLast(new AdminHttpHandler(routes, () -> run));
+                        }
+                    })
+                    .bind(new InetSocketAddress(address.host(), address.port())).syncUninterruptibly().channel();
+        } catch (Exception e) { // Netty's bind throws its native IOException unchecked
+            loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
             throw new UserError("--admin: cannot listen on " + address.host() + ":" + address.port() + " ("
                     + reason(e) + ")", e);
         }
+        loop.execute(() -> {
+            connections.cap(AdminConnections.budget(limits.connections(), fdLimit(), fdOpen(), 0));
+            connections.start(loop.next());
+        });
     }
 
     /**
@@ -66,13 +104,18 @@ public final class AdminEndpoint implements AutoCloseable {
      * @throws UserError for a bad address or one it cannot bind
      */
     public static AdminEndpoint start(String spec, String place) {
+        return start(spec, place, Limits.DEFAULT);
+    }
+
+    /** The same with other limits (a test's short timeouts). */
+    static AdminEndpoint start(String spec, String place, Limits limits) {
         AdminAddress address;
         try {
             address = AdminAddress.parse(spec);
         } catch (IllegalArgumentException e) {
             throw new UserError(place + ": " + e.getMessage());
         }
-        return new AdminEndpoint(address);
+        return new AdminEndpoint(address, limits);
     }
 
     private static String reason(Throwable e) {
@@ -86,7 +129,7 @@ public final class AdminEndpoint implements AutoCloseable {
 
     /** The address it listens on (with the port the system chose for port 0). */
     public InetSocketAddress address() {
-        return (InetSocketAddress) server.address();
+        return (InetSocketAddress) server.localAddress();
     }
 
     /** {@code http://HOST:PORT/}. */
@@ -98,10 +141,37 @@ public final class AdminEndpoint implements AutoCloseable {
 
     /**
      * Shows {@code figures} and steers the run with {@code rates} (null: its rate cannot be set) and
-     * {@code quit} (ends the run as a wanted stop).
+     * {@code quit} (ends the run as a wanted stop). The cap on connections shrinks, if it must, so
+     * that the run's connections ({@link #loadDescriptors}) and a reserve fit under the process's
+     * file descriptor limit beside it.
      */
     public void attach(LiveFigures figures, RateControl rates, Runnable quit) {
         run = new Attached(figures, new AdminMetrics(figures::snapshot), rates, quit);
+        long needs = loadDescriptors(figures.config());
+        // the endpoint's own connections open now are not the run's: they are what the cap bounds
+        loop.execute(() -> connections.cap(AdminConnections.budget(connections.wanted(), fdLimit(),
+                fdOpen() - connections.size(), needs)));
+    }
+
+    /**
+     * File descriptors the load may hold at once: a socket per connection to each server (a
+     * connection per request holds at most as many at once), twice that with the embedded target
+     * in this process (its end of each connection).
+     */
+    static long loadDescriptors(RunConfig config) {
+        long servers = Math.max(1, config.pool().servers().size());
+        long sockets = (long) config.totalConnections() * servers;
+        return config.server() == null ? 2 * sockets : sockets;
+    }
+
+    /** The most connections the endpoint holds now (its cap, after the fd budget). */
+    int connectionCap() {
+        try {
+            java.util.concurrent.Callable<Integer> cap = connections::cap;
+            return loop.submit(cap).get(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("the admin loop did not answer", e);
+        }
     }
 
     /** The figures shown, or null before a run is attached. */
@@ -112,116 +182,37 @@ public final class AdminEndpoint implements AutoCloseable {
 
     @Override
     public void close() {
-        server.disposeNow();
-        loops.disposeLater().block();
+        server.close().syncUninterruptibly();
+        loop.execute(connections::stop);
+        loop.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
-    // ---- requests, on the endpoint's own loop ----
+    /** The process's file descriptor limit ({@code ulimit -n}), or -1 where the JVM cannot tell. */
+    static long fdLimit() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.UnixOperatingSystemMXBean u
+                ? u.getMaxFileDescriptorCount() : -1;
+    }
 
-    private Publisher<Void> handle(HttpServerRequest req, HttpServerResponse res) {
-        String path = req.fullPath();
-        HttpMethod method = req.method();
-        Attached a = run;
-        try {
-            if (path.equals("/") || path.isEmpty()) {
-                return only(method, HttpMethod.GET, res) ? send(res, 200, "text/html; charset=utf-8", dashboard) : allowed(res, "GET");
+    private static long fdOpen() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.UnixOperatingSystemMXBean u
+                ? u.getOpenFileDescriptorCount() : 0;
+    }
+
+    /**
+     * An accept that failed (too many open files) is dropped without a word, and accepting pauses
+     * for 100 ms: the load's connections get the descriptors that free up first, and nothing of it
+     * reaches the run's output.
+     */
+    private static final class AcceptFailures extends ChannelInboundHandlerAdapter {
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (ctx.channel().config().isAutoRead()) {
+                ctx.channel().config().setAutoRead(false);
+                ctx.channel().eventLoop().schedule(() -> {
+                    ctx.channel().config().setAutoRead(true);
+                }, 100, TimeUnit.MILLISECONDS);
             }
-            if (path.equals("/metrics") || path.equals("/metrics.json") || path.equals("/vars")) {
-                if (!only(method, HttpMethod.GET, res)) {
-                    return allowed(res, "GET");
-                }
-                if (a == null) {
-                    return text(res, 503, "The run has not started yet; try again in a moment.");
-                }
-                return switch (path) {
-                    case "/metrics" -> send(res, 200, a.metrics().contentType(), a.metrics().text());
-                    case "/metrics.json" -> send(res, 200, "application/json",
-                            AdminViews.json(a.figures().snapshot(), a.rates() == null ? List.of() : a.rates().changes()));
-                    default -> text(res, 200, AdminViews.vars(a.figures().snapshot()));
-                };
-            }
-            if (path.equals("/quitquitquit")) {
-                if (!HttpMethod.POST.equals(method)) {
-                    return allowed(res, "POST");
-                }
-                if (a == null) {
-                    return text(res, 503, "The run has not started yet; try again in a moment.");
-                }
-                a.quit().run();
-                return text(res, 200, "Quitting: the run stops sending and writes its report.");
-            }
-            if (path.equals("/ratelimit") || path.startsWith("/ratelimit/")) {
-                if (!HttpMethod.PUT.equals(method)) {
-                    return allowed(res, "PUT");
-                }
-                return rateLimit(a, path.substring("/ratelimit".length()), res);
-            }
-            return text(res, 404, "No such path: " + path + " (try /, /metrics, /metrics.json, /vars, PUT /ratelimit/RATE,"
-                    + " POST /quitquitquit).");
-        } catch (RuntimeException e) {
-            return text(res, 500, "The admin endpoint failed: " + e.getMessage());
         }
-    }
-
-    private Publisher<Void> rateLimit(Attached a, String rest, HttpServerResponse res) {
-        String[] parts = rest.isEmpty() ? new String[0] : rest.substring(1).split("/", -1);
-        if (parts.length < 1 || parts.length > 2 || parts[parts.length - 1].isEmpty()) {
-            return text(res, 404, "Expected PUT /ratelimit/RATE or PUT /ratelimit/WORKLOAD/RATE.");
-        }
-        if (a == null) {
-            return text(res, 503, "The run has not started yet; try again in a moment.");
-        }
-        String rateText = java.net.URLDecoder.decode(parts[parts.length - 1], StandardCharsets.UTF_8);
-        double rate;
-        try {
-            rate = Double.parseDouble(rateText);
-        } catch (NumberFormatException e) {
-            return text(res, 400, "The rate must be a number of requests per second above 0, not '" + rateText + "'.");
-        }
-        if (!(rate > 0) || Double.isInfinite(rate)) {
-            return text(res, 400, "The rate must be a number of requests per second above 0, not '" + rateText + "'.");
-        }
-        if (a.rates() == null) {
-            return text(res, 409, a.figures().snapshot().kind().equals("replay")
-                    ? "A replay is paced by its log, so it has no rate to set."
-                    : "This run is closed-loop (no --rate), so it has no rate to set.");
-        }
-        long now = System.nanoTime();
-        if (parts.length == 1) {
-            a.rates().setTotal(rate, now, "PUT /ratelimit");
-            return text(res, 200, "The run's rate is now " + number(rate) + " requests/s.");
-        }
-        String name = java.net.URLDecoder.decode(parts[0], StandardCharsets.UTF_8);
-        List<String> names = a.figures().workloads();
-        int w = names.indexOf(name);
-        if (w < 0) {
-            return text(res, 404, "No workload named '" + name + "'; this run's workloads are " + String.join(", ", names) + ".");
-        }
-        a.rates().set(w, rate, now, "PUT /ratelimit/" + name);
-        return text(res, 200, "Workload " + name + " now sends " + number(rate) + " requests/s.");
-    }
-
-    private static boolean only(HttpMethod method, HttpMethod wanted, HttpServerResponse res) {
-        return wanted.equals(method) || HttpMethod.HEAD.equals(method) && wanted.equals(HttpMethod.GET);
-    }
-
-    private static Publisher<Void> allowed(HttpServerResponse res, String allow) {
-        res.header("Allow", allow);
-        return text(res, 405, "This path takes " + allow + " only.");
-    }
-
-    private static Publisher<Void> text(HttpServerResponse res, int status, String body) {
-        return send(res, status, "text/plain; charset=utf-8", (body + "\n").getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static Publisher<Void> send(HttpServerResponse res, int status, String type, byte[] body) {
-        return res.status(HttpResponseStatus.valueOf(status)).header("Content-Type", type)
-                .header("Cache-Control", "no-store")
-                .sendByteArray(Mono.just(body)).then();
-    }
-
-    private static String number(double v) {
-        return v == Math.rint(v) ? String.format(Locale.ROOT, "%,d", (long) v) : String.format(Locale.ROOT, "%,.2f", v);
     }
 
     private static byte[] resource(String name) {

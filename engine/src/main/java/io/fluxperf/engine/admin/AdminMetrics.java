@@ -8,6 +8,9 @@ import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.SummaryWithCallback;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.Quantile;
 import io.prometheus.metrics.model.snapshots.Quantiles;
 import java.io.ByteArrayOutputStream;
@@ -29,6 +32,8 @@ import java.util.function.Supplier;
 public final class AdminMetrics {
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final Supplier<Snapshot> figures;
+    /** The snapshot the scrape going on reads. */
+    private Snapshot scraped;
     private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
 
     public AdminMetrics(Supplier<Snapshot> figures) {
@@ -37,7 +42,8 @@ public final class AdminMetrics {
     }
 
     /** The Prometheus text exposition (format 0.0.4) of the latest figures. */
-    public byte[] text() {
+    public synchronized byte[] text() {
+        scraped = figures.get(); // one snapshot for every family of the scrape: they agree with each other
         ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
         try {
             writer.write(out, registry.scrape(), EscapingScheme.ALLOW_UTF8);
@@ -92,6 +98,7 @@ public final class AdminMetrics {
         perWorkloadSummary("fluxperf_latency_seconds",
                 "Latency over the measured run: from the intended send time in open loop, from the write in closed loop.",
                 Snapshot::latency);
+        registry.register(this::latencyHistogram);
         perWorkloadSummary("fluxperf_service_time_seconds", "Service time over the measured run: from the write to the reply.",
                 Snapshot::service);
         summary("fluxperf_send_lag_seconds", "How late paced requests were written after their intended time.",
@@ -114,6 +121,31 @@ public final class AdminMetrics {
                 List.of(), (s, out) -> out.add("measuring".equals(s.phase()) ? 1 : 0));
     }
 
+    /**
+     * {@code fluxperf_request_duration_seconds}: the latency of the measured run in classic
+     * buckets per workload, so that Prometheus computes percentiles over any range
+     * ({@code histogram_quantile(0.99, rate(fluxperf_request_duration_seconds_bucket[1m]))}); the
+     * summary above has quantiles of the whole run only. Classic, not native: the text format
+     * carries no native histogram, and promtool checks the text.
+     */
+    private HistogramSnapshot latencyHistogram() {
+        Snapshot s = scraped;
+        HistogramSnapshot.Builder b = HistogramSnapshot.builder().name("fluxperf_request_duration_seconds")
+                .help("Latency over the measured run in buckets, as fluxperf_latency_seconds: from the intended send time"
+                        + " in open loop, from the write in closed loop.");
+        double[] bounds = new double[LiveFigures.LATENCY_BUCKETS_SECONDS.length + 1];
+        System.arraycopy(LiveFigures.LATENCY_BUCKETS_SECONDS, 0, bounds, 0, bounds.length - 1);
+        bounds[bounds.length - 1] = Double.POSITIVE_INFINITY;
+        for (int w = 0; w < s.workloads().size(); w++) {
+            b.dataPoint(HistogramSnapshot.HistogramDataPointSnapshot.builder()
+                    .classicHistogramBuckets(ClassicHistogramBuckets.of(bounds, s.latencyBuckets()[w]))
+                    .sum(s.latency()[w].sumSeconds())
+                    .labels(Labels.of("workload", s.workloads().get(w)))
+                    .build());
+        }
+        return b.build();
+    }
+
     /** Where a callback puts its values: one per label set. */
     private interface Values {
         void add(double value, String... labels);
@@ -129,7 +161,7 @@ public final class AdminMetrics {
 
     private void counter(String name, String help, List<String> labels, Fill<Values> fill) {
         CounterWithCallback.builder().name(name).help(help).labelNames(labels.toArray(String[]::new))
-                .callback(cb -> fill.fill(figures.get(), cb::call)).register(registry);
+                .callback(cb -> fill.fill(scraped, cb::call)).register(registry);
     }
 
     private void perWorkloadCounter(String name, String help, int index) {
@@ -142,12 +174,12 @@ public final class AdminMetrics {
 
     private void gauge(String name, String help, List<String> labels, Fill<Values> fill) {
         GaugeWithCallback.builder().name(name).help(help).labelNames(labels.toArray(String[]::new))
-                .callback(cb -> fill.fill(figures.get(), cb::call)).register(registry);
+                .callback(cb -> fill.fill(scraped, cb::call)).register(registry);
     }
 
     private void summary(String name, String help, List<String> labels, Fill<Summaries> fill) {
         SummaryWithCallback.builder().name(name).help(help).labelNames(labels.toArray(String[]::new))
-                .callback(cb -> fill.fill(figures.get(), (sum, l) -> cb.call(sum.count(), sum.sumSeconds(), quantiles(sum), l)))
+                .callback(cb -> fill.fill(scraped, (sum, l) -> cb.call(sum.count(), sum.sumSeconds(), quantiles(sum), l)))
                 .register(registry);
     }
 

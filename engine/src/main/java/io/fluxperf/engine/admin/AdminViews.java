@@ -31,6 +31,7 @@ final class AdminViews {
         root.put("phase", s.phase());
         root.put("steerable", s.steerable());
         root.put("elapsed_seconds", s.elapsedSeconds());
+        root.put("interval_seconds", s.intervalSeconds());
         ArrayNode workloads = root.putArray("workloads");
         for (int w = 0; w < s.workloads().size(); w++) {
             ObjectNode o = workloads.addObject();
@@ -66,6 +67,7 @@ final class AdminViews {
         for (Second sec : s.history()) {
             ObjectNode o = seconds.addObject();
             o.put("second", sec.second());
+            o.put("interval_seconds", sec.seconds());
             o.put("unix_millis", sec.unixMillis());
             numbers(o.putArray("rates"), sec.rates());
             numbers(o.putArray("targets"), sec.targets());

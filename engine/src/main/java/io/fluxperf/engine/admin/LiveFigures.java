@@ -30,6 +30,13 @@ public final class LiveFigures implements LiveFeed {
     public static final int HISTORY_SECONDS = 300;
     /** The heatmap's latency buckets: upper bounds in ns, 1 µs doubling to about 8.4 s, then one for the rest. */
     static final long[] HEAT_BOUNDS_NANOS = heatBounds();
+    /**
+     * The upper bounds of {@code /metrics}' latency histogram, seconds: 1, 1.5, 2, 3, 5 and 7 times
+     * each power of ten from 1 µs to 7 s, then 10 s (and +Inf after them). Neighbours differ by at
+     * most 1.67 times, so Prometheus' {@code histogram_quantile}, which interpolates within a
+     * bucket, is off by less than that; 43 buckets a workload keep the series few.
+     */
+    static final double[] LATENCY_BUCKETS_SECONDS = latencyBuckets();
     /** The order of a workload's counts ({@link io.fluxperf.engine.load.LiveFeed#interval}). */
     static final List<String> OUTCOMES = List.of("ok", "miss", "error", "timeout", "closed");
     static final int SENT = 5;
@@ -55,10 +62,14 @@ public final class LiveFigures implements LiveFeed {
     }
 
     /**
-     * One second of the run (one statistics interval): requests/s and target per workload, the
-     * outcomes, latency percentiles (ns) and heatmap column of every workload together.
+     * One statistics interval of the run (a second, or {@code --stats-interval}): requests/s and
+     * target per workload, the outcomes (counts over the interval, {@code seconds} long), latency
+     * percentiles (ns) and heatmap column of every workload together.
+     *
+     * @param second  when it ended, seconds since the load began
+     * @param seconds its length
      */
-    public record Second(double second, long unixMillis, double[] rates, double[] targets, long[] outcomes,
+    public record Second(double second, double seconds, long unixMillis, double[] rates, double[] targets, long[] outcomes,
                          long p50, long p99, long p999, long openConnections, long[] heat) {
     }
 
@@ -69,12 +80,15 @@ public final class LiveFigures implements LiveFeed {
      * @param counts   per workload: ok, miss, error, timeout, closed, sent, bytes received, bytes sent
      * @param targets  per workload its target requests/s now (0: unlimited)
      * @param achieved per workload its requests/s in the last interval
+     * @param intervalSeconds how often the figures are taken: --stats-interval, else 1 s
+     * @param latencyBuckets per workload, its requests of the measured run in each bucket of
+     *                       {@link #LATENCY_BUCKETS_SECONDS} and a last one above them (not cumulative)
      */
-    public record Snapshot(String kind, String protocol, String target, boolean steerable, String phase,
+    public record Snapshot(String kind, String protocol, String target, boolean steerable, String phase, double intervalSeconds,
                            double elapsedSeconds, List<String> workloads, long[][] counts, double[] targets,
                            double[] achieved, Summary[] latency, Summary[] service, Summary sendLag,
                            long connectionsOpen, long connectionsOpened, long connectionsFailed,
-                           long connectionsClosed, List<Second> history, TcpNow tcp) {
+                           long connectionsClosed, List<Second> history, TcpNow tcp, long[][] latencyBuckets) {
     }
 
     /**
@@ -160,6 +174,18 @@ public final class LiveFigures implements LiveFeed {
         return out;
     }
 
+    private static double[] latencyBuckets() {
+        double[] b = new double[43];
+        int i = 0;
+        for (int e = -6; e <= 0; e++) {
+            for (String m : new String[] {"1", "1.5", "2", "3", "5", "7"}) {
+                b[i++] = Double.parseDouble(m + "e" + e); // the shortest decimal: le="1.5E-6", not 1.5000000000000002E-6
+            }
+        }
+        b[i] = 10;
+        return b;
+    }
+
     private static long[] heatBounds() {
         long[] b = new long[24];
         for (int i = 0; i < b.length; i++) {
@@ -240,7 +266,7 @@ public final class LiveFigures implements LiveFeed {
         targets = rates.clone();
         achieved = perWorkload;
         boolean timed = all.getTotalCount() > 0;
-        history.addLast(new Second(sample.second(), System.currentTimeMillis(), perWorkload, rates.clone(),
+        history.addLast(new Second(sample.second(), seconds, System.currentTimeMillis(), perWorkload, rates.clone(),
                 new long[] {sample.ok(), sample.miss(), sample.error(), sample.timeout(), sample.closed()},
                 timed ? all.getValueAtPercentile(50) : 0, timed ? all.getValueAtPercentile(99) : 0,
                 timed ? all.getValueAtPercentile(99.9) : 0, sample.openConnections(), heat(all)));
@@ -295,17 +321,37 @@ public final class LiveFigures implements LiveFeed {
         long[][] counts = new long[n][COUNTS];
         Summary[] lat = new Summary[n];
         Summary[] svc = new Summary[n];
+        long[][] buckets = new long[n][];
         for (int i = 0; i < n; i++) {
+            buckets[i] = buckets(latency[i]);
             for (int k = 0; k < COUNTS; k++) {
                 counts[i][k] = closed[i][k] + soFar[i][k];
             }
             lat[i] = Summary.of(latency[i]);
             svc[i] = Summary.of(service[i]);
         }
-        snapshot = new Snapshot(kind, config.protocol(), target, steerable, phase,
+        double every = config.statsInterval().isZero() ? 1 : config.statsInterval().toNanos() / 1e9;
+        snapshot = new Snapshot(kind, config.protocol(), target, steerable, phase, every,
                 (System.nanoTime() - startedNanos) / 1e9, names, counts, targets.clone(), achieved.clone(), lat, svc,
                 Summary.of(sendLag), open, initialOpen + opened, initialFailed + failed, closedConnections,
                 List.copyOf(history), new TcpNow(tcpRetransmits, tcpLast.samples(), tcpLast.lost(), tcpLast.rttP50Micros(),
-                tcpLast.rttMaxMicros()));
+                tcpLast.rttMaxMicros()), buckets);
+    }
+
+    /** {@code h}'s counts in the buckets of {@link #LATENCY_BUCKETS_SECONDS}, each value at its bucket's median. */
+    private static long[] buckets(Histogram h) {
+        long[] counts = new long[LATENCY_BUCKETS_SECONDS.length + 1];
+        if (h.getTotalCount() == 0) {
+            return counts;
+        }
+        int b = 0;
+        for (org.HdrHistogram.HistogramIterationValue v : h.recordedValues()) {
+            double seconds = h.medianEquivalentValue(v.getValueIteratedTo()) / 1e9;
+            while (b < LATENCY_BUCKETS_SECONDS.length && seconds > LATENCY_BUCKETS_SECONDS[b]) {
+                b++; // the values come in rising order
+            }
+            counts[b] += v.getCountAtValueIteratedTo();
+        }
+        return counts;
     }
 }

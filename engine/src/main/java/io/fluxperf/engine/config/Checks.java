@@ -56,6 +56,28 @@ final class Checks {
         return c;
     }
 
+    /** A method of {@code protocol}'s: an unknown one, or one it does not speak, is told with the methods it speaks. */
+    static Command method(String text, Protocol protocol) {
+        Command c = Command.parse(text);
+        if (c == null || c == Command.FLUSH || c == Command.COMMAND) {
+            throw new IllegalArgumentException("unknown method '" + text + "'; " + protocol.name() + " speaks "
+                    + methods(protocol));
+        }
+        if (!protocol.supports(c)) {
+            throw new IllegalArgumentException("protocol " + protocol.name() + " does not support " + c.label()
+                    + "; it speaks " + methods(protocol));
+        }
+        return c;
+    }
+
+    /** The methods a workload of {@code protocol} can name, in {@link Command}'s order. */
+    static String methods(Protocol protocol) {
+        return Arrays.stream(Command.values())
+                .filter(c -> c != Command.FLUSH && c != Command.COMMAND && protocol.supports(c))
+                .map(Command::label)
+                .collect(Collectors.joining(", "));
+    }
+
     /** A command template: words with placeholders (checked by parsing it). */
     static String template(String text) {
         io.fluxperf.engine.request.CommandTemplate.parse(text);
@@ -91,7 +113,7 @@ final class Checks {
         return p.name();
     }
 
-    /** A rate in requests per second: finite and at least 0 (0 = unlimited). */
+    /** A rate in requests per second: finite, at least 0 (0 = unlimited) and at most {@link RateLimits#MAX}. */
     static double rate(double r) {
         if (Double.isNaN(r) || Double.isInfinite(r)) {
             throw new IllegalArgumentException("must be a finite number, not " + r);
@@ -99,24 +121,13 @@ final class Checks {
         if (r < 0) {
             throw new IllegalArgumentException("must be at least 0, not " + plain(r));
         }
+        RateLimits.checkMax(r, plain(r));
         return r;
     }
 
-    /** --rate as typed: a plain decimal number, at least 0. */
+    /** --rate as typed: a plain decimal number, at least 0 and at most {@link RateLimits#MAX}. */
     static double rate(String text) {
-        String t = text.trim();
-        String digits = t.replace("_", "");
-        if (!digits.matches("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?")) {
-            throw new IllegalArgumentException("'" + t + "' is not a number");
-        }
-        double r = Double.parseDouble(digits);
-        if (Double.isInfinite(r)) {
-            throw new IllegalArgumentException("'" + t + "' is too large");
-        }
-        if (r < 0) {
-            throw new IllegalArgumentException("must be at least 0, not " + t);
-        }
-        return r;
+        return RateLimits.parse(text);
     }
 
     static Arrivals arrivals(String text) {

@@ -221,6 +221,7 @@ public final class ConfigResolver {
             duration = RampConfig.interval(ramps); // one window per step, each step's percentiles alone
             windows = flags.windows != null || f.windows != null ? windows : RampConfig.windowsFor(ramps, seed);
         }
+        checkOnePerWindow(flags, file, fileWorkloads, workloads, duration);
         try {
             return RunConfig.builder().server(server).protocol(protocol.name()).threads(threads)
                     .connections(connections)
@@ -394,7 +395,7 @@ public final class ConfigResolver {
             throw new UserError("--command: give --method or --command, not both");
         }
         Command method = flags.command != null ? Command.COMMAND
-                : flags.method == null ? Command.GET : flag("method", () -> Checks.method(flags.method));
+                : flags.method == null ? Command.GET : flag("method", () -> Checks.method(flags.method, protocol));
         CommandTemplate template = flags.command != null ? flag("command", () -> CommandTemplate.parse(flags.command))
                 : flags.path != null ? CommandTemplate.word(flag("path", () -> Checks.path(flags.path))) : null;
         if (!protocol.supports(method)) {
@@ -660,6 +661,24 @@ public final class ConfigResolver {
             throw new IllegalArgumentException("must be at least 0, not " + DurationParser.format(d));
         }
         return d;
+    }
+
+    /** Every rated workload sends at least one request per window ({@link RateLimits#belowOnePerWindow}). */
+    private static void checkOnePerWindow(RunSettings flags, ConfigFile file, boolean fileWorkloads,
+                                          List<WorkloadConfig> workloads, Duration window) {
+        for (int i = 0; i < workloads.size(); i++) {
+            double rate = workloads.get(i).rate();
+            if (rate <= 0) {
+                continue;
+            }
+            String typed = !fileWorkloads && flags.rate != null ? flags.rate.trim() : Checks.plain(rate);
+            String problem = RateLimits.belowOnePerWindow(rate, typed, window);
+            if (problem != null) {
+                problem += ", or longer windows (--duration)";
+                throw fileWorkloads ? file.workloads.get(i).error("rate", problem)
+                        : new UserError((flags.ramp != null ? "--ramp: " : "--rate: ") + problem);
+            }
+        }
     }
 
     private static <T> T flag(String name, Supplier<T> check) {

@@ -46,6 +46,10 @@ public record RateRamp(double start, double end, double step, Duration interval,
         if (start > end) {
             throw new IllegalArgumentException("start (" + number(start) + ") is above end (" + number(end) + ")");
         }
+        if (end > RateLimits.MAX) {
+            throw new IllegalArgumentException("end must be at most 1,000,000,000 requests/s (one a nanosecond), not "
+                    + number(end));
+        }
         if (!(step > 0)) {
             throw new IllegalArgumentException("step must be above 0, not " + number(step));
         }

@@ -9,7 +9,6 @@ import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import io.fluxperf.engine.UserError;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -73,14 +72,20 @@ final class TomlConfigFile {
         return text;
     }
 
-    /** Reads and parses {@code path}; every problem becomes a {@link UserError}. */
+    /**
+     * Reads and parses {@code path}; every problem becomes a {@link UserError}. A named pipe (a
+     * FIFO, or the shell's {@code <(...)}) is read to its end, once, as a file is.
+     */
     static TomlConfigFile read(Path path) {
         String name = path.toString();
+        if (!Files.exists(path)) {
+            throw new UserError("--config: " + name + ": no such file");
+        }
         if (Files.isDirectory(path)) {
             throw new UserError("--config: " + name + " is a directory, not a TOML file");
         }
-        if (!Files.isRegularFile(path)) {
-            throw new UserError("--config: " + name + ": no such file");
+        if (!Files.isRegularFile(path) && !isPipe(path)) {
+            throw new UserError("--config: " + name + " is a device or a socket, not a TOML file");
         }
         byte[] bytes;
         try {
@@ -91,17 +96,38 @@ final class TomlConfigFile {
         return parse(name, bytes);
     }
 
+    /** The file's text; a byte that is not UTF-8 (a binary file) is named by its line and offset. */
+    private static String utf8(String name, byte[] bytes) {
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(bytes.length);
+        java.nio.charset.CoderResult r = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(in, out, true);
+        if (r.isError()) {
+            int at = in.position();
+            int line = 1;
+            for (int i = 0; i < at; i++) {
+                line += bytes[i] == '\n' ? 1 : 0;
+            }
+            throw new UserError(name + ":" + line + ": byte " + at + " (0x" + String.format("%02x", bytes[at] & 0xff)
+                    + ") is not UTF-8 text; a TOML file must be UTF-8 (is this a binary file?)");
+        }
+        return out.flip().toString();
+    }
+
+    /** Whether {@code path} is a named pipe (its file type, from the Unix mode; false where that is unknown). */
+    private static boolean isPipe(Path path) {
+        try {
+            return ((Integer) Files.getAttribute(path, "unix:mode") & 0170000) == 0010000; // S_IFMT, S_IFIFO
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return false;
+        }
+    }
+
     /** Parses {@code bytes} as the content of a file called {@code name}. */
     static TomlConfigFile parse(String name, byte[] bytes) {
-        String text;
-        try {
-            text = StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            throw new UserError(name + ": not UTF-8 text (" + e.getMessage() + "); a TOML file must be UTF-8");
-        }
+        String text = utf8(name, bytes);
         if (!text.isEmpty() && text.charAt(0) == '\uFEFF') {
             text = text.substring(1);
         }

@@ -176,7 +176,7 @@ public final class TargetConnection implements ConnectionSlot, WireListener {
         return bytes;
     }
 
-    /** Writes and flushes what this batch encoded: one write, one flush, one syscall per batch. */
+    /** Writes and flushes what this batch encoded, ended as its codec ends a batch: one write, one flush, one syscall. */
     @Override
     public void flush() {
         ByteBuf batch = outgoing;
@@ -185,6 +185,7 @@ public final class TargetConnection implements ConnectionSlot, WireListener {
         }
         outgoing = null;
         if (isOpen()) {
+            codec.writeBatchEnd(batch);
             wire.write(batch);
         } else {
             batch.release();

@@ -130,6 +130,6 @@ public final class HtmlPage {
             td.slower { background: #fbe0e0; } td.faster { background: #dff3df; }
             pre { background: #f6f6f6; padding: 8px 12px; overflow-x: auto; }
             .chart { display: inline-block; vertical-align: top; margin: 0 12px 8px 0; }
-            iframe { border: 1px solid #ccc; width: 1240px; height: 1300px; }
+            iframe { border: 1px solid #ccc; width: 1240px; height: 1300px; display: block; }
             """;
 }

@@ -54,6 +54,7 @@ public final class RunHtmlReport {
 
         page.h2("Windows");
         page.table(windows(r));
+        measurement(page, r);
 
         ObjectNode data = JSON.createObjectNode();
         ArrayNode workloads = data.putArray("workloads");
@@ -84,6 +85,7 @@ public final class RunHtmlReport {
             spectrum(w.putArray("spectrum"), RunDirectoryFigures.series(windows, List.of(name + "/" + RunFiles.INTENDED)));
             spectrum(w.putArray("service"), RunDirectoryFigures.series(windows, List.of(name + "/" + RunFiles.SERVICE)));
         }
+        sendLagSeconds(data.putObject("sendLag"), seconds, origin);
         page.h2("Over time (per second)");
         if (seconds.isEmpty()) {
             page.p("This directory has no " + RunFiles.SECONDS + ".");
@@ -111,9 +113,114 @@ public final class RunHtmlReport {
         data.put("heatmap", Files.isDirectory(trace));
         if (Files.isDirectory(trace)) {
             page.h2("Heatmap of the trace");
-            page.raw("<iframe id=\"heatmap\" title=\"heatmap\" srcdoc=\"" + HtmlPage.escape(heatmap(trace)) + "\"></iframe>\n");
+            Heatmap h = heatmap(trace);
+            // tall enough for the page's charts and its summary; the script then fits it to what the page laid out
+            page.raw("<iframe id=\"heatmap\" title=\"heatmap\" style=\"height: " + h.heightPx() + "px\" srcdoc=\""
+                    + HtmlPage.escape(h.html()) + "\"></iframe>\n");
         }
         return page.render(data, SCRIPT);
+    }
+
+    /**
+     * The lines of the text report that are not about the requests' outcomes and latency: the
+     * service time, the send lag (open loop), this process's CPU and the load connections' TCP
+     * health, each a table of the windows and the whole run.
+     */
+    private static void measurement(HtmlPage page, JsonNode r) {
+        List<JsonNode> rows = new ArrayList<>();
+        r.path("windows").forEach(rows::add);
+        rows.add(r.path("total"));
+
+        page.h2("Service time");
+        page.p("From the actual write to the reply. In open loop latency counts from the intended send time, so"
+                + " latency minus service time is time spent waiting in the client; in closed loop the two are one.");
+        List<String[]> service = new ArrayList<>();
+        service.add(new String[] {"window", "p50", "p90", "p99", "p999", "p9999", "max"});
+        for (JsonNode w : rows) {
+            JsonNode s = w.path("service");
+            service.add(new String[] {label(w), time(s, "p50"), time(s, "p90"), time(s, "p99"), time(s, "p999"),
+                    time(s, "p9999"), time(s, "max")});
+        }
+        page.table(service);
+
+        page.h2("Send lag");
+        if (r.path("total").path("sendLag").isObject()) {
+            page.p("How late paced requests left against their schedule, and how long due requests waited for a"
+                    + " connection with room (the server held every connection); the part of that wait that began with a"
+                    + " request already 1 ms behind is a backlog going out. Latency includes the lag.");
+            List<String[]> lag = new ArrayList<>();
+            lag.add(new String[] {"window", "p50", "p90", "p99", "p999", "max", "waited for a connection",
+                    "of it once behind"});
+            for (JsonNode w : rows) {
+                JsonNode l = w.path("sendLag");
+                JsonNode c = w.path("connections");
+                lag.add(new String[] {label(w), time(l, "p50"), time(l, "p90"), time(l, "p99"), time(l, "p999"),
+                        time(l, "max"), time(c, "roomWaitNanos"), time(c, "roomWaitBehindNanos")});
+            }
+            page.table(lag);
+            page.div("sendlag");
+        } else {
+            page.p("Closed loop: each connection sends as replies free it, so there is no schedule to lag behind.");
+        }
+
+        page.h2("CPU");
+        String whose = r.path("mergedFrom").isArray() && r.path("mergedFrom").size() > 0
+                ? "the " + r.path("mergedFrom").size() + " merged runs' processes"
+                : "this process" + (r.path("config").path("server").isTextual() ? "" : ", with the embedded target");
+        page.p("CPU time of " + whose + " in each window, per request and in cores; the busiest load thread's share"
+                + " of the window (at 90 % or more the client set the pace, and requests waited in it).");
+        List<String[]> cpu = new ArrayList<>();
+        cpu.add(new String[] {"window", "CPU time", "per request", "cores", "busiest load thread"});
+        for (JsonNode w : rows) {
+            JsonNode n = w.path("cpuNanos");
+            double seconds = w.path("seconds").asDouble();
+            JsonNode share = w.path("busiestLoadThreadCpuShare");
+            cpu.add(new String[] {label(w), n.isNumber() ? fixed(n.asDouble() / 1e6, 0) + " ms" : "-",
+                    time(w, "cpuNanosPerRequest"), n.isNumber() && seconds > 0 ? fixed(n.asDouble() / 1e9 / seconds, 2) : "-",
+                    share.isNumber() ? fixed(100 * share.asDouble(), 0) + " %" : "-"});
+        }
+        page.table(cpu);
+
+        page.h2("TCP");
+        if (rows.stream().anyMatch(w -> w.path("tcp").path("samples").asLong() > 0)) {
+            page.p("The kernel's TCP_INFO of the load connections, sampled once a second: segments retransmitted, the most"
+                    + " marked lost at once, and the smoothed round-trip time. On a real network it tells packet loss from a"
+                    + " slow server.");
+            List<String[]> tcp = new ArrayList<>();
+            tcp.add(new String[] {"window", "retransmits", "lost", "srtt p50", "srtt max", "connection samples"});
+            for (JsonNode w : rows) {
+                JsonNode t = w.path("tcp");
+                tcp.add(t.path("samples").asLong() == 0 ? new String[] {label(w), "-", "-", "-", "-", "0"}
+                        : new String[] {label(w), t.path("retransmits").asText(), t.path("lost").asText(),
+                        ComparisonText.nanos(t.path("rttP50Micros").asDouble() * 1000),
+                        ComparisonText.nanos(t.path("rttMaxMicros").asDouble() * 1000), t.path("samples").asText()});
+            }
+            page.table(tcp);
+        } else {
+            page.p("No connection was sampled (UDP, Unix sockets, or windows shorter than the one-second sampling period).");
+        }
+    }
+
+    private static String label(JsonNode window) {
+        int n = window.path("number").asInt();
+        return n == 0 ? "total" : Integer.toString(n);
+    }
+
+    /** Each second's send lag (p50, p99, max) of every workload together, from seconds.hlog's send-lag tag. */
+    private static void sendLagSeconds(ObjectNode out, List<RunDirectory.Interval> seconds, long origin) {
+        ArrayNode[] series = {out.putArray("p50"), out.putArray("p99"), out.putArray("max")};
+        double[] lengths = RunDirectoryFigures.lengths(seconds);
+        String tag = RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.SEND_LAG);
+        for (int i = 0; i < seconds.size(); i++) {
+            Histogram h = seconds.get(i).get(tag);
+            if (h == null || h.getTotalCount() == 0) {
+                continue;
+            }
+            double t = round((seconds.get(i).startEpochMs() - origin) / 1000.0 + lengths[i]);
+            series[0].addArray().add(t).add(h.getValueAtPercentile(50));
+            series[1].addArray().add(t).add(h.getValueAtPercentile(99));
+            series[2].addArray().add(t).add(h.getMaxValue());
+        }
     }
 
     /** Writes the page to {@code out}. */
@@ -126,7 +233,11 @@ public final class RunHtmlReport {
         }
     }
 
-    private static String heatmap(Path trace) {
+    /** The heatmap's own page, and the height its frame needs: its three charts and a line per summary line. */
+    private record Heatmap(String html, int heightPx) {
+    }
+
+    private static Heatmap heatmap(Path trace) {
         try (TraceReader reader = TraceReader.open(trace)) {
             HeatmapAggregator h = new HeatmapAggregator(HeatmapAggregator.DEFAULT_BUCKET_NANOS, Latency.INTENDED)
                     .pauses(io.fluxperf.trace.TracePauses.read(trace));
@@ -139,7 +250,8 @@ public final class RunHtmlReport {
             List<String> lines = new ArrayList<>();
             reader.warning().ifPresent(w -> lines.add("WARNING: " + w));
             lines.addAll(stats.reportLines());
-            return new HeatmapHtmlRenderer().render(h, "fluxperf latency heatmap - " + trace, lines);
+            return new Heatmap(new HeatmapHtmlRenderer().render(h, "fluxperf latency heatmap - " + trace, lines),
+                    HeatmapHtmlRenderer.CHARTS_HEIGHT_PX + 18 * (lines.size() + 2));
         } catch (TraceFormatException e) {
             throw new UserError(e.getMessage(), e);
         }
@@ -251,8 +363,16 @@ public final class RunHtmlReport {
               FluxCharts.timeSeries(time, "Latency per second, " + w.name + " (intended)", "ns", [
                 { name: "p50", points: w.p50, color: "#1f77b4" },
                 { name: "p99", points: w.p99, color: "#d62728" },
-                { name: "p999", points: w.p999, color: "#9467bd", dash: "6 4" }]);
+                { name: "p999", points: w.p999, color: "#9467bd", dash: "6 4" }], { log: true });
             });
+            const lag = document.getElementById("sendlag");
+            if (lag && D.sendLag.max.length > 0) {
+              FluxCharts.timeSeries(lag, "Send lag per second (every workload)", "ns", [
+                { name: "p50", points: D.sendLag.p50, color: "#1f77b4" },
+                { name: "p99", points: D.sendLag.p99, color: "#d62728" },
+                { name: "max", points: D.sendLag.max, color: "#9467bd", dash: "6 4" }],
+                { log: true, floorNote: "0 on the floor" });
+            }
             const spec = document.getElementById("spectrum");
             D.workloads.forEach(function (w) {
               const series = [{ name: "intended", points: w.spectrum }];
@@ -269,8 +389,19 @@ public final class RunHtmlReport {
                   if (n !== null && n !== undefined) document.body.setAttribute("data-heatmap-cells", n);
                 } catch (e) { /* a browser that keeps the frame apart: the frame still draws */ }
               };
-              frame.addEventListener("load", mark);
+              // the frame as tall as the page in it, so that nothing (the trace's summary) is cut off
+              const fit = function () {
+                try {
+                  const doc = frame.contentDocument;
+                  if (!doc || !doc.body || !doc.body.getAttribute("data-rendered")) return;
+                  const needed = doc.documentElement.scrollHeight;
+                  frame.style.height = (needed + 4) + "px";
+                  document.body.setAttribute("data-heatmap-fits", String(frame.clientHeight >= needed));
+                } catch (e) { /* kept apart: the frame keeps its estimated height */ }
+              };
+              frame.addEventListener("load", function () { mark(); fit(); });
               mark();
+              fit();
             }
             """;
 }

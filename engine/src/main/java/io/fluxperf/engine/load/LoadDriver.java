@@ -351,6 +351,15 @@ final class LoadDriver implements SlotEvents {
         connections.sent(slot);
     }
 
+    /** Tells the scheduler on the loop that a rate changed (from another thread), without waiting for it. */
+    void ratesChanged() {
+        try {
+            loop.execute(scheduler::ratesChanged); // rare: a rate change, not a request
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // the loop is shutting down: nothing waits to be sent any more
+        }
+    }
+
     /** An empty task: queued from another thread, it only wakes the loop. */
     private static final Runnable NOTHING = () -> { };
 

@@ -321,6 +321,7 @@ public final class LoadRun {
         ClientLoops owned = sharedLoops == null ? new ClientLoops(config.connection().ioUring()) : null;
         ClientLoops loops = owned != null ? owned : sharedLoops;
         List<LoadDriver> drivers = new ArrayList<>();
+        Runnable unfollow = () -> { };
         try {
             CodecFactory codecs = protocol.codecs(config.protocolOptions(), config.server());
             for (int t = 0; t < config.threads(); t++) {
@@ -343,12 +344,14 @@ public final class LoadRun {
             if (rateControl != null && source == null && config.isOpenLoop()) {
                 load.rateControl(rateControl);
                 rateControl.listener(rateChanges::add);
+                unfollow = rateControl.follow(() -> drivers.forEach(LoadDriver::ratesChanged)); // at once, not at a tick
             }
             if (config.needsPreload() && !stopRequested) {
                 preloaded = preload(drivers, new Preload(config, load.pattern()));
             }
             return measure(drivers, source != null ? source : load, targetDescription, preloaded);
         } finally {
+            unfollow.run();
             tuning.end();
             for (LoadDriver d : drivers) {
                 await(d.close(), Duration.ofSeconds(5));
@@ -360,6 +363,10 @@ public final class LoadRun {
     }
 
     private void connect(List<LoadDriver> drivers, String targetDescription) {
+        long sockets = drivers.stream().mapToLong(LoadDriver::slotCount).sum();
+        io.fluxperf.engine.connection.OpenFiles.requireRoomFor(sockets, "--connections " + config.connections()
+                + (config.threads() > 1 ? " on each of " + config.threads() + " threads" : "")
+                + (servers != null ? " to each server" : ""));
         List<CompletableFuture<Integer>> attempts = drivers.stream().map(LoadDriver::connectAll).toList();
         long failed = 0;
         for (CompletableFuture<Integer> a : attempts) {

@@ -32,11 +32,32 @@ public interface RequestSource {
     }
 
     /**
+     * Takes back {@code request}, the last one thread {@code thread}'s flux emitted, which was not
+     * sent and waits for its intended time, as if it had never been emitted: the next one asked for
+     * is made again under what holds now (a rate just changed). On the thread's event loop.
+     *
+     * @return whether it was taken back; if so the caller releases the request to its pool unsent,
+     *         else it keeps it (a source that cannot, or whose flux has ended)
+     */
+    default boolean takeBack(Request request, int thread) {
+        return false;
+    }
+
+    /**
      * How many requests thread {@code thread}'s flux will emit, or -1 when that is not known in
      * advance (a replayed log, a run that ends by time). A connection per request then opens
      * exactly that many connections, and no spare one.
      */
     default long size(int thread, int threads) {
         return -1;
+    }
+
+    /**
+     * Thread {@code thread} took {@code r} from its flux but drops it unsent: the run stopped while
+     * it waited for its time or for a connection with room. It is no request (it has no outcome);
+     * a source that counts what it gave out (a replay's "replayed") takes it back. Called on the
+     * thread's event loop, before {@code r} goes back to its pool.
+     */
+    default void unsent(int thread, Request r) {
     }
 }

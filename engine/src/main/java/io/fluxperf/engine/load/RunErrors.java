@@ -1,5 +1,6 @@
 package io.fluxperf.engine.load;
 
+import io.fluxperf.engine.Printable;
 import io.fluxperf.engine.connection.Failures;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,6 +16,8 @@ public final class RunErrors {
     private static final int KEEP = 5;
 
     private final AtomicLong connectFailures = new AtomicLong();
+    /** Connects that failed for want of file descriptors (EMFILE, ENFILE): counted among the errors too. */
+    private final AtomicLong outOfFiles = new AtomicLong();
     private final AtomicLong connectionErrors = new AtomicLong();
     private final AtomicLong protocolErrors = new AtomicLong();
     /** Requests that ended as errors without a reply (several servers: keys on different servers, a redirect nowhere). */
@@ -32,7 +35,7 @@ public final class RunErrors {
         e.protocolErrors.set(protocolErrors);
         e.connectionErrors.set(connectionErrors);
         e.requestErrors.set(requestErrors);
-        e.samples.putAll(messages);
+        messages.forEach((m, n) -> e.samples.merge(Printable.quote(m), n, Long::sum)); // a file's words, printed
         return e;
     }
 
@@ -43,8 +46,16 @@ public final class RunErrors {
 
     void connectFailed(Throwable error) {
         connectFailures.incrementAndGet();
+        boolean exhausted = io.fluxperf.engine.connection.OpenFiles.exhausted(error);
+        String why = exhausted ? io.fluxperf.engine.connection.OpenFiles.describeExhausted() : describe(error);
         if (firstConnectFailure == null) {
-            firstConnectFailure = describe(error);
+            firstConnectFailure = Printable.quote(why);
+        }
+        if (exhausted) {
+            // the host, not the server, refused: the run cannot open what was asked (fatal while connecting)
+            outOfFiles.incrementAndGet();
+            fatal("--connections: a connect failed with " + why + "; raise the limit or use fewer connections");
+            keep("connect: " + why);
         }
     }
 
@@ -79,7 +90,7 @@ public final class RunErrors {
     /** A mistake in the run's settings that the server revealed (e.g. a refused password): the run cannot go on. */
     void fatal(String message) {
         if (fatal == null) {
-            fatal = message;
+            fatal = Printable.quote(message);
         }
     }
 
@@ -94,9 +105,11 @@ public final class RunErrors {
         }
     }
 
+    /** Keeps the first few distinct messages; a server's or a log's words in them are escaped ({@link Printable}). */
     private synchronized void keep(String message) {
-        if (samples.containsKey(message) || samples.size() < KEEP) {
-            samples.merge(message, 1L, Long::sum);
+        String printable = Printable.quote(message); // the same string when there is nothing to escape
+        if (samples.containsKey(printable) || samples.size() < KEEP) {
+            samples.merge(printable, 1L, Long::sum);
         }
     }
 
@@ -121,9 +134,9 @@ public final class RunErrors {
         return sourceFailure;
     }
 
-    /** True when a connection or protocol error happened. */
+    /** True when a connection or protocol error happened, or a connect found no file descriptor left. */
     public boolean any() {
-        return connectionErrors.get() + protocolErrors.get() + requestErrors.get() > 0;
+        return connectionErrors.get() + protocolErrors.get() + requestErrors.get() + outOfFiles.get() > 0;
     }
 
     /** The first error message seen, or "no error reply" when there was none. */
@@ -137,8 +150,10 @@ public final class RunErrors {
                 .map(e -> e.getKey() + (e.getValue() > 1 ? " (x" + e.getValue() + ")" : ""))
                 .collect(Collectors.joining("; "));
         long requests = requestErrors.get();
+        long files = outOfFiles.get();
         return "Errors: " + protocolErrors.get() + " protocol, " + connectionErrors.get() + " connection"
-                + (requests > 0 ? ", " + requests + " request" : "") + ": " + messages;
+                + (requests > 0 ? ", " + requests + " request" : "") + (files > 0 ? ", " + files + " connect" : "")
+                + ": " + messages;
     }
 
     static String describe(Throwable error) {

@@ -77,6 +77,9 @@ final class SendScheduler {
     private final java.util.function.Consumer<ConnectionSlot> onSend;
 
     private SourceSubscriber subscriber;
+    /** The phase's source and this thread's index in it, for {@link #ratesChanged()}. */
+    private RequestSource source;
+    private int thread;
     private Request pending;
     /**
      * One request was asked of the source and has not come yet. A source that emits later (a
@@ -149,20 +152,48 @@ final class SendScheduler {
         alarm.pollOnly(busyPoll);
         sourceDone = false;
         asked = false;
-        subscriber = new SourceSubscriber();
+        subscriber = new SourceSubscriber(source, thread);
+        this.source = source;
+        this.thread = thread;
         source.requests(thread, threads, pool, startNanos, loop).subscribe(subscriber);
         pump();
     }
 
-    /** Stops asking the source; a request that waits is dropped unsent (it is no request). On the loop. */
+    /**
+     * Stops asking the source; a request that waits is dropped unsent (it is no request) and given
+     * back to its source's count ({@link RequestSource#unsent}). On the loop.
+     */
     void stop() {
         stopping = true;
         if (subscriber != null) {
             subscriber.dispose();
         }
         if (pending != null) {
-            pool.release(pending);
+            if (subscriber != null) {
+                subscriber.dropUnsent(pending); // it came from the phase's source: always the latest
+            } else {
+                pool.release(pending);
+            }
             pending = null;
+        }
+    }
+
+    /**
+     * A rate changed: a request that waits for its intended time was timed by the old rate, which
+     * may have put it minutes away, so it goes back to the source and the next one asked for is
+     * timed by the new rate. One that is due already stays (it goes as soon as there is room). On
+     * the loop.
+     */
+    void ratesChanged() {
+        Request r = pending;
+        if (r == null || stopping || source == null || !r.isScheduled()
+                || r.intendedNanos() - earlyNanos <= System.nanoTime()) {
+            return;
+        }
+        if (source.takeBack(r, thread)) {
+            pending = null;
+            pool.release(r);
+            pump();
         }
     }
 
@@ -432,6 +463,20 @@ final class SendScheduler {
 
     /** Pulls from the source one request at a time, only when there is room to send it. */
     private final class SourceSubscriber extends BaseSubscriber<Request> {
+        private final RequestSource source;
+        private final int thread;
+
+        SourceSubscriber(RequestSource source, int thread) {
+            this.source = source;
+            this.thread = thread;
+        }
+
+        /** {@code r} came from this source and goes back to the pool unsent: the source takes it back. */
+        void dropUnsent(Request r) {
+            source.unsent(thread, r);
+            pool.release(r);
+        }
+
         @Override
         protected void hookOnSubscribe(Subscription subscription) {
             // nothing until there is room
@@ -458,7 +503,7 @@ final class SendScheduler {
 
         private void accept(Request r) {
             if (stopping || subscriber != this) {
-                pool.release(r);
+                dropUnsent(r);
                 return;
             }
             asked = false;

@@ -204,16 +204,17 @@ final class ThreadRecorder {
         }
         long latency = nowNanos - r.latencyOriginNanos();
         long service = nowNanos - r.sentNanos();
-        s.record(outcome, latency, service, responseBytes);
+        boolean mismatch = outcome == Outcome.ERROR && r.valueMismatched();
+        s.record(outcome, mismatch, latency, service, responseBytes);
         if (second != null) {
             WorkloadStats inSecond = second.workloads[r.workload()];
             if (replyClass > 0) {
                 inSecond.recordReplyClass(replyClass);
             }
-            inSecond.record(outcome, latency, service, responseBytes);
+            inSecond.record(outcome, mismatch, latency, service, responseBytes);
         }
         if (interval != null) {
-            interval.record(outcome, latency, service, responseBytes);
+            interval.record(outcome, mismatch, latency, service, responseBytes);
         }
         if (intervalLatency != null) {
             LatencyHistograms.record(intervalLatency[r.workload()], latency);

@@ -1,5 +1,6 @@
 package io.fluxperf.engine.log;
 
+import io.fluxperf.engine.Printable;
 import io.fluxperf.engine.UserError;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +28,7 @@ public final class BadLines {
      * @throws UserError with {@code --strict}
      */
     public void add(String place, String reason) {
-        String message = place + ": " + reason;
+        String message = Printable.quote(place + ": " + reason); // it may quote the line
         if (strict) {
             throw new UserError(message + " (--strict stops at the first bad line)");
         }

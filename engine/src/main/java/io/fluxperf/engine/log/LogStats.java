@@ -1,20 +1,20 @@
 package io.fluxperf.engine.log;
 
+import io.fluxperf.engine.Printable;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What the reader saw and did, for the fidelity report: commands read and replayed per verb,
- * lines skipped by reason, late lines, the log's own time span. Written by the reader thread;
- * the progress figures are volatile for the progress line, the rest is read after the reader
- * has stopped.
+ * What the reader saw and did, for the fidelity report: commands read, lines skipped by reason,
+ * late lines, the log's own time span. Written by the reader thread; the progress figures are
+ * volatile for the progress line, the rest is read after the reader has stopped. What was
+ * replayed is counted where it is sent, not here: the reader deals commands ahead of their time.
  */
 public final class LogStats {
     private final Map<String, long[]> skipped = new LinkedHashMap<>();
     private final Map<String, long[]> adjusted = new LinkedHashMap<>();
-    private long[] replayedByVerb = new long[16];
-    /** Commands released to the load, all loops. */
-    public volatile long replayed;
+    /** Commands dealt out to the load threads, all loops (some may still wait there when a run stops). */
+    public volatile long dealt;
     /** Lines (or records) read, first loop. */
     public long lines;
     /** Commands read, first loop, before --only. */
@@ -38,27 +38,20 @@ public final class LogStats {
     public volatile long size = -1;
     public volatile long line;
 
+    /** A line not replayed, for {@code reason} (it may quote the line: escaped, {@link Printable}). */
     public void skip(String reason) {
-        skipped.computeIfAbsent(reason, r -> new long[1])[0]++;
+        skipped.computeIfAbsent(Printable.quote(reason), r -> new long[1])[0]++;
     }
 
     /** A command replayed differently from how it was logged (e.g. noreply dropped), by what was changed. */
     public void adjust(String what) {
-        adjusted.computeIfAbsent(what, r -> new long[1])[0]++;
+        adjusted.computeIfAbsent(Printable.quote(what), r -> new long[1])[0]++;
     }
 
     public Map<String, Long> adjusted() {
         Map<String, Long> out = new LinkedHashMap<>();
         adjusted.forEach((k, v) -> out.put(k, v[0]));
         return out;
-    }
-
-    public void replayed(int verb) {
-        if (verb >= replayedByVerb.length) {
-            replayedByVerb = java.util.Arrays.copyOf(replayedByVerb, Math.max(verb + 1, replayedByVerb.length * 2));
-        }
-        replayedByVerb[verb]++;
-        replayed++;
     }
 
     /** Skipped lines by reason (bad lines are counted by {@link BadLines}). */
@@ -76,16 +69,12 @@ public final class LogStats {
         return n;
     }
 
-    /** Commands replayed per verb, in order of first appearance. */
-    public Map<String, Long> replayedByVerb(VerbTable verbs) {
-        return byVerb(replayedByVerb, verbs);
-    }
-
-    private static Map<String, Long> byVerb(long[] counts, VerbTable verbs) {
+    /** Counts by verb id as counts by verb name, those above 0 in order of their ids (first appearance). */
+    public static Map<String, Long> byVerb(long[] counts, VerbTable verbs) {
         Map<String, Long> out = new LinkedHashMap<>();
         for (int i = 0; i < counts.length; i++) {
             if (counts[i] > 0) {
-                out.merge(verbs.name(i), counts[i], Long::sum);
+                out.merge(Printable.quote(verbs.name(i)), counts[i], Long::sum); // a log's word, for reports
             }
         }
         return out;

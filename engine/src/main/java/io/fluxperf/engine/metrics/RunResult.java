@@ -34,8 +34,9 @@ public record RunResult(RunConfig config, String target, List<WindowResult> wind
         this(config, target, windows, total, stopReason, preloadedKeys, List.of(), List.of(), SendLateness.NONE);
     }
 
+    /** Stopped by a signal, Ctrl-C or SIGTERM. */
     public boolean interrupted() {
-        return stopReason == StopReason.INTERRUPTED;
+        return stopReason == StopReason.INTERRUPTED || stopReason == StopReason.TERMINATED;
     }
 
     /** The same result, ended for another reason (a replay's log running out is how it completes). */

@@ -8,8 +8,10 @@ public enum StopReason {
     REQUEST_LIMIT("requests"),
     /** The request source ran out before the windows did (the end of a replayed log, read as a run). */
     SOURCE_ENDED("source ended"),
-    /** Ctrl-C, SIGTERM: the report covers what ran. */
+    /** Ctrl-C (SIGINT): the report covers what ran. */
     INTERRUPTED("interrupted"),
+    /** SIGTERM (kill, a pod's end): the report covers what ran. */
+    TERMINATED("terminated"),
     /** The trace could not be written and {@code --trace-required} asked to stop then. */
     TRACE_FAILED("trace failed"),
     /** A bad line of a replayed log under {@code --strict}. */

@@ -94,8 +94,20 @@ public final class WorkloadStats {
      * @param serviceNanos completion minus write, ns
      */
     public void record(Outcome outcome, long latencyNanos, long serviceNanos, int responseBytes) {
+        record(outcome, false, latencyNanos, serviceNanos, responseBytes);
+    }
+
+    /**
+     * @param mismatch the request is an ERROR that read a value other than the one written
+     *                 ({@link OutcomeCounts#mismatch()})
+     */
+    public void record(Outcome outcome, boolean mismatch, long latencyNanos, long serviceNanos, int responseBytes) {
         // a kept copy's null histograms throw here: it is never handed to a load loop
-        outcomes.increment(outcome);
+        if (mismatch) {
+            outcomes.incrementMismatch();
+        } else {
+            outcomes.increment(outcome);
+        }
         LatencyHistograms.record(latency, latencyNanos);
         LatencyHistograms.record(service, serviceNanos);
         bytesReceived += responseBytes;

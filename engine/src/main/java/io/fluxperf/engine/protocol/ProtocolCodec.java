@@ -61,6 +61,14 @@ public interface ProtocolCodec {
     void encode(Request request, ByteBuf out);
 
     /**
+     * Writes what ends a batch of requests that {@link #encode} wrote into {@code out}, just before
+     * the batch goes out: memcache meta ends quiet requests with {@code mn}, whose reply tells the
+     * codec that the replies the server left out are not coming. Nothing by default.
+     */
+    default void writeBatchEnd(ByteBuf out) {
+    }
+
+    /**
      * Decodes the reply to {@code request} (the oldest in flight) from the start of {@code in}.
      * Returns {@link #NEED_MORE} without consuming anything when the reply is incomplete;
      * otherwise consumes exactly the reply and returns the {@link io.fluxperf.engine.request.Outcome}

@@ -82,9 +82,12 @@ final class JsonResultModel {
     record Keyspace(long count, int keyLength, String distribution, double exponent) {
     }
 
-    /** One window, or the whole run (number 0). requests is the sum of the five outcomes below it. */
+    /**
+     * One window, or the whole run (number 0). requests is the sum of the five outcomes below it;
+     * mismatch is a part of error: reads whose value was not the one the run writes for the key.
+     */
     record Window(int number, long start, long end, double seconds, long requests, long ok, long miss, long error,
-                  long timeout, long closed, double rate, Double successPercent, Double hitratePercent,
+                  long timeout, long closed, long mismatch, double rate, Double successPercent, Double hitratePercent,
                   LatencySummary latency, LatencySummary service, LatencySummary sendLag, Connections connections,
                   long bytesSent, long bytesReceived, Long cpuNanos, Double cpuNanosPerRequest, Double busiestLoadThreadCpuShare,
                   double connectRate, LatencySummary connectLatency, java.util.Map<String, Long> replyClasses,
@@ -98,7 +101,7 @@ final class JsonResultModel {
     }
 
     record Workload(int index, String name, String method, double targetRate, boolean belowTarget, long requests,
-                    long ok, long miss, long error, long timeout, long closed, double rate, Double hitratePercent,
+                    long ok, long miss, long error, long timeout, long closed, long mismatch, double rate, Double hitratePercent,
                     LatencySummary latency, LatencySummary service, long bytesSent, long bytesReceived) {
     }
 
@@ -171,7 +174,7 @@ final class JsonResultModel {
         Counts c = Counts.of(t.outcomes());
         ConnectionCounts cc = w.connections() != null ? w.connections() : new ConnectionCounts();
         return new Window(w.number(), w.startNanos() - origin, w.endNanos() - origin, w.seconds(),
-                c.requests(), c.ok(), c.miss(), c.error(), c.timeout(), c.closed(), w.rate(), c.successPercent(),
+                c.requests(), c.ok(), c.miss(), c.error(), c.timeout(), c.closed(), c.mismatch(), w.rate(), c.successPercent(),
                 WindowFigures.hitratePercent(w, configs), w.summaries().latency(),
                 w.summaries().service(), run.isOpenLoop() ? w.summaries().sendLag() : null,
                 new Connections(cc.attempts(), cc.openedCount(), cc.failures(), cc.closedCount(), cc.open(), cc.roomWaitNanos(),
@@ -225,6 +228,6 @@ final class JsonResultModel {
         return new Workload(index, config != null ? config.name() : "workload-" + index,
                 config != null ? config.method().label() : null, config != null ? config.rate() : 0,
                 WindowFigures.belowTarget(config, rate), c.requests(), c.ok(), c.miss(), c.error(), c.timeout(),
-                c.closed(), rate, WindowFigures.hitratePercent(config, s), latency, service, s.bytesSent(), s.bytesReceived());
+                c.closed(), c.mismatch(), rate, WindowFigures.hitratePercent(config, s), latency, service, s.bytesSent(), s.bytesReceived());
     }
 }

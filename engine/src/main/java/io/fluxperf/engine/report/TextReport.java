@@ -256,6 +256,9 @@ public final class TextReport {
         List<WorkloadConfig> configs = WindowFigures.configs(w, config);
         Counts c = Counts.of(w.total().outcomes());
         out.println(counts(c));
+        if (c.mismatch() > 0) {
+            out.println(mismatchLine(c.mismatch()));
+        }
         out.println("Rate: " + Math.round(w.rate()) + " rps Success: " + percent(c.successPercent())
                 + " Hitrate: " + percent(WindowFigures.hitratePercent(w, configs)));
         LatencySummary l = w.summaries().latency();
@@ -350,6 +353,16 @@ public final class TextReport {
                 + " p50: " + l.p50() + " ns p99: " + l.p99() + " ns p999: " + l.p999() + " ns";
     }
 
+    /**
+     * The line under the counts when some errors were reads of a value other than the one this run
+     * writes for the key: the keys hold another run's values (another seed or config), which
+     * happens without a flush; the connection stayed, as the reply kept the protocol.
+     */
+    static String mismatchLine(long mismatch) {
+        return "Mismatch: " + mismatch + " of the errors read a value other than the one this run writes for the key"
+                + " (keys written by another workload or run; --flush or a key-offset of its own avoids it)";
+    }
+
     private static String counts(Counts c) {
         return "Requests: " + c.requests() + " Ok: " + c.ok() + " Miss: " + c.miss() + " Error: " + c.error()
                 + " Timeout: " + c.timeout() + " Closed: " + c.closed();
@@ -359,6 +372,7 @@ public final class TextReport {
         return switch (r.stopReason()) {
             case COMPLETED -> null;
             case INTERRUPTED -> "Stopped: interrupted (Ctrl-C); the report covers what ran";
+            case TERMINATED -> "Stopped: terminated (SIGTERM); the report covers what ran";
             case QUIT -> "Stopped: asked to quit (POST /quitquitquit on the admin endpoint); the report covers what ran";
             case REQUEST_LIMIT -> "Stopped: request limit of " + r.config().requests() + " reached";
             case SOURCE_ENDED -> "Stopped: the requests ran out (the end of the log)";

@@ -43,6 +43,7 @@ public final class Request {
     private int argCount;
     private int affinity = -1;
     private ValueCheck valueCheck;
+    private boolean valueMismatched;
     /** A value buffer of this request's own, for a source whose value bytes do not outlive the fill. */
     private byte[] ownValue = EMPTY;
     private byte[] memberBytes = EMPTY;
@@ -77,6 +78,7 @@ public final class Request {
         argCount = 0;
         affinity = -1;
         valueCheck = null;
+        valueMismatched = false;
         memberCount = 0;
         script = null;
         server = -1;
@@ -434,6 +436,21 @@ public final class Request {
         return valueCheck;
     }
 
+    /**
+     * Set by a codec whose {@link #valueCheck()} found a value other than the one written, in a
+     * reply that is whole and in step: the request ends as an error counted as a mismatch
+     * (another workload or run wrote the key), and the connection stays.
+     */
+    public Request valueMismatch() {
+        this.valueMismatched = true;
+        return this;
+    }
+
+    /** A read whose reply carried a value other than the one the run writes for its key; see {@link #valueMismatch()}. */
+    public boolean valueMismatched() {
+        return valueMismatched;
+    }
+
     /** Where and how big it went out: set by the connection that sent it. */
     public Request sentOn(int connection, int bytes) {
         this.connectionId = connection;
@@ -524,9 +541,9 @@ public final class Request {
         return intendedNanos == UNSCHEDULED ? sentNanos : Math.min(intendedNanos, sentNanos);
     }
 
-    /** The first key as text, for messages and tests (allocates). */
+    /** Key {@code i} as text, for messages and tests (allocates); control characters escaped ({@link io.fluxperf.engine.Printable}). */
     public String keyString(int i) {
-        return new String(keyBytes, keyOffset(i), keyLength(i), java.nio.charset.StandardCharsets.ISO_8859_1);
+        return io.fluxperf.engine.Printable.bytes(keyBytes, keyOffset(i), keyLength(i));
     }
 
     @Override

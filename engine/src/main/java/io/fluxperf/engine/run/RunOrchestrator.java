@@ -64,6 +64,8 @@ public final class RunOrchestrator {
     /** The admin endpoint (--admin): given by the caller, or started and closed by {@link #execute()}; null: none. */
     private AdminEndpoint admin;
     private volatile boolean quitRequested;
+    /** Why a stop was asked for, when it says (SIGTERM); null: Ctrl-C. */
+    private volatile io.fluxperf.engine.metrics.StopReason stopReason;
     /** With an admin endpoint: the run's figures and, when it can be steered, its rates. */
     private LiveFigures figures;
     private RateControl rates;
@@ -166,6 +168,19 @@ public final class RunOrchestrator {
     }
 
     /**
+     * Ends the run early for {@code reason}, from any thread: as {@link #requestStop()}, and the
+     * result says why ({@link io.fluxperf.engine.metrics.StopReason#TERMINATED}: SIGTERM).
+     */
+    public void requestStop(io.fluxperf.engine.metrics.StopReason reason) {
+        stopReason = reason;
+        stopRequested = true;
+        LoadRun r = run;
+        if (r != null) {
+            r.requestStop(reason);
+        }
+    }
+
+    /**
      * Ends the run early as asked ({@code POST /quitquitquit}): as {@link #requestStop()}, but the
      * run ends as a wanted stop ({@link io.fluxperf.engine.metrics.StopReason#QUIT}, exit 0).
      */
@@ -264,6 +279,12 @@ public final class RunOrchestrator {
     }
 
     private RunResult execute(Protocol p) {
+        if (config.server() == null && !config.connection().udp()) {
+            // both ends of each connection are this process's files (the load's check counts one)
+            io.fluxperf.engine.connection.OpenFiles.requireRoomFor(2L * config.threads() * config.connections(),
+                    "--connections " + config.connections() + (config.threads() > 1 ? " on each of " + config.threads()
+                            + " threads" : "") + " against the embedded target (both ends of each connection in this process)");
+        }
         // the run's own embedded target starts before the warm-up: threads started after it inherit
         // the lowered priority of the run's thread, and the target's loops must keep theirs
         try (JunitXml junitFile = junit != null ? JunitXml.open(junit) : null;
@@ -337,6 +358,8 @@ public final class RunOrchestrator {
         run = load;
         if (quitRequested) {
             load.requestQuit();
+        } else if (stopRequested && stopReason != null) {
+            load.requestStop(stopReason);
         } else if (stopRequested) {
             load.requestStop();
         }

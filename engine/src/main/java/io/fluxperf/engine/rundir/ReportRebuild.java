@@ -92,7 +92,7 @@ final class ReportRebuild {
                 case "warmupEnded" -> report.warmupEnded(new HitrateWarmup(e.path("targetPercent").asDouble(),
                         e.path("hitratePercent").isNull() ? null : e.path("hitratePercent").asDouble(),
                         e.path("seconds").asDouble(), e.path("boundSeconds").asDouble(), e.path("reached").asBoolean()));
-                case "stats" -> report.stats(interval(r.path("intervals").get(e.path("interval").asInt())));
+                case "stats" -> report.stats(interval(dir, e.path("interval").asInt()));
                 case "window" -> report.window(windows.get(e.path("number").asInt()));
                 case "finished" -> report.finished(restored.result(), traceLine(r.path("trace")),
                         errorsLine(r.path("errors")));
@@ -155,10 +155,12 @@ final class ReportRebuild {
         JsonNode r = dir.result();
         RunConfig config = dir.config();
         List<RunDirectory.Interval> logged = dir.windowIntervals();
-        JsonNode windowNodes = r.path("windows");
-        if (logged.size() != windowNodes.size()) {
-            throw new UserError(dir.directory().resolve(RunFiles.WINDOWS) + " holds " + logged.size() + " windows and "
-                    + dir.directory().resolve(RunFiles.RESULT) + " " + windowNodes.size() + "; the directory is not whole");
+        JsonNode windowNodes = r.path("windows"); // as many as the log's windows (RunDirectory checked)
+        int workloads = r.path("total").path("workloads").size();
+        if (workloads != config.workloads().size()) {
+            throw new UserError(dir.directory().resolve(RunFiles.CONFIG) + " has " + config.workloads().size()
+                    + " workloads and " + dir.directory().resolve(RunFiles.RESULT) + " " + workloads
+                    + "; the directory is not whole");
         }
         long origin = r.path("startEpochMs").asLong() * 1_000_000L;
         List<String> tags = RunFiles.workloadTags(config.workloads());
@@ -301,6 +303,7 @@ final class ReportRebuild {
         o.add(Outcome.ERROR, n.path("error").asLong());
         o.add(Outcome.TIMEOUT, n.path("timeout").asLong());
         o.add(Outcome.CLOSED, n.path("closed").asLong());
+        o.addMismatch(n.path("mismatch").asLong()); // a part of the errors above; absent in older files and for servers
         return o;
     }
 
@@ -308,15 +311,25 @@ final class ReportRebuild {
         return h != null ? h : WorkloadStats.newHistogram();
     }
 
-    private static IntervalSample interval(JsonNode n) {
-        ObjectNode copy = n.deepCopy();
+    /** Statistics block {@code index} of result.json's intervals (ResultLayout checked that it is there). */
+    private static IntervalSample interval(RunDirectory dir, int index) {
+        ObjectNode copy = dir.result().path("intervals").get(index).deepCopy();
         if (!copy.has("servers")) {
             copy.putArray("servers");
         }
         try {
             return MAPPER.treeToValue(copy, IntervalSample.class);
+        } catch (com.fasterxml.jackson.databind.JsonMappingException e) {
+            // the field by its path in the file: Jackson's own message names Java types
+            StringBuilder field = new StringBuilder("intervals[" + index + "]");
+            for (com.fasterxml.jackson.databind.JsonMappingException.Reference r : e.getPath()) {
+                field.append(r.getFieldName() != null ? "." + r.getFieldName() : "[" + r.getIndex() + "]");
+            }
+            throw new UserError(dir.directory().resolve(RunFiles.RESULT) + ": " + field
+                    + " is not what a statistics block holds there (a number, or a list of servers)", e);
         } catch (Exception e) {
-            throw new UserError("a statistics block of result.json cannot be read (" + e.getMessage() + ")", e);
+            throw new UserError(dir.directory().resolve(RunFiles.RESULT) + ": intervals[" + index
+                    + "] cannot be read as a statistics block", e);
         }
     }
 

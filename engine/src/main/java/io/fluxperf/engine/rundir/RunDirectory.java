@@ -94,6 +94,7 @@ public final class RunDirectory {
             throw new UserError(file + " is in format " + format.asInt() + ", and this fluxperf reads format "
                     + RunFiles.FORMAT + " only");
         }
+        ResultLayout.check(file, root);
         String toml;
         try {
             toml = Files.readString(dir.resolve(RunFiles.CONFIG), StandardCharsets.UTF_8);
@@ -102,7 +103,37 @@ public final class RunDirectory {
         } catch (IOException e) {
             throw new UserError(dir.resolve(RunFiles.CONFIG) + ": cannot read: " + FileErrors.describe(e), e);
         }
-        return new RunDirectory(dir, bytes, root, toml);
+        RunDirectory run = new RunDirectory(dir, bytes, root, toml);
+        run.checkWindowLog(); // now, so that every view refuses a damaged log alike
+        return run;
+    }
+
+    /**
+     * windows.hlog read and held against result.json: as many windows, and in each, each
+     * workload's histogram counts that workload's requests (every request is timed whatever its
+     * outcome), so a histogram damaged into other counts is found too.
+     */
+    private void checkWindowLog() {
+        List<Interval> logged = windowIntervals();
+        List<String> names = new ArrayList<>();
+        result.path("total").path("workloads").forEach(w -> names.add(w.path("name").asText()));
+        List<String> tags = RunFiles.tagsOfNames(names);
+        JsonNode windows = result.path("windows");
+        for (int i = 0; i < logged.size(); i++) {
+            JsonNode w = windows.get(i);
+            for (int k = 0; k < tags.size(); k++) {
+                String tag = RunFiles.tag(tags.get(k), RunFiles.INTENDED);
+                Histogram h = logged.get(i).get(tag);
+                long counted = h == null ? 0 : h.getTotalCount();
+                long requests = w.path("workloads").path(k).path("requests").asLong();
+                if (counted != requests) {
+                    throw new UserError(dir.resolve(RunFiles.WINDOWS) + ": window " + (i + 1) + "'s " + tag
+                            + " histogram counts " + counted + " requests, and " + dir.resolve(RunFiles.RESULT)
+                            + " windows[" + i + "].workloads[" + k + "].requests is " + requests
+                            + "; the directory is damaged");
+                }
+            }
+        }
     }
 
     public Path directory() {
@@ -170,9 +201,20 @@ public final class RunDirectory {
         return ReportRebuild.verdicts(ReportRebuild.restore(this), objectives);
     }
 
-    /** The intervals of windows.hlog: one group per window, in order, each with its histograms by tag. */
+    /**
+     * The intervals of windows.hlog: one group per window, in order, each with its histograms by tag.
+     *
+     * @throws UserError when the log is damaged or holds another number of windows than result.json
+     */
     public List<Interval> windowIntervals() {
-        return intervals(RunFiles.WINDOWS);
+        // decoded on each call: views add into the histograms they are given
+        List<Interval> logged = intervals(RunFiles.WINDOWS);
+        int windows = result.path("windows").size();
+        if (logged.size() != windows) {
+            throw new UserError(dir.resolve(RunFiles.WINDOWS) + " holds " + logged.size() + " windows and "
+                    + dir.resolve(RunFiles.RESULT) + " " + windows + "; the directory is not whole");
+        }
+        return logged;
     }
 
     /** The intervals of seconds.hlog: one group per second of the measured windows; empty when the directory has none. */
@@ -193,10 +235,16 @@ public final class RunDirectory {
         }
     }
 
-    /** The log's intervals grouped: an untagged histogram starts each group, the tagged ones after it belong to it. */
+    /**
+     * The log's intervals grouped: an untagged histogram starts each group, the tagged ones after it
+     * belong to it. Every line is checked first (a comment, the legend or an interval), and a
+     * histogram HdrHistogram's reader cannot decode is named by its line.
+     */
     private List<Interval> intervals(String name) {
         Path file = dir.resolve(name);
+        int lines = HdrLogLines.check(file, dir, name);
         List<Interval> out = new ArrayList<>();
+        int read = 0;
         try {
             HistogramLogReader reader = new HistogramLogReader(file.toFile());
             Map<String, Histogram> current = null;
@@ -204,7 +252,11 @@ public final class RunDirectory {
             long end = 0;
             EncodableHistogram e;
             while ((e = reader.nextIntervalHistogram()) != null) {
-                Histogram h = (Histogram) e;
+                read++;
+                if (!(e instanceof Histogram h)) {
+                    throw new UserError(file + ": interval " + read + " holds a histogram of doubles; fluxperf writes"
+                            + " whole nanoseconds");
+                }
                 String tag = h.getTag() == null ? "" : h.getTag();
                 if (tag.isEmpty()) {
                     if (current != null) {
@@ -213,18 +265,25 @@ public final class RunDirectory {
                     current = new LinkedHashMap<>();
                     start = h.getStartTimeStamp();
                     end = h.getEndTimeStamp();
+                } else if (current == null) {
+                    throw new UserError(file + ": interval " + read + " (tag " + tag + ") comes before any untagged"
+                            + " interval, so it belongs to no " + (name.equals(RunFiles.WINDOWS) ? "window" : "second"));
                 }
-                if (current != null) {
-                    current.put(tag, h);
-                }
+                current.put(tag, h);
             }
             if (current != null) {
                 out.add(new Interval(start, end, current));
             }
         } catch (FileNotFoundException e) {
             throw new UserError(dir + " is not a whole run directory: it has no " + name);
+        } catch (UserError e) {
+            throw e;
         } catch (RuntimeException e) {
-            throw new UserError(file + " is not an HdrHistogram interval log fluxperf can read (" + e.getMessage() + ")", e);
+            throw HdrLogLines.undecodable(file, e);
+        }
+        if (read != lines) {
+            // HdrHistogram's reader stops quietly at a histogram it cannot decode: name that line
+            throw HdrLogLines.undecodable(file, null);
         }
         return out;
     }

@@ -50,9 +50,14 @@ public final class RunFiles {
 
     /** The workloads' names as tags use them, in workload order (names are unique in a run). */
     public static List<String> workloadTags(List<WorkloadConfig> workloads) {
+        return tagsOfNames(workloads.stream().map(WorkloadConfig::name).toList());
+    }
+
+    /** The same from the workloads' names, in workload order. */
+    static List<String> tagsOfNames(List<String> names) {
         List<String> out = new ArrayList<>();
-        for (WorkloadConfig w : workloads) {
-            String clean = w.name().replaceAll("[^A-Za-z0-9._-]", "_");
+        for (String name : names) {
+            String clean = name.replaceAll("[^A-Za-z0-9._-]", "_");
             String tag = clean;
             for (int n = 2; out.contains(tag); n++) {
                 tag = clean + "-" + n;

@@ -67,6 +67,7 @@ public final class RunMerge {
         for (Path d : dirs) {
             inputs.add(RunDirectory.open(d));
         }
+        refuseTheSameRunTwice(inputs);
         RunDirectory first = inputs.get(0);
         for (RunDirectory in : inputs) {
             if (!"run".equals(in.command()) && !"replay".equals(in.command())) {
@@ -107,6 +108,46 @@ public final class RunMerge {
             throw new UserError("merge: the inputs' measured windows do not all overlap; merge runs made together");
         }
         return new RunMerge(inputs);
+    }
+
+    /**
+     * One run given twice would count every request twice: the same directory (by any path), the
+     * same agent of a sharded run (run id and shard), or a copy of one run's record (the same
+     * result.json, byte for byte: no two runs end with the same figures to the nanosecond).
+     */
+    private static void refuseTheSameRunTwice(List<RunDirectory> inputs) {
+        for (int i = 0; i < inputs.size(); i++) {
+            for (int j = 0; j < i; j++) {
+                RunDirectory a = inputs.get(j);
+                RunDirectory b = inputs.get(i);
+                String same = sameRun(a, b);
+                if (same != null) {
+                    throw new UserError("merge: " + b.directory() + " is " + same + " " + a.directory()
+                            + ", so merging would count its requests twice; give each run once");
+                }
+            }
+        }
+    }
+
+    /** How {@code b} is the same run as {@code a}, in words, or null when it is another. */
+    private static String sameRun(RunDirectory a, RunDirectory b) {
+        try {
+            if (Files.isSameFile(a.directory(), b.directory())) {
+                return "the same directory as";
+            }
+        } catch (IOException e) {
+            // both were read a moment ago; a path that cannot be compared is compared by content below
+        }
+        JsonNode sa = a.result().path("shard");
+        JsonNode sb = b.result().path("shard");
+        if (sa.isObject() && sb.isObject() && sa.path("runId").asText().equals(sb.path("runId").asText())
+                && sa.path("index").asInt(-1) == sb.path("index").asInt(-2)) {
+            return "shard " + sb.path("index").asInt() + " of run " + sb.path("runId").asText() + ", as is";
+        }
+        if (java.util.Arrays.equals(a.resultBytes(), b.resultBytes())) {
+            return "a copy of";
+        }
+        return null;
     }
 
     /** The inputs, read. */

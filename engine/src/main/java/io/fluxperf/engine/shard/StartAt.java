@@ -44,6 +44,55 @@ public final class StartAt {
         }
     }
 
+    /** How far ahead a start may be without --start-at-far. */
+    public static final java.time.Duration FAR = java.time.Duration.ofDays(1);
+
+    /**
+     * Refuses a start more than {@link #FAR} after {@code now} unless {@code far} allows it: a
+     * mistyped date would otherwise have the agent wait, silently, for months.
+     *
+     * @throws UserError naming --start-at and --start-at-far
+     */
+    public static void requireNear(Instant at, Instant now, boolean far) {
+        java.time.Duration ahead = java.time.Duration.between(now, at);
+        if (!far && ahead.compareTo(FAR) > 0) {
+            throw new UserError("--start-at: " + at + " is " + wait(ahead) + " ahead, more than a day;"
+                    + " give --start-at-far to wait that long");
+        }
+    }
+
+    /**
+     * What a run that starts at {@code at} says when it begins, or null when the start has passed:
+     * when the schedule starts and how long from {@code now}.
+     */
+    public static String describeWait(Instant at, Instant now) {
+        java.time.Duration ahead = java.time.Duration.between(now, at);
+        if (ahead.isNegative() || ahead.isZero()) {
+            return null;
+        }
+        return "--start-at: the schedule starts at " + at + ", " + wait(ahead)
+                + " from now (after connecting and preloading; Ctrl-C ends the wait)";
+    }
+
+    /** A wait in its two largest units: {@code 45 s}, {@code 12 min 5 s}, {@code 3 h 4 min}, {@code 26959 d 7 h}. */
+    static String wait(java.time.Duration d) {
+        long s = Math.max(0, d.toSeconds() + (d.toNanosPart() > 0 ? 1 : 0)); // a part of a second still to wait
+        long days = s / 86_400;
+        long hours = s % 86_400 / 3_600;
+        long minutes = s % 3_600 / 60;
+        long seconds = s % 60;
+        if (days > 0) {
+            return days + " d " + hours + " h";
+        }
+        if (hours > 0) {
+            return hours + " h " + minutes + " min";
+        }
+        if (minutes > 0) {
+            return minutes + " min " + seconds + " s";
+        }
+        return seconds + " s";
+    }
+
     /**
      * The {@link System#nanoTime()} at which {@code at} falls, read against the wall clock now
      * (a later wall-clock step does not move it: the schedule runs on the monotonic clock once set).

@@ -57,6 +57,8 @@ public final class ArrivalSchedule {
     private long sequence;
     /** The next request's offset from the start in ns, for the random arrivals. */
     private double nextNanos;
+    /** {@link #nextNanos} before the last {@link #take()}, for {@link #untake()}. */
+    private double takenNanos;
     /** The current block of scaled gaps (random arrivals only), and how many of them are used. */
     private final double[] block;
     private int used = BLOCK;
@@ -116,12 +118,28 @@ public final class ArrivalSchedule {
             return (long) ((n + phase) * 1e9 / rate);
         }
         long at = (long) nextNanos;
+        takenNanos = nextNanos;
         sequence++;
         if (used == BLOCK) {
             drawBlock();
         }
         nextNanos += block[used++];
         return at;
+    }
+
+    /**
+     * Puts back the request {@link #take()} handed out last, as if it had never been taken: the next
+     * take gives the same time again. Once only after each take (it undoes one gap of the block).
+     */
+    public void untake() {
+        if (sequence == 0) {
+            throw new IllegalStateException("nothing taken to put back");
+        }
+        sequence--;
+        if (arrivals != Arrivals.SMOOTH) {
+            used--;
+            nextNanos = takenNanos; // exactly: a subtraction could leave a rounding error behind
+        }
     }
 
     /** The next {@link #BLOCK} gaps, scaled so that together they span {@code BLOCK} mean gaps. */

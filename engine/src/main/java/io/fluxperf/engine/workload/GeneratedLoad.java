@@ -11,6 +11,8 @@ import io.fluxperf.engine.request.RequestPool;
 import io.fluxperf.engine.shard.Shard;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
 import reactor.core.publisher.Flux;
@@ -45,6 +47,8 @@ public final class GeneratedLoad implements RequestSource {
     private final boolean[] checkValues;
     /** Rates that may change while the run goes (admin endpoint, ramps); null: the configured rates throughout. */
     private RateControl rateControl;
+    /** Each thread's generator of its latest flux, for {@link #takeBack} (each used on its own thread's loop only). */
+    private final Map<Integer, ThreadState> generators = new ConcurrentHashMap<>();
 
     public GeneratedLoad(RunConfig config) {
         this.workloads = config.workloads();
@@ -67,12 +71,12 @@ public final class GeneratedLoad implements RequestSource {
     /**
      * Reads of a --hit workload check every value against its key: the preload wrote each key's
      * value, and every write of the run writes a slice of the same pattern, so a value that differs
-     * is corrupted or belongs to another request. Not when a workload of the run changes values
-     * in other ways (append, prepend, incr, decr, command templates).
+     * is another run's (another seed) or corrupted. Not when a workload of the run changes values
+     * in other ways (append, prepend, incr, decr, command templates, MSET: one value for all its keys).
      */
     static boolean checksValues(List<WorkloadConfig> workloads, WorkloadConfig w) {
         boolean valuesIntact = workloads.stream().noneMatch(o -> o.template() != null || switch (o.method()) {
-            case APPEND, PREPEND, INCR, DECR, COMMAND, EVAL, EVALSHA -> true;
+            case APPEND, PREPEND, INCR, DECR, COMMAND, EVAL, EVALSHA, MSET -> true;
             default -> !o.shape().keepsPatternValues();
         });
         return valuesIntact && w.hit() && w.method().isRead();
@@ -114,8 +118,13 @@ public final class GeneratedLoad implements RequestSource {
     @Override
     public Flux<Request> requests(int thread, int threads, RequestPool pool, long startNanos) {
         long limit = requestLimit == 0 ? Long.MAX_VALUE : size(thread, threads);
-        return Flux.generate(() -> new ThreadState(thread, threads, startNanos, limit), (state, sink) -> {
+        return Flux.generate(() -> {
+            ThreadState state = new ThreadState(thread, threads, startNanos, limit);
+            generators.put(thread, state);
+            return state;
+        }, (state, sink) -> {
             if (state.emitted == state.limit || state.pastScheduleEnd()) {
+                state.ended = true;
                 sink.complete();
                 return state;
             }
@@ -127,10 +136,23 @@ public final class GeneratedLoad implements RequestSource {
             state.fill(r);
             sink.next(r);
             if (state.emitted == state.limit) {
+                state.ended = true;
                 sink.complete(); // with the last request: a connection per request then opens no spare one
             }
             return state;
         });
+    }
+
+    /**
+     * Open loop: puts back the request thread {@code thread} emitted last, so that the next one is
+     * timed by the rates in force now (a rate changed while it waited for its time). Its keys and
+     * value were drawn and stay drawn: the thread's random keys go on from there, and a sequential
+     * read skips the one key. Not once the flux has ended (its last request keeps its time).
+     */
+    @Override
+    public boolean takeBack(Request request, int thread) {
+        ThreadState state = openLoop ? generators.get(thread) : null;
+        return state != null && state.takeBack(request);
     }
 
     /**
@@ -176,6 +198,10 @@ public final class GeneratedLoad implements RequestSource {
         /** Per workload, open loop only: the rate its schedule keeps, and its last request's intended time (ns). */
         private final double[] scheduledRates;
         private final long[] lastIntended;
+        /** Per workload, open loop only: the intended time of the request before its last ({@link #takeBack}). */
+        private final long[] previousIntended;
+        /** The flux has completed: nothing is taken back any more. */
+        private boolean ended;
         /** The {@link RateControl#generation()} the schedules follow. */
         private long seenGeneration;
         private final int[] cumulativeWeights;
@@ -205,6 +231,7 @@ public final class GeneratedLoad implements RequestSource {
             origins = new long[n];
             scheduledRates = new double[n];
             lastIntended = new long[n];
+            previousIntended = new long[n];
             cumulativeWeights = new int[n];
             int total = 0;
             for (int w = 0; w < n; w++) {
@@ -237,6 +264,7 @@ public final class GeneratedLoad implements RequestSource {
                             shard == null ? 0 : shard.phase(), rng);
                     scheduledRates[w] = config.rate();
                     lastIntended[w] = startNanos;
+                    previousIntended[w] = startNanos;
                 }
                 total += config.weight();
                 cumulativeWeights[w] = total;
@@ -252,6 +280,7 @@ public final class GeneratedLoad implements RequestSource {
             WorkloadConfig config = workloads.get(w);
             if (openLoop) {
                 long at = startNanos + origins[w] + schedules[w].take();
+                previousIntended[w] = lastIntended[w];
                 lastIntended[w] = at;
                 r.intendedNanos(at);
             }
@@ -362,6 +391,20 @@ public final class GeneratedLoad implements RequestSource {
                 scheduledRates[w] = rate;
                 schedules[w] = new ArrivalSchedule(arrivals, rate, thread, threads, shard == null ? 0 : shard.phase(), rng);
             }
+        }
+
+        /** Undoes the last {@link #fill} when {@code r} is what it filled (see {@link GeneratedLoad#takeBack}). */
+        boolean takeBack(Request r) {
+            int w = r.workload();
+            if (ended || emitted == 0 || w < 0 || w >= schedules.length || !r.isScheduled()
+                    || r.intendedNanos() != lastIntended[w] || sequence[w] == 0) {
+                return false;
+            }
+            schedules[w].untake();
+            lastIntended[w] = previousIntended[w];
+            sequence[w]--;
+            emitted--;
+            return true;
         }
 
         /** A schedule with an end has no request due at or after it. */

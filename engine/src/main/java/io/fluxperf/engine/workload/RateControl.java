@@ -1,10 +1,13 @@
 package io.fluxperf.engine.workload;
 
+import io.fluxperf.engine.config.RateLimits;
 import io.fluxperf.engine.config.RateRamp;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
@@ -12,7 +15,9 @@ import java.util.function.Consumer;
  * admin endpoint ({@code PUT /ratelimit}) or stepped by a ramp ({@link RateRamp}). The load
  * threads' schedules ({@link GeneratedLoad}) read it; at a change each thread's schedule of that
  * workload starts again from the change at the new rate, so nothing is sent to catch up (no burst)
- * and latency still counts from the schedule.
+ * and latency still counts from the schedule. The threads are told at once ({@link #follow}): a
+ * request already taken at the old rate and waiting for its time is taken again at the new one,
+ * so that a rate set low (one request a minute) and then high is high from the second change on.
  *
  * <h2>Assumptions and guarantees</h2>
  * <ul>
@@ -22,6 +27,8 @@ import java.util.function.Consumer;
  *   <li>The hot path reads one volatile long per request; nothing is allocated or locked there.</li>
  *   <li>Every change is kept ({@link #changes()}), so that a window's target is the mean of the
  *       rates in force over its time ({@link #meanRate}).</li>
+ *   <li>Every rate set is within {@link RateLimits}: at most one request a nanosecond, at least
+ *       one per window ({@link #refusal} says why not, for the admin endpoint's answer).</li>
  * </ul>
  */
 public final class RateControl {
@@ -41,6 +48,10 @@ public final class RateControl {
     /** The next ramp step due, per workload (counted from the ramp's start). */
     private final long[] nextStep;
     private Consumer<Change> listener = c -> { };
+    /** Told after every change, on the thread that made it: the load threads, which take it up at once. */
+    private final List<Runnable> followers = new CopyOnWriteArrayList<>();
+    /** The run's window: a rate gives at least one request per window. */
+    private final Duration window;
 
     /** The control of {@code config}'s open-loop workloads, each starting at its configured rate (or its ramp's start). */
     public RateControl(RunConfig config) {
@@ -49,6 +60,7 @@ public final class RateControl {
         rates = new double[n];
         changedAt = new long[n];
         nextStep = new long[n];
+        window = config.duration();
         ramps = config.ramps();
         for (int w = 0; w < n; w++) {
             rates[w] = workloads.get(w).rate();
@@ -68,8 +80,49 @@ public final class RateControl {
         this.listener = l;
     }
 
+    /**
+     * {@code follower} is run after every change from now on, on the thread that made it (the admin
+     * endpoint's loop, the run's thread); it must only hand the news on. Returns what stops it.
+     */
+    public Runnable follow(Runnable follower) {
+        followers.add(follower);
+        return () -> followers.remove(follower);
+    }
+
     public List<WorkloadConfig> workloads() {
         return workloads;
+    }
+
+    /**
+     * Why workload {@code w} (or, with {@code w} = -1, the run's total shared by the workloads'
+     * weights) cannot be set to {@code rate}: one sentence, or null when it can.
+     *
+     * @param typed the rate as the user wrote it, quoted for the message
+     */
+    public String refusal(int w, double rate, String typed) {
+        if (!(rate > 0)) {
+            return "The rate must be a number of requests per second above 0, not " + typed + ".";
+        }
+        if (rate > RateLimits.MAX) {
+            return "The rate must be at most 1,000,000,000 requests/s (one a nanosecond), not " + typed + ".";
+        }
+        double min = RateLimits.minimum(window);
+        if (w >= 0) {
+            String low = RateLimits.belowOnePerWindow(rate, typed, window);
+            return low == null ? null : "The rate " + low + ".";
+        }
+        double configured = workloads.stream().mapToDouble(WorkloadConfig::rate).sum();
+        for (int k = 0; k < workloads.size(); k++) {
+            double share = workloads.get(k).rate() / configured;
+            if (RateLimits.belowOnePerWindow(rate * share, typed, window) != null) {
+                return workloads.size() == 1 ? "The rate " + RateLimits.belowOnePerWindow(rate, typed, window) + "."
+                        : "That total gives workload " + workloads.get(k).name() + " " + RateLimits.format(rate * share)
+                        + " requests/s, less than one request per " + io.fluxperf.engine.config.DurationParser.format(window)
+                        + " window; give a total of at least " + RateLimits.format(Math.ceil(min / share * 1000) / 1000)
+                        + " requests/s.";
+            }
+        }
+        return null;
     }
 
     // ---- read by the load threads ----
@@ -99,6 +152,7 @@ public final class RateControl {
             generation++;
         }
         listener.accept(c);
+        followers.forEach(Runnable::run);
     }
 
     /**
@@ -115,6 +169,7 @@ public final class RateControl {
             generation++;
         }
         made.forEach(listener);
+        followers.forEach(Runnable::run);
     }
 
     private Change apply(int w, double rate, long atNanos, String cause) {
@@ -180,6 +235,9 @@ public final class RateControl {
             }
         }
         made.forEach(listener);
+        if (!made.isEmpty()) {
+            followers.forEach(Runnable::run);
+        }
     }
 
     /** When the next ramp step is due, {@link System#nanoTime()}; {@link Long#MAX_VALUE} when none. */

@@ -1,6 +1,7 @@
 package io.fluxperf.engine.admin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,6 +17,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -93,6 +95,20 @@ class AdminEndpointTest {
             assertEquals(result.total().workloads().get(0).latency().getTotalCount(),
                     end.get("fluxperf_latency_seconds_count{workload=\"get\"}"), 0.02 * o.requests(),
                     "the latency summary counts the measured requests");
+            // the latency histogram: as many requests as the summary, in cumulative buckets
+            assertEquals(end.get("fluxperf_latency_seconds_count{workload=\"get\"}"),
+                    end.get("fluxperf_request_duration_seconds_count{workload=\"get\"}"));
+            double below = 0;
+            int buckets = 0;
+            for (Map.Entry<String, Double> e : end.entrySet()) {
+                if (e.getKey().startsWith("fluxperf_request_duration_seconds_bucket{")) {
+                    assertTrue(e.getValue() >= below, "cumulative: " + e.getKey() + " " + e.getValue() + " after " + below);
+                    below = e.getValue();
+                    buckets++;
+                }
+            }
+            assertEquals(44, buckets, "43 bounds and +Inf");
+            assertEquals(end.get("fluxperf_request_duration_seconds_count{workload=\"get\"}"), below, "+Inf holds every one");
             // TCP health on loopback: an RTT the kernel measured, nothing retransmitted
             assertTrue(end.get("fluxperf_tcp_smoothed_rtt_p50_seconds") > 0, "srtt: " + end);
             assertTrue(end.get("fluxperf_tcp_smoothed_rtt_max_seconds") >= end.get("fluxperf_tcp_smoothed_rtt_p50_seconds"));
@@ -124,6 +140,196 @@ class AdminEndpointTest {
                     "one sentence: " + body);
         }
         assertEquals(5000, run.endpoint.figures().snapshot().targets()[0], "the rate is as it was");
+    }
+
+    /**
+     * Issue 46: requests no client library sends. Each gets a 400 (505 for a version that is not
+     * HTTP/1.x, 414 and 431 for heads too long) with one sentence, and nothing is logged: before,
+     * some got no answer and a 40-frame IllegalArgumentException, others WARN lines of Netty's
+     * decoder, and HTTP/9.9 was answered "HTTP/9.9 200 OK".
+     */
+    @Test
+    void malformedRequestsGetOneSentenceAndNothingIsLogged() throws Exception {
+        String[][] bad = {
+            {"GET /\\..\\etc\\passwd HTTP/1.1\r\nHost: a\r\n\r\n", "400"},
+            {"GET /%zz HTTP/1.1\r\nHost: a\r\n\r\n", "400"},
+            {"GET /metrics%ZZ HTTP/1.1\r\nHost: a\r\n\r\n", "400"},
+            {"PUT /ratelimit/" + utf8("\u0665\u0660\u0660\u0660") + " HTTP/1.1\r\nHost: a\r\n\r\n", "400"},
+            {"PUT /ratelimit/%D9%A5%D9%A0%D9%A0%D9%A0 HTTP/1.1\r\nHost: a\r\n\r\n", "400"},
+            {"PUT /ratelimit/1e-9 HTTP/1.1\r\nHost: a\r\n\r\n", "400"},
+            {"PUT /ratelimit/1e12 HTTP/1.1\r\nHost: a\r\n\r\n", "400"},
+            {"PUT /ratelimit/0x10 HTTP/1.1\r\nHost: a\r\n\r\n", "400"},
+            {"PUT /ratelimit/Infinity HTTP/1.1\r\nHost: a\r\n\r\n", "400"},
+            {"GET / HTTP/9.9\r\nHost: a\r\n\r\n", "505"},
+            {"GET / HTTP/2.0\r\nHost: a\r\n\r\n", "505"},
+            {"GET / FOO/1.1\r\nHost: a\r\n\r\n", "400"},
+            {"GET /\n\n", "400"},
+            {"GET / HTTP/1.1\nHost: a\n\n", "400"},
+            {"GET / HTTP/1.1\r\nHost: a\n\r\n", "400"},
+            {"GET / HTTP/1.1\r\nno colon here\r\n\r\n", "400"},
+            {"\u0000\u0001\u00ff\u00fe garbage \u0007\u001b[2J\r\n\r\n", "400"},
+            {"GET * HTTP/1.1\r\nHost: a\r\n\r\n", "400"},
+            {"GET /" + "a".repeat(9000) + " HTTP/1.1\r\nHost: a\r\n\r\n", "414"},
+            {"GET / HTTP/1.1\r\nHost: a\r\nX-Big: " + "b".repeat(20_000) + "\r\n\r\n", "431"},
+            {"PUT /ratelimit/100 HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello", "413"},
+            {"BREW /metrics HTTP/1.1\r\nHost: a\r\n\r\n", "405"},
+        };
+        io.fluxperf.engine.config.RunSettings settings = new io.fluxperf.engine.config.RunSettings();
+        settings.rate = "5000";
+        settings.duration = Duration.ofSeconds(1);
+        io.fluxperf.engine.config.RunConfig config = io.fluxperf.engine.config.ConfigResolver.resolve(settings);
+        java.io.PrintStream out = System.out;
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream capture = new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8);
+        StringBuilder problems = new StringBuilder();
+        try (AdminEndpoint endpoint = AdminEndpoint.start("0", "--admin")) {
+            io.fluxperf.engine.workload.RateControl rates = new io.fluxperf.engine.workload.RateControl(config);
+            endpoint.attach(new LiveFigures(config, "run", "embedded", true), rates, () -> { });
+            assertEquals(AdminConnections.Limits.DEFAULT.connections(), endpoint.connectionCap(),
+                    "the full cap: this JVM's fd limit leaves plenty beside 25 connections to the embedded target");
+            System.setOut(capture);
+            System.setErr(capture);
+            for (String[] b : bad) {
+                RawHttp.Answer a = RawHttp.exchange(endpoint.address(), b[0]);
+                String shown = b[0].length() > 60 ? b[0].substring(0, 60) + "..." : b[0];
+                if (a.status() != Integer.parseInt(b[1]) || !a.oneSentence() || !a.statusLine().startsWith("HTTP/1.1 ")) {
+                    problems.append(shown.replace("\r", "\\r").replace("\n", "\\n")).append(" -> ")
+                            .append(a.statusLine()).append(" | ").append(a.body().strip()).append('\n');
+                }
+            }
+            // the endpoint still answers, and the rate is as it was
+            assertEquals("", problems.toString(), "requests answered otherwise than with their status and one sentence");
+            RawHttp.Answer ok = RawHttp.exchange(endpoint.address(), "GET /vars HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n");
+            assertEquals(200, ok.status(), ok.raw());
+            assertEquals(5000, rates.rate(0));
+        } finally {
+            System.setOut(out);
+            System.setErr(err);
+        }
+        String log = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertFalse(log.contains("WARN") || log.contains("Exception") || log.contains("\tat "), "logged:\n" + log);
+    }
+
+    /**
+     * Issue 46: idle connections were never closed, nor their number bounded. Now the endpoint
+     * holds a bounded number, a new connection takes the place of the one idle longest, and a GET
+     * on a new connection is answered at once however many wait.
+     */
+    @Test
+    void idleConnectionsAreBoundedAndAGetIsStillAnswered() throws Exception {
+        int cap = AdminConnections.Limits.DEFAULT.connections();
+        List<Socket> idle = new ArrayList<>();
+        try (AdminEndpoint endpoint = AdminEndpoint.start("0", "--admin")) {
+            for (int i = 0; i < 200; i++) {
+                Socket s = new Socket();
+                s.connect(endpoint.address(), 2000);
+                idle.add(s);
+            }
+            long t0 = System.nanoTime();
+            RawHttp.Answer a = RawHttp.exchange(endpoint.address(), "GET /vars HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n");
+            long millis = (System.nanoTime() - t0) / 1_000_000;
+            assertEquals(503, a.status(), a.raw()); // no run attached: the answer of a live endpoint
+            assertTrue(millis < 1000, "answered in " + millis + " ms");
+            // the endpoint closes the connections it does not keep: wait for their FINs
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> open(idle) <= cap);
+        } finally {
+            for (Socket s : idle) {
+                s.close();
+            }
+        }
+    }
+
+    /**
+     * Issue 46: idle and slowloris connections were never closed. With a header timeout of 1 s and
+     * an idle timeout of 2 s: a connection that sends nothing, one that trickles a head in a byte
+     * at a time, and a kept-alive one with no second request are each closed in time, while a
+     * client that asks now and then is answered throughout.
+     */
+    @Test
+    void slowAndIdleConnectionsAreClosed() throws Exception {
+        AdminConnections.Limits limits = new AdminConnections.Limits(32, Duration.ofSeconds(1), Duration.ofSeconds(2));
+        try (AdminEndpoint endpoint = AdminEndpoint.start("0", "--admin", limits);
+             Socket silent = new Socket();
+             Socket slowloris = new Socket();
+             Socket keptAlive = new Socket()) {
+            long t0 = System.nanoTime();
+            silent.connect(endpoint.address(), 2000);
+            slowloris.connect(endpoint.address(), 2000);
+            keptAlive.connect(endpoint.address(), 2000);
+            keptAlive.getOutputStream().write("GET /vars HTTP/1.1\r\nHost: a\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertEquals(503, RawHttp.read(keptAlive.getInputStream()).status(), "answered, and kept alive");
+            long answered = System.nanoTime();
+            byte[] head = "GET /vars HTTP/1.1\r\nHost: a\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".getBytes(StandardCharsets.US_ASCII);
+            long slowClosed = 0;
+            // the slowloris client: a byte every 50 ms, and never the end of its head; this wait is the test
+            for (int i = 0; i < head.length && slowClosed == 0; i++) {
+                try {
+                    slowloris.getOutputStream().write(head[i]);
+                    slowloris.getOutputStream().flush();
+                } catch (IOException closed) {
+                    slowClosed = System.nanoTime();
+                }
+                if (open(List.of(slowloris)) == 0) {
+                    slowClosed = System.nanoTime();
+                }
+                Thread.sleep(50);
+            }
+            assertTrue(slowClosed > 0, "the slowloris connection is still open after " + head.length * 50 + " ms");
+            assertEquals(1.0, (slowClosed - t0) / 1e9, 0.9, "closed about the header timeout after it connected");
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> open(List.of(silent)) == 0);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> open(List.of(keptAlive)) == 0);
+            double keptFor = (System.nanoTime() - answered) / 1e9;
+            assertTrue(keptFor >= 1.9, "the kept-alive connection is closed by the idle timeout (2 s), not sooner: " + keptFor);
+            RawHttp.Answer later = RawHttp.exchange(endpoint.address(), "GET /vars HTTP/1.1\r\nHost: a\r\n\r\n");
+            assertEquals(503, later.status(), "the endpoint still answers: " + later.raw());
+        }
+    }
+
+    /** The cap on connections leaves the run's file descriptors alone (see AdminEndpoint#attach). */
+    @Test
+    void theConnectionCapLeavesTheLoadItsFileDescriptors() {
+        assertEquals(32, AdminConnections.budget(32, 65_536, 200, 1_000), "plenty: the full cap");
+        assertEquals(36, 1024 - 200 - 724 - AdminConnections.RESERVE);
+        assertEquals(32, AdminConnections.budget(32, 1024, 200, 724));
+        assertEquals(6, AdminConnections.budget(32, 256, 136, 50), "256 - 136 open - 50 for the load - 64 reserved");
+        assertEquals(1, AdminConnections.budget(32, 256, 136, 200), "none to spare: one, so the endpoint stays usable");
+        assertEquals(32, AdminConnections.budget(32, -1, 0, 0), "no limit known");
+        io.fluxperf.engine.config.RunSettings s = new io.fluxperf.engine.config.RunSettings();
+        s.rate = "1000";
+        s.connections = 20;
+        assertEquals(40, AdminEndpoint.loadDescriptors(io.fluxperf.engine.config.ConfigResolver.resolve(s)),
+                "20 connections to the embedded target: both ends in this process");
+        s.server = "127.0.0.1:11211";
+        assertEquals(20, AdminEndpoint.loadDescriptors(io.fluxperf.engine.config.ConfigResolver.resolve(s)));
+    }
+
+    /** How many of {@code sockets} the other end has not closed (a read neither ends nor fails). */
+    static int open(List<Socket> sockets) throws IOException {
+        int n = 0;
+        for (Socket s : sockets) {
+            if (s.isClosed()) {
+                continue;
+            }
+            s.setSoTimeout(1);
+            try {
+                if (s.getInputStream().read() < 0) {
+                    s.close();
+                    continue;
+                }
+            } catch (java.net.SocketTimeoutException stillOpen) {
+                // nothing to read and not closed
+            } catch (IOException reset) {
+                s.close();
+                continue;
+            }
+            n++;
+        }
+        return n;
+    }
+
+    private static String utf8(String s) {
+        return new String(s.getBytes(java.nio.charset.StandardCharsets.UTF_8), java.nio.charset.StandardCharsets.ISO_8859_1);
     }
 
     @Test

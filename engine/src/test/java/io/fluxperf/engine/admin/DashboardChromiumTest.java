@@ -71,6 +71,95 @@ class DashboardChromiumTest {
         }
     }
 
+    /**
+     * Issue 46: with --stats-interval 5 the outcomes chart plotted each interval's counts (five
+     * times the rate), its time axis said "−2 s" for 10 s of history, the header's p99 (of the
+     * last interval) and the table's (of the run) had one label, and the ticks were not round.
+     */
+    @Test
+    void atAStatsIntervalOfFiveSecondsThePageShowsPerSecondRatesAndTheRightHistory() throws Exception {
+        try (AdminRun run = AdminRun.start(s -> {
+            s.rate = "2000";
+            s.duration = java.time.Duration.ofSeconds(60);
+            s.statsInterval = java.time.Duration.ofSeconds(5);
+        })) {
+            run.awaitMeasuring(60);
+            com.fasterxml.jackson.databind.JsonNode json;
+            do { // two intervals of history, 10 s (where the axis said "-2 s"): waiting for them is the test
+                Thread.sleep(500);
+                json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(run.get("/metrics.json"));
+            } while (json.get("seconds").size() < 2);
+            String dom = chromium("--virtual-time-budget=3000", "--dump-dom", run.endpoint.url());
+
+            // outcomes per second: the misses (a get of keys never set) at the rate, not at five times it
+            double misses = number(Pattern.compile("data-series=\"miss\"><i[^>]*></i>miss <b>([0-9,]+)/s</b>"), dom);
+            assertEquals(2000, misses, 2000 * 0.1, "the outcomes legend shows misses per second");
+            List<Double> outcomeTicks = numbers(ticks(dom, "outcomes", "ytick"));
+            assertRound(outcomeTicks, "the outcomes chart's y ticks");
+            double top = outcomeTicks.get(outcomeTicks.size() - 1);
+            assertTrue(top >= 2000 && top <= 4000, "the outcomes axis fits per-second rates: " + outcomeTicks);
+            assertRound(numbers(ticks(dom, "rates", "ytick")), "the requests/s chart's y ticks");
+
+            // the time axis spans the history: two intervals of 5 s or more, as the titles say
+            double span = number(Pattern.compile("id=\"outcomes-span\">\\(last ([0-9]+) s, one point per 5 s\\)<"), dom);
+            assertTrue(span >= 10 && Math.abs(span / 5 - Math.rint(span / 5)) < 0.25, "the history's span: " + span);
+            List<String> times = ticks(dom, "outcomes", "xtick");
+            assertEquals("now", times.get(0), "the newest tick: " + times);
+            double oldest = Double.parseDouble(times.get(times.size() - 1).replace("−", "").replace(" s", ""));
+            assertTrue(oldest > span - 5 && oldest <= span, "the oldest time tick of " + span + " s of history: " + times);
+
+            // latency on a log axis with round ticks: powers of ten (and 2 and 5 between on a short one)
+            for (String t : ticks(dom, "latency", "ytick")) {
+                assertTrue(t.matches("[125]0{0,2} (ns|µs|ms|s)"), "a round latency tick: " + t + " of " + ticks(dom, "latency", "ytick"));
+            }
+            for (String t : ticks(dom, "heatmap", "ytick")) {
+                assertTrue(t.matches("[125]0{0,2} (ns|µs|ms|s)"), "a round heatmap tick: " + t);
+            }
+
+            // the two p99s say which is which
+            assertTrue(dom.contains("id=\"p99-label\">p99 of the last 5 s<"), "the header's p99 label");
+            assertTrue(dom.contains("<th>p99 over the run</th>"), "the table's p99 label");
+
+            Path shot = Path.of("target", "admin-dashboard-5s.png").toAbsolutePath();
+            Files.deleteIfExists(shot);
+            chromium("--screenshot=" + shot, "--window-size=1400,1100", "--hide-scrollbars", "--virtual-time-budget=3000",
+                    run.endpoint.url());
+            assertTrue(Files.size(shot) > 20_000, "a screenshot with the charts: " + Files.size(shot) + " bytes");
+            run.orchestrator.requestStop();
+            run.awaitResult(30);
+        }
+    }
+
+    /** The text of the ticks of one axis ({@code xtick}, {@code ytick}) of the chart {@code id}, as the page shows them. */
+    private static List<String> ticks(String dom, String id, String axis) {
+        int at = dom.indexOf("id=\"" + id + "\"");
+        assertTrue(at >= 0, "no chart " + id);
+        String chart = dom.substring(at, dom.indexOf("</svg>", at));
+        List<String> out = new ArrayList<>();
+        Matcher m = Pattern.compile("<text class=\"tick " + axis + "\"[^>]*>([^<]+)</text>").matcher(chart);
+        while (m.find()) {
+            out.add(m.group(1));
+        }
+        assertTrue(out.size() >= 2, "ticks of " + id + ": " + chart.substring(0, Math.min(chart.length(), 2000)));
+        return out;
+    }
+
+    private static List<Double> numbers(List<String> ticks) {
+        return ticks.stream().map(t -> Double.parseDouble(t.replace(",", ""))).toList();
+    }
+
+    /** Ticks from 0 by one step of 1, 2 or 5 times a power of ten. */
+    private static void assertRound(List<Double> ticks, String what) {
+        assertEquals(0, ticks.get(0), what + ": " + ticks);
+        double step = ticks.get(1) - ticks.get(0);
+        double mantissa = step / Math.pow(10, Math.floor(Math.log10(step)));
+        assertTrue(Math.abs(mantissa - 1) < 1e-9 || Math.abs(mantissa - 2) < 1e-9 || Math.abs(mantissa - 5) < 1e-9,
+                what + " step by 1, 2 or 5 times a power of ten: " + ticks);
+        for (int i = 0; i < ticks.size(); i++) {
+            assertEquals(i * step, ticks.get(i), 1e-9, what + ": " + ticks);
+        }
+    }
+
     /** The page's rate is the run's requests/s of one of its last seconds (the one the page last read). */
     private static void assertShownRateIsTheRuns(double shown, AdminRun run) throws Exception {
         com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper()

@@ -72,6 +72,51 @@ class RateChangeTest {
         }
     }
 
+    /**
+     * Issue 46: a rate set low and then high. The request taken at the low rate waited for its
+     * time, seconds away, and held up the high rate until then (after 1e-9/s for ever).
+     */
+    @Test
+    void aLowRateThenAHighOneIsHighInTheNextSecond() throws Exception {
+        try (MemcachedProcess memcached = MemcachedProcess.start();
+             AdminRun run = AdminRun.start(s -> {
+                 s.server = memcached.address();
+                 s.rate = "5000";
+                 s.duration = Duration.ofSeconds(2);
+                 s.windows = 3;
+                 s.statsInterval = Duration.ofSeconds(1);
+             })) {
+            run.awaitMeasuring(60);
+            while (run.stats.isEmpty()) {
+                Thread.sleep(10);
+            }
+            AdminRun.Reply low = run.call("PUT", "/ratelimit/0.5"); // one request per 2 s window, the least allowed
+            assertEquals(200, low.status(), low.body());
+            assertEquals("The run's rate is now 0.5 requests/s.", low.body().strip());
+            Thread.sleep(300); // the low rate's next request is now 2 s away
+            long put = System.nanoTime();
+            AdminRun.Reply high = run.call("PUT", "/ratelimit/5000");
+            assertEquals(200, high.status(), high.body());
+            RunResult result = run.awaitResult(60);
+
+            StringBuilder seen = new StringBuilder();
+            IntervalSample firstFull = null;
+            for (AdminRun.Timed<IntervalSample> t : run.stats) {
+                IntervalSample s = t.value();
+                seen.append(String.format("%.1f s: %.0f/s%n", s.second(), s.responses() / s.seconds()));
+                long started = t.nanos() - (long) (s.seconds() * 1e9);
+                if (firstFull == null && started >= put && s.seconds() > 0.9) {
+                    firstFull = s;
+                }
+            }
+            assertTrue(firstFull != null, "no whole second after the second PUT:\n" + seen);
+            assertEquals(5000, firstFull.responses() / firstFull.seconds(), 5000 * 0.02,
+                    "the first whole second after PUT /ratelimit/5000:\n" + seen);
+            assertEquals(2, run.rateChanges.size());
+            assertTrue(result.total().workloads().get(0).outcomes().requests() > 10_000, seen.toString());
+        }
+    }
+
     @Test
     void aWorkloadsPutChangesThatWorkloadOnly(@TempDir Path dir) throws Exception {
         Path toml = dir.resolve("two.toml");

@@ -448,13 +448,13 @@ class ConfigResolverFileTest {
         "requests = -1               | general.requests (line 2): must be at least 0, not -1",
         "seed = 1.5                  | general.seed (line 2): expected a whole number, not 1.5",
         "tcp-nodelay = 1             | general.tcp-nodelay (line 2): expected true or false, not 1",
-        "protocol = \"gopher\"       | general.protocol (line 2): unknown protocol 'gopher'; expected memcache, memcache-binary, redis, http",
+        "protocol = \"gopher\"       | general.protocol (line 2): unknown protocol 'gopher'; expected memcache, memcache-binary, memcache-meta, redis, http",
         "protocol = 1                | general.protocol (line 2): expected a string, not 1",
         "server = \"localhost\"      | general.server (line 2): 'localhost' has no port; write HOST:PORT, [IPv6]:PORT or unix:/path",
         "server = \"h:99999\"        | general.server (line 2): port must be between 1 and 65535, not '99999'",
         "thread = 4                  | general.thread (line 2): unknown key; did you mean threads?",
         "tcp_nodelay = true          | general.tcp_nodelay (line 2): unknown key; did you mean tcp-nodelay?",
-        "colour = \"blue\"           | general.colour (line 2): unknown key; expected one of server, protocol, threads, connections, pipeline, duration, windows, warmup, timeout, tcp-nodelay, requests, seed, udp, tls, tls-ca, tls-insecure, sni, connect-per-request, hold-connections, connect-rate, io-uring, busy-poll, stats-interval, early-send, arrivals, warmup-hitrate, connect-timeout, waterfall, servers, distribution, cluster, read-from, out, admin, user, password, db, resp, headers, http-ok",
+        "colour = \"blue\"           | general.colour (line 2): unknown key; expected one of server, protocol, threads, connections, pipeline, duration, windows, warmup, timeout, tcp-nodelay, requests, seed, udp, tls, tls-ca, tls-insecure, sni, connect-per-request, hold-connections, connect-rate, io-uring, busy-poll, stats-interval, early-send, arrivals, warmup-hitrate, connect-timeout, waterfall, servers, distribution, cluster, read-from, out, admin, meta-flags, meta-get-flags, user, password, db, resp, headers, http-ok",
     })
     void badGeneralValues(String line, String message) {
         assertEquals(f + ": " + message, error("[general]\n" + line + "\n"));
@@ -599,7 +599,7 @@ class ConfigResolverFileTest {
         RunSettings s = new RunSettings();
         s.config = file;
         String msg = assertThrows(UserError.class, () -> ConfigResolver.resolve(s)).getMessage();
-        assertTrue(msg.startsWith(f + ": not UTF-8 text"), msg);
+        assertEquals(f + ":1: byte 5 (0xff) is not UTF-8 text; a TOML file must be UTF-8 (is this a binary file?)", msg);
     }
 
     @Test

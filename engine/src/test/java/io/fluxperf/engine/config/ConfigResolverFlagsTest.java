@@ -134,10 +134,18 @@ class ConfigResolverFlagsTest {
         assertEquals(message, error(s -> s.server = server));
     }
 
+    /** An unknown method is told with the methods of the run's protocol only (issue 46). */
     @Test
     void badMethod() {
-        assertEquals("--method: unknown method 'frob'; expected one of " + Checks.METHODS, error(s -> s.method = "frob"));
-        assertTrue(error(s -> s.method = "flush").startsWith("--method: unknown method 'flush'; expected one of get,"));
+        assertEquals("--method: unknown method 'frob'; memcache speaks get, gets, set, add, replace, append, prepend,"
+                + " cas, delete, incr, decr, touch", error(s -> s.method = "frob"));
+        assertTrue(error(s -> s.method = "flush").startsWith("--method: unknown method 'flush'; memcache speaks get,"));
+        String redis = error(s -> {
+            s.protocol = "redis";
+            s.method = "gets";
+        });
+        assertTrue(redis.startsWith("--method: protocol redis does not support gets; it speaks get, set,"), redis);
+        assertTrue(!redis.contains("post") && !redis.contains("touch"), redis);
     }
 
     @Test
@@ -152,7 +160,9 @@ class ConfigResolverFlagsTest {
         "-0.5      | --rate: must be at least 0, not -0.5",
         "NaN       | --rate: 'NaN' is not a number",
         "Infinity  | --rate: 'Infinity' is not a number",
-        "1e999     | --rate: '1e999' is too large",
+        "1e999     | --rate: 1e999 is more than a schedule can space, which is 1,000,000,000 a second (one a nanosecond); leave the rate out for no pacing",
+        "1e12      | --rate: 1e12 is more than a schedule can space, which is 1,000,000,000 a second (one a nanosecond); leave the rate out for no pacing",
+        "0.001     | --rate: 0.001 requests/s is less than one request per 60s window; give at least 0.0167 requests/s, or longer windows (--duration)",
         "50k       | --rate: '50k' is not a number",
         "0x10      | --rate: '0x10' is not a number",
     })

@@ -574,7 +574,7 @@ final class HttpResponseDecoder {
 
     private ProtocolException malformed(String what) {
         int length = Math.min(lineLength(), 80);
-        String text = new String(window, lineStart, length, StandardCharsets.ISO_8859_1).replace("\r", "\\r").replace("\n", "\\n");
+        String text = io.fluxperf.engine.Printable.bytes(window, lineStart, length);
         return new ProtocolException("malformed HTTP " + what + " '" + text + (lineLength() > 80 ? "…" : "") + "'");
     }
 }

@@ -20,9 +20,11 @@ import io.netty.buffer.ByteBuf;
  *
  * <p>Outcomes, as the text codec: a get is OK when every key was found, MISS otherwise; status
  * 0 is OK; key not found (1), key exists (2) and item not stored (5) are MISS; any other status is
- * ERROR. Each request carries its own opaque (a per-connection sequence number, every packet of a
- * multi-key get the same one); replies are matched by order and must echo it, the opcode and
- * magic 0x81, or the connection is out of step ({@link ProtocolException}).
+ * ERROR; a get whose value is not the one the run wrote is an ERROR marked as a mismatch
+ * ({@link io.fluxperf.engine.request.Request#valueMismatch()}). Each request carries its own
+ * opaque (a per-connection sequence number, every packet of a multi-key get the same one); replies
+ * are matched by order and must echo it, the opcode and magic 0x81, or the connection is out of
+ * step ({@link ProtocolException}).
  */
 final class MemcacheBinaryCodec implements ProtocolCodec {
     static final int HEADER = 24;
@@ -188,10 +190,7 @@ final class MemcacheBinaryCodec implements ProtocolCodec {
         int status = in.getUnsignedShort(start + 6);
         Outcome outcome;
         if (status == STATUS_OK) {
-            outcome = Outcome.OK;
-            if (c.isRead()) {
-                checkValue(in, start, (int) end, r, 0);
-            }
+            outcome = c.isRead() && !valueMatches(in, start, (int) end, r, 0) ? mismatch(r) : Outcome.OK;
         } else if (status == STATUS_KEY_NOT_FOUND && c != Command.FLUSH) {
             outcome = Outcome.MISS;
         } else if ((status == STATUS_KEY_EXISTS || status == STATUS_NOT_STORED) && c.carriesValue()) {
@@ -208,6 +207,7 @@ final class MemcacheBinaryCodec implements ProtocolCodec {
         int hits = 0;
         int nextKey = 0;
         boolean error = false;
+        boolean mismatch = false;
         while (true) {
             long end = packetEnd(in, pos, limit, r);
             if (end < 0) {
@@ -218,6 +218,9 @@ final class MemcacheBinaryCodec implements ProtocolCodec {
             int status = in.getUnsignedShort(pos + 6);
             if (opcode == OP_NOOP) {
                 in.readerIndex((int) end);
+                if (mismatch) {
+                    return mismatch(r).ordinal();
+                }
                 if (error || status != STATUS_OK) {
                     return Outcome.ERROR.ordinal();
                 }
@@ -235,7 +238,7 @@ final class MemcacheBinaryCodec implements ProtocolCodec {
                     throw new ProtocolException("memcache-binary reply GetK for key '" + text(in, keyStart, keyLength)
                             + "' that the request (" + r + ") did not ask for");
                 }
-                checkValue(in, pos, (int) end, r, k);
+                mismatch |= !valueMatches(in, pos, (int) end, r, k);
                 hits++;
                 nextKey = k + 1;
             } else if (status != STATUS_KEY_NOT_FOUND) {
@@ -279,16 +282,20 @@ final class MemcacheBinaryCodec implements ProtocolCodec {
         return end;
     }
 
-    private static void checkValue(ByteBuf in, int pos, int end, Request r, int key) throws ProtocolException {
+    /** Whether the value of the packet at {@code pos} is the one the run wrote for key {@code key} (true without a check). */
+    private static boolean valueMatches(ByteBuf in, int pos, int end, Request r, int key) {
         ValueCheck check = r.valueCheck();
         if (check == null) {
-            return;
+            return true;
         }
         int valueStart = pos + HEADER + in.getUnsignedByte(pos + 4) + in.getUnsignedShort(pos + 2);
-        if (!check.matches(r.keyBytes(), r.keyOffset(key), r.keyLength(key), in, valueStart, end - valueStart)) {
-            throw new ProtocolException("memcache-binary reply value for key '" + r.keyString(key)
-                    + "' is not the value written for it (corrupted, or another key's)");
-        }
+        return check.matches(r.keyBytes(), r.keyOffset(key), r.keyLength(key), in, valueStart, end - valueStart);
+    }
+
+    /** A read whose value is not the one written: an error counted as a mismatch; the reply was whole, the connection stays. */
+    private static Outcome mismatch(Request r) {
+        r.valueMismatch();
+        return Outcome.ERROR;
     }
 
     private static byte opcodeOf(Command c) {
@@ -317,6 +324,6 @@ final class MemcacheBinaryCodec implements ProtocolCodec {
     }
 
     private static String text(ByteBuf in, int from, int length) {
-        return in.toString(from, Math.min(length, 80), java.nio.charset.StandardCharsets.ISO_8859_1);
+        return io.fluxperf.engine.Printable.bytes(in, from, Math.min(length, 80));
     }
 }

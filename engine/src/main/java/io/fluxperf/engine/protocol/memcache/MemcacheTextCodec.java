@@ -1,5 +1,6 @@
 package io.fluxperf.engine.protocol.memcache;
 
+import io.fluxperf.engine.Printable;
 import io.fluxperf.engine.protocol.Ascii;
 import io.fluxperf.engine.protocol.ProtocolCodec;
 import io.fluxperf.engine.protocol.ProtocolException;
@@ -9,7 +10,6 @@ import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.ValueCheck;
 import io.netty.buffer.ByteBuf;
-import java.nio.charset.StandardCharsets;
 import static io.fluxperf.engine.protocol.Ascii.bytes;
 import static io.fluxperf.engine.protocol.Ascii.startsWith;
 
@@ -18,9 +18,10 @@ import static io.fluxperf.engine.protocol.Ascii.startsWith;
  *
  * <p>Outcomes: a get is OK when every key was found, MISS otherwise; STORED, DELETED, TOUCHED,
  * OK and a number are OK; NOT_STORED, EXISTS and NOT_FOUND are MISS (the condition of the
- * command did not hold); ERROR, CLIENT_ERROR and SERVER_ERROR are ERROR. Anything else, or a
- * VALUE for a key that was not asked for, is a {@link ProtocolException}: the connection is out
- * of step with its requests.
+ * command did not hold); ERROR, CLIENT_ERROR and SERVER_ERROR are ERROR. A get whose value is not
+ * the one the run wrote ({@link ValueCheck}) is an ERROR marked as a mismatch, read whole. Anything
+ * else, or a VALUE for a key that was not asked for, is a {@link ProtocolException}: the
+ * connection is out of step with its requests.
  */
 final class MemcacheTextCodec implements ProtocolCodec {
     /** A reply line longer than this without a line end is garbage, not a partial reply. */
@@ -153,6 +154,7 @@ final class MemcacheTextCodec implements ProtocolCodec {
         int pos = start;
         int hits = 0;
         int nextKey = 0;
+        boolean mismatch = false;
         while (true) {
             int lf = lineEnd(in, pos, limit);
             if (lf < 0) {
@@ -162,6 +164,10 @@ final class MemcacheTextCodec implements ProtocolCodec {
             int lineEnd = lf - 1; // the '\r'
             if (isExactly(in, pos, lineEnd, END)) {
                 in.readerIndex(lf + 1);
+                if (mismatch) {
+                    r.valueMismatch();
+                    return Outcome.ERROR.ordinal();
+                }
                 return hits == r.keyCount() ? Outcome.OK.ordinal() : Outcome.MISS.ordinal();
             }
             if (startsWith(in, pos, lineEnd, VALUE)) {
@@ -197,8 +203,7 @@ final class MemcacheTextCodec implements ProtocolCodec {
                 ValueCheck check = r.valueCheck();
                 if (check != null && !check.matches(r.keyBytes(), r.keyOffset(nextKey), r.keyLength(nextKey),
                         in, lf + 1, (int) dataLength)) {
-                    throw new ProtocolException("memcache reply value for key '" + text(in, keyStart, keyEnd)
-                            + "' is not the value written for it (corrupted, or another key's)");
+                    mismatch = true; // the rest of the reply is read: the connection stays in step
                 }
                 hits++;
                 nextKey++;
@@ -322,7 +327,6 @@ final class MemcacheTextCodec implements ProtocolCodec {
 
     private static String text(ByteBuf in, int from, int end) {
         int length = Math.min(end - from, 80);
-        String s = in.toString(from, Math.max(0, length), StandardCharsets.ISO_8859_1);
-        return s.replace("\r", "\\r").replace("\n", "\\n") + (end - from > 80 ? "…" : "");
+        return Printable.bytes(in, from, Math.max(0, length)) + (end - from > 80 ? "…" : "");
     }
 }

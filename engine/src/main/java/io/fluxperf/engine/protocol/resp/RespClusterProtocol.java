@@ -11,8 +11,9 @@ import java.util.List;
 
 /**
  * redis Cluster for the engine's pool: 16384 hash slots ({@link HashSlots}), the slot map read with
- * {@link ClusterDiscovery}, and codecs that decode MOVED and ASK as redirects and send READONLY on
- * a replica's connections ({@link RespCodec}).
+ * {@link ClusterDiscovery}, and codecs that decode MOVED and ASK as redirects
+ * ({@link io.fluxperf.engine.protocol.resp.cluster.ClusterRedirects}) and send READONLY on a
+ * replica's connections ({@link RespHandshake}).
  */
 final class RespClusterProtocol implements ClusterProtocol {
     static final RespClusterProtocol INSTANCE = new RespClusterProtocol();

@@ -14,7 +14,7 @@ import java.util.List;
 
 /**
  * Redis' RESP: RESP2, or RESP3 after {@code HELLO 3} ({@code --resp 3}); AUTH and SELECT from
- * {@link RespOptions}. What each command sends is described on {@link RespCodec}; the embedded
+ * {@link RespOptions}. What each command sends is described on {@link RespRequestEncoder}; the embedded
  * server is {@link RespTargetServer}.
  */
 public final class RespProtocol implements Protocol {

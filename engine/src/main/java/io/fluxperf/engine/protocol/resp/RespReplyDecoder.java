@@ -2,7 +2,6 @@ package io.fluxperf.engine.protocol.resp;
 
 import io.fluxperf.engine.protocol.ProtocolException;
 import io.netty.buffer.ByteBuf;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -351,25 +350,9 @@ public final class RespReplyDecoder {
         return b >= 0x20 && b < 0x7f ? "'" + (char) b + "'" : String.format("0x%02x", b & 0xff);
     }
 
-    /** Up to 60 bytes of {@code in[from, end)} as printable text, for messages. */
+    /** Up to 60 bytes of {@code in[from, end)} quoted as printable text ({@link io.fluxperf.engine.Printable}), for messages. */
     static String text(ByteBuf in, int from, int end) {
         int n = Math.max(0, Math.min(end - from, 60));
-        String s = in.toString(from, n, StandardCharsets.ISO_8859_1);
-        StringBuilder b = new StringBuilder("'");
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '\r' -> b.append("\\r");
-                case '\n' -> b.append("\\n");
-                default -> {
-                    if (c < 0x20 || c >= 0x7f) {
-                        b.append(String.format("\\x%02x", (int) c));
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        return b.append(end - from > 60 ? "…'" : "'").toString();
+        return "'" + io.fluxperf.engine.Printable.bytes(in, from, n) + (end - from > 60 ? "…'" : "'");
     }
 }

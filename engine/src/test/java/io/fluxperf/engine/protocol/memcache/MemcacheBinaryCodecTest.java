@@ -277,13 +277,22 @@ class MemcacheBinaryCodecTest {
         assertEquals(Outcome.OK.ordinal(), c5.decode(Unpooled.wrappedBuffer(reply(0x00, 0, 1, ints(0), "", HELLO)), get));
     }
 
+    /** A value other than the one written is an error marked as a mismatch; the connection stays in step. */
     @Test
-    void valuesAreChecked() {
+    void valuesAreChecked() throws ProtocolException {
         MemcacheBinaryCodec codec = new MemcacheBinaryCodec();
         Request get = request(Command.GET, "k").valueCheck((key, off, len, value, from, length) ->
                 value.toString(from, length, StandardCharsets.US_ASCII).equals("hello"));
         codec.encode(get, Unpooled.buffer());
-        assertThrows(ProtocolException.class, () -> codec.decode(Unpooled.wrappedBuffer(reply(0x00, 0, 0, ints(0), "", "hellx".getBytes())), get));
+        codec.encode(get, Unpooled.buffer());
+        io.netty.buffer.ByteBuf in = Unpooled.wrappedBuffer(reply(0x00, 0, 0, ints(0), "", "hellx".getBytes()),
+                reply(0x00, 0, 1, ints(0), "", "hello".getBytes()));
+        assertEquals(Outcome.ERROR.ordinal(), codec.decode(in, get));
+        assertTrue(get.valueMismatched());
+        Request again = request(Command.GET, "k").valueCheck(get.valueCheck());
+        assertEquals(Outcome.OK.ordinal(), codec.decode(in, again), "the next reply decodes: in step");
+        assertFalse(again.valueMismatched());
+        assertEquals(0, in.readableBytes());
     }
 
     /**

@@ -147,6 +147,36 @@ class MemcacheTextCodecTest {
         assertEquals(0, in.readableBytes());
     }
 
+    /**
+     * A value other than the one written (another run wrote the key) is an error marked as a
+     * mismatch, read whole at every split so that the next reply on the connection decodes: not a
+     * protocol error, which would close the connection.
+     */
+    @Test
+    void aValueOtherThanTheOneWrittenIsAMismatchReadWhole() throws ProtocolException {
+        String stream = "VALUE a 0 5\r\nhellx\r\nVALUE b 0 5\r\nhello\r\nEND\r\nVALUE a 0 5\r\nhello\r\nEND\r\n";
+        byte[] bytes = stream.getBytes(StandardCharsets.US_ASCII);
+        for (int split = 0; split <= bytes.length; split++) {
+            Request multi = request(Command.GET, "a", "b").valueCheck((key, off, len, value, from, length) ->
+                    value.toString(from, length, StandardCharsets.US_ASCII).equals("hello"));
+            Request single = request(Command.GET, "a").valueCheck((key, off, len, value, from, length) ->
+                    value.toString(from, length, StandardCharsets.US_ASCII).equals("hello"));
+            MemcacheTextCodec codec = new MemcacheTextCodec();
+            ByteBuf in = Unpooled.buffer();
+            in.writeBytes(bytes, 0, split);
+            int first = codec.decode(in, multi);
+            in.writeBytes(bytes, split, bytes.length - split);
+            if (first == ProtocolCodec.NEED_MORE) {
+                first = codec.decode(in, multi);
+            }
+            assertEquals(Outcome.ERROR.ordinal(), first, "split at " + split);
+            assertTrue(multi.valueMismatched(), "marked as a mismatch");
+            assertEquals(Outcome.OK.ordinal(), codec.decode(in, single), "the next reply, in step");
+            assertFalse(single.valueMismatched());
+            assertEquals(0, in.readableBytes());
+        }
+    }
+
     @Test
     void aValueForAKeyNotAskedForIsAProtocolError() {
         ByteBuf in = Unpooled.copiedBuffer("VALUE other 0 1\r\nx\r\nEND\r\n", StandardCharsets.US_ASCII);

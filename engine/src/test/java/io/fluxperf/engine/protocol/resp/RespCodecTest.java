@@ -515,6 +515,41 @@ class RespCodecTest {
         return new String(b, StandardCharsets.ISO_8859_1).replace("\r", "\\r").replace("\n", "\\n");
     }
 
+    /**
+     * A GET or MGET of a --hit workload checks each value it reads: one other than the run writes
+     * for the key (another run wrote it) is an error marked as a mismatch, the reply read whole at
+     * every split, so that the next reply on the connection decodes.
+     */
+    @Test
+    void aValueOtherThanTheOneWrittenIsAMismatchReadWhole() throws ProtocolException {
+        io.fluxperf.engine.request.ValueCheck isAbc = (key, off, len, value, from, length) ->
+                value.toString(from, length, StandardCharsets.US_ASCII).equals("abc");
+        String stream = "$3\r\nabx\r\n*3\r\n$3\r\nabc\r\n$-1\r\n$2\r\nab\r\n$3\r\nabc\r\n*2\r\n$3\r\nabc\r\n$-1\r\n";
+        byte[] bytes = stream.getBytes(StandardCharsets.US_ASCII);
+        for (int split = 0; split <= bytes.length; split++) {
+            RespCodec codec = codec();
+            Request[] order = {request(Command.GET, 1).valueCheck(isAbc), request(Command.MGET, 1, 2, 3).valueCheck(isAbc),
+                    request(Command.GET, 1).valueCheck(isAbc), request(Command.MGET, 1, 2).valueCheck(isAbc)};
+            Outcome[] expected = {Outcome.ERROR, Outcome.ERROR, Outcome.OK, Outcome.OK};
+            ByteBuf in = Unpooled.buffer();
+            in.writeBytes(bytes, 0, split);
+            int next = 0;
+            for (int round = 0; round < 2; round++) {
+                int result;
+                while (next < order.length && (result = codec.decode(in, order[next])) != ProtocolCodec.NEED_MORE) {
+                    assertEquals(expected[next], Outcome.of(result), "request " + next + ", split at " + split);
+                    assertEquals(expected[next] == Outcome.ERROR, order[next].valueMismatched(), "request " + next);
+                    next++;
+                }
+                if (round == 0) {
+                    in.writeBytes(bytes, split, bytes.length - split);
+                }
+            }
+            assertEquals(order.length, next, "split at " + split);
+            assertEquals(0, in.readableBytes());
+        }
+    }
+
     @Test
     void encodingAndDecodingAllocateNothingPerRequest() throws Exception {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();

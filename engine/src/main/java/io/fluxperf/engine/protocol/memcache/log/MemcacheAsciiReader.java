@@ -14,7 +14,8 @@ import java.util.Set;
  * Reads a raw memcached text-protocol stream, as a client sent it (e.g. captured with
  * {@code tcpflow}): {@code get}/{@code gets} with one or more keys, the storage commands with
  * their data blocks (the logged bytes are sent, byte for byte), {@code cas}, {@code delete},
- * {@code incr}/{@code decr}, {@code touch}. {@code noreply} is dropped, since every command's
+ * {@code incr}/{@code decr}, {@code touch}, and the meta commands ({@link MetaRequests}): a stream
+ * may mix them, as memcached takes both on one connection. {@code noreply} is dropped, since every command's
  * reply is timed. Admin commands ({@code version}, {@code stats}, {@code verbosity}, {@code quit}, …)
  * are skipped, {@code flush_all} too unless {@code --allow-flush}.
  *
@@ -24,9 +25,10 @@ import java.util.Set;
 final class MemcacheAsciiReader extends LineLogReader {
     private static final int MAX_TOKENS = 256;
     private static final Set<String> ADMIN = Set.of("version", "stats", "verbosity", "quit", "watch", "lru_crawler",
-            "slabs", "lru", "shutdown", "cache_memlimit", "misbehave", "debugtime", "mn", "me");
+            "slabs", "lru", "shutdown", "cache_memlimit", "misbehave", "debugtime");
 
     private final SendTimes times;
+    private final MetaRequests meta;
     private final SpaceTokens words = new SpaceTokens(MAX_TOKENS);
     private final int[] tokenFrom = words.from;
     private final int[] tokenTo = words.to;
@@ -36,6 +38,7 @@ final class MemcacheAsciiReader extends LineLogReader {
     MemcacheAsciiReader(LogInput input, ReaderContext ctx, Path timesCsv) {
         super(input, 1 << 20, ctx);
         this.times = timesCsv == null ? null : new SendTimes(timesCsv, ctx);
+        this.meta = new MetaRequests(ctx, lines);
     }
 
     @Override
@@ -79,6 +82,9 @@ final class MemcacheAsciiReader extends LineLogReader {
      * Returns null for a command to send, "" for a line skipped (counted), else what is wrong.
      */
     private String command(byte[] b, int tokens, LogEntry e) throws IOException {
+        if (MetaRequests.isMeta(b, tokenFrom[0], tokenTo[0])) {
+            return meta.read(b, tokenFrom, tokenTo, tokens, e);
+        }
         int verbId = ctx.verbs.id(b, tokenFrom[0], tokenTo[0]);
         String verb = ctx.verbs.name(verbId);
         int last = tokens;

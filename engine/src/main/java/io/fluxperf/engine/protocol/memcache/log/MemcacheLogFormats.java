@@ -9,7 +9,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
-/** The memcache command logs replay reads: memcached's {@code watch} output, a raw text stream, twemcache's klog. */
+/**
+ * The memcache command logs replay reads: memcached's {@code watch} output, a raw text stream (text
+ * and meta commands), twemcache's klog. {@link #ALL} are the text protocol's; {@link #META}, a raw
+ * stream that starts with a meta command, is the meta protocol's.
+ */
 public final class MemcacheLogFormats {
     /** memcached's {@code watch fetchers mutations} output: {@code ts=… gid=… type=item_get key=…}. */
     public static final LogFormat WATCH = new Format("memcache-watch", "^ts=\\d+\\.\\d+ gid=\\d+ .*") {
@@ -46,6 +50,27 @@ public final class MemcacheLogFormats {
             return PreparedLog.of(ctx -> new MemcacheAsciiReader(LogInput.open(log), ctx, csv), List.of(csv != null
                     ? "send times from " + csv
                     : "the stream has no send times (no --times file): commands go as fast as allowed"));
+        }
+    };
+
+    /**
+     * A raw stream whose first command is a meta one ({@code mg}, {@code ms}, …): read as
+     * {@link #ASCII} is, and replayed with the meta protocol.
+     */
+    public static final LogFormat META = new Format("memcache-meta-ascii", "^m[gsdaen]( .*)?") {
+        @Override
+        public boolean binary() {
+            return true;
+        }
+
+        @Override
+        public boolean takesSendTimes() {
+            return true;
+        }
+
+        @Override
+        public PreparedLog prepare(Path log, Path sendTimes) {
+            return ASCII.prepare(log, sendTimes);
         }
     };
 

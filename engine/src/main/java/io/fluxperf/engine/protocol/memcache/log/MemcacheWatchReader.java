@@ -100,8 +100,8 @@ final class MemcacheWatchReader extends LineLogReader {
                 continue;
             }
             if (!get && !store) {
-                ctx.stats.skip("not a command (watch type " + new String(b, typeFrom, typeTo - typeFrom,
-                        java.nio.charset.StandardCharsets.ISO_8859_1) + ")");
+                ctx.stats.skip("not a command (watch type " + io.fluxperf.engine.Printable.bytes(b, typeFrom, typeTo - typeFrom)
+                        + ")");
                 continue;
             }
             String missing = keyFrom < 0 ? "key" : cfdFrom < 0 ? "cfd" : store && cmdFrom < 0 ? "cmd"
@@ -144,8 +144,8 @@ final class MemcacheWatchReader extends LineLogReader {
                     }
                 }
                 if (which < 0) {
-                    ctx.bad.add(ctx.place(n), "unknown command '" + new String(b, cmdFrom, cmdTo - cmdFrom,
-                            java.nio.charset.StandardCharsets.ISO_8859_1) + "'");
+                    ctx.bad.add(ctx.place(n), "unknown command '" + io.fluxperf.engine.Printable.bytes(b, cmdFrom,
+                            cmdTo - cmdFrom) + "'");
                     continue;
                 }
                 long size = number(b, sizeFrom, sizeTo);

@@ -5,7 +5,8 @@ import io.fluxperf.engine.target.LruEntry;
 /**
  * A stored value. Value, flags and cas never change after creation (a modification stores a new
  * Item), so a connection may copy them into a reply after leaving the segment lock; only the
- * expiry time is updated in place (touch, gat), and only under the segment lock.
+ * expiry time (touch, gat) and whether it was fetched are updated in place, and only under the
+ * segment lock.
  */
 final class Item extends LruEntry {
     /** {@link #expiresAtMillis} of an item that is expired on arrival (a negative exptime). */
@@ -16,12 +17,23 @@ final class Item extends LruEntry {
     /** memcached's 32-bit client flags, stored as the int with the same bits. */
     final int flags;
     final long cas;
+    /** The key was stored base64-decoded (a meta command's {@code b}): meta replies show it encoded again. */
+    final boolean binaryKey;
+    /** A get has fetched it since it was stored (memcached's ITEM_FETCHED). Guarded by the segment's monitor. */
+    boolean fetched;
+    /** A meta get has handed out the win token for it (W, memcached's ITEM_TOKEN_SENT); later ones see Z. Guarded likewise. */
+    boolean tokenSent;
 
     Item(byte[] value, int flags, long cas, long expiresAtMillis) {
+        this(value, flags, cas, expiresAtMillis, false);
+    }
+
+    Item(byte[] value, int flags, long cas, long expiresAtMillis, boolean binaryKey) {
         super(expiresAtMillis);
         this.value = value;
         this.flags = flags;
         this.cas = cas;
+        this.binaryKey = binaryKey;
     }
 
     /**

@@ -254,7 +254,7 @@ final class MemcacheBinaryProcessor extends CommandProcessorBase {
         if (status != OK) {
             errorWithText(out(), opcode, opaque, status);
         } else if (!quiet) {
-            Item stored = store.get(key, now);
+            Item stored = store.peek(key, now);
             header(out(), opcode, OK, 0, 0, 0, opaque, stored != null ? stored.cas : 0);
         }
     }
@@ -288,7 +288,7 @@ final class MemcacheBinaryProcessor extends CommandProcessorBase {
         if (opcode == INCREMENTQ || opcode == DECREMENTQ) {
             return;
         }
-        Item item = store.get(key, now);
+        Item item = store.peek(key, now);
         ByteBuf o = out();
         header(o, opcode, OK, 0, 0, 8, opaque, item != null ? item.cas : 0);
         o.writeLong(value);

@@ -17,8 +17,9 @@ import static io.fluxperf.engine.protocol.memcache.target.MemcacheReplies.*;
  * checks in the same order, the same error texts, {@code noreply} silencing every reply of a
  * command that accepts it (errors included), and the same treatment of odd numbers.
  *
- * <p>Meta commands (mg, ms, …) and administrative commands (lru_crawler, slabs, watch, …) are not
- * implemented and get ERROR. Confined to the connection's event loop.
+ * <p>Meta commands (mg, ms, md, ma, mn, me) go to {@link MetaCommands}. Administrative commands
+ * (lru_crawler, slabs, watch, …) are not implemented and get ERROR. Confined to the connection's
+ * event loop.
  */
 final class MemcacheCommandProcessor extends CommandProcessorBase implements MemcacheRequestDecoder.Sink {
 
@@ -35,6 +36,7 @@ final class MemcacheCommandProcessor extends CommandProcessorBase implements Mem
 
     private final ByteKey probe = ByteKey.probe();
     private final AsciiNumbers numbers = new AsciiNumbers();
+    private final MetaCommands meta;
     private boolean noreply;
 
     // a storage command waiting for its data block
@@ -56,12 +58,14 @@ final class MemcacheCommandProcessor extends CommandProcessorBase implements Mem
         this.counters = counters;
         this.stats = stats;
         this.localAddress = localAddress;
+        this.meta = new MetaCommands(store, counters, numbers);
     }
 
     @Override
     public void release() {
         super.release();
         pendingKey = null;
+        meta.release();
     }
 
     @Override
@@ -73,8 +77,9 @@ final class MemcacheCommandProcessor extends CommandProcessorBase implements Mem
         }
         int n = line.memcachedTokens();
         byte first = line.firstByte(0);
-        if (first == 'm' && line.length(0) == 2) {
-            error(); // meta commands are not implemented
+        if (MetaCommands.isMeta(line)) {
+            meta.onLine(line, decoder, out(), now);
+            writeEarlyIfLarge();
             return;
         }
         switch (first) {
@@ -151,6 +156,11 @@ final class MemcacheCommandProcessor extends CommandProcessorBase implements Mem
 
     @Override
     public void onData(byte[] value, boolean endsWithCrlf) {
+        if (meta.awaitingData()) {
+            meta.onData(value, endsWithCrlf, out(), now);
+            writeEarlyIfLarge();
+            return;
+        }
         noreply = pendingNoreply;
         ByteKey key = pendingKey;
         pendingKey = null;

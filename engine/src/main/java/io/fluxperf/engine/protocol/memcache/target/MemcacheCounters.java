@@ -13,6 +13,8 @@ final class MemcacheCounters extends LoopCounters<MemcacheCounters.Cell> {
     enum Verb {
         GET, GETS, GAT, GATS, SET, ADD, REPLACE, APPEND, PREPEND, CAS, DELETE, INCR, DECR, TOUCH,
         FLUSH_ALL, STATS, VERSION, VERBOSITY, QUIT,
+        /** The meta commands. */
+        MG, MS, MD, MA, MN, ME,
         /** Unknown commands and lines memcached answers with ERROR. */
         ERROR;
 

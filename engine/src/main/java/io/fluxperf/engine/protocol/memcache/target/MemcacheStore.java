@@ -74,6 +74,19 @@ final class MemcacheStore extends StripedStore<StoreSegment> {
         return segment(key).get(key, now);
     }
 
+    /** A look-up that does not count as a fetch (meta's me, a store reading back its cas). */
+    Item peek(ByteKey key, long now) {
+        runDueFlush(now);
+        return segment(key).peek(key, now);
+    }
+
+    /** See {@link StoreSegment#metaGet}. */
+    void metaGet(ByteKey key, boolean noUpdate, long newExpiry, boolean vivify, long vivifyExpiry, boolean binaryKey,
+                 long now, MetaResult out) {
+        runDueFlush(now);
+        segment(key).metaGet(key, noUpdate, newExpiry, vivify, vivifyExpiry, binaryKey, now, out);
+    }
+
     Item getAndTouch(ByteKey key, long expiresAtMillis, long now) {
         runDueFlush(now);
         return segment(key).getAndTouch(key, expiresAtMillis, now);
@@ -84,6 +97,13 @@ final class MemcacheStore extends StripedStore<StoreSegment> {
         return segment(key).store(mode, key, flags, expiresAtMillis, value, casUnique, now);
     }
 
+    /** A meta set: see {@link StoreSegment#store(int, ByteKey, int, long, byte[], long, boolean, long, MetaResult)}. */
+    int store(int mode, ByteKey key, int flags, long expiresAtMillis, byte[] value, long casUnique, boolean binaryKey,
+              long now, MetaResult out) {
+        runDueFlush(now);
+        return segment(key).store(mode, key, flags, expiresAtMillis, value, casUnique, binaryKey, now, out);
+    }
+
     boolean delete(ByteKey key, long now) {
         runDueFlush(now);
         return segment(key).delete(key, now);
@@ -92,6 +112,13 @@ final class MemcacheStore extends StripedStore<StoreSegment> {
     int incrDecr(ByteKey key, boolean incr, long delta, long now, AsciiNumbers numbers) {
         runDueFlush(now);
         return segment(key).incrDecr(key, incr, delta, now, numbers);
+    }
+
+    /** A meta ma: see {@link StoreSegment#arithmetic}. */
+    int arithmetic(ByteKey key, boolean incr, long delta, long requiredCas, long newExpiry, long now,
+                   AsciiNumbers numbers, MetaResult out) {
+        runDueFlush(now);
+        return segment(key).arithmetic(key, incr, delta, requiredCas, newExpiry, now, numbers, out);
     }
 
     boolean touch(ByteKey key, long expiresAtMillis, long now) {

@@ -13,6 +13,8 @@ import io.fluxperf.engine.target.LruSegment;
  * a get found also in {@code expiredOnGet}.
  */
 final class StoreSegment extends LruSegment<Item> {
+    private static final byte[] EMPTY = new byte[0];
+
     private final int index;
     private final int indexBits;
 
@@ -25,9 +27,54 @@ final class StoreSegment extends LruSegment<Item> {
         this.indexBits = indexBits;
     }
 
-    /** The live item under {@code key} (now the most recently used), or null. */
+    /** The live item under {@code key} (now the most recently used, and fetched), or null. */
     synchronized Item get(ByteKey key, long now) {
+        Item it = lookup(key, now);
+        if (it != null && !it.fetched) {
+            it.fetched = true;
+        }
+        return it;
+    }
+
+    /** The live item under {@code key}, not marked as fetched (meta's me, a store reading back its cas), or null. */
+    synchronized Item peek(ByteKey key, long now) {
         return lookup(key, now);
+    }
+
+    /**
+     * A meta get: the live item under {@code key} into {@code out}, with whether a get had fetched it
+     * before; it is marked fetched unless {@code noUpdate}, and gets {@code newExpiry} unless that is
+     * {@link MetaResult#KEEP}. With {@code vivify} (mg's N) a missing item is created empty, expiring at
+     * {@code vivifyExpiry}, and {@code out.created} says so.
+     *
+     * @param key a probe; copied if the item is created
+     */
+    synchronized void metaGet(ByteKey key, boolean noUpdate, long newExpiry, boolean vivify, long vivifyExpiry,
+                              boolean binaryKey, long now, MetaResult out) {
+        out.created = false;
+        Item it = lookup(key, now);
+        if (it == null && vivify) {
+            it = new Item(EMPTY, 0, nextCas(), vivifyExpiry, binaryKey);
+            ByteKey owned = key.stored(true);
+            items.put(owned, it);
+            bytes += sizeOf(owned, it);
+            totalItems++;
+            makeRoom(now);
+            out.created = true;
+        } else if (it != null && newExpiry != MetaResult.KEEP) {
+            it.expiresAtMillis = newExpiry;
+        }
+        out.item = it;
+        if (it != null) {
+            out.fetchedBefore = it.fetched;
+            out.tokenSentBefore = it.tokenSent;
+            if (!noUpdate) {
+                it.fetched = true;
+            }
+            if (out.created) {
+                it.tokenSent = true; // the vivifying get wins the token (W)
+            }
+        }
     }
 
     /** Like {@link #get}, and gives the live item a new expiry time (touch, gat). */
@@ -45,7 +92,20 @@ final class StoreSegment extends LruSegment<Item> {
      * @param key owned key (stored if the item is new)
      * @return one of {@link MemcacheStore#STORED}, {@code NOT_STORED}, {@code EXISTS}, {@code NOT_FOUND}
      */
-    synchronized int store(int mode, ByteKey key, int flags, long expiresAtMillis, byte[] value, long casUnique, long now) {
+    int store(int mode, ByteKey key, int flags, long expiresAtMillis, byte[] value, long casUnique, long now) {
+        return store(mode, key, flags, expiresAtMillis, value, casUnique, false, now, null);
+    }
+
+    /**
+     * {@link #store(int, ByteKey, int, long, byte[], long, long)} for a meta set: {@code binaryKey} is
+     * kept with the item, an append or prepend with a cas checks it as memcached does, and the item
+     * stored is left in {@code out} (null when none was, or when it expired on arrival).
+     */
+    synchronized int store(int mode, ByteKey key, int flags, long expiresAtMillis, byte[] value, long casUnique,
+                           boolean binaryKey, long now, MetaResult out) {
+        if (out != null) {
+            out.item = null;
+        }
         Item old = items.get(key);
         if (old != null && old.isExpired(now)) {
             unlink(key, old);
@@ -66,6 +126,9 @@ final class StoreSegment extends LruSegment<Item> {
             case MemcacheStore.APPEND, MemcacheStore.PREPEND -> {
                 if (old == null) {
                     return MemcacheStore.NOT_STORED;
+                }
+                if (casUnique != 0 && old.cas != casUnique) {
+                    return MemcacheStore.EXISTS;
                 }
                 value = mode == MemcacheStore.APPEND ? concat(old.value, value) : concat(value, old.value);
                 flags = old.flags; // append and prepend ignore the command's flags and exptime
@@ -94,7 +157,10 @@ final class StoreSegment extends LruSegment<Item> {
             }
             return MemcacheStore.STORED;
         }
-        Item fresh = new Item(value, flags, nextCas(), expiresAtMillis);
+        Item fresh = new Item(value, flags, nextCas(), expiresAtMillis, binaryKey);
+        if (out != null) {
+            out.item = fresh;
+        }
         if (old != null) {
             bytes -= sizeOf(key, old);
         }
@@ -123,12 +189,28 @@ final class StoreSegment extends LruSegment<Item> {
      * wraps at 2^64, decr stops at 0, a shorter result is padded with spaces to the old length.
      * On {@link MemcacheStore#OK} the new value is in {@code numbers.value}.
      */
-    synchronized int incrDecr(ByteKey key, boolean incr, long delta, long now, AsciiNumbers numbers) {
-        Item old = get(key, now);
+    int incrDecr(ByteKey key, boolean incr, long delta, long now, AsciiNumbers numbers) {
+        return arithmetic(key, incr, delta, 0, MetaResult.KEEP, now, numbers, null);
+    }
+
+    /**
+     * {@link #incrDecr} for a meta {@code ma}: only when {@code requiredCas} is 0 or the item's cas
+     * ({@link MemcacheStore#EXISTS} otherwise); the item then expires at {@code newExpiry} unless that
+     * is {@link MetaResult#KEEP}, and is left in {@code out}.
+     */
+    synchronized int arithmetic(ByteKey key, boolean incr, long delta, long requiredCas, long newExpiry, long now,
+                                AsciiNumbers numbers, MetaResult out) {
+        Item old = lookup(key, now); // memcached's incr does not mark the item fetched
         if (old == null) {
             return MemcacheStore.NOT_FOUND;
         }
-        if (old.value.length == 0 || !numbers.parseUnsigned64(old.value, 0, old.value.length)) {
+        if (old.value.length == 0) {
+            return MemcacheStore.NON_NUMERIC;
+        }
+        if (requiredCas != 0 && old.cas != requiredCas) {
+            return MemcacheStore.EXISTS;
+        }
+        if (!numbers.parseUnsigned64(old.value, 0, old.value.length)) {
             return MemcacheStore.NON_NUMERIC;
         }
         long current = numbers.value;
@@ -137,8 +219,13 @@ final class StoreSegment extends LruSegment<Item> {
         if (value.length != old.value.length) {
             totalItems++; // memcached links a new, longer item here; an in-place rewrite is not a new item
         }
-        Item fresh = new Item(value, old.flags, nextCas(), old.expiresAtMillis);
+        Item fresh = new Item(value, old.flags, nextCas(), newExpiry == MetaResult.KEEP ? old.expiresAtMillis : newExpiry,
+                old.binaryKey);
+        fresh.fetched = old.fetched;
         items.replace(key, fresh); // keeps the stored key object; key may be a probe
+        if (out != null) {
+            out.item = fresh;
+        }
         bytes += value.length - old.value.length;
         makeRoom(now);
         numbers.value = next;

@@ -58,6 +58,28 @@ final class RespEntry extends LruEntry {
         return (ZSet) value;
     }
 
+    /** A new, empty value of a container {@code type}: a hash, list, set or sorted set. */
+    static Object emptyContainer(byte type) {
+        return switch (type) {
+            case HASH -> new HashMap<ByteKey, byte[]>(4);
+            case LIST -> new ArrayDeque<byte[]>();
+            case SET -> new HashSet<ByteKey>(4);
+            case ZSET -> new ZSet();
+            default -> throw new IllegalArgumentException("no container of type " + type);
+        };
+    }
+
+    /** Whether this is a container left without elements (redis then removes its key). */
+    boolean isEmptyContainer() {
+        return switch (type) {
+            case HASH -> hash().isEmpty();
+            case LIST -> list().isEmpty();
+            case SET -> set().isEmpty();
+            case ZSET -> zset().size() == 0;
+            default -> false;
+        };
+    }
+
     static String typeName(byte type) {
         return switch (type) {
             case STRING -> "string";
@@ -75,6 +97,32 @@ final class RespEntry extends LruEntry {
 
         int size() {
             return scores.size();
+        }
+
+        /** Adds {@code stored} (a key of its own, not a probe), not a member yet, with {@code score}. */
+        void add(ByteKey stored, double score) {
+            scores.put(stored, score);
+            order.add(new Node(score, stored));
+        }
+
+        /** Moves the member that {@code probe} names from score {@code old} to {@code score}. */
+        void rescore(ByteKey probe, double old, double score) {
+            ByteKey stored = order.ceiling(new Node(old, probe)).member();
+            order.remove(new Node(old, stored));
+            order.add(new Node(score, stored));
+            scores.put(stored, score);
+        }
+
+        /** Removes the member that {@code probe} names, whose score is {@code score}. */
+        void remove(ByteKey probe, double score) {
+            ByteKey stored = order.ceiling(new Node(score, probe)).member();
+            order.remove(new Node(score, stored));
+            scores.remove(stored);
+        }
+
+        /** The number of members before the one that {@code probe} names, whose score is {@code score}. */
+        int rank(ByteKey probe, double score) {
+            return order.headSet(new Node(score, probe)).size();
         }
 
         record Node(double score, ByteKey member) implements Comparable<Node> {

@@ -4,9 +4,15 @@
  * {@code io.fluxperf.engine.target}. {@link RespTargetServer} starts it; per connection,
  * {@code RespConnectionHandler} frames requests with {@code RespRequestDecoder} (multibulk and
  * inline, with redis' limits and error texts) into reused {@code RespArgs}, and
- * {@code RespCommandProcessor} executes them with redis' order of checks and its keyspace hit and
- * miss counting. Keys live in {@code RespStore}: sixteen databases in memory-bounded, lock-striped
- * LRU {@code RespSegment}s of typed {@code RespEntry} values, much like redis'
+ * {@code RespCommandProcessor} checks and dispatches them with redis' order of checks. The
+ * commands are split by data type as redis' sources are: {@code RespStringCommands},
+ * {@code RespListCommands}, {@code RespHashCommands}, {@code RespSetCommands},
+ * {@code RespSortedSetCommands}, {@code RespKeyCommands} (keys of any type, databases) and
+ * {@code RespServerCommands} (connection and server), each acting through the connection's
+ * {@code RespClient} (database, protocol, authentication, look-ups with redis' keyspace hit and
+ * miss counting); {@code RespFlags} and {@code RespDoubles} read the option words and numbers
+ * several commands share. Keys live in {@code RespStore}: sixteen databases in memory-bounded,
+ * lock-striped LRU {@code RespSegment}s of typed {@code RespEntry} values, much like redis'
  * {@code allkeys-lru}. {@code RespReplies} writes RESP2, or RESP3 after {@code HELLO 3};
  * {@code RespVerb} holds the known commands and their arities; {@code RespCounters} and
  * {@code RespServerStats} give the server's {@code TargetStats} and {@code INFO}'s text.

@@ -154,6 +154,62 @@ class MemcacheLogReadersTest {
         assertEquals(1L, stats.adjusted().get("noreply dropped (every reply is timed)"));
     }
 
+    /** Meta commands in a raw stream, beside text ones: each as its protocol-neutral command, base64 keys decoded. */
+    @Test
+    void metaCommandsInARawStream() throws IOException {
+        byte[] binary = {0, 1, '\r', '\n', (byte) 0xff};
+        ByteArrayBuilder b = new ByteArrayBuilder();
+        b.add("mg k v t q O1\r\n");
+        b.add("ms k 5 T60 F3 q\r\n").add(binary).add("\r\n");
+        b.add("ms aGk= 2 b ME\r\nxy\r\n");
+        b.add("ms k 1 C77\r\nz\r\n");
+        b.add("ms k 1 MA\r\nz\r\n");
+        b.add("mg k c v\r\n");
+        b.add("mg k T30\r\n");
+        b.add("md k q\r\n");
+        b.add("ma n\r\n");
+        b.add("ma n MD D5 N0 J3\r\n");
+        b.add("mn\r\n");
+        b.add("me k\r\n");
+        b.add("get plain\r\n");
+        b.add("ms k 3 MX\r\nabc\r\n");
+        b.add("mg k T\r\n");
+        b.add("mg !!! b v\r\n");
+        b.add("mz k\r\n");
+        b.add("ms k\r\n");
+        b.add("ms k 4\r\nab");
+        Path log = Files.write(dir.resolve("meta.txt"), b.bytes());
+        BadLines bad = new BadLines(false);
+        LogStats stats = new LogStats();
+        assertEquals(MemcacheLogFormats.META.label(), "memcache-meta-ascii");
+        List<LogEntry> all = LogReaders.readAll(MemcacheLogFormats.META.prepare(log, null)
+                .open(LogReaders.context("memcache-meta", false, null, bad, stats)));
+        List<Command> commands = all.stream().map(e -> e.command).toList();
+        assertEquals(List.of(Command.GET, Command.SET, Command.ADD, Command.CAS, Command.APPEND, Command.GETS,
+                Command.TOUCH, Command.DELETE, Command.INCR, Command.DECR, Command.EXISTS, Command.GET), commands);
+        LogEntry set = all.get(1);
+        assertEquals(60, set.ttlSeconds);
+        assertArrayEquals(binary, java.util.Arrays.copyOf(set.value, set.valueLength));
+        assertEquals("hi", LogReaders.key(all.get(2), 0), "the b key decoded");
+        assertEquals(77, all.get(3).numeric);
+        assertEquals(30, all.get(6).ttlSeconds);
+        assertEquals(1, all.get(8).numeric, "ma's delta is 1 unless D says");
+        assertEquals(5, all.get(9).numeric);
+        assertEquals("plain", LogReaders.key(all.get(11), 0));
+        assertEquals(List.of("log:19: invalid mode MX in ms", "log:21: bad T flag in mg",
+                "log:22: key '!!!' is not base64 (it has the b flag)", "log:23: unknown command 'mz'",
+                "log:24: truncated line (ms needs a key and a data length)"), bad.first());
+        assertEquals(6, bad.count(), "and the truncated data block at the end");
+        assertEquals(1L, stats.skipped().get("meta no-op (mn)"));
+        assertEquals(3L, stats.adjusted().get("quiet flag dropped (every reply is timed)"));
+        // where the protocol has no exists, me is skipped
+        LogStats textStats = new LogStats();
+        List<LogEntry> text = LogReaders.readAll(MemcacheLogFormats.ASCII.prepare(log, null)
+                .open(LogReaders.context("memcache", false, null, new BadLines(false), textStats)));
+        assertEquals(11, text.size());
+        assertEquals(1L, textStats.skipped().get("meta debug (me), which memcache cannot send"));
+    }
+
     // ---- klog ----
 
     @Test

@@ -81,6 +81,32 @@ class MemcacheDecodingTest {
         }
     }
 
+    /** Meta commands among text ones: data blocks with CR and LF, quiet mode, errors whose data is swallowed. */
+    @Test
+    void aPipelinedMetaBatchGivesTheSameRepliesSplitAtEveryByte() {
+        byte[] batch = ("ms a 6 T0 F3\r\nab\r\ncd\r\n"
+                + "mg a v f s k O7\r\n"
+                + "mg missing v q O8\r\n"
+                + "ms b 2 ME q\r\nbb\r\n"
+                + "ms b 2 ME q O9\r\nbb\r\n"
+                + "ms c 3 MX\r\nabc\r\n"
+                + "ma n N0 J5 v\r\n"
+                + "ma n MD D2 v q\r\n"
+                + "md b q\r\n"
+                + "me a\r\n"
+                + "get a\r\n"
+                + "mn\r\n").getBytes(StandardCharsets.ISO_8859_1);
+        String expected = feed(List.of(batch));
+        assertEquals("HD\r\nVA 6 f3 s6 ka O7\r\nab\r\ncd\r\nNS O9\r\nCLIENT_ERROR invalid mode for ms M token\r\n"
+                + "VA 1\r\n5\r\n", expected.substring(0, expected.indexOf("ME a ")));
+        assertTrue(expected.endsWith("VALUE a 3 6\r\nab\r\ncd\r\nEND\r\nMN\r\n"), expected);
+        for (int split = 1; split < batch.length; split++) {
+            int at = split;
+            String got = feed(List.of(Arrays.copyOfRange(batch, 0, at), Arrays.copyOfRange(batch, at, batch.length)));
+            assertEquals(expected, got, () -> "split at byte " + at);
+        }
+    }
+
     @Test
     void aPipelinedBatchGivesTheSameRepliesOneByteAtATimeAndInRandomPieces() {
         byte[] batch = pipelinedBatch();

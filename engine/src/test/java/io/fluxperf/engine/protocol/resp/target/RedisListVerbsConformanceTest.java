@@ -64,6 +64,10 @@ class RedisListVerbsConformanceTest {
                 c("ZRANGE", "z", "-inf", "+inf", "BYSCORE", "LIMIT", "10", "2"),
                 c("ZRANGE", "z", "3", "1", "BYSCORE"), c("ZRANGE", "z", "x", "1", "BYSCORE"),
                 c("ZRANGE", "z", "(", "1", "BYSCORE"), c("ZRANGE", "z", "", "1", "BYSCORE"), c("ZRANGE", "z", "1e0", "2.0", "BYSCORE"),
+                // ends as redis reads them (strtod): blanks before, hex, infinity; nothing after
+                c("ZRANGE", "z", " 1", "\t2", "BYSCORE"), c("ZRANGE", "z", "(1 ", "2", "BYSCORE"), c("ZRANGE", "z", "(1d", "2", "BYSCORE"),
+                c("ZRANGE", "z", "0x1", "(0X2", "BYSCORE"), c("ZRANGE", "z", "(-infinity", "(infinity", "BYSCORE"),
+                c("ZRANGE", "z", "-1e400", "1e400", "BYSCORE"), c("ZRANGE", "z", "1", "2 x", "BYSCORE"),
                 c("ZRANGE", "z", "0", "1", "LIMIT", "0", "1"),
                 c("ZRANGE", "z", "0", "1", "BYSCORE", "LIMIT", "x", "1"), c("ZRANGE", "z", "0", "1", "BYSCORE", "LIMIT", "1"),
                 c("ZRANGE", "z", "0", "1", "BYSCORE", "BYSCORE"), c("ZRANGE", "nope", "0", "1", "BYSCORE"),

@@ -1,0 +1,808 @@
+package io.fluxperf.engine.protocol.memcache.target;
+
+import io.fluxperf.engine.protocol.Base64Keys;
+import io.fluxperf.engine.protocol.memcache.target.MemcacheCounters.Stat;
+import io.fluxperf.engine.protocol.memcache.target.MemcacheCounters.Verb;
+import io.fluxperf.engine.target.ByteKey;
+import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * One connection's meta commands ({@code mg}, {@code ms}, {@code md}, {@code ma}, {@code mn},
+ * {@code me}), answered as memcached 1.6.18 answers them (proto_text.c): the same flag checks in the
+ * same order, the same error texts, the same codes and return flags in the order the request gave
+ * them, quiet mode leaving out {@code EN} of a get and the {@code HD} of the other commands, and
+ * the same stats: an mg counts as a get (with {@code T}, a hit counts as a touch), ms as a set, md
+ * in delete_hits or delete_misses, ma in incr or decr hits and misses except when {@code N}
+ * creates the key.
+ *
+ * <p>Flags: mg takes b c f h k N O q s t T u v; ms b c C F k M (S E A P R) O q T; md b C k O q;
+ * ma b c C D J k M (I + D -) N O q t T v; me b. Stale items, recache and the last-access time
+ * are not kept, so {@code I}, {@code R} and {@code l} are answered {@code CLIENT_ERROR invalid flag};
+ * {@code P} and {@code L} (proxy hints) are taken and ignored; {@code u} leaves the item unmarked as
+ * fetched but still moves it up the LRU. In {@code me}'s line {@code la} is 0 (access times are not
+ * kept) and {@code cls} and {@code size} are memcached's for the item with its default slab sizes.
+ * Confined to the connection's event loop; nothing is allocated per command but stored keys and values.
+ */
+final class MetaCommands {
+    private static final int KEY_MAX_LENGTH = MemcacheStore.MAX_KEY_LENGTH;
+    /** memcached's MFLAG_MAX_OPT_LENGTH: more tokens than this (with the terminal one) are refused. */
+    private static final int MAX_TOKENS = 20;
+    /** memcached's MFLAG_MAX_OPAQUE_LENGTH, the O included. */
+    private static final int MAX_OPAQUE = 32;
+    /** memcached's sizeof(item) with cas on a 64-bit build, for me's size. */
+    private static final int ITEM_HEADER = 48 + 8;
+
+    private static final byte[] HD = ascii("HD");
+    private static final byte[] VA = ascii("VA ");
+    private static final byte[] EN = ascii("EN");
+    private static final byte[] NF = ascii("NF");
+    private static final byte[] NS = ascii("NS");
+    private static final byte[] EX = ascii("EX");
+    private static final byte[] MN = ascii("MN\r\n");
+    private static final byte[] ME = ascii("ME ");
+    private static final byte[] EN_LINE = ascii("EN\r\n");
+    private static final byte[] CRLF = ascii("\r\n");
+    private static final byte[] NEVER = ascii("-1");
+    private static final byte[] BINARY_KEY = ascii(" b");
+    private static final byte[] ERROR = ascii("ERROR\r\n");
+    private static final byte[] EXP = ascii(" exp=");
+    private static final byte[] LA_CAS = ascii(" la=0 cas=");
+    private static final byte[] FETCHED_CLS = ascii(" fetch=yes cls=");
+    private static final byte[] NOT_FETCHED_CLS = ascii(" fetch=no cls=");
+    private static final byte[] SIZE = ascii(" size=");
+    private static final String BAD_FORMAT = "CLIENT_ERROR bad command line format";
+    private static final String BAD_TOKEN = "CLIENT_ERROR bad token in command line format";
+    private static final String INVALID_FLAG = "CLIENT_ERROR invalid flag";
+    private static final String OPAQUE_TOO_LONG = "CLIENT_ERROR opaque token too long";
+
+    private final MemcacheStore store;
+    private final MemcacheCounters.Cell counters;
+    private final AsciiNumbers numbers;
+    private final ByteKey probe = ByteKey.probe();
+    private final MetaResult result = new MetaResult();
+
+    /** The key of the current command, base64-decoded when it came with b. */
+    private byte[] key = new byte[256];
+    private int keyLength;
+
+    // the flags of the current command (memcached's struct _meta_flags)
+    private long seen;
+    private String error;
+    private boolean keyBinary;
+    private boolean value;
+    private boolean quiet;
+    private boolean noUpdate;
+    private boolean vivify;
+    private boolean hasCas;
+    private boolean hasTtl;
+    /** The later of N and T decides the expiry of an item the command creates. */
+    private boolean ttlAfterVivify;
+    private byte mode;
+    private int clientFlags;
+    private long casValue;
+    private long delta;
+    private long initial;
+    private long ttlExpiry;
+    private long vivifyExpiry;
+
+    // an ms waiting for its data block: its line's tokens are kept for the reply's flags
+    private boolean awaitingData;
+    private int pendingMode;
+    private ByteKey pendingKey;
+    private boolean pendingBinary;
+    private int pendingFlags;
+    private long pendingExpiry;
+    private long pendingCas;
+    private boolean pendingQuiet;
+    private byte[] pendingLine = new byte[256];
+    private int[] pendingStarts = new int[MAX_TOKENS];
+    private int[] pendingEnds = new int[MAX_TOKENS];
+    private int pendingTokens;
+
+    MetaCommands(MemcacheStore store, MemcacheCounters.Cell counters, AsciiNumbers numbers) {
+        this.store = store;
+        this.counters = counters;
+        this.numbers = numbers;
+    }
+
+    /** Whether {@code line} is a meta command: two bytes, the first 'm'. */
+    static boolean isMeta(CommandLine line) {
+        return line.count() > 0 && line.length(0) == 2 && line.firstByte(0) == 'm';
+    }
+
+    /** Whether the last command was an ms whose data block {@link #onData} must complete. */
+    boolean awaitingData() {
+        return awaitingData;
+    }
+
+    void release() {
+        pendingKey = null;
+    }
+
+    /** Answers a meta command line into {@code out}; an ms asks the decoder for its data block. */
+    void onLine(CommandLine line, MemcacheRequestDecoder decoder, ByteBuf out, long now) {
+        awaitingData = false;
+        int n = line.memcachedTokens();
+        switch (line.bytes[line.start(0) + 1]) {
+            case 'g' -> get(line, n, out, now);
+            case 's' -> set(line, n, decoder, out, now);
+            case 'd' -> delete(line, n, out, now);
+            case 'a' -> arithmetic(line, n, out, now);
+            case 'n' -> {
+                counters.count(Verb.MN);
+                out.writeBytes(MN);
+            }
+            case 'e' -> debug(line, n, out, now);
+            default -> {
+                counters.count(Verb.ERROR);
+                out.writeBytes(ERROR);
+            }
+        }
+    }
+
+    // ---- mg ----
+
+    private void get(CommandLine line, int n, ByteBuf out, long now) {
+        if (n < 3) {
+            error(out);
+            return;
+        }
+        counters.count(Verb.MG);
+        if (line.length(1) > KEY_MAX_LENGTH) {
+            errorLine(out, BAD_FORMAT);
+            return;
+        }
+        if (n > MAX_TOKENS) {
+            errorLine(out, "CLIENT_ERROR options flags are too long");
+            return;
+        }
+        if (!preparse(line, 2, n, now)) {
+            errorLine(out, error == null ? BAD_FORMAT : error);
+            return;
+        }
+        ByteKey k = probe.view(key, 0, keyLength);
+        long newExpiry = hasTtl ? ttlExpiry : MetaResult.KEEP;
+        store.metaGet(k, noUpdate, newExpiry, vivify, ttlAfterVivify && hasTtl ? ttlExpiry : vivifyExpiry, keyBinary,
+                now, result);
+        Item it = result.item;
+        int mark = out.writerIndex();
+        if (it == null) {
+            counters.increment(Stat.GET_MISSES); // memcached counts a missed touch as a get miss
+            counters.increment(Stat.CMD_GET);
+            out.writeBytes(EN);
+            for (int i = 2; i < n - 1; i++) {
+                byte f = line.firstByte(i);
+                if (f == 'O') {
+                    if (!opaque(line, i, out)) {
+                        out.writerIndex(mark);
+                        errorLine(out, OPAQUE_TOO_LONG);
+                        return;
+                    }
+                } else if (f == 'k') {
+                    writeKey(out, key, 0, keyLength, keyBinary);
+                }
+            }
+            out.writeBytes(CRLF);
+            if (quiet) {
+                out.writerIndex(mark); // quiet mode leaves a miss out
+            }
+            return;
+        }
+        if (value) {
+            out.writeBytes(VA);
+            numbers.writeUnsigned(out, it.value.length);
+        } else {
+            out.writeBytes(HD);
+        }
+        boolean touched = false;
+        for (int i = 2; i < n - 1; i++) {
+            switch (line.firstByte(i)) {
+                case 'T' -> touched = true;
+                case 's' -> {
+                    flag(out, 's');
+                    numbers.writeUnsigned(out, it.value.length);
+                }
+                case 't' -> {
+                    flag(out, 't');
+                    ttl(out, it, now);
+                }
+                case 'c' -> {
+                    flag(out, 'c');
+                    numbers.writeUnsigned(out, it.cas);
+                }
+                case 'f' -> {
+                    flag(out, 'f');
+                    numbers.writeUnsigned(out, Integer.toUnsignedLong(it.flags));
+                }
+                case 'h' -> {
+                    flag(out, 'h');
+                    out.writeByte(result.fetchedBefore ? '1' : '0');
+                }
+                case 'O' -> {
+                    if (!opaque(line, i, out)) {
+                        out.writerIndex(mark);
+                        errorLine(out, OPAQUE_TOO_LONG); // memcached counts nothing then
+                        return;
+                    }
+                }
+                case 'k' -> writeKey(out, key, 0, keyLength, it.binaryKey);
+                default -> {
+                    // flags that only change what is done (b, q, u, v, N, P, L)
+                }
+            }
+        }
+        if (result.tokenSentBefore) {
+            flag(out, 'Z');
+        }
+        if (result.created) {
+            flag(out, 'W');
+        }
+        out.writeBytes(CRLF);
+        if (value) {
+            out.writeBytes(it.value);
+            out.writeBytes(CRLF);
+        }
+        if (touched) {
+            counters.increment(Stat.CMD_TOUCH);
+            counters.increment(Stat.TOUCH_HITS);
+        } else {
+            counters.increment(Stat.GET_HITS);
+            counters.increment(Stat.CMD_GET);
+        }
+    }
+
+    // ---- ms ----
+
+    private void set(CommandLine line, int n, MemcacheRequestDecoder decoder, ByteBuf out, long now) {
+        if (n < 3) {
+            error(out);
+            return;
+        }
+        counters.count(Verb.MS);
+        if (line.length(1) > KEY_MAX_LENGTH || n == 3) {
+            errorLine(out, BAD_FORMAT);
+            return;
+        }
+        if (n > MAX_TOKENS) {
+            errorLine(out, "CLIENT_ERROR options flags too long");
+            return;
+        }
+        if (!numbers.parseSigned(line.bytes, line.start(2), line.end(2))) {
+            errorLine(out, BAD_FORMAT);
+            return;
+        }
+        long length = (int) numbers.value;
+        if (length < 0 || length > Integer.MAX_VALUE - 2) {
+            errorLine(out, BAD_FORMAT);
+            return;
+        }
+        String problem = preparse(line, 3, n, now) ? null : error == null ? BAD_FORMAT : error;
+        int storeMode = MemcacheStore.SET;
+        if (problem == null) {
+            switch (mode) {
+                case 0, 'S' -> storeMode = MemcacheStore.SET;
+                case 'E' -> storeMode = MemcacheStore.ADD;
+                case 'A' -> storeMode = MemcacheStore.APPEND;
+                case 'P' -> storeMode = MemcacheStore.PREPEND;
+                case 'R' -> storeMode = MemcacheStore.REPLACE;
+                default -> problem = "CLIENT_ERROR invalid mode for ms M token";
+            }
+        }
+        for (int i = 3; problem == null && i < n - 1; i++) {
+            if (line.firstByte(i) == 'O' && line.length(i) > MAX_OPAQUE) {
+                problem = OPAQUE_TOO_LONG; // memcached checks it after the mode
+            }
+        }
+        if (problem == null && hasCas && (storeMode == MemcacheStore.SET || storeMode == MemcacheStore.REPLACE)) {
+            storeMode = MemcacheStore.CAS; // as memcached upgrades them
+        }
+        if (problem == null && !store.fits(keyLength, length)) {
+            counters.increment(Stat.STORE_TOO_LARGE);
+            store.delete(probe.view(key, 0, keyLength), now); // memcached drops the stale value, whatever the mode
+            problem = "SERVER_ERROR object too large for cache";
+        }
+        if (problem != null) {
+            errorLine(out, problem);
+            decoder.swallow(length + 2);
+            return;
+        }
+        pendingMode = storeMode;
+        pendingKey = ByteKey.copyOf(key, 0, keyLength);
+        pendingBinary = keyBinary;
+        pendingFlags = clientFlags;
+        pendingExpiry = hasTtl ? ttlExpiry : Item.NEVER;
+        pendingCas = hasCas ? casValue : 0;
+        pendingQuiet = quiet;
+        keepTokens(line, n);
+        awaitingData = true;
+        decoder.expectData((int) length);
+    }
+
+    /** The data block of the ms before: stores it and answers. */
+    void onData(byte[] data, boolean endsWithCrlf, ByteBuf out, long now) {
+        awaitingData = false;
+        ByteKey k = pendingKey;
+        pendingKey = null;
+        counters.increment(Stat.CMD_SET); // memcached counts the set before checking the data block
+        if (!endsWithCrlf) {
+            errorLine(out, "CLIENT_ERROR bad data chunk"); // an ms always answers its errors
+            return;
+        }
+        int stored = store.store(pendingMode, k, pendingFlags, pendingExpiry, data, pendingCas, pendingBinary, now, result);
+        if (pendingMode == MemcacheStore.CAS) {
+            counters.increment(stored == MemcacheStore.STORED ? Stat.CAS_HITS
+                    : stored == MemcacheStore.EXISTS ? Stat.CAS_BADVAL : Stat.CAS_MISSES);
+        }
+        if (stored == MemcacheStore.STORED && pendingQuiet) {
+            return;
+        }
+        out.writeBytes(switch (stored) {
+            case MemcacheStore.STORED -> HD;
+            case MemcacheStore.EXISTS -> EX;
+            case MemcacheStore.NOT_FOUND -> NF;
+            default -> NS;
+        });
+        byte[] b = pendingLine;
+        for (int i = 3; i < pendingTokens; i++) {
+            int from = pendingStarts[i];
+            switch (b[from]) {
+                case 'O' -> {
+                    out.writeByte(' ');
+                    out.writeBytes(b, from, pendingEnds[i] - from);
+                }
+                case 'k' -> writeKey(out, key, 0, keyLength, pendingBinary); // still the ms's key: nothing ran since
+                case 'c' -> {
+                    flag(out, 'c');
+                    numbers.writeUnsigned(out, stored == MemcacheStore.STORED && result.item != null ? result.item.cas : 0);
+                }
+                default -> {
+                    // the others say how to store, not what to answer
+                }
+            }
+        }
+        out.writeBytes(CRLF);
+    }
+
+    /** Keeps the tokens of an ms line (up to the terminal one) for the reply its data block completes. */
+    private void keepTokens(CommandLine line, int n) {
+        int length = line.end(n - 2);
+        if (pendingLine.length < length) {
+            pendingLine = new byte[Math.max(length, pendingLine.length * 2)];
+        }
+        System.arraycopy(line.bytes, 0, pendingLine, 0, length);
+        pendingTokens = n - 1;
+        for (int i = 0; i < pendingTokens; i++) {
+            pendingStarts[i] = line.start(i);
+            pendingEnds[i] = line.end(i);
+        }
+    }
+
+    // ---- md ----
+
+    private void delete(CommandLine line, int n, ByteBuf out, long now) {
+        if (n < 3) {
+            error(out);
+            return;
+        }
+        counters.count(Verb.MD);
+        if (line.length(1) > KEY_MAX_LENGTH) {
+            errorLine(out, BAD_FORMAT);
+            return;
+        }
+        if (n > MAX_TOKENS) {
+            errorLine(out, "CLIENT_ERROR options flags too long");
+            return;
+        }
+        if (!preparse(line, 2, n, now)) {
+            errorLine(out, "CLIENT_ERROR invalid or duplicate flag");
+            return;
+        }
+        for (int i = 2; i < n - 1; i++) {
+            if (line.firstByte(i) == 'O' && line.length(i) > MAX_OPAQUE) {
+                errorLine(out, OPAQUE_TOO_LONG);
+                return;
+            }
+        }
+        ByteKey k = probe.view(key, 0, keyLength);
+        byte[] code;
+        if (hasCas) {
+            Item it = store.peek(k, now);
+            if (it != null && it.cas != casValue) {
+                counters.increment(Stat.DELETE_MISSES);
+                code = EX;
+            } else if (it != null && store.delete(k, now)) {
+                counters.increment(Stat.DELETE_HITS);
+                code = HD;
+            } else {
+                counters.increment(Stat.DELETE_MISSES);
+                code = NF;
+            }
+        } else if (store.delete(k, now)) {
+            counters.increment(Stat.DELETE_HITS);
+            code = HD;
+        } else {
+            counters.increment(Stat.DELETE_MISSES);
+            code = NF;
+        }
+        if (code == HD && quiet) {
+            return;
+        }
+        out.writeBytes(code);
+        for (int i = 2; i < n - 1; i++) {
+            byte f = line.firstByte(i);
+            if (f == 'O') {
+                opaque(line, i, out);
+            } else if (f == 'k') {
+                writeKey(out, key, 0, keyLength, keyBinary);
+            }
+        }
+        out.writeBytes(CRLF);
+    }
+
+    // ---- ma ----
+
+    private void arithmetic(CommandLine line, int n, ByteBuf out, long now) {
+        if (n < 3) {
+            error(out);
+            return;
+        }
+        counters.count(Verb.MA);
+        if (line.length(1) > KEY_MAX_LENGTH) {
+            errorLine(out, BAD_FORMAT);
+            return;
+        }
+        if (n > MAX_TOKENS) {
+            errorLine(out, "CLIENT_ERROR options flags too long");
+            return;
+        }
+        delta = 1;
+        initial = 0;
+        if (!preparse(line, 2, n, now)) {
+            errorLine(out, "CLIENT_ERROR invalid or duplicate flag");
+            return;
+        }
+        boolean incr;
+        switch (mode) {
+            case 0, 'I', '+' -> incr = true;
+            case 'D', '-' -> incr = false;
+            default -> {
+                errorLine(out, "CLIENT_ERROR invalid mode for ma M token");
+                return;
+            }
+        }
+        ByteKey k = probe.view(key, 0, keyLength);
+        int status = store.arithmetic(k, incr, delta, hasCas ? casValue : 0, hasTtl ? ttlExpiry : MetaResult.KEEP, now,
+                numbers, result);
+        long number = numbers.value;
+        Item it = null;
+        byte[] code = null;
+        switch (status) {
+            case MemcacheStore.OK -> {
+                counters.increment(incr ? Stat.INCR_HITS : Stat.DECR_HITS);
+                it = result.item;
+            }
+            case MemcacheStore.NON_NUMERIC -> {
+                errorLine(out, "CLIENT_ERROR cannot increment or decrement non-numeric value");
+                return;
+            }
+            case MemcacheStore.EXISTS -> code = EX;
+            default -> {
+                if (vivify) {
+                    // created from J (0), counted as neither a hit nor a miss, as memcached does
+                    long expiry = hasTtl && ttlAfterVivify ? ttlExpiry : vivifyExpiry;
+                    int stored = store.store(MemcacheStore.ADD, ByteKey.copyOf(key, 0, keyLength), 0, expiry,
+                            AsciiNumbers.unsignedValue(initial, 1), 0, keyBinary, now, result);
+                    if (stored == MemcacheStore.STORED && result.item != null) {
+                        it = result.item;
+                        number = initial;
+                    } else {
+                        code = NS;
+                    }
+                } else {
+                    counters.increment(incr ? Stat.INCR_MISSES : Stat.DECR_MISSES);
+                    code = NF;
+                }
+            }
+        }
+        int mark = out.writerIndex();
+        if (it != null) {
+            if (value) {
+                out.writeBytes(VA);
+                numbers.writeUnsigned(out, digits(number));
+            } else {
+                out.writeBytes(HD);
+            }
+        } else {
+            out.writeBytes(code);
+        }
+        for (int i = 2; i < n - 1; i++) {
+            byte f = line.firstByte(i);
+            if (f == 'O') {
+                if (!opaque(line, i, out)) {
+                    out.writerIndex(mark);
+                    errorLine(out, OPAQUE_TOO_LONG);
+                    return;
+                }
+            } else if (f == 'k') {
+                writeKey(out, key, 0, keyLength, keyBinary);
+            } else if (it != null && f == 'c') {
+                flag(out, 'c');
+                numbers.writeUnsigned(out, it.cas);
+            } else if (it != null && f == 't') {
+                flag(out, 't');
+                ttl(out, it, now);
+            }
+        }
+        if (it != null && value) {
+            out.writeBytes(CRLF);
+            numbers.writeUnsigned(out, number);
+        }
+        out.writeBytes(CRLF);
+        if (it != null && status == MemcacheStore.OK && quiet) {
+            out.writerIndex(mark); // quiet mode leaves a success out (but not a creation)
+        }
+    }
+
+    // ---- me ----
+
+    private void debug(CommandLine line, int n, ByteBuf out, long now) {
+        counters.count(Verb.ME);
+        if (n < 3 || line.length(1) > KEY_MAX_LENGTH) {
+            errorLine(out, BAD_FORMAT);
+            return;
+        }
+        keyLength = line.length(1);
+        System.arraycopy(line.bytes, line.start(1), keyBuffer(keyLength), 0, keyLength);
+        if (n >= 4 && line.length(2) == 1 && line.firstByte(2) == 'b') {
+            int decoded = Base64Keys.decode(key, 0, keyLength, key, 0);
+            if (decoded < 0) {
+                errorLine(out, BAD_FORMAT);
+                return;
+            }
+            keyLength = decoded;
+        }
+        Item it = store.peek(probe.view(key, 0, keyLength), now);
+        if (it == null) {
+            out.writeBytes(EN_LINE);
+            return;
+        }
+        out.writeBytes(ME);
+        if (it.binaryKey) {
+            Base64Keys.encode(key, 0, keyLength, out);
+        } else {
+            out.writeBytes(key, 0, keyLength);
+        }
+        out.writeBytes(EXP);
+        if (it.expiresAtMillis == Item.NEVER) {
+            out.writeBytes(NEVER);
+        } else {
+            out.writeByte('-'); // memcached prints now - exptime: the seconds left, negated
+            numbers.writeUnsigned(out, secondsLeft(it, now));
+        }
+        out.writeBytes(LA_CAS);
+        numbers.writeUnsigned(out, it.cas);
+        out.writeBytes(it.fetched ? FETCHED_CLS : NOT_FETCHED_CLS);
+        long total = ITEM_HEADER + keyLength + 1 + (it.flags == 0 ? 0 : 4) + it.value.length + 2;
+        numbers.writeUnsigned(out, slabClass(total));
+        out.writeBytes(SIZE);
+        numbers.writeUnsigned(out, total);
+        out.writeBytes(CRLF);
+    }
+
+    // ---- flags ----
+
+    /**
+     * memcached's {@code _meta_flag_preparse}: reads the flags from token {@code first}, decoding the
+     * key for b. Returns false on a bad flag, with {@link #error} set when memcached names it.
+     */
+    private boolean preparse(CommandLine line, int first, int n, long now) {
+        seen = 0;
+        error = null;
+        keyBinary = false;
+        value = false;
+        quiet = false;
+        noUpdate = false;
+        vivify = false;
+        hasCas = false;
+        hasTtl = false;
+        ttlAfterVivify = false;
+        mode = 0;
+        clientFlags = 0;
+        keyLength = line.length(1);
+        System.arraycopy(line.bytes, line.start(1), keyBuffer(keyLength), 0, keyLength);
+        boolean failed = false;
+        byte[] b = line.bytes;
+        for (int i = first; i < n - 1; i++) {
+            int from = line.start(i);
+            int to = line.end(i);
+            byte o = b[from];
+            if (o < 0 || o >= 127 || seen(o)) {
+                error = "CLIENT_ERROR duplicate flag";
+                return false;
+            }
+            switch (o) {
+                case 'b' -> {
+                    int decoded = Base64Keys.decode(key, 0, keyLength, key, 0);
+                    if (decoded < 0) {
+                        error = "CLIENT_ERROR error decoding key";
+                        failed = true;
+                        decoded = 0;
+                    }
+                    keyLength = decoded;
+                    keyBinary = true;
+                }
+                case 'N' -> {
+                    vivify = true;
+                    if (!numbers.parseSigned(b, from + 1, to)) {
+                        error = BAD_TOKEN;
+                        failed = true;
+                    } else {
+                        vivifyExpiry = Item.expiryMillis((int) numbers.value, now);
+                        ttlAfterVivify = false;
+                    }
+                }
+                case 'T' -> {
+                    if (!numbers.parseSigned(b, from + 1, to)) {
+                        error = BAD_TOKEN;
+                        failed = true;
+                    } else {
+                        ttlExpiry = Item.expiryMillis((int) numbers.value, now);
+                        hasTtl = true;
+                        ttlAfterVivify = true;
+                    }
+                }
+                case 'O', 'P', 'L', 'k', 's', 't', 'c', 'f', 'h' -> {
+                    // return flags and proxy hints: read when answering
+                }
+                case 'v' -> value = true;
+                case 'u' -> noUpdate = true;
+                case 'q' -> quiet = true;
+                case 'F' -> {
+                    if (!numbers.parseUnsigned(b, from + 1, to)) {
+                        failed = true;
+                    } else {
+                        clientFlags = (int) numbers.value;
+                    }
+                }
+                case 'C' -> {
+                    if (!numbers.parseUnsigned64(b, from + 1, to)) {
+                        error = BAD_TOKEN;
+                        failed = true;
+                    } else {
+                        casValue = numbers.value;
+                        hasCas = true;
+                    }
+                }
+                case 'M' -> {
+                    if (to - from != 2) {
+                        error = "CLIENT_ERROR incorrect length for M token";
+                        failed = true;
+                    } else {
+                        mode = b[from + 1];
+                    }
+                }
+                case 'J' -> {
+                    if (!numbers.parseUnsigned64(b, from + 1, to)) {
+                        error = "CLIENT_ERROR invalid numeric initial value";
+                        failed = true;
+                    } else {
+                        initial = numbers.value;
+                    }
+                }
+                case 'D' -> {
+                    if (!numbers.parseUnsigned64(b, from + 1, to)) {
+                        error = "CLIENT_ERROR invalid numeric delta value";
+                        failed = true;
+                    } else {
+                        delta = numbers.value;
+                    }
+                }
+                default -> {
+                    // unknown to memcached, or (I, R, l) not kept here
+                    error = INVALID_FLAG;
+                    return false;
+                }
+            }
+        }
+        return !failed;
+    }
+
+    /** Marks flag {@code o} as seen; true when it was already. */
+    private boolean seen(byte o) {
+        if (o < 64) {
+            return false; // only letters can pass the switch; the rest are invalid flags anyway
+        }
+        long bit = 1L << (o - 64);
+        boolean was = (seen & bit) != 0;
+        seen |= bit;
+        return was;
+    }
+
+    private byte[] keyBuffer(int length) {
+        if (key.length < length) {
+            key = new byte[Math.max(length, key.length * 2)];
+        }
+        return key;
+    }
+
+    // ---- reply pieces ----
+
+    private static void flag(ByteBuf out, char f) {
+        out.writeByte(' ');
+        out.writeByte(f);
+    }
+
+    /** Copies an O flag as given; false when it is too long. */
+    private static boolean opaque(CommandLine line, int i, ByteBuf out) {
+        if (line.length(i) > MAX_OPAQUE) {
+            return false;
+        }
+        out.writeByte(' ');
+        out.writeBytes(line.bytes, line.start(i), line.length(i));
+        return true;
+    }
+
+    /** The k flag: the key, base64-encoded and followed by b when it is binary. */
+    private static void writeKey(ByteBuf out, byte[] k, int offset, int length, boolean binary) {
+        out.writeByte(' ');
+        out.writeByte('k');
+        if (binary) {
+            Base64Keys.encode(k, offset, length, out);
+            out.writeBytes(BINARY_KEY);
+        } else {
+            out.writeBytes(k, offset, length);
+        }
+    }
+
+    private void ttl(ByteBuf out, Item it, long now) {
+        if (it.expiresAtMillis == Item.NEVER) {
+            out.writeBytes(NEVER);
+        } else {
+            numbers.writeUnsigned(out, secondsLeft(it, now));
+        }
+    }
+
+    /** Whole seconds until the item expires, as memcached's clock of whole seconds shows them. */
+    private static long secondsLeft(Item it, long now) {
+        return Math.max(0, (it.expiresAtMillis - now + 999) / 1000);
+    }
+
+    private static long digits(long v) {
+        long n = 1;
+        for (long q = Long.divideUnsigned(v, 10); q != 0; q /= 10) {
+            n++;
+        }
+        return n;
+    }
+
+    /** memcached's slab class for an item of {@code total} bytes with its defaults (-n 48, -f 1.25). */
+    private static long slabClass(long total) {
+        long size = 96; // sizeof(item) + the 48-byte minimum chunk
+        long cls = 1;
+        while (total > size && cls < 63) {
+            size = (long) (size * 1.25);
+            if (size % 8 != 0) {
+                size += 8 - size % 8;
+            }
+            cls++;
+        }
+        return cls;
+    }
+
+    private void error(ByteBuf out) {
+        counters.count(Verb.ERROR);
+        out.writeBytes(ERROR);
+    }
+
+    /** A CLIENT_ERROR or SERVER_ERROR line, which quiet mode never leaves out. */
+    private static void errorLine(ByteBuf out, String text) {
+        out.writeCharSequence(text, StandardCharsets.US_ASCII);
+        out.writeBytes(CRLF);
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+}

@@ -1,0 +1,41 @@
+package io.fluxperf.engine.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import org.junit.jupiter.api.Test;
+
+/** What the report says of errors that are no request's outcome. */
+class RunErrorsTest {
+    /** A connect that found no descriptor left names the limit, and stops a run while it connects (issue 46). */
+    @Test
+    void aConnectOutOfFilesNamesTheLimit() {
+        RunErrors errors = new RunErrors();
+        errors.connectFailed(new ConnectException("Connection refused"));
+        assertNull(errors.fatal(), "a server that refuses is the server's");
+        errors.connectFailed(new IOException("newSocketStream(..) failed: Too many open files"));
+        errors.connectFailed(new IOException("newSocketStream(..) failed: Too many open files"));
+        assertTrue(errors.fatal().startsWith("--connections: a connect failed with Too many open files (this process may open "),
+                errors.fatal());
+        assertTrue(errors.fatal().endsWith(": ulimit -n); raise the limit or use fewer connections"), errors.fatal());
+        assertTrue(errors.any());
+        String summary = errors.summary();
+        assertTrue(summary.startsWith("Errors: 0 protocol, 0 connection, 2 connect: connect: Too many open files"), summary);
+        assertTrue(summary.endsWith(": ulimit -n) (x2)"), summary);
+        assertEquals(3, errors.connectFailures());
+    }
+
+    /** A message quoting a server's bytes keeps no control character; the same message counts once, escaped. */
+    @Test
+    void keptMessagesAreEscaped() {
+        RunErrors errors = new RunErrors();
+        for (int i = 0; i < 7; i++) {
+            errors.protocolError("unexpected reply '\u001b[2J" + (i < 5 ? i : 0) + "'");
+        }
+        assertEquals(5, errors.messages().size());
+        assertEquals(3L, errors.messages().get("protocol: unexpected reply '\\x1b[2J0'"));
+    }
+}
