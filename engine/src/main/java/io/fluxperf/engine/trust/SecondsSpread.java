@@ -8,8 +8,11 @@ import java.util.List;
  * batch means, or sectioning (Asmussen and Glynn, <i>Stochastic Simulation</i>, 2007, III.5), with
  * seconds as the batches. The order-statistic interval assumes that requests are independent; they
  * are not (a stall slows hundreds together), and the spread between seconds shows what that costs.
- * The interval is the whole run's value ± t(k − 1) × s / √k, s being the standard deviation of the
- * k seconds' values. Only whole seconds with {@link OrderStatistics#MIN_BEYOND} samples beyond the
+ * Latencies spread by factors, not by amounts, so the means are taken of the seconds' logarithms:
+ * the interval is the whole run's value × e^(± t(k − 1) × s / √k), s being the standard deviation of
+ * the logarithms of the k seconds' values. It never reaches 0, which an interval of amounts did on a
+ * run with one slow second ({@code p50: 278 us [0, 1032]}), below anything a server can answer in.
+ * Only whole seconds with {@link OrderStatistics#MIN_BEYOND} samples beyond the
  * percentile count; with fewer than {@link #MIN_SECONDS} of them there is no such interval.
  */
 final class SecondsSpread {
@@ -32,7 +35,10 @@ final class SecondsSpread {
             if (!s.whole() || OrderStatistics.beyond(requests, percentile) < OrderStatistics.MIN_BEYOND) {
                 continue;
             }
-            values.add((double) (workload < 0 ? s.percentile(index) : s.workloads().get(workload).percentiles()[index]));
+            long v = workload < 0 ? s.percentile(index) : s.workloads().get(workload).percentiles()[index];
+            if (v > 0) {
+                values.add(Math.log(v));
+            }
         }
         int k = values.size();
         if (k < MIN_SECONDS) {
@@ -44,6 +50,6 @@ final class SecondsSpread {
             squares += (v - mean) * (v - mean);
         }
         double half = Normal.t975(k - 1) * Math.sqrt(squares / (k - 1)) / Math.sqrt(k);
-        return new long[] {Math.max(0, Math.round(point - half)), Math.round(point + half)};
+        return new long[] {Math.round(point * Math.exp(-half)), Math.round(point * Math.exp(half))};
     }
 }
