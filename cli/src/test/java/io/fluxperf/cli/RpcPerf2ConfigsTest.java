@@ -189,6 +189,7 @@ class RpcPerf2ConfigsTest {
      * memcached served every request the report counts.
      */
     @Test
+    @org.junit.jupiter.api.Tag("timing") // a window's length is the load threads' hand-over, which a busy machine delays
     void aRatedWorkloadBesideARateZeroOneIsAProbe(MemcachedProcess memcached) throws Exception {
         Path file = write(dir, "probe2.toml", """
                 [general]
