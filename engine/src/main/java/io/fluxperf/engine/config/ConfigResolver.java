@@ -5,6 +5,7 @@ import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.ProtocolOptions;
 import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.request.Command;
+import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.CommandTemplate;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,6 +63,12 @@ public final class ConfigResolver {
                 throw new UserError("--slo-abort: stops the run when an objective fails, and there is no --slo or [[slo]]");
             }
             all.replaceAll(o -> o.withAbort(true));
+        }
+        if (Boolean.TRUE.equals(flags.value(Settings.SLO_STRICT))) {
+            if (all.isEmpty()) {
+                throw new UserError("--slo-strict: fails an objective too close to call, and there is no --slo or [[slo]]");
+            }
+            all.replaceAll(o -> o.withStrict(true));
         }
         // named here, before a run directory or any output is made
         io.fluxperf.engine.slo.Evaluator.checkWorkloads(all, workloads.stream().map(WorkloadConfig::name).toList());
@@ -144,7 +151,10 @@ public final class ConfigResolver {
         }
         checkOnePerWindow(flags, file, fileWorkloads, workloads, settings.get(Settings.DURATION));
         try {
-            return RunConfig.builder().settings(settings).server(server).pool(pool)
+            // a run of probes beside unpaced workloads gets one more thread: the probes' own, with its own connections
+            boolean mixed = workloads.stream().anyMatch(WorkloadConfig::isRated) && workloads.stream().anyMatch(w -> !w.isRated());
+            int threads = settings.get(Settings.THREADS);
+            return RunConfig.builder().settings(settings).threads(mixed ? threads + 1 : threads).server(server).pool(pool)
                     .workloads(workloads).protocolOptions(protocolOptions)
                     .objectives(objectives(flags, f, workloads)).ramps(ramps)
                     .build();
@@ -325,7 +335,7 @@ public final class ConfigResolver {
 
     /** The per-workload flags, parsed and checked once. */
     private record WorkloadFlags(Boolean hit, Boolean flush, Integer keysPerRequest, Integer ttl, Long keyspace,
-                                 Integer keyLength, KeyDistribution distribution, Double exponent) {
+                                 Integer keyLength, KeyDistribution distribution, Double exponent, Integer subscribers) {
         static WorkloadFlags of(Flags flags) {
             if (Boolean.TRUE.equals(flags.value(Settings.HIT)) && Boolean.TRUE.equals(flags.value(Settings.FLUSH))) {
                 throw new UserError("--hit and --flush cannot be used together: --hit loads the key space so that"
@@ -333,7 +343,8 @@ public final class ConfigResolver {
             }
             return new WorkloadFlags(flags.value(Settings.HIT), flags.value(Settings.FLUSH),
                     flags.value(Settings.KEYS_PER_REQUEST), flags.value(Settings.TTL), flags.value(Settings.KEYSPACE),
-                    flags.value(Settings.KEY_LENGTH), keyDistribution(flags), flags.value(Settings.EXPONENT));
+                    flags.value(Settings.KEY_LENGTH), keyDistribution(flags), flags.value(Settings.EXPONENT),
+                    flags.value(Settings.SUBSCRIBERS));
         }
 
         /** The key distribution among --distribution's values (the others place keys on servers; the last wins). */
@@ -362,7 +373,16 @@ public final class ConfigResolver {
         CommandTemplate template = command != null ? flag("command", () -> CommandTemplate.parse(command))
                 : path != null ? CommandTemplate.word(path) : null;
         if (!protocol.supports(method)) {
-            throw new UserError("--method: protocol " + protocol.name() + " does not support " + method.label());
+            throw new UserError("--method: protocol " + protocol.name() + " does not support " + method.label()
+                    + speakers(method));
+        }
+        if (wf.subscribers != null && method != Command.PUBLISH) {
+            throw new UserError("--subscribers: only --method publish has subscribers, not " + method.label());
+        }
+        if (method == Command.PUBLISH && flags.has(Settings.BYTES)
+                && flags.value(Settings.BYTES).min() < Request.MESSAGE_HEADER_BYTES) {
+            throw new UserError("--bytes: a published message carries its send time and id in its first "
+                    + Request.MESSAGE_HEADER_BYTES + " bytes; give at least " + Request.MESSAGE_HEADER_BYTES);
         }
         if (method == Command.EVAL || method == Command.EVALSHA) {
             throw new UserError("--method: " + method.label() + " needs the script it runs, which only a config file"
@@ -396,8 +416,9 @@ public final class ConfigResolver {
         KeyspaceConfig keys = new KeyspaceConfig(count, keyLength, distribution,
                 or(wf.exponent, KeyspaceConfig.DEFAULT_ZIPF_EXPONENT));
         try {
-            return new WorkloadConfig(null, method, rate, 1, bytes, keys, or(wf.hit, false), or(wf.flush, false),
+            WorkloadConfig w = new WorkloadConfig(null, method, rate, 1, bytes, keys, or(wf.hit, false), or(wf.flush, false),
                     keysPerRequest, or(wf.ttl, 0), template);
+            return wf.subscribers == null ? w : w.withShape(w.shape().withSubscribers(wf.subscribers));
         } catch (IllegalArgumentException e) {
             throw new UserError("the command line: " + e.getMessage());
         }
@@ -415,9 +436,11 @@ public final class ConfigResolver {
         Set<String> names = new HashSet<>();
         boolean anyRead = false;
         boolean anyZipf = false;
+        String subscribed = null;
         for (ConfigFile.Workload w : file.workloads) {
             if (!protocol.supports(w.method)) {
-                throw w.error("method", "protocol " + protocol.name() + " does not support " + w.method.label());
+                throw w.error("method", "protocol " + protocol.name() + " does not support " + w.method.label()
+                        + speakers(w.method));
             }
             String name = w.name;
             if (name == null) {
@@ -474,6 +497,16 @@ public final class ConfigResolver {
                 throw w.error(w.keyspace != null ? "keyspace" : "key-length", keysProblem);
             }
             WorkloadShape shape = shape(w);
+            if (w.method == Command.PUBLISH && wf.subscribers != null) {
+                shape = shape.withSubscribers(wf.subscribers);
+            }
+            if (shape.subscribers() > 0) {
+                if (subscribed != null) {
+                    throw w.error("subscribers", "only one workload of a run has subscribers, and workload " + subscribed
+                            + " has them already");
+                }
+                subscribed = name;
+            }
             if (w.ttls != null && wf.ttl == null) {
                 shape = shape.withTtls(w.ttls); // a --ttl replaces the file's list with its one ttl
             }
@@ -506,13 +539,19 @@ public final class ConfigResolver {
             throw new UserError("--keys-per-request: no workload in " + file.toml.name()
                     + " reads (get or gets), and only reads take more than one key");
         }
+        if (wf.subscribers != null && subscribed == null) {
+            throw new UserError("--subscribers: no workload in " + file.toml.name() + " publishes (method = \"publish\")");
+        }
         if (wf.exponent != null && !anyZipf) {
             throw new UserError("--exponent: no workload in " + file.toml.name()
                     + " uses the zipf distribution; add --distribution zipf");
         }
-        checkRates(file);
         if (out.stream().noneMatch(WorkloadConfig::isRated) && out.stream().allMatch(w -> w.weight() == 0)) {
             throw file.toml.error("every workload has weight 0; give at least one a weight above 0");
+        }
+        if (out.stream().anyMatch(WorkloadConfig::isRated) && out.stream().anyMatch(w -> !w.isRated())
+                && out.stream().filter(w -> !w.isRated()).allMatch(w -> w.weight() == 0)) {
+            throw file.toml.error("every unpaced workload has weight 0; give at least one a weight above 0");
         }
         return out;
     }
@@ -543,6 +582,9 @@ public final class ConfigResolver {
         }
         if (Boolean.TRUE.equals(w.byScore) && w.method != Command.ZRANGE) {
             throw w.error("by-score", "only zrange reads by score, and this workload's method is " + w.method.label());
+        }
+        if (w.subscribers != null && w.subscribers > 0 && w.method != Command.PUBLISH) {
+            throw w.error("subscribers", "only publish has subscribers, and this workload's method is " + w.method.label());
         }
         if (w.truncate != null && !w.method.takesTruncate()) {
             throw w.error("truncate", "only lpush and rpush keep a list at most so long, and this workload's method is "
@@ -581,6 +623,9 @@ public final class ConfigResolver {
             if (w.truncate != null) {
                 s = s.withTruncate(w.truncate);
             }
+            if (w.subscribers != null) {
+                s = s.withSubscribers(w.subscribers);
+            }
         } catch (IllegalArgumentException e) {
             throw w.error(w.innerKeys != null && e.getMessage().contains("inner") ? "inner-key-length" : "cardinality",
                     e.getMessage());
@@ -588,17 +633,10 @@ public final class ConfigResolver {
         return s;
     }
 
-    /** Either every workload has a rate (open loop) or none has (closed loop). */
-    private static void checkRates(ConfigFile file) {
-        ConfigFile.Workload first = file.workloads.get(0);
-        boolean rated = or(first.rate, 0.0) > 0;
-        for (ConfigFile.Workload w : file.workloads) {
-            if ((or(w.rate, 0.0) > 0) != rated) {
-                throw w.error(rated
-                        ? "has no rate but workload[0] has one; give every workload a rate (open loop) or none (closed loop)"
-                        : "has a rate but workload[0] has none; give every workload a rate (open loop) or none (closed loop)");
-            }
-        }
+    /** " (redis does)": which registered protocols have {@code method}, for the sentence that refuses it. */
+    private static String speakers(Command method) {
+        List<String> names = Protocols.all().stream().filter(p -> p.supports(method)).map(Protocol::name).toList();
+        return names.isEmpty() ? "" : " (" + String.join(", ", names) + (names.size() == 1 ? " does)" : " do)");
     }
 
     /** Why {@code count} keys of {@code keyLength} bytes cannot be, or null. */

@@ -325,18 +325,26 @@ public final class Settings {
     public static final Setting<String> METHOD = declare(Setting.of("method", WORKLOAD, SettingType.text())
             .flag("CMD", "memcache: get, gets, set, add, replace, append, prepend, cas, delete, incr, decr, touch; redis:"
                     + " also del, exists, expire, mget, mset, hget, hset, hgetall, hdel, hexists, lpush, rpush, lpop, rpop,"
-                    + " lrange, llen, sadd, srem, smembers, zadd, zrange, zrank, zrem, ping; http: get, post, put, delete"
+                    + " lrange, llen, sadd, srem, smembers, zadd, zrange, zrank, zrem, ping, publish; http: get, post, put, delete"
                     + " (default get).")
             .doc(Table.WORKLOAD, "memcache: get, gets, set, add, replace, append, prepend, cas, delete, incr, decr,"
                     + " touch; redis: get, set, del, exists, expire, incr, decr, mget, mset, hget, hset, hgetall, hdel,"
                     + " hexists, lpush, rpush, lpop, rpop, lrange, llen, sadd, srem, smembers, zadd, zrange, zrank, zrem,"
-                    + " ping; http: get, post, put, delete", "get"));
+                    + " ping, publish; http: get, post, put, delete", "get"));
 
     public static final Setting<Integer> KEYS_PER_REQUEST = declare(Setting.of("keys-per-request", WORKLOAD,
                     SettingType.integer(1, MAX_KEYS_PER_REQUEST))
             .byDefault(1)
             .flag("N", "Keys per get (multi-key get), default 1.")
             .doc(Table.WORKLOAD, "keys per get/gets (a multi-key get; redis MGET), {range}", "1"));
+
+    /** A publish workload's subscriber connections. */
+    public static final Setting<Integer> SUBSCRIBERS = declare(Setting.of("subscribers", WORKLOAD,
+                    SettingType.integer(1, WorkloadShape.MAX_SUBSCRIBERS))
+            .flag("N", "With --method publish (redis): N subscriber connections, each subscribed to every channel"
+                    + " (the keyspace's keys; sharded on a cluster), that measure each message from its send time.")
+            .doc(Table.WORKLOAD, "with `--method publish` (redis): N subscriber connections that receive every message"
+                    + " and measure it ([below](#publish-and-subscribe)); a file's `subscribers = N`, {range}", "none"));
 
     public static final Setting<ValueSize> BYTES = declare(Setting.of("bytes", WORKLOAD,
                     SettingType.text(ValueSizeParser::parse, ValueSize::describe))
@@ -446,6 +454,12 @@ public final class Settings {
     public static final Setting<Boolean> SLO_ABORT = declare(Setting.of("slo-abort", COMMAND_LINE, SettingType.bool())
             .flag(null, "Stop the run at the end of the first window in which an objective fails (exit code 3).")
             .doc(Table.OUTPUT, "stop the run at the end of the first window in which an objective failed (exit 3)", "off"));
+
+    public static final Setting<Boolean> SLO_STRICT = declare(Setting.of("slo-strict", COMMAND_LINE, SettingType.bool())
+            .flag(null, "Fail an objective whose verdict is too close to call at the run's sample size (its 95 %% interval"
+                    + " holds the threshold), as if missed.")
+            .doc(Table.OUTPUT, "an objective that is too close to call at the run's sample size (its 95 % interval holds"
+                    + " the threshold) fails, as if missed ([slo.md](slo.md#verdicts))", "off"));
 
     private Settings() {
     }

@@ -1,6 +1,7 @@
 package io.fluxperf.engine.protocol;
 
 import io.fluxperf.engine.log.LogFormat;
+import io.fluxperf.engine.log.capture.CaptureProtocol;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.target.TargetFactory;
 import java.util.List;
@@ -76,13 +77,42 @@ public interface Protocol {
         return List.of();
     }
 
+    /**
+     * How this protocol's traffic is read from a packet capture (its requests replayed, its replies
+     * told apart), or null when it is not. Several protocols may share one reading (memcache's text
+     * and binary protocols are read by one, since real clients mix them on one port): only one of
+     * them returns it.
+     */
+    default CaptureProtocol capture() {
+        return null;
+    }
+
     /** What the engine needs to load a cluster of this protocol's servers ({@code --cluster}), or null when it has none. */
     default ClusterProtocol cluster() {
         return null;
     }
 
+    /**
+     * Publish/subscribe ({@link io.fluxperf.engine.request.Command#PUBLISH} with subscribers): the
+     * codecs of subscriber connections, or null when the protocol has none.
+     */
+    default PubSubProtocol pubSub() {
+        return null;
+    }
+
     /** How to read the server's own clock (sharded runs compare agents' clocks by it), or null when it has none. */
     default ServerClock serverClock() {
+        return null;
+    }
+
+    /**
+     * This protocol's no-op for the latency floor, with the run's options and workloads (HTTP
+     * gets its path and headers from them), or null when it has none.
+     *
+     * @param server the target as the user named it, or null for the embedded target
+     */
+    default IdleRoundTrip idleRoundTrip(ProtocolOptions options, String server,
+                                        java.util.List<io.fluxperf.engine.config.WorkloadConfig> workloads) {
         return null;
     }
 

@@ -63,6 +63,9 @@ public final class EffectiveConfig {
             if (o.abort()) {
                 key(b, "abort", "true");
             }
+            if (o.strict()) {
+                key(b, "strict", "true");
+            }
         }
         return b.toString();
     }
@@ -168,6 +171,9 @@ public final class EffectiveConfig {
         }
         if (s.script() != null) {
             key(b, "script", quote(s.script()));
+        }
+        if (s.subscribers() > 0) {
+            key(b, "subscribers", Integer.toString(s.subscribers()));
         }
     }
 

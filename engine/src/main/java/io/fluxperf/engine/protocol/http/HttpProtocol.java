@@ -1,6 +1,8 @@
 package io.fluxperf.engine.protocol.http;
 
+import io.fluxperf.engine.log.capture.CaptureProtocol;
 import io.fluxperf.engine.protocol.CodecFactory;
+import io.fluxperf.engine.protocol.http.log.HttpCapture;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.ProtocolOption;
 import io.fluxperf.engine.protocol.ProtocolOptions;
@@ -59,9 +61,23 @@ public final class HttpProtocol implements Protocol {
         return () -> new HttpClientCodec(head, http.okClasses());
     }
 
+    /** A GET of the run's path ({@link HttpIdleRoundTrip}). */
+    @Override
+    public io.fluxperf.engine.protocol.IdleRoundTrip idleRoundTrip(ProtocolOptions options, String server,
+            List<io.fluxperf.engine.config.WorkloadConfig> workloads) {
+        HttpOptions http = HttpOptions.of(options, server);
+        return new HttpIdleRoundTrip(HttpRequestHead.of(http.headers(), HttpRequestHead.DEFAULT_HOST), workloads);
+    }
+
     @Override
     public ReplyClasses replyClasses() {
         return STATUS_CLASSES;
+    }
+
+    /** Connections read from a packet capture: requests and their responses ({@link HttpCapture}). */
+    @Override
+    public CaptureProtocol capture() {
+        return HttpCapture.INSTANCE;
     }
 
     @Override

@@ -1,6 +1,8 @@
 package io.fluxperf.engine.protocol.memcache;
 
 import io.fluxperf.engine.log.LogFormat;
+import io.fluxperf.engine.log.capture.CaptureProtocol;
+import io.fluxperf.engine.protocol.memcache.log.MemcacheCapture;
 import io.fluxperf.engine.protocol.CodecFactory;
 import io.fluxperf.engine.protocol.DatagramFraming;
 import io.fluxperf.engine.protocol.Protocol;
@@ -54,9 +56,22 @@ public final class MemcacheProtocol implements Protocol {
         return UDP;
     }
 
+    /** Connections read from a packet capture, text and binary ({@link MemcacheCapture}). */
+    @Override
+    public CaptureProtocol capture() {
+        return MemcacheCapture.INSTANCE;
+    }
+
     @Override
     public List<LogFormat> logFormats() {
         return MemcacheLogFormats.ALL;
+    }
+
+    /** {@code version} ({@link MemcacheIdleRoundTrip}). */
+    @Override
+    public io.fluxperf.engine.protocol.IdleRoundTrip idleRoundTrip(ProtocolOptions options, String server,
+            java.util.List<io.fluxperf.engine.config.WorkloadConfig> workloads) {
+        return MemcacheIdleRoundTrip.text();
     }
 
     @Override
