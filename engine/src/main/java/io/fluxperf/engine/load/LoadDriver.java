@@ -57,6 +57,8 @@ final class LoadDriver implements SlotEvents {
     private final ServerQueues serverQueues;
     private final PoolRouter router;
     private final CodecFactory[] memberCodecs;
+    /** Several servers: one empty figure each, and one for requests sent to none; null with one. */
+    private final List<ServerStats> serverShapes;
     private CompletableFuture<Void> phaseDone = CompletableFuture.completedFuture(null);
     /** Reads the connections' TCP_INFO, once a second (not per request: a getsockopt each). */
     private final TcpProbe tcpProbe = new TcpProbe();
@@ -126,12 +128,8 @@ final class LoadDriver implements SlotEvents {
             this.router = serverPool.newRouter();
             this.pool = new RequestPool(count * pipeline + ServerQueues.capacity(byMember, pipeline) + 1);
         }
-        this.recorder = new ThreadRecorder(config.workloads().size(),
-                !config.statsInterval().isZero() || config.admin() != null, tracer, // the admin endpoint's figures too
-                clientLoop.alarm(), serverShapes);
-        if (config.admin() != null) {
-            recorder.intervalPerWorkload();
-        }
+        this.serverShapes = serverShapes;
+        this.recorder = new ThreadRecorder(config.workloads().size(), tracer, clientLoop.alarm(), serverShapes);
         // the alarm is handed to the scheduler before the loop's first task below hands it to the loop
         this.scheduler = new SendScheduler(loop, clientLoop.alarm(), config.connection().busyPoll(), config.earlySend(),
                 slots, recorder, pool, errors, this::checkPhaseDone, perRequest ? this::sentOn : null);
@@ -170,6 +168,11 @@ final class LoadDriver implements SlotEvents {
 
     int workloadCount() {
         return recorder.workloadCount();
+    }
+
+    /** Several servers: one empty figure each (and one for requests sent to none); null with one. */
+    List<ServerStats> serverShapes() {
+        return serverShapes;
     }
 
     /** Emptied figures of this thread's shape (its workloads, and its servers when it has several). */
@@ -274,42 +277,15 @@ final class LoadDriver implements SlotEvents {
      *                  in the same event-loop step as the figures restart, so both agree
      */
     CompletableFuture<ThreadFigures> swap(ThreadFigures spare, boolean endWarmup) {
-        return swap(spare, endWarmup, false);
-    }
-
-    /** @param discarded the figures swapped out are not kept (the preload's, the warm-up's): the second's go with them */
-    CompletableFuture<ThreadFigures> swap(ThreadFigures spare, boolean endWarmup, boolean discarded) {
         CompletableFuture<ThreadFigures> result = new CompletableFuture<>();
         onLoop(() -> {
             if (endWarmup) {
                 recorder.endWarmup();
             }
-            if (discarded) {
-                recorder.dropSecond();
-            }
             long taken = System.nanoTime();
             scheduler.countRoomWait(taken); // a wait going on: its part so far belongs to the interval ending
             result.complete(recorder.swap(spare, connections.openCount(), taken));
         });
-        return result;
-    }
-
-    /** Keeps each second's figures as well, from now on (a run directory's seconds.hlog). */
-    void keepSeconds() {
-        onLoop(recorder::keepSeconds);
-    }
-
-    /** Ends the second going on and returns its figures; the thread records into {@code spare} from then. */
-    CompletableFuture<ThreadFigures> swapSecond(ThreadFigures spare) {
-        CompletableFuture<ThreadFigures> result = new CompletableFuture<>();
-        onLoop(() -> result.complete(recorder.swapSecond(spare, System.nanoTime())));
-        return result;
-    }
-
-    /** The window's figures so far, for the live line (see {@link ThreadRecorder#live()}). */
-    CompletableFuture<ThreadRecorder.LiveCounts> live() {
-        CompletableFuture<ThreadRecorder.LiveCounts> result = new CompletableFuture<>();
-        onLoop(() -> result.complete(recorder.live()));
         return result;
     }
 
@@ -320,30 +296,11 @@ final class LoadDriver implements SlotEvents {
         return result;
     }
 
-    /** The running window's figures so far, copied on the loop (the admin endpoint's counters). */
-    CompletableFuture<ThreadRecorder.WindowSoFar> windowSoFar() {
-        CompletableFuture<ThreadRecorder.WindowSoFar> result = new CompletableFuture<>();
-        onLoop(() -> result.complete(recorder.windowSoFar(connections.openCount())));
-        return result;
-    }
-
-    /** The statistics block's figures since the last call, which starts them again from zero. */
-    CompletableFuture<ThreadRecorder.IntervalFigures> interval() {
-        CompletableFuture<ThreadRecorder.IntervalFigures> result = new CompletableFuture<>();
-        onLoop(() -> result.complete(recorder.interval(connections.openCount())));
-        return result;
-    }
-
     /** How this thread kept its schedule in the measured part of its phase; ask once its requests have ended. */
     CompletableFuture<SendLateness> lateness() {
         CompletableFuture<SendLateness> result = new CompletableFuture<>();
         onLoop(() -> result.complete(recorder.lateness()));
         return result;
-    }
-
-    /** Empties this thread's figures in place, during the warm-up only (whose figures are not kept). */
-    void clearWarmupFigures() {
-        onLoop(recorder::clear);
     }
 
     /** A connection per request: the slot's one request went out on it. */

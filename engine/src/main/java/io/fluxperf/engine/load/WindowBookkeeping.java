@@ -82,56 +82,42 @@ final class WindowBookkeeping {
     }
 
     /**
-     * The window made of every thread's figures, with its summaries.
+     * The window made of its figures, every thread's added ({@link RunningWindow}), with its summaries.
+     * The window gets histograms of its own: a listener may keep it.
      *
      * @param cpuNanos this process's CPU time in the window; -1 unknown
      */
-    WindowResult window(int number, long startNanos, long endNanos, long cpuNanos, List<ThreadFigures> figures) {
+    WindowResult window(int number, long startNanos, long endNanos, long cpuNanos, FigureSum figures) {
+        ThreadFigures f = figures.sum;
         List<WorkloadStats> workloads = new ArrayList<>();
-        for (int i = 0; i < configs.size(); i++) {
-            workloads.add(new WorkloadStats());
-        }
         WorkloadStats total = new WorkloadStats();
-        ConnectionCounts connections = new ConnectionCounts();
-        Histogram lag = WorkloadStats.newHistogram();
-        Histogram connect = WorkloadStats.newHistogram();
-        long[] loopCpu = new long[figures.size()];
-        TcpHealth tcp = new TcpHealth();
-        for (int t = 0; t < figures.size(); t++) {
-            ThreadFigures f = figures.get(t);
-            loopCpu[t] = f.loopCpuNanos;
-            tcp.add(f.tcp);
-            for (int i = 0; i < workloads.size(); i++) {
-                add(workloads.get(i), f.workloads[i]);
-            }
-            connections.add(f.connections);
-            pause.run();
-            lag.add(f.sendLag);
-            pause.run();
-            connect.add(f.connectLatency);
-        }
-        for (WorkloadStats w : workloads) {
+        for (int i = 0; i < configs.size(); i++) {
+            WorkloadStats w = new WorkloadStats();
+            add(w, f.workloads[i]);
             add(total, w);
+            workloads.add(w);
         }
-        WindowResult w = new WindowResult(number, startNanos, endNanos, configs(startNanos, endNanos), workloads, total, connections, lag,
-                connect, cpuNanos, loopCpu).withTcp(tcp);
-        if (figures.get(0).servers != null) {
-            w = w.withPool(servers(figures));
+        ConnectionCounts connections = f.connections.copy();
+        Histogram lag = WorkloadStats.newHistogram();
+        lag.add(f.sendLag);
+        pause.run();
+        Histogram connect = WorkloadStats.newHistogram();
+        connect.add(f.connectLatency);
+        TcpHealth tcp = f.tcp.copy();
+        WindowResult w = new WindowResult(number, startNanos, endNanos, configs(startNanos, endNanos), workloads, total,
+                connections, lag, connect, cpuNanos, figures.loopCpuNanos()).withTcp(tcp);
+        if (f.servers != null) {
+            w = w.withPool(servers(f.servers));
         }
         return summariesInSteps ? w.withSummaries(summaries(w)) : w;
     }
 
     /** Each server's figures over every thread. */
-    private PoolFigures servers(List<ThreadFigures> figures) {
-        ServerStats[] first = figures.get(0).servers;
+    private PoolFigures servers(ServerStats[] figures) {
         List<ServerStats> sum = new ArrayList<>();
-        for (int i = 0; i < first.length; i++) {
-            ServerStats s = first[i].emptyCopy();
-            for (ThreadFigures f : figures) {
-                s.add(f.servers[i]);
-                pause.run();
-            }
-            sum.add(s);
+        for (ServerStats s : figures) {
+            sum.add(s.copy());
+            pause.run();
         }
         long refreshes = 0;
         if (mapRefreshes != null) {
