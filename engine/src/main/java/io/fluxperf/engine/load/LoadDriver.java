@@ -296,6 +296,16 @@ final class LoadDriver implements SlotEvents {
         return result;
     }
 
+    /** How the threads kept their schedule, asked once every request has ended (after the last window). */
+    static SendLateness lateness(List<LoadDriver> drivers) {
+        List<CompletableFuture<SendLateness>> futures = drivers.stream().map(LoadDriver::lateness).toList();
+        List<SendLateness> threads = new ArrayList<>();
+        for (CompletableFuture<SendLateness> f : futures) {
+            threads.add(LoopTasks.await(f, java.time.Duration.ofSeconds(10)));
+        }
+        return SendLateness.merge(threads);
+    }
+
     /** How this thread kept its schedule in the measured part of its phase; ask once its requests have ended. */
     CompletableFuture<SendLateness> lateness() {
         CompletableFuture<SendLateness> result = new CompletableFuture<>();

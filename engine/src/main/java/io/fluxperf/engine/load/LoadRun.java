@@ -7,32 +7,19 @@ import io.fluxperf.engine.connection.ClientLoop;
 import io.fluxperf.engine.connection.ClientLoops;
 import io.fluxperf.engine.connection.IoUringClientLoop;
 import io.fluxperf.engine.host.HostTuning;
-import io.fluxperf.engine.metrics.ConnectionCounts;
 import io.fluxperf.engine.metrics.HitrateWarmup;
-import io.fluxperf.engine.metrics.IntervalSample;
-import io.fluxperf.engine.metrics.LatencySummary;
-import io.fluxperf.engine.metrics.LiveSample;
-import io.fluxperf.engine.metrics.OutcomeCounts;
 import io.fluxperf.engine.metrics.ProcessCpu;
 import io.fluxperf.engine.metrics.RunResult;
-import io.fluxperf.engine.metrics.SendLateness;
 import io.fluxperf.engine.metrics.StopReason;
 import io.fluxperf.engine.metrics.WindowResult;
-import io.fluxperf.engine.metrics.ServerSample;
-import io.fluxperf.engine.metrics.ServerStats;
-import io.fluxperf.engine.metrics.TcpHealth;
-import io.fluxperf.engine.metrics.WorkloadStats;
 import io.fluxperf.engine.pool.ServerPool;
 import io.fluxperf.engine.protocol.CodecFactory;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.Protocols;
-import io.fluxperf.engine.request.Command;
-import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.trace.RunTrace;
 import io.fluxperf.engine.workload.GeneratedLoad;
 import io.fluxperf.engine.workload.Preload;
 import io.fluxperf.engine.workload.RateControl;
-import io.fluxperf.trace.LatencyHistograms;
 import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,11 +27,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.HdrHistogram.Histogram;
-import reactor.core.publisher.Flux;
 
 /**
  * Runs a load test's phases from the run's own thread: connect, flush and preload when asked, warm
@@ -55,8 +38,6 @@ import reactor.core.publisher.Flux;
  * every issued request is counted in exactly one window (invariant 1).
  */
 public final class LoadRun {
-    /** How often a warm-up to a hit rate checks it (rpc-perf's: each one-second interval). */
-    private static final long HITRATE_CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** Without --stats-interval, how often the admin endpoint's figures are collected. */
     private static final long FEED_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -265,8 +246,10 @@ public final class LoadRun {
                         trace != null ? trace.forThread() : null, tuning));
             }
             connect(drivers, targetDescription);
+            ServerPreparation preparation = new ServerPreparation(config, listener, errors, servers, () -> stopRequested,
+                    this::awaitStop);
             if (config.needsFlush()) {
-                flush(drivers.get(0), targetDescription);
+                preparation.flush(drivers.get(0), targetDescription);
             }
             long preloaded = 0;
             GeneratedLoad load = new GeneratedLoad(config);
@@ -282,14 +265,14 @@ public final class LoadRun {
                 unfollow = rateControl.follow(() -> drivers.forEach(LoadDriver::ratesChanged)); // at once, not at a tick
             }
             if (config.needsPreload() && !stopRequested) {
-                preloaded = preload(drivers, new Preload(config, load.pattern()));
+                preloaded = preparation.preload(drivers, new Preload(config, load.pattern()));
             }
             return measure(drivers, source != null ? source : load, targetDescription, preloaded);
         } finally {
             unfollow.run();
             tuning.end();
             for (LoadDriver d : drivers) {
-                await(d.close(), Duration.ofSeconds(5));
+                LoopTasks.await(d.close(), Duration.ofSeconds(5));
             }
             if (owned != null) {
                 owned.close();
@@ -305,7 +288,7 @@ public final class LoadRun {
         List<CompletableFuture<Integer>> attempts = drivers.stream().map(LoadDriver::connectAll).toList();
         long failed = 0;
         for (CompletableFuture<Integer> a : attempts) {
-            failed += await(a, Duration.ofSeconds(30));
+            failed += LoopTasks.await(a, Duration.ofSeconds(30));
         }
         long open = drivers.stream().mapToLong(LoadDriver::slotCount).sum() - failed;
         if (errors.fatal() != null) {
@@ -320,57 +303,16 @@ public final class LoadRun {
         }
     }
 
-    /** One flush to the server, or to each writable server of a pool (every server; a cluster's masters). */
-    private void flush(LoadDriver driver, String targetDescription) {
-        int[] to = servers == null ? new int[] {-1} : servers.writableMembers();
-        RequestSource flushAll = (thread, threads, pool, start) ->
-                Flux.range(0, to.length).map(i -> pool.acquire().command(Command.FLUSH, 0).addKey(0, 1).server(to[i]));
-        await(driver.start(flushAll, System.nanoTime(), false, false), config.timeout().plusSeconds(5));
-        ThreadFigures f = await(driver.swap(driver.newFigures(), false), Duration.ofSeconds(5));
-        if (f.workloads[0].outcomes().ok() != to.length) {
-            throw new UserError("--flush: " + targetDescription + " did not accept flush_all");
-        }
-        listener.flushed();
-    }
-
-    private long preload(List<LoadDriver> drivers, Preload preload) {
-        long started = System.nanoTime();
-        List<CompletableFuture<Void>> phases = new ArrayList<>();
-        for (LoadDriver d : drivers) {
-            phases.add(d.start(preload, started, false, false));
-        }
-        CompletableFuture<Void> all = CompletableFuture.allOf(phases.toArray(CompletableFuture[]::new));
-        while (!all.isDone() && !stopRequested) {
-            awaitStop(TimeUnit.MILLISECONDS.toNanos(100));
-        }
-        if (stopRequested) {
-            drivers.forEach(LoadDriver::stop);
-        }
-        await(all, config.timeout().plusSeconds(10));
-        long failed = 0;
-        for (LoadDriver d : drivers) {
-            for (WorkloadStats w : await(d.swap(d.newFigures(), false), Duration.ofSeconds(10)).workloads) {
-                failed += w.outcomes().requests() - w.outcomes().ok();
-            }
-        }
-        if (failed == preload.keys() && failed > 0 && !stopRequested) {
-            // not one write took: the server refuses them (full, read-only, another protocol)
-            throw new UserError("--hit: " + errors.summaryOrNone() + "; the server accepted none of the "
-                    + preload.keys() + " preload writes");
-        }
-        // some failed (a stall, a reset): say so, and the reads of those keys will miss
-        listener.preloaded(preload.keys(), failed, (System.nanoTime() - started) / 1e9);
-        return preload.keys();
-    }
-
     private RunResult measure(List<LoadDriver> drivers, RequestSource load, String targetDescription, long preloaded) {
         WindowBookkeeping bookkeeping = new WindowBookkeeping(tuning::pause, tuning.pausesBookkeeping(), config.workloads());
         if (servers != null) {
             bookkeeping.servers(servers.cluster() != null,
                     servers.cluster() != null ? servers.cluster()::refreshCount : null);
         }
-        tuning.beforeLoad(config.windows(), () -> rehearseWindowEnd(), this::rehearseSummary);
-        long startAt = scheduleStart();
+        tuning.beforeLoad(config.windows(), () -> WindowBookkeeping.rehearse(config.workloads(), listener),
+                WindowBookkeeping::rehearseSummary);
+        StartAtWait startWait = new StartAtWait(() -> stopRequested, this::awaitStop);
+        long startAt = startWait.start(config.startAt(), listener);
         scheduleEnds = startAt != Long.MIN_VALUE && GeneratedLoad.scheduleEnd(config) != Long.MAX_VALUE
                 && load instanceof GeneratedLoad;
         if (startAt != Long.MIN_VALUE && stopRequested) {
@@ -439,7 +381,8 @@ public final class LoadRun {
         HitrateWarmup toHitrate = null;
         if (warmup) {
             if (config.warmupHitrate() > 0) {
-                WarmupEnd end = warmUpToHitrate(drivers, clock, stops, start);
+                HitrateWarmupPhase.End end = HitrateWarmupPhase.run(drivers, clock, stops, start, config.warmupHitrate(),
+                        config.warmup().toNanos());
                 stop = end.stop();
                 toHitrate = end.outcome();
                 host.warmupEnds(); // perhaps before its bound: the exercises stop before the windows begin
@@ -482,13 +425,13 @@ public final class LoadRun {
             }
             boolean last = w == config.windows() || stop != null;
             if (last && stop == null && scheduleEnds) {
-                catchUp(exhausted);
+                startWait.catchUp(exhausted, config.duration().toNanos());
             }
             if (last) {
                 for (LoadDriver d : drivers) {
                     d.stop();
                 }
-                await(exhausted, config.timeout().plusSeconds(5));
+                LoopTasks.await(exhausted, config.timeout().plusSeconds(5));
             }
             long now = clock.swap(false); // when the loops ended the window (see the warm-up's end)
             clock.windowEnds(w, now);
@@ -522,7 +465,7 @@ public final class LoadRun {
             perThread.add(seconds);
         }
         return new RunResult(config, targetDescription, windows, bookkeeping.run(), stop == null ? StopReason.COMPLETED : stop,
-                preloaded, stats != null ? stats.samples() : List.of(), perThread, lateness(drivers), toHitrate);
+                preloaded, stats != null ? stats.samples() : List.of(), perThread, LoadDriver.lateness(drivers), toHitrate);
     }
 
     /** Why the run stops now (a stop asked for, a failed trace, the sources run out), or null: it goes on. */
@@ -540,126 +483,6 @@ public final class LoadRun {
         return null; // with --start-at, the schedule's last request has gone: its last window still ends on time
     }
 
-    /**
-     * With {@code --start-at}: waits (on the run's thread, Ctrl-C ends the wait) until the start is
-     * a millisecond away and returns its {@link System#nanoTime()}; a start already past is returned
-     * as it is, and the listener told how late this agent is. {@link Long#MIN_VALUE}: no start time.
-     */
-    private long scheduleStart() {
-        if (config.startAt() == null) {
-            return Long.MIN_VALUE;
-        }
-        long at = io.fluxperf.engine.shard.StartAt.nanoTimeOf(config.startAt());
-        long late = System.nanoTime() - at;
-        if (late > 0) {
-            listener.startedLate(late);
-            return at;
-        }
-        long margin = TimeUnit.MILLISECONDS.toNanos(1);
-        while (!stopRequested && System.nanoTime() < at - margin) {
-            awaitStop(Math.min(TimeUnit.MILLISECONDS.toNanos(100), at - margin - System.nanoTime()));
-        }
-        return at;
-    }
-
-    /**
-     * A schedule with an end ({@code --start-at}) that is not sent in full at its last window's
-     * end (an agent that started late or fell behind): waits until it is, for at most the window's
-     * length again, so that the agents together send the whole schedule; what was late counts as
-     * send lag.
-     */
-    private void catchUp(CompletableFuture<Void> exhausted) {
-        long bound = System.nanoTime() + config.duration().toNanos();
-        while (!exhausted.isDone() && !stopRequested && System.nanoTime() < bound) {
-            awaitStop(TimeUnit.MILLISECONDS.toNanos(10));
-        }
-    }
-
-    /** How a warm-up to a hit rate ended: why the run stops (null: it goes on), and the hit rate (null when it stopped). */
-    private record WarmupEnd(StopReason stop, HitrateWarmup outcome) {
-    }
-
-    /**
-     * A warm-up to a hit rate (--warmup-hitrate, rpc-perf's {@code warmup_hitrate}): once a second
-     * the hit rate of the reads answered in that second (rpc-perf checks each interval's own
-     * figures), until one reaches the target or the bound (--warmup) has passed; the last check
-     * falls on the bound.
-     */
-    private WarmupEnd warmUpToHitrate(List<LoadDriver> drivers, RunClock clock, RunClock.Stops stops, long start) {
-        long bound = start + config.warmup().toNanos();
-        double target = config.warmupHitrate();
-        long hits = 0;
-        long misses = 0;
-        long check = start;
-        while (true) {
-            check = Math.min(check + HITRATE_CHECK_NANOS, bound);
-            StopReason stop = clock.runUntil(check, stops);
-            if (stop != null) {
-                return new WarmupEnd(stop, null);
-            }
-            long allHits = 0;
-            long allMisses = 0;
-            for (CompletableFuture<ThreadRecorder.WarmupReads> f : drivers.stream().map(LoadDriver::warmupReads).toList()) {
-                ThreadRecorder.WarmupReads r = await(f, Duration.ofSeconds(10));
-                allHits += r.hits();
-                allMisses += r.misses();
-            }
-            long answered = allHits - hits + allMisses - misses;
-            Double hitrate = answered == 0 ? null : 100.0 * (allHits - hits) / answered;
-            hits = allHits;
-            misses = allMisses;
-            boolean reached = hitrate != null && hitrate >= target;
-            if (reached || check == bound) {
-                return new WarmupEnd(null, new HitrateWarmup(target, hitrate, (System.nanoTime() - start) / 1e9,
-                        config.warmup().toNanos() / 1e9, reached));
-            }
-        }
-    }
-
-    /**
-     * One window's end on made-up figures, through the code a real one runs (the listener's too),
-     * for the host policy's rehearsal: values over the whole range, and counts of every size a
-     * window holds (HdrHistogram's encoder writes a count in 1 to 9 bytes).
-     */
-    private void rehearseWindowEnd() {
-        FigureSum made = new FigureSum(config.workloads().size(), 1, null, () -> { });
-        ThreadFigures f = made.sum;
-        for (WorkloadStats w : f.workloads) {
-            for (int v = 0; v < 2_000; v++) {
-                long nanos = 1_000L + (long) v * v * 97;
-                long count = 1L << ((v * 7) % 40);
-                w.latency().recordValueWithCount(nanos, count);
-                w.service().recordValueWithCount(nanos / 2, count);
-                f.sendLag.recordValueWithCount(v, count);
-            }
-        }
-        made.loopCpuNanos(0, 900_000_000L); // far beyond the made-up window: the saturated-client line is rehearsed too
-        WindowBookkeeping rehearsal = new WindowBookkeeping(() -> { }, true, config.workloads());
-        WindowResult window = rehearsal.window(0, 0, 1, -1, made);
-        listener.rehearseWindow(window);
-        rehearsal.addToRun(window);
-        rehearsal.keep(window).total().latency().getValueAtPercentile(99);
-        rehearsal.run();
-    }
-
-    private void rehearseSummary() {
-        Histogram h = LatencyHistograms.create();
-        for (int v = 1; v < 2_000; v++) {
-            h.recordValueWithCount(1_000L + (long) v * v * 97, v);
-        }
-        LatencySummary.of(h);
-    }
-
-    /** How the threads kept their schedule, asked once every request has ended (after the last window). */
-    private SendLateness lateness(List<LoadDriver> drivers) {
-        List<CompletableFuture<SendLateness>> futures = drivers.stream().map(LoadDriver::lateness).toList();
-        List<SendLateness> threads = new ArrayList<>();
-        for (CompletableFuture<SendLateness> f : futures) {
-            threads.add(await(f, Duration.ofSeconds(10)));
-        }
-        return SendLateness.merge(threads);
-    }
-
     private void awaitStop(long nanos) {
         if (nanos <= 0) {
             return;
@@ -669,19 +492,6 @@ public final class LoadRun {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             requestStop();
-        }
-    }
-
-    static <T> T await(CompletableFuture<T> future, Duration timeout) {
-        try {
-            return future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for the event loops", e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("an event loop task failed", e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("the event loops did not answer within " + timeout.toMillis() + " ms", e);
         }
     }
 }

@@ -74,7 +74,7 @@ final class RunClock {
         }
         List<ThreadFigures> figures = new ArrayList<>(drivers.size());
         for (CompletableFuture<ThreadFigures> f : futures) {
-            figures.add(LoadRun.await(f, Duration.ofSeconds(10)));
+            figures.add(LoopTasks.await(f, Duration.ofSeconds(10)));
         }
         long end = ThreadFigures.takenNanos(figures);
         Interval interval = new Interval(figures, intervalStart, end);

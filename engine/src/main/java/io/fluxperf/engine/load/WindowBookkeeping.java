@@ -221,4 +221,39 @@ final class WindowBookkeeping {
         pause.run();
         return LatencySummary.of(h, mean, stddev);
     }
+
+    /**
+     * One window's end on made-up figures, through the code a real one runs (the listener's too),
+     * for the host policy's rehearsal: values over the whole range, and counts of every size a
+     * window holds (HdrHistogram's encoder writes a count in 1 to 9 bytes).
+     */
+    static void rehearse(List<WorkloadConfig> workloads, RunListener listener) {
+        FigureSum made = new FigureSum(workloads.size(), 1, null, () -> { });
+        ThreadFigures f = made.sum;
+        for (WorkloadStats w : f.workloads) {
+            for (int v = 0; v < 2_000; v++) {
+                long nanos = 1_000L + (long) v * v * 97;
+                long count = 1L << ((v * 7) % 40);
+                w.latency().recordValueWithCount(nanos, count);
+                w.service().recordValueWithCount(nanos / 2, count);
+                f.sendLag.recordValueWithCount(v, count);
+            }
+        }
+        made.loopCpuNanos(0, 900_000_000L); // far beyond the made-up window: the saturated-client line is rehearsed too
+        WindowBookkeeping rehearsal = new WindowBookkeeping(() -> { }, true, workloads);
+        WindowResult window = rehearsal.window(0, 0, 1, -1, made);
+        listener.rehearseWindow(window);
+        rehearsal.addToRun(window);
+        rehearsal.keep(window).total().latency().getValueAtPercentile(99);
+        rehearsal.run();
+    }
+
+    /** One summary of a made-up window's latency, for the host policy's rehearsal. */
+    static void rehearseSummary() {
+        Histogram h = WorkloadStats.newHistogram();
+        for (int v = 1; v < 2_000; v++) {
+            h.recordValueWithCount(1_000L + (long) v * v * 97, v);
+        }
+        LatencySummary.of(h);
+    }
 }
