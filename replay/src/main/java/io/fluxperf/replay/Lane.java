@@ -100,6 +100,9 @@ final class Lane {
     /** The request emitted last and its verb: the only one the load thread can give back unsent. */
     private Request lastEmitted;
     private int lastVerb;
+    /** Commands taken and not given back by what the original server answered them ({@link OriginalReplies#of}). */
+    private final long[] sentByReply = new long[OriginalReplies.COUNTS];
+    private int lastReply;
 
     Lane(int ringBytes, SynthValues synth) {
         this.ring = new ByteRing(ringBytes);
@@ -206,6 +209,7 @@ final class Lane {
         if (r == lastEmitted) {
             lastEmitted = null;
             sentByVerb[lastVerb]--;
+            sentByReply[lastReply]--;
             SENT.setRelease(this, sent - 1);
         }
     }
@@ -214,6 +218,12 @@ final class Lane {
     long[] sentByVerb() {
         SENT.getAcquire(this);
         return sentByVerb.clone();
+    }
+
+    /** Commands this lane's thread sent by their original reply (a copy, see {@link OriginalReplies#of}); as {@link #sentByVerb}. */
+    long[] sentByReply() {
+        SENT.getAcquire(this);
+        return sentByReply.clone();
     }
 
     /** After a publish: the loop waits for a command, so run its drain there. */
@@ -313,6 +323,8 @@ final class Lane {
                 lastEmitted = r;
                 lastVerb = LaneRecord.verb(b, at);
                 sentByVerb[lastVerb]++;
+                lastReply = LaneRecord.originalReply(b, at);
+                sentByReply[lastReply]++;
                 SENT.setRelease(this, sent + 1);
                 q.release();
                 if (readerWaiting && q.usedBytes() <= q.capacity() / 2) {

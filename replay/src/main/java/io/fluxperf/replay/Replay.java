@@ -339,13 +339,17 @@ public final class Replay {
 
         /** @param positions where each statistics block ended in the log, in order */
         ReplayResult result(RunResult r, Throwable failure, List<LogPosition> positions) {
-            return Replay.this.result(plan, r, verbs, stats, source.replayedByVerb(verbs), bad, failure, positions);
+            return Replay.this.result(plan, r, verbs, stats, source.replayedByVerb(verbs), source.originalReplies(), bad,
+                    failure, positions);
         }
     }
 
-    /** @param replayed the commands the load threads sent, per verb */
+    /**
+     * @param replayed the commands the load threads sent, per verb
+     * @param originals what the original server answered those commands; null for a log without replies
+     */
     private ReplayResult result(ReplayPlan plan, RunResult r, VerbTable verbs, LogStats stats, Map<String, Long> replayed,
-                                BadLines bad, Throwable failure, List<LogPosition> positions) {
+                                OriginalReplies originals, BadLines bad, Throwable failure, List<LogPosition> positions) {
         long[] lag = null;
         if (r.total().sendLag().getTotalCount() > 0) {
             LatencySummary l = r.total().summaries().sendLag();
@@ -375,7 +379,8 @@ public final class Replay {
         return new ReplayResult(r, plan.name, plan.format, plan.protocol.name(), options.speedText(), options.loops(),
                 lag, original, r.total().seconds(), expected, replayed, stats.commands, stats.lines,
                 bad.count(), bad.first(), stats.skipped(), stats.filtered, stats.late, stats.adjusted(), notes,
-                failure == null ? null : failure.getMessage(), options.warmup() != null, List.copyOf(positions));
+                failure == null ? null : failure.getMessage(), options.warmup() != null, List.copyOf(positions),
+                originals);
     }
 
     /**

@@ -47,6 +47,8 @@ import java.util.Locale;
  *                      command sent to its key's server as {@code run} places keys; {@link PoolOptions#single()} otherwise
  * @param scale         copies of every original client ({@code --scale}), each with its keys in a namespace of its
  *                      own ({@code s1:} … {@code sN:}); 1 = the log as it is
+ * @param captureServers a packet capture's servers whose traffic is replayed ({@code --capture-server HOST:PORT});
+ *                      empty: the capture's only server
  */
 public record ReplayOptions(Path log, LogFormat format, String server, String protocol, double speed,
                             Duration maxWait, int loops, List<String> only, String keyPrefix, double rateCap,
@@ -54,7 +56,7 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
                             Path times, boolean anyConnection, boolean allowFlush, boolean strict, Duration window,
                             int readAhead, Path trace, Path json, boolean live, Duration warmup,
                             ProtocolOptions protocolOptions, ConnectionOptions connection, Duration earlySend,
-                            Duration statsInterval, PoolOptions pool, int scale) {
+                            Duration statsInterval, PoolOptions pool, int scale, List<String> captureServers) {
     /** The most copies --scale makes: each copy reads the log (the page cache serves the rest). */
     public static final int MAX_SCALE = 1_000;
 
@@ -113,6 +115,7 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         earlySend = earlySend == null ? RunConfig.DEFAULT_EARLY_SEND : earlySend;
         only = only == null ? List.of() : only.stream().map(s -> s.trim().toLowerCase(Locale.ROOT))
                 .filter(s -> !s.isEmpty()).toList();
+        captureServers = captureServers == null ? List.of() : List.copyOf(captureServers);
     }
 
     public static Builder builder(Path log) {
@@ -193,6 +196,7 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         private Duration earlySend = RunConfig.DEFAULT_EARLY_SEND;
         private Duration statsInterval = Duration.ZERO;
         private int scale = 1;
+        private List<String> captureServers = List.of();
 
         private Builder(Path log) {
             this.log = log;
@@ -369,11 +373,17 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
             return this;
         }
 
+        /** The servers of a packet capture whose traffic is replayed ({@code --capture-server}, repeatable). */
+        public Builder captureServers(List<String> v) {
+            captureServers = v;
+            return this;
+        }
+
         public ReplayOptions build() {
             return new ReplayOptions(log, format, server, protocol, speed, maxWait, loops, only, keyPrefix, rateCap,
                     threads, connections, pipeline, timeout, tcpNoDelay, times, anyConnection, allowFlush, strict,
                     window, readAhead, trace, json, live, warmup, protocolOptions, connection, earlySend, statsInterval, pool,
-                    scale);
+                    scale, captureServers);
         }
     }
 }
