@@ -59,6 +59,13 @@ final class LoadDriver implements SlotEvents {
     private final CodecFactory[] memberCodecs;
     /** Several servers: one empty figure each, and one for requests sent to none; null with one. */
     private final List<ServerStats> serverShapes;
+    /**
+     * The periodic check of timeouts and the loop's alarm, both let go at {@link #close()}: on loops
+     * that outlive the run (a warm-up's, shared with the run after it) either would keep this driver
+     * and its figures reachable for as long as the loop lives.
+     */
+    private final java.util.concurrent.ScheduledFuture<?> timeoutChecks;
+    private final io.fluxperf.engine.netty.AlarmIoHandler alarm;
     private CompletableFuture<Void> phaseDone = CompletableFuture.completedFuture(null);
     /** Reads the connections' TCP_INFO, once a second (not per request: a getsockopt each). */
     private final TcpProbe tcpProbe = new TcpProbe();
@@ -141,7 +148,8 @@ final class LoadDriver implements SlotEvents {
             scheduler.pool(serverQueues, router);
         }
         long period = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(TimeUnit.MILLISECONDS.toNanos(50), timeoutNanos / 10));
-        loop.scheduleAtFixedRate(this::checkTimeouts, period, period, TimeUnit.NANOSECONDS);
+        this.alarm = clientLoop.alarm();
+        this.timeoutChecks = loop.scheduleAtFixedRate(this::checkTimeouts, period, period, TimeUnit.NANOSECONDS);
         loop.execute(tuning::onLoadLoop);
     }
 
@@ -220,7 +228,9 @@ final class LoadDriver implements SlotEvents {
     CompletableFuture<Void> close() {
         CompletableFuture<Void> done = new CompletableFuture<>();
         onLoop(() -> {
+            timeoutChecks.cancel(false);
             scheduler.shutdown();
+            alarm.onAlarm(NO_ALARM); // the next run's scheduler hears it from its start
             connections.shutdown();
             done.complete(null);
         });
@@ -326,6 +336,9 @@ final class LoadDriver implements SlotEvents {
             // the loop is shutting down: nothing waits to be sent any more
         }
     }
+
+    /** Hears a closed driver's alarm: nothing. */
+    private static final java.util.function.LongConsumer NO_ALARM = setFor -> { };
 
     /** An empty task: queued from another thread, it only wakes the loop. */
     private static final Runnable NOTHING = () -> { };
