@@ -67,6 +67,8 @@ public final class LoadRun {
     private RampSteps rampSteps;
     /** The admin endpoint's figures, fed at each statistics interval; null without one. */
     private LiveFeed feed;
+    /** Figures kept apart from the load threads' and added to each window by time (a cluster's topology, subscribers). */
+    private final List<RunAddendum> addenda = new ArrayList<>();
 
     /** A run of {@code config}'s protocol, as the registry has it. */
     public LoadRun(RunConfig config, RunListener listener) {
@@ -197,6 +199,15 @@ public final class LoadRun {
         return this;
     }
 
+    /**
+     * Adds {@code a}'s figures to each window and to the whole run ({@link RunAddendum}); a
+     * cluster's topology is added by {@link #execute(ServerPool, String, RequestSource)} itself.
+     */
+    public LoadRun addendum(RunAddendum a) {
+        addenda.add(a);
+        return this;
+    }
+
     /** Feeds the admin endpoint's figures every statistics interval (every second without --stats-interval). */
     public LoadRun feed(LiveFeed f) {
         this.feed = f;
@@ -234,6 +245,9 @@ public final class LoadRun {
 
     private RunResult execute(SocketAddress target, ServerPool servers, String targetDescription, RequestSource source) {
         this.servers = servers;
+        if (servers != null && servers.topology() != null) {
+            addenda.add(servers.topology());
+        }
         ClientLoops owned = sharedLoops == null ? new ClientLoops(config.connection().ioUring()) : null;
         ClientLoops loops = owned != null ? owned : sharedLoops;
         List<LoadDriver> drivers = new ArrayList<>();
@@ -267,7 +281,11 @@ public final class LoadRun {
             if (config.needsPreload() && !stopRequested) {
                 preloaded = preparation.preload(drivers, new Preload(config, load.pattern()));
             }
-            return measure(drivers, source != null ? source : load, targetDescription, preloaded);
+            RequestSource requests = source != null ? source : load;
+            for (RunAddendum a : addenda) {
+                requests = a.source(requests);
+            }
+            return measure(drivers, requests, targetDescription, preloaded);
         } finally {
             unfollow.run();
             tuning.end();
@@ -410,6 +428,9 @@ public final class LoadRun {
         if (feed != null) {
             feed.measuring(windowStart);
         }
+        for (RunAddendum a : addenda) {
+            a.measuring(windowStart);
+        }
         if (rateControl != null) {
             bookkeeping.targets(rateControl::meanConfigs);
         }
@@ -432,12 +453,19 @@ public final class LoadRun {
                     d.stop();
                 }
                 LoopTasks.await(exhausted, config.timeout().plusSeconds(5));
+                long settled = System.nanoTime() + config.timeout().toNanos();
+                for (RunAddendum a : addenda) {
+                    a.loadEnded(settled);
+                }
             }
             long now = clock.swap(false); // when the loops ended the window (see the warm-up's end)
             clock.windowEnds(w, now);
             long cpu = ProcessCpu.nanos();
             WindowResult window = bookkeeping.window(w, windowStart, now, cpu < 0 ? -1 : cpu - windowCpu, running.figures());
             running.reset();
+            for (RunAddendum a : addenda) {
+                window = a.window(window);
+            }
             windowCpu = cpu;
             listener.window(window);
             if (feed != null) {
@@ -464,7 +492,11 @@ public final class LoadRun {
         for (double seconds : threadSeconds) {
             perThread.add(seconds);
         }
-        return new RunResult(config, targetDescription, windows, bookkeeping.run(), stop == null ? StopReason.COMPLETED : stop,
+        WindowResult total = bookkeeping.run();
+        for (RunAddendum a : addenda) {
+            total = a.run(total);
+        }
+        return new RunResult(config, targetDescription, windows, total, stop == null ? StopReason.COMPLETED : stop,
                 preloaded, stats != null ? stats.samples() : List.of(), perThread, LoadDriver.lateness(drivers), toHitrate);
     }
 
