@@ -37,11 +37,14 @@ import reactor.core.publisher.Operators;
  *     unparks it (at most 5 ms at a time, which covers an unpark missed in a race). A command
  *     larger than half the ring waits until the loop has emptied it, then gets a ring twice as
  *     large as it needs.</li>
- * <li>The lane's position ({@link #mark()}, {@link #line()}) is that of the last command sent: the
- *     loop asks for the next one only after it sent the one before.</li>
- * <li>{@link #sentByVerb()} counts the commands the load thread took, less the one it gave back
- *     unsent when the run stopped ({@link #unsent}): the commands replayed, whatever the reader had
- *     dealt ahead into the ring. Written on the loop and published with release order.</li>
+ * <li>The lane's position ({@link #mark()}, {@link #line()}) is that of the last command the load
+ *     thread took and dealt with (sent, or put behind its client's busy connection): the loop asks
+ *     for the next one only after that.</li>
+ * <li>{@link #sentByVerb()} counts the commands the load thread took, less those it gave back
+ *     unsent when the run stopped ({@link #unsent}: the one waiting for its time, and those
+ *     waiting for their own connection): the commands replayed, whatever the reader had dealt
+ *     ahead into the ring. Each request carries its verb ({@link Request#sourceTag()}) for that.
+ *     Written on the loop and published with release order.</li>
  * </ul>
  */
 final class Lane {
@@ -52,6 +55,7 @@ final class Lane {
     private static final VarHandle MARK;
     private static final VarHandle LINE;
     private static final VarHandle SENT;
+    private static final VarHandle STARVED;
 
     static {
         try {
@@ -59,6 +63,7 @@ final class Lane {
             MARK = l.findVarHandle(Lane.class, "mark", long.class);
             LINE = l.findVarHandle(Lane.class, "line", long.class);
             SENT = l.findVarHandle(Lane.class, "sent", long.class);
+            STARVED = l.findVarHandle(Lane.class, "starvedNanos", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -97,9 +102,11 @@ final class Lane {
      */
     private final long[] sentByVerb = new long[VerbTable.MAX_VERBS + 1];
     private long sent;
-    /** The request emitted last and its verb: the only one the load thread can give back unsent. */
-    private Request lastEmitted;
-    private int lastVerb;
+    /** Since when the loop has asked and found the ring empty while the reader was not done; 0: it is not waiting. */
+    private long starvedSince;
+    /** How long the loop waited so for the reader in all, ns; written with release order, read at the end. */
+    @SuppressWarnings("unused")
+    private long starvedNanos;
 
     Lane(int ringBytes, SynthValues synth) {
         this.ring = new ByteRing(ringBytes);
@@ -203,11 +210,17 @@ final class Lane {
      * waited): it is not replayed. On the loop.
      */
     void unsent(Request r) {
-        if (r == lastEmitted) {
-            lastEmitted = null;
-            sentByVerb[lastVerb]--;
-            SENT.setRelease(this, sent - 1);
-        }
+        sentByVerb[r.sourceTag()]--;
+        sent--;
+        SENT.setRelease(this, sent);
+    }
+
+    /**
+     * How long, in all, this lane's load thread asked for a command and found none while the reader
+     * had not finished: it waited for the reader, ns.
+     */
+    long readerWaitNanos() {
+        return (long) STARVED.getAcquire(this);
     }
 
     /** Commands this lane's thread sent, per verb id (a copy); complete once the run's loops have stopped. */
@@ -292,12 +305,19 @@ final class Lane {
                     demand = true;
                     q = ring;
                     if (q.peek() < 0 && !done) {
+                        if (starvedSince == 0) {
+                            starvedSince = System.nanoTime();
+                        }
                         return; // the reader wakes us when it has written the next one
                     }
                     demand = false;
                     continue;
                 }
-                // asked again: the command emitted before has been sent
+                if (starvedSince != 0) {
+                    STARVED.setRelease(this, starvedNanos + System.nanoTime() - starvedSince);
+                    starvedSince = 0;
+                }
+                // asked again: the command emitted before has been dealt with
                 MARK.setRelease(this, emittedMark);
                 LINE.setRelease(this, emittedLine);
                 Request r = pool.acquire();
@@ -310,10 +330,11 @@ final class Lane {
                 LaneRecord.fill(b, at, r, startNanos, synth.array());
                 emittedMark = LaneRecord.mark(b, at);
                 emittedLine = LaneRecord.line(b, at);
-                lastEmitted = r;
-                lastVerb = LaneRecord.verb(b, at);
-                sentByVerb[lastVerb]++;
-                SENT.setRelease(this, sent + 1);
+                int verb = LaneRecord.verb(b, at);
+                r.sourceTag(verb);
+                sentByVerb[verb]++;
+                sent++;
+                SENT.setRelease(this, sent);
                 q.release();
                 if (readerWaiting && q.usedBytes() <= q.capacity() / 2) {
                     readerWaiting = false;

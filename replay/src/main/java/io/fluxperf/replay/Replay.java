@@ -226,7 +226,8 @@ public final class Replay {
         // --scale: every pass reads the log once per copy, each copy in its own key namespace
         ReplaySource.Opener opener = options.scale() > 1 ? c -> ScaledReader.open(plan, c, options.scale()) : plan::open;
         ReplaySource source = new ReplaySource(opener, ctx, options.threads(), pacer, options.loops(),
-                options.readAheadOf(plan.format), options.anyConnection(), plan.only, workloadByVerb, other).shard(shard);
+                options.readAheadOf(plan.format), options.anyConnection(), plan.only, workloadByVerb, other).shard(shard)
+                .backlogBytes(options.readAheadBudget());
         Finisher finisher = new Finisher(plan, config, verbs, stats, bad, source);
         RunConfig placed = this.out == null ? config : place.apply(config.toBuilder().out(this.out).build());
         RunDirectoryWriter directory = this.out == null ? null
@@ -339,13 +340,15 @@ public final class Replay {
 
         /** @param positions where each statistics block ended in the log, in order */
         ReplayResult result(RunResult r, Throwable failure, List<LogPosition> positions) {
-            return Replay.this.result(plan, r, verbs, stats, source.replayedByVerb(verbs), bad, failure, positions);
+            ReplayLimit limit = ReplayLimit.of(r, options.speed() == 0, source.readerWaitNanos(),
+                    source.backlogPeakBytes(), source.backlogBudget());
+            return Replay.this.result(plan, r, verbs, stats, source.replayedByVerb(verbs), bad, failure, positions, limit);
         }
     }
 
     /** @param replayed the commands the load threads sent, per verb */
     private ReplayResult result(ReplayPlan plan, RunResult r, VerbTable verbs, LogStats stats, Map<String, Long> replayed,
-                                BadLines bad, Throwable failure, List<LogPosition> positions) {
+                                BadLines bad, Throwable failure, List<LogPosition> positions, ReplayLimit limit) {
         long[] lag = null;
         if (r.total().sendLag().getTotalCount() > 0) {
             LatencySummary l = r.total().summaries().sendLag();
@@ -375,7 +378,7 @@ public final class Replay {
         return new ReplayResult(r, plan.name, plan.format, plan.protocol.name(), options.speedText(), options.loops(),
                 lag, original, r.total().seconds(), expected, replayed, stats.commands, stats.lines,
                 bad.count(), bad.first(), stats.skipped(), stats.filtered, stats.late, stats.adjusted(), notes,
-                failure == null ? null : failure.getMessage(), options.warmup() != null, List.copyOf(positions));
+                failure == null ? null : failure.getMessage(), options.warmup() != null, List.copyOf(positions), limit);
     }
 
     /**

@@ -29,13 +29,14 @@ import java.util.Map;
  * @param warmup          the replay began with a warm-up that the run's figures leave out (commands count it)
  * @param intervalPositions where in the log each statistics block ({@code --stats-interval}) ended, in
  *                        the order of the run's intervals; empty without blocks
+ * @param limit           commands in flight, the read-ahead's memory, and what held the replay back
  */
 public record ReplayResult(RunResult run, String log, LogFormat format, String protocol, String speed, int loops,
                            long[] sendLagNanos, double originalSeconds, double replaySeconds, double expectedSeconds,
                            Map<String, Long> commands, long commandsRead, long lines, long badLines,
                            List<String> firstBadLines, Map<String, Long> skipped, long filtered, long late,
                            Map<String, Long> adjusted, List<String> notes, String failure, boolean warmup,
-                           List<LogPosition> intervalPositions) {
+                           List<LogPosition> intervalPositions, ReplayLimit limit) {
 
     /** Lines read but not replayed: bad, skipped, filtered. */
     public long linesSkipped() {
