@@ -10,6 +10,13 @@ import java.util.ArrayDeque;
  * sending the others': no client's wait delays another's commands (invariant 13). Each client's
  * commands still leave in order, since a request whose connection has others waiting joins them.
  *
+ * <p>Keys keep their order across clients too, as far as sending can keep it: a request whose key
+ * (its first) is also that of a request waiting for another connection must not overtake it
+ * ({@link #keyWaitsElsewhere}): the thread holds it, as before, until that one has gone. A log's
+ * write and a later read of the same key by another client then reach the server in the log's
+ * order, whatever the clients' connections do. Keys are told apart by a hash in a table of
+ * {@link #KEY_SLOTS} counters; two keys that share a slot only make a request wait that need not.
+ *
  * <h2>Assumptions and guarantees</h2>
  * <ul>
  *   <li>Confined to the thread's event loop.</li>
@@ -21,6 +28,13 @@ import java.util.ArrayDeque;
  * </ul>
  */
 final class ConnectionBacklogs {
+    /** Slots of the table of waiting keys: far more than requests usually wait, so few keys share one. */
+    static final int KEY_SLOTS = 1 << 16;
+    private static final int MIXED = -2;
+    private static final int NONE = -1;
+    /** Requests waiting per key slot, and the connection they all wait for ({@link #MIXED}: several). */
+    private final int[] keyCount = new int[KEY_SLOTS];
+    private final int[] keyOwner = new int[KEY_SLOTS];
     private final ArrayDeque<Request>[] waiting;
     private final boolean[] listed;
     /** Connections with waiting requests that may have room now, each at most once. */
@@ -41,6 +55,30 @@ final class ConnectionBacklogs {
             boxes[i] = i; // boxed once: the ready list allocates nothing per request
         }
         this.budgetBytes = budgetBytes;
+        java.util.Arrays.fill(keyOwner, NONE);
+    }
+
+    /**
+     * Whether a request for {@code r}'s key waits for a connection other than {@code c} (-1: any
+     * connection): then {@code r} must not leave before it.
+     */
+    boolean keyWaitsElsewhere(Request r, int c) {
+        if (count == 0 || r.keyCount() == 0) {
+            return false;
+        }
+        int k = keySlot(r);
+        return keyCount[k] > 0 && (c < 0 || keyOwner[k] != c);
+    }
+
+    private static int keySlot(Request r) {
+        byte[] b = r.keyBytes();
+        int off = r.keyOffset(0);
+        int end = off + r.keyLength(0);
+        int h = 0x9E3779B9;
+        for (int i = off; i < end; i++) {
+            h = (h ^ b[i]) * 0x01000193;
+        }
+        return (h ^ h >>> 16) & (KEY_SLOTS - 1);
     }
 
     /** Whether requests wait for connection {@code c}. */
@@ -61,6 +99,11 @@ final class ConnectionBacklogs {
             waiting[c] = q;
         }
         q.addLast(r);
+        if (r.keyCount() > 0) {
+            int k = keySlot(r);
+            keyOwner[k] = keyCount[k] == 0 || keyOwner[k] == c ? c : MIXED;
+            keyCount[k]++;
+        }
         bytes += cost;
         count++;
         if (bytes > peakBytes) {
@@ -99,6 +142,12 @@ final class ConnectionBacklogs {
     /** Removes the oldest request waiting for {@code c}, which {@link #peek} returned. */
     Request poll(int c) {
         Request r = waiting[c].pollFirst();
+        if (r.keyCount() > 0) {
+            int k = keySlot(r);
+            if (--keyCount[k] == 0) {
+                keyOwner[k] = NONE;
+            }
+        }
         bytes -= r.retainedBytes();
         count--;
         return r;

@@ -40,7 +40,8 @@ import reactor.core.publisher.BaseSubscriber;
  * connection's backlog ({@link ConnectionBacklogs}) when its source grants one
  * ({@link RequestSource#backlogBytes}), and the next request is taken: one busy client never keeps
  * the others from sending, and each client's requests still leave in order. When the backlogs'
- * budget of bytes is spent, the request waits at the head as above.
+ * budget of bytes is spent, or the request's key has an earlier request waiting for another
+ * connection (keys keep the log's order across clients), the request waits at the head as above.
  *
  * <p>With several servers ({@link #pool}) each request goes to the server its key is placed on
  * ({@link PoolRouter}), on a connection of that server with room; when it has none the request
@@ -325,7 +326,9 @@ final class SendScheduler {
                     continue;
                 }
                 ConnectionSlot c;
-                if (r.affinity() >= 0) {
+                if (backlogs != null && backlogs.keyWaitsElsewhere(r, r.affinity() >= 0 ? r.affinity() % slots.size() : -1)) {
+                    c = null; // its key's earlier request waits for another connection: it goes first
+                } else if (r.affinity() >= 0) {
                     int own = r.affinity() % slots.size();
                     c = backlogs != null && backlogs.holds(own) ? null : connectionFor(own);
                     if (c == null && backlogs != null && backlogs.offer(own, r)) {
