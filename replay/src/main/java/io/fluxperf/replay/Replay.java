@@ -203,6 +203,9 @@ public final class Replay {
                         + plan.protocol.name() + " cannot send this log's '" + w.name() + "' commands");
             }
         }
+        if (options.flush()) {
+            workloads.set(0, workloads.get(0).withFlush(true)); // the run flushes before its load when any workload says so
+        }
         if (options.pool().cluster() && plan.protocol.cluster() == null) {
             throw new UserError("--cluster: protocol " + plan.protocol.name() + " has no cluster mode");
         }

@@ -47,6 +47,7 @@ import java.util.Locale;
  *                      command sent to its key's server as {@code run} places keys; {@link PoolOptions#single()} otherwise
  * @param readAheadBytes the heap the load threads may give to commands read ahead that are due but wait
  *                      for their client's busy connection ({@code --read-ahead-memory}); 0 = 64 MiB
+ * @param flush         flush the server before the replay (a capacity sweep's {@code --flush} between steps)
  * @param scale         copies of every original client ({@code --scale}), each with its keys in a namespace of its
  *                      own ({@code s1:} … {@code sN:}); 1 = the log as it is
  */
@@ -56,7 +57,7 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
                             Path times, boolean anyConnection, boolean allowFlush, boolean strict, Duration window,
                             int readAhead, Path trace, Path json, boolean live, Duration warmup,
                             ProtocolOptions protocolOptions, ConnectionOptions connection, Duration earlySend,
-                            Duration statsInterval, PoolOptions pool, int scale, long readAheadBytes) {
+                            Duration statsInterval, PoolOptions pool, int scale, long readAheadBytes, boolean flush) {
     /** The most copies --scale makes: each copy reads the log (the page cache serves the rest). */
     public static final int MAX_SCALE = 1_000;
     /** The least --read-ahead-bytes: a few thousand commands. */
@@ -234,6 +235,7 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         private Duration statsInterval = Duration.ZERO;
         private int scale = 1;
         private long readAheadBytes;
+        private boolean flush;
 
         private Builder(Path log) {
             this.log = log;
@@ -416,11 +418,17 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
             return this;
         }
 
+        /** Flush the server before the replay. */
+        public Builder flush(boolean v) {
+            flush = v;
+            return this;
+        }
+
         public ReplayOptions build() {
             return new ReplayOptions(log, format, server, protocol, speed, maxWait, loops, only, keyPrefix, rateCap,
                     threads, connections, pipeline, timeout, tcpNoDelay, times, anyConnection, allowFlush, strict,
                     window, readAhead, trace, json, live, warmup, protocolOptions, connection, earlySend, statsInterval, pool,
-                    scale, readAheadBytes);
+                    scale, readAheadBytes, flush);
         }
     }
 }
