@@ -3,7 +3,9 @@
 #   scripts/install-deps.sh         everything the build and the tests need: a JDK 17 and Maven;
 #                                   memcached, redis-server and nginx that the tests start on free
 #                                   loopback ports; Chromium for the heatmap page test; fonts for the
-#                                   PNG heatmap's labels; Python and a C compiler for the bench helpers
+#                                   PNG heatmap's labels; Python and a C compiler for the bench helpers;
+#                                   tcpdump and Python's redis, pymemcache and pylibmc clients for the
+#                                   capture replay tests
 #   scripts/install-deps.sh build   only what building and running fluxperf needs (the launcher's case)
 set -euo pipefail
 
@@ -20,6 +22,11 @@ if [ "${1:-all}" != build ]; then
   [ -f /usr/include/libmemcached-1.0/memcached.h ] || need+=(libmemcached-dev)   # libmemcached's own key placement, compared in the engine's tests
   fc-list 2>/dev/null | grep -qi dejavu || need+=(fontconfig fonts-dejavu-core)   # text in heatmap PNGs
   command -v promtool >/dev/null || need+=(prometheus)   # promtool checks the admin endpoint's /metrics; the service is not wanted
+  # real clients captured with tcpdump and replayed (replay's CapturedClientsReplayTest); Debian's python3, not a pyenv one
+  command -v tcpdump >/dev/null || [ -x /usr/bin/tcpdump ] || [ -x /usr/sbin/tcpdump ] || need+=(tcpdump)
+  /usr/bin/python3 -c 'import redis' 2>/dev/null || need+=(python3-redis)
+  /usr/bin/python3 -c 'import pymemcache' 2>/dev/null || need+=(python3-pymemcache)
+  /usr/bin/python3 -c 'import pylibmc' 2>/dev/null || need+=(python3-pylibmc)
 fi
 
 if [ ${#need[@]} -gt 0 ]; then

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -25,16 +26,18 @@ import picocli.CommandLine.Parameters;
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {"Summarises a replayable log (a Twitter cache trace, redis MONITOR, memcached",
-                "watch, klog, a raw memcache stream, a trace directory) in the columns of the",
-                "OSDI'20 paper's table: requests, seconds, rate and the peak second; clients and",
-                "keys; each operation's share; key and value sizes (mean, p50, p99, max); the",
-                "Zipf alpha; the one-hit-wonder ratio; TTL shares; the working set; the hit",
-                "rate of reads where the log holds replies. One pass, through the reader replay",
-                "uses; nothing is sent. Definitions: docs/replay.md, The profile's columns."},
+                "watch, klog, a raw memcache stream, a packet capture, a trace directory) in",
+                "the columns of the OSDI'20 paper's table: requests, seconds, rate and the peak",
+                "second; clients and keys; each operation's share; key and value sizes (mean,",
+                "p50, p99, max); the Zipf alpha; the one-hit-wonder ratio; TTL shares; the",
+                "working set; the hit rate of reads where the log holds replies (a capture).",
+                "One pass, through the reader replay uses; nothing is sent. Definitions:",
+                "docs/replay.md, The profile's columns."},
         footer = {"",
                 "Examples:",
                 "  fluxperf profile cluster52.0.zst",
                 "  fluxperf profile monitor.log --json profile.json",
+                "  fluxperf profile peak.pcap.zst --capture-server 10.0.0.5:11211",
                 "  fluxperf profile cluster52.0.zst --config-out c52.toml",
                 "  fluxperf run --config c52.toml -s 127.0.0.1:11211 --trace /tmp/t",
                 "  fluxperf profile /tmp/t                       # the run's own trace",
@@ -50,6 +53,11 @@ public final class ProfileCommand implements Callable<Integer>, Streams.Aware {
 
     @Option(names = "--format", paramLabel = "NAME", description = "The log's format (default: told from the content).")
     private String format;
+
+    @Option(names = "--capture-server", paramLabel = "HOST:PORT",
+            description = "The server of a packet capture whose traffic is profiled (repeatable; default: the capture's"
+                    + " only server).")
+    private List<String> captureServers;
 
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the figures as JSON.")
     private Path json;
@@ -77,7 +85,8 @@ public final class ProfileCommand implements Callable<Integer>, Streams.Aware {
                 throw new UserError("--format: unknown format '" + format + "'; expected one of " + LogFormats.labels());
             }
         }
-        LogProfile profile = Profiler.of(ReadableLog.open(log, f), strict);
+        LogProfile profile = Profiler.of(ReadableLog.open(log, f, captureServers == null ? List.of() : captureServers),
+                strict);
         if (json != null) {
             write("--json", json, ProfileJson.of(profile));
         }

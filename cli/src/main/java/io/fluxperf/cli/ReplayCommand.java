@@ -33,8 +33,9 @@ import picocli.CommandLine.Option;
                 "workload per command) plus its fidelity: send lag, original and replay duration,",
                 "commands per type, lines skipped. Logs: redis-cli monitor output, memcached",
                 "'watch' output, a raw memcache text stream, twemcache klog, Twitter's published",
-                "cache traces, a fluxperf trace; the format is told from the content, gzip and",
-                "zstd are read as they are."},
+                "cache traces, a fluxperf trace, a packet capture (pcap or pcapng of redis,",
+                "memcache text or binary, HTTP/1.1); the format is told from the content, gzip",
+                "and zstd are read as they are."},
         footer = {"",
                 "Examples:",
                 "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log        # redis MONITOR, 1x",
@@ -44,6 +45,8 @@ import picocli.CommandLine.Option;
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --protocol memcache-meta --meta-flags q",
                 "  fluxperf replay -s 127.0.0.1:11211 -l run-trace/        # 'run --trace' dir",
                 "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log --only get,set --max-wait 1s",
+                "  fluxperf replay -s 127.0.0.1:11211 -l peak.pcap.zst --key-prefix r:",
+                "  fluxperf replay -s 127.0.0.1:6379 -l any.pcap --capture-server 10.0.0.5:6379",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --key-prefix r: --json r.json",
                 "  fluxperf replay -s 127.0.0.1:11211 -l cluster52.0.zst --speed 10",
                 "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log --scale 4 --loop 3",
@@ -57,13 +60,14 @@ import picocli.CommandLine.Option;
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --admin 9090        # Prometheus on :9090/metrics",
                 "",
                 "Capturing a log:",
+                "  tcpdump -i any -s 0 -w peak.pcap 'tcp port 11211'     # docs/replay.md",
                 "  redis-cli -p 6379 monitor > monitor.log",
                 "  printf 'watch fetchers mutations\\r\\n' | nc HOST 11211 > watch.log",
                 "",
                 "Each original client (MONITOR's address, watch's cfd, klog's peer, a trace's",
-                "connection) keeps its order on a connection of its own. Lines that cannot be",
-                "parsed are counted and the first five shown; --strict stops at the first one",
-                "(exit 2).",
+                "or a capture's connection) keeps its order on a connection of its own. Lines",
+                "that cannot be parsed are counted and the first five shown; --strict stops at",
+                "the first one (exit 2).",
                 "Ctrl-C stops sending, waits for the replies in flight and prints the report of",
                 "what ran (exit code 130). Exit code 3: an objective (--slo) failed."})
 public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
@@ -75,12 +79,12 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
     }
 
     @Option(names = {"-l", "--log"}, paramLabel = "FILE", required = true,
-            description = "The command log (plain, gzip or zstd), or a trace directory.")
+            description = "The command log or packet capture (plain, gzip or zstd), or a trace directory.")
     private Path log;
 
     @Option(names = "--format", paramLabel = "NAME",
-            description = "redis-monitor, memcache-watch, memcache-ascii, klog, twitter-cache-trace or trace (default: told"
-                    + " from the content).")
+            description = "redis-monitor, memcache-watch, memcache-ascii, klog, pcap, twitter-cache-trace or trace"
+                    + " (default: told from the content).")
     private String format;
 
     @Option(names = "--speed", paramLabel = "X|max",
@@ -113,8 +117,14 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
             description = "Send times of a raw memcache stream: CSV rows of seconds[,client], one per command (default: LOG.times.csv when present).")
     private Path times;
 
-    @Option(names = "--protocol", paramLabel = "NAME", description = "memcache, memcache-binary, memcache-meta or redis; a trace of an HTTP run also replays over http (default: the log's).")
+    @Option(names = "--protocol", paramLabel = "NAME", description = "memcache, memcache-binary, memcache-meta or redis;"
+            + " a trace of an HTTP run and a capture of HTTP traffic replay over http (default: the log's; a capture's is"
+            + " told from its clients' bytes).")
     private String protocol;
+
+    @Option(names = "--capture-server", paramLabel = "HOST:PORT",
+            description = "The server of a packet capture whose traffic is replayed (repeatable; default: the capture's only server).")
+    private List<String> captureServers;
 
     @Option(names = "--any-connection",
             description = "Send each command on any free connection, ignoring which client sent it (faster at --speed max; per-client order is lost).")
@@ -245,6 +255,7 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
                 .json(json)
                 .trace(traceInside() ? null : trace)
                 .live(!noLive)
+                .captureServers(captureServers == null ? List.of() : captureServers)
                 .build();
         if (admin != null) {
             try {

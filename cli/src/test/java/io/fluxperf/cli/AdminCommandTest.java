@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.RealServers;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,9 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * POST /quitquitquit ends the run as Ctrl-C does but with exit code 0 (report and files written),
  * a replay's rate cannot be set, and a bad --admin or --ramp is one sentence and exit 2.
  */
+@ExtendWith(RealServers.class)
 class AdminCommandTest {
-    private static final Pattern URL = Pattern.compile("admin endpoint on (http://127\\.0\\.0\\.1:[0-9]+/)");
     private final HttpClient http = HttpClient.newHttpClient();
 
     @TempDir
@@ -55,25 +55,23 @@ class AdminCommandTest {
     }
 
     @Test
-    void aReplaysRateCannotBeSetAndItQuitsTheSameWay() throws Exception {
+    void aReplaysRateCannotBeSetAndItQuitsTheSameWay(MemcachedProcess memcached) throws Exception {
         Path out = dir.resolve("replay.out");
         Path log = Path.of(System.getProperty("user.dir")).getParent().resolve("samples/logs/memcache-stream.txt");
-        try (MemcachedProcess memcached = MemcachedProcess.start()) {
-            Process p = CliRun.inChildJvm(out, "replay", "-s", memcached.address(), "-l", log.toString(), "--speed", "max",
-                    "--loop", "100000000", "--admin", "0", "--no-live");
-            try {
-                String url = awaitUrl(p, out);
-                awaitMeasuring(url);
-                HttpResponse<String> put = send("PUT", url + "ratelimit/1000");
-                assertEquals(409, put.statusCode(), put.body());
-                assertEquals("A replay is paced by its log, so it has no rate to set.", put.body().strip());
-                assertEquals(200, send("GET", url + "metrics").statusCode());
-                assertEquals(200, send("POST", url + "quitquitquit").statusCode());
-                assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the replay ended after /quitquitquit");
-                assertEquals(0, p.exitValue(), Files.readString(out));
-            } finally {
-                p.destroyForcibly();
-            }
+        Process p = CliRun.inChildJvm(out, "replay", "-s", memcached.address(), "-l", log.toString(), "--speed", "max",
+                "--loop", "100000000", "--admin", "0", "--no-live");
+        try {
+            String url = awaitUrl(p, out);
+            awaitMeasuring(url);
+            HttpResponse<String> put = send("PUT", url + "ratelimit/1000");
+            assertEquals(409, put.statusCode(), put.body());
+            assertEquals("A replay is paced by its log, so it has no rate to set.", put.body().strip());
+            assertEquals(200, send("GET", url + "metrics").statusCode());
+            assertEquals(200, send("POST", url + "quitquitquit").statusCode());
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the replay ended after /quitquitquit");
+            assertEquals(0, p.exitValue(), Files.readString(out));
+        } finally {
+            p.destroyForcibly();
         }
     }
 
@@ -110,31 +108,14 @@ class AdminCommandTest {
     }
 
     private String awaitUrl(Process p, Path out) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            String text = Files.exists(out) ? Files.readString(out) : "";
-            Matcher m = URL.matcher(text);
-            if (m.find()) {
-                return m.group(1);
-            }
-            if (!p.isAlive()) {
-                throw new AssertionError("fluxperf ended before its admin endpoint listened:\n" + text);
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("no admin endpoint address on stderr:\n" + Files.readString(out));
+        return AdminChild.awaitEndpoint(p, out).group(1);
     }
 
-    private void awaitMeasuring(String url) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
+    private void awaitMeasuring(String url) {
+        AdminChild.awaitMeasuring(() -> {
             HttpResponse<String> r = send("GET", url + "metrics.json");
-            if (r.statusCode() == 200 && new ObjectMapper().readTree(r.body()).get("phase").asText().equals("measuring")) {
-                return;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("the run did not begin measuring");
+            return r.statusCode() == 200 ? r.body() : null;
+        });
     }
 
     private HttpResponse<String> send(String method, String url) throws Exception {

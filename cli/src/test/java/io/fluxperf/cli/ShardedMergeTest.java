@@ -67,6 +67,11 @@ class ShardedMergeTest {
         assertEquals(sum, merged.get("total").get("requests").asLong());
         assertEquals(3, merged.get("shards").get("count").asInt());
         assertTrue(merge.out().contains("Shard 2: no server clock reading"), merge.out());
+        // the run's rate, not one agent's share, in the report and in the config that runs it again
+        CliRun report = CliRun.of("report", dir.resolve("full-merged").toString());
+        assertTrue(report.out().contains("Workload 0: Name: set Method: set Bytes: 64 Rate: 3000 "), report.out());
+        String config = Files.readString(dir.resolve("full-merged/config.toml"));
+        assertTrue(config.contains("\nrate = 3000\n"), config);
     }
 
     @Test

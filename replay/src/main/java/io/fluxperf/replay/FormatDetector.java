@@ -3,16 +3,20 @@ package io.fluxperf.replay;
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.log.LogFormat;
 import io.fluxperf.engine.log.LogInput;
+import io.fluxperf.engine.log.capture.CaptureFile;
+import io.fluxperf.engine.log.capture.CaptureFormat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Tells a log's format from its content (never its name): the first line that is not blank (and
- * not the {@code OK} that redis-cli and memcached print first) decides. A file whose first bytes
- * hold NUL or other control bytes is no command log; an empty file is an error, as is a first line
- * that no format matches.
+ * Tells a log's format from its content (never its name): a packet capture by its magic number
+ * (pcap or pcapng, after any gzip or zstd), otherwise the first line that is not blank (and not the
+ * {@code OK} that redis-cli and memcached print first) decides. A file whose first bytes hold NUL
+ * or other control bytes is no command log; an empty file is an error, as is a first line that no
+ * format matches. A file named like a capture ({@code .pcap}, {@code .pcapng}, {@code .cap}) that
+ * is none is told so.
  */
 final class FormatDetector {
     private static final int SNIFF_BYTES = 64 * 1024;
@@ -28,6 +32,13 @@ final class FormatDetector {
         byte[] head = head(path);
         if (head.length == 0) {
             throw new UserError(path + ": empty log (no commands)");
+        }
+        if (CaptureFile.recognizes(head, head.length)) {
+            return CaptureFormat.INSTANCE;
+        }
+        if (namedLikeCapture(path)) {
+            throw new UserError(path + ": not a packet capture (it starts with " + hex(head, 4)
+                    + ", not the magic number of pcap or pcapng)");
         }
         String first = firstLine(head);
         if (first != null) {
@@ -64,6 +75,21 @@ final class FormatDetector {
         if (binary >= 0) {
             throw new UserError(path + ": not a " + format.label() + " log (binary content at byte " + binary + ")");
         }
+    }
+
+    /** A name tcpdump, Wireshark or editcap would give a capture, compressed or not. */
+    private static boolean namedLikeCapture(Path path) {
+        String n = path.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        n = n.endsWith(".gz") ? n.substring(0, n.length() - 3) : n.endsWith(".zst") ? n.substring(0, n.length() - 4) : n;
+        return n.endsWith(".pcap") || n.endsWith(".pcapng") || n.endsWith(".cap");
+    }
+
+    private static String hex(byte[] b, int n) {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < n && i < b.length; i++) {
+            s.append(i > 0 ? " " : "").append(String.format("%02x", b[i] & 0xff));
+        }
+        return s.toString();
     }
 
     private static byte[] head(Path path) {

@@ -48,6 +48,9 @@ import reactor.core.publisher.Operators;
  * </ul>
  */
 final class Lane {
+    /** A request's source tag: its verb in the low bits, its original reply above ({@link #unsent}). */
+    private static final int REPLY_SHIFT = 16;
+    private static final int VERB_MASK = (1 << REPLY_SHIFT) - 1;
     /** Bytes of a lane's ring: about 2,500 commands of a short key each. */
     static final int RING_BYTES = 1 << 18;
     /** The reader's longest park: half a ring lasts 12 ms even for one client at 100,000 commands/s. */
@@ -107,6 +110,8 @@ final class Lane {
     /** How long the loop waited so for the reader in all, ns; written with release order, read at the end. */
     @SuppressWarnings("unused")
     private long starvedNanos;
+    /** Commands taken and not given back by what the original server answered them ({@link OriginalReplies#of}). */
+    private final long[] sentByReply = new long[OriginalReplies.COUNTS];
 
     Lane(int ringBytes, SynthValues synth) {
         this.ring = new ByteRing(ringBytes);
@@ -210,7 +215,9 @@ final class Lane {
      * waited): it is not replayed. On the loop.
      */
     void unsent(Request r) {
-        sentByVerb[r.sourceTag()]--;
+        int tag = r.sourceTag();
+        sentByVerb[tag & VERB_MASK]--;
+        sentByReply[tag >>> REPLY_SHIFT]--;
         sent--;
         SENT.setRelease(this, sent);
     }
@@ -227,6 +234,12 @@ final class Lane {
     long[] sentByVerb() {
         SENT.getAcquire(this);
         return sentByVerb.clone();
+    }
+
+    /** Commands this lane's thread sent by their original reply (a copy, see {@link OriginalReplies#of}); as {@link #sentByVerb}. */
+    long[] sentByReply() {
+        SENT.getAcquire(this);
+        return sentByReply.clone();
     }
 
     /** After a publish: the loop waits for a command, so run its drain there. */
@@ -331,8 +344,10 @@ final class Lane {
                 emittedMark = LaneRecord.mark(b, at);
                 emittedLine = LaneRecord.line(b, at);
                 int verb = LaneRecord.verb(b, at);
-                r.sourceTag(verb);
+                int reply = LaneRecord.originalReply(b, at);
+                r.sourceTag(verb | reply << REPLY_SHIFT); // given back with it, should it go unsent
                 sentByVerb[verb]++;
+                sentByReply[reply]++;
                 sent++;
                 SENT.setRelease(this, sent);
                 q.release();

@@ -34,6 +34,10 @@ final class LaneRecord {
 
     private static final int SCHEDULED = 1;
     private static final int VALUE_LOGGED = 2;
+    /** The command reads ({@link Command#isRead()}): its original reply counts in the original hit rate. */
+    private static final int READ = 4;
+    /** Bits 8-9: the original server's reply ({@code LogEntry.REPLY_*}), where the log holds replies. */
+    private static final int REPLY_SHIFT = 8;
 
     private LaneRecord() {
     }
@@ -47,7 +51,8 @@ final class LaneRecord {
 
     /** Writes {@code e} at {@code at} (a payload offset from {@link ByteRing#claim}). */
     static void write(byte[] b, int at, LogEntry e) {
-        ByteRing.INT.set(b, at + FLAGS, (e.scheduled ? SCHEDULED : 0) | (e.valueLogged ? VALUE_LOGGED : 0));
+        ByteRing.INT.set(b, at + FLAGS, (e.scheduled ? SCHEDULED : 0) | (e.valueLogged ? VALUE_LOGGED : 0)
+                | (e.command.isRead() ? READ : 0) | (e.originalReply & 3) << REPLY_SHIFT);
         ByteRing.LONG.set(b, at + OFFSET_NANOS, e.offsetNanos);
         ByteRing.LONG.set(b, at + SOURCE_NANOS, e.sourceNanos);
         ByteRing.LONG.set(b, at + NUMERIC, e.numeric);
@@ -93,6 +98,19 @@ final class LaneRecord {
     /** The log's verb id of the record at {@code at}. */
     static int verb(byte[] b, int at) {
         return (int) ByteRing.INT.get(b, at + VERB);
+    }
+
+    /**
+     * The original reply of the record at {@code at} as an index into {@link OriginalReplies#count}'s
+     * counts: the {@code LogEntry.REPLY_*} value, or for a read answered ok or miss, 4 (hit) or 5 (miss).
+     */
+    static int originalReply(byte[] b, int at) {
+        int flags = (int) ByteRing.INT.get(b, at + FLAGS);
+        int reply = flags >>> REPLY_SHIFT & 3;
+        if ((flags & READ) != 0 && (reply == LogEntry.REPLY_OK || reply == LogEntry.REPLY_MISS)) {
+            return reply == LogEntry.REPLY_OK ? OriginalReplies.READ_HIT : OriginalReplies.READ_MISS;
+        }
+        return reply;
     }
 
     /**

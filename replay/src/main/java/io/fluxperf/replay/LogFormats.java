@@ -1,6 +1,7 @@
 package io.fluxperf.replay;
 
 import io.fluxperf.engine.log.LogFormat;
+import io.fluxperf.engine.log.capture.CaptureFormat;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.replay.cachetrace.CacheTraceFormat;
@@ -14,9 +15,10 @@ public final class LogFormats {
     private LogFormats() {
     }
 
-    /** Every format, the protocols' first, then Twitter's cache traces and {@code trace}. */
+    /** Every format, the protocols' first, then {@code pcap} (packet captures), Twitter's cache traces and {@code trace}. */
     public static List<LogFormat> all() {
         List<LogFormat> all = new ArrayList<>(Protocols.logFormats());
+        all.add(CaptureFormat.INSTANCE);
         all.add(CacheTraceFormat.INSTANCE);
         all.add(TraceFormat.INSTANCE);
         return all;
@@ -34,13 +36,14 @@ public final class LogFormats {
     }
 
     /**
-     * The protocol a format's commands go out with; null for a trace, whose header names it. A cache
-     * trace's operations are memcache's, which the default protocol speaks.
+     * The protocol a format's commands go out with; null for a trace, whose header names it, and for
+     * a packet capture, whose clients' bytes tell it. A cache trace's operations are memcache's,
+     * which the default protocol speaks.
      */
     static Protocol protocolOf(LogFormat format) {
         if (format == CacheTraceFormat.INSTANCE) {
             return Protocols.defaultProtocol();
         }
-        return format == TraceFormat.INSTANCE ? null : Protocols.ofLogFormat(format);
+        return format == TraceFormat.INSTANCE || format == CaptureFormat.INSTANCE ? null : Protocols.ofLogFormat(format);
     }
 }

@@ -8,6 +8,8 @@ import io.fluxperf.engine.log.LogReader;
 import io.fluxperf.engine.log.LogStats;
 import io.fluxperf.engine.log.ReaderContext;
 import io.fluxperf.engine.log.VerbTable;
+import io.fluxperf.engine.log.capture.CaptureFormat;
+import io.fluxperf.engine.log.capture.Endpoint;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.Protocols;
 import java.nio.file.Files;
@@ -39,6 +41,17 @@ public final class ReadableLog {
      * @throws UserError when it is missing, of no known format, or unreadable, naming it
      */
     public static ReadableLog open(Path log, LogFormat format) {
+        return open(log, format, List.of());
+    }
+
+    /**
+     * Opens {@code log}; of a packet capture, the traffic to {@code captureServers} ({@code HOST:PORT},
+     * as replay's {@code --capture-server}; empty: its only server), the protocol told from its clients.
+     *
+     * @throws UserError as {@link #open(Path, LogFormat)}, and when servers are named for a log that is
+     *                   no capture, or a capture's server is not named where it has several
+     */
+    public static ReadableLog open(Path log, LogFormat format, List<String> captureServers) {
         if (!Files.exists(log)) {
             throw new UserError(log + ": no such file or directory");
         }
@@ -51,13 +64,28 @@ public final class ReadableLog {
                 throw new UserError("--format trace: " + log + " is a file; a trace is a directory");
             }
         }
-        Protocol own = LogFormats.protocolOf(f);
-        String name = own != null ? own.name() : TraceLogReader.protocol(log);
+        if (!captureServers.isEmpty() && f != CaptureFormat.INSTANCE) {
+            throw new UserError(CaptureFormat.SERVER_FLAG + ": picks servers of a packet capture, and " + log + " is "
+                    + f.label());
+        }
+        LogFormat.PreparedLog prepared;
+        String name;
+        if (f == CaptureFormat.INSTANCE) {
+            // a capture's protocol is told from its clients' first bytes, as replay tells it
+            CaptureFormat.Prepared capture = CaptureFormat.INSTANCE.prepare(log,
+                    captureServers.stream().map(s -> Endpoint.parse(s, CaptureFormat.SERVER_FLAG)).toList(), null);
+            prepared = capture;
+            name = capture.protocol();
+        } else {
+            Protocol own = LogFormats.protocolOf(f);
+            name = own != null ? own.name() : TraceLogReader.protocol(log);
+            prepared = null;
+        }
         Protocol protocol = name == null ? Protocols.defaultProtocol() : Protocols.find(name);
         if (protocol == null) {
             throw new UserError(log + ": unknown protocol '" + name + "'; expected one of " + Protocols.names());
         }
-        return new ReadableLog(log, f, protocol, f.prepare(log, null));
+        return new ReadableLog(log, f, protocol, prepared != null ? prepared : f.prepare(log, null));
     }
 
     public Path path() {

@@ -345,13 +345,18 @@ public final class Replay {
         ReplayResult result(RunResult r, Throwable failure, List<LogPosition> positions) {
             ReplayLimit limit = ReplayLimit.of(r, options.speed() == 0, source.readerWaitNanos(),
                     source.backlogPeakBytes(), source.backlogBudget());
-            return Replay.this.result(plan, r, verbs, stats, source.replayedByVerb(verbs), bad, failure, positions, limit);
+            return Replay.this.result(plan, r, verbs, stats, source.replayedByVerb(verbs), source.originalReplies(), bad,
+                    failure, positions, limit);
         }
     }
 
-    /** @param replayed the commands the load threads sent, per verb */
+    /**
+     * @param replayed the commands the load threads sent, per verb
+     * @param originals what the original server answered those commands; null for a log without replies
+     */
     private ReplayResult result(ReplayPlan plan, RunResult r, VerbTable verbs, LogStats stats, Map<String, Long> replayed,
-                                BadLines bad, Throwable failure, List<LogPosition> positions, ReplayLimit limit) {
+                                OriginalReplies originals, BadLines bad, Throwable failure, List<LogPosition> positions,
+                                ReplayLimit limit) {
         long[] lag = null;
         if (r.total().sendLag().getTotalCount() > 0) {
             LatencySummary l = r.total().summaries().sendLag();
@@ -381,7 +386,8 @@ public final class Replay {
         return new ReplayResult(r, plan.name, plan.format, plan.protocol.name(), options.speedText(), options.loops(),
                 lag, original, r.total().seconds(), expected, replayed, stats.commands, stats.lines,
                 bad.count(), bad.first(), stats.skipped(), stats.filtered, stats.late, stats.adjusted(), notes,
-                failure == null ? null : failure.getMessage(), options.warmup() != null, List.copyOf(positions), limit);
+                failure == null ? null : failure.getMessage(), options.warmup() != null, List.copyOf(positions),
+                originals, limit);
     }
 
     /**

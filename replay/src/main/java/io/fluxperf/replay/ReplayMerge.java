@@ -172,7 +172,15 @@ public final class ReplayMerge implements RunMerge.CommandMerge {
         Map<String, Long> commands = new LinkedHashMap<>();
         List<String> notes = new ArrayList<>();
         String failure = null;
+        OriginalReplies original = null;
         for (JsonNode r : replays) {
+            JsonNode o = r.path("originalReplies");
+            if (o.isObject()) { // each agent counted what its own clients were answered: they add up
+                OriginalReplies mine = new OriginalReplies(o.path("ok").asLong(), o.path("miss").asLong(),
+                        o.path("error").asLong(), o.path("unknown").asLong(), o.path("readHits").asLong(),
+                        o.path("readMisses").asLong());
+                original = original == null ? mine : original.plus(mine);
+            }
             r.path("commands").fields().forEachRemaining(c -> commands.merge(c.getKey(), c.getValue().asLong(), Long::sum));
             for (JsonNode n : r.path("notes")) {
                 // each agent's note on how far it fell behind gives way to the merge's own
@@ -198,7 +206,7 @@ public final class ReplayMerge implements RunMerge.CommandMerge {
                 shown.total().seconds(), seconds(first.path("expectedSeconds")), commands, lines.path("commands").asLong(),
                 lines.path("read").asLong(), lines.path("bad").asLong(), bad, counts(first.path("skipped")),
                 lines.path("filtered").asLong(), lines.path("late").asLong(), counts(first.path("adjusted")), notes,
-                failure, !shown.config().warmup().isZero(), List.of(), limit(shown, first));
+                failure, !shown.config().warmup().isZero(), List.of(), original, limit(shown, first));
     }
 
     /**

@@ -50,6 +50,8 @@ import java.util.Locale;
  * @param flush         flush the server before the replay (a capacity sweep's {@code --flush} between steps)
  * @param scale         copies of every original client ({@code --scale}), each with its keys in a namespace of its
  *                      own ({@code s1:} … {@code sN:}); 1 = the log as it is
+ * @param captureServers a packet capture's servers whose traffic is replayed ({@code --capture-server HOST:PORT});
+ *                      empty: the capture's only server
  */
 public record ReplayOptions(Path log, LogFormat format, String server, String protocol, double speed,
                             Duration maxWait, int loops, List<String> only, String keyPrefix, double rateCap,
@@ -57,7 +59,8 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
                             Path times, boolean anyConnection, boolean allowFlush, boolean strict, Duration window,
                             int readAhead, Path trace, Path json, boolean live, Duration warmup,
                             ProtocolOptions protocolOptions, ConnectionOptions connection, Duration earlySend,
-                            Duration statsInterval, PoolOptions pool, int scale, long readAheadBytes, boolean flush) {
+                            Duration statsInterval, PoolOptions pool, int scale, List<String> captureServers,
+                            long readAheadBytes, boolean flush) {
     /** The most copies --scale makes: each copy reads the log (the page cache serves the rest). */
     public static final int MAX_SCALE = 1_000;
     /** The least --read-ahead-bytes: a few thousand commands. */
@@ -129,6 +132,7 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         earlySend = earlySend == null ? RunConfig.DEFAULT_EARLY_SEND : earlySend;
         only = only == null ? List.of() : only.stream().map(s -> s.trim().toLowerCase(Locale.ROOT))
                 .filter(s -> !s.isEmpty()).toList();
+        captureServers = captureServers == null ? List.of() : List.copyOf(captureServers);
     }
 
     public static Builder builder(Path log) {
@@ -236,6 +240,7 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         private int scale = 1;
         private long readAheadBytes;
         private boolean flush;
+        private List<String> captureServers = List.of();
 
         private Builder(Path log) {
             this.log = log;
@@ -424,11 +429,17 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
             return this;
         }
 
+        /** The servers of a packet capture whose traffic is replayed ({@code --capture-server}, repeatable). */
+        public Builder captureServers(List<String> v) {
+            captureServers = v;
+            return this;
+        }
+
         public ReplayOptions build() {
             return new ReplayOptions(log, format, server, protocol, speed, maxWait, loops, only, keyPrefix, rateCap,
                     threads, connections, pipeline, timeout, tcpNoDelay, times, anyConnection, allowFlush, strict,
                     window, readAhead, trace, json, live, warmup, protocolOptions, connection, earlySend, statsInterval, pool,
-                    scale, readAheadBytes, flush);
+                    scale, captureServers, readAheadBytes, flush);
         }
     }
 }

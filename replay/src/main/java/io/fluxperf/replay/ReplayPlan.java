@@ -8,6 +8,8 @@ import io.fluxperf.engine.log.LogReader;
 import io.fluxperf.engine.log.LogStats;
 import io.fluxperf.engine.log.ReaderContext;
 import io.fluxperf.engine.log.VerbTable;
+import io.fluxperf.engine.log.capture.CaptureFormat;
+import io.fluxperf.engine.log.capture.Endpoint;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.request.Command;
@@ -95,9 +97,22 @@ final class ReplayPlan {
                 throw new UserError("--format trace: " + log + " is a file; a trace is a directory");
             }
         }
+        if (!o.captureServers().isEmpty() && format != CaptureFormat.INSTANCE) {
+            throw new UserError(CaptureFormat.SERVER_FLAG + ": picks servers of a packet capture, and " + log + " is "
+                    + format.label());
+        }
+        LogFormat.PreparedLog prepared = null;
+        String told = null;
+        if (format == CaptureFormat.INSTANCE) {
+            // the capture tells its protocol (from its clients' first bytes) unless --protocol names it
+            List<Endpoint> servers = o.captureServers().stream().map(s -> Endpoint.parse(s, CaptureFormat.SERVER_FLAG)).toList();
+            CaptureFormat.Prepared capture = CaptureFormat.INSTANCE.prepare(log, servers, o.protocol());
+            prepared = capture;
+            told = capture.protocol();
+        }
         Protocol own = LogFormats.protocolOf(format);
         String protocolName = o.protocol() != null ? o.protocol()
-                : own != null ? own.name() : TraceLogReader.protocol(log);
+                : own != null ? own.name() : told != null ? told : TraceLogReader.protocol(log);
         Protocol protocol = protocolName == null ? Protocols.defaultProtocol() : Protocols.find(protocolName);
         if (protocol == null) {
             throw new UserError((o.protocol() != null ? "--protocol" : log.toString()) + ": unknown protocol '"
@@ -107,7 +122,10 @@ final class ReplayPlan {
             throw new UserError("--times: only a raw memcache stream (--format memcache-ascii) takes a times file; "
                     + log + " is " + format.label());
         }
-        ReplayPlan draft = new ReplayPlan(o, format, protocol, format.prepare(log, o.times()), List.of(), false);
+        if (prepared == null) {
+            prepared = format.prepare(log, o.times());
+        }
+        ReplayPlan draft = new ReplayPlan(o, format, protocol, prepared, List.of(), false);
         return draft.scan();
     }
 

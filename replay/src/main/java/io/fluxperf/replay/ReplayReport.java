@@ -122,11 +122,17 @@ final class ReplayReport {
         }
     }
 
-    /** The progress line, stderr. */
-    static String progressLine(LiveSample sample, long elapsedNanos, LogPosition at, int loops, boolean trace) {
+    /** What a place in a log of {@code format} is counted in: a trace's records, a capture's packets, else lines. */
+    static String placeUnit(io.fluxperf.engine.log.LogFormat format) {
+        return format == TraceFormat.INSTANCE ? "record"
+                : format == io.fluxperf.engine.log.capture.CaptureFormat.INSTANCE ? "packet" : "line";
+    }
+
+    /** The progress line, stderr; {@code unit} is what {@code at.line()} counts ({@link #placeUnit}). */
+    static String progressLine(LiveSample sample, long elapsedNanos, LogPosition at, int loops, String unit) {
         StringBuilder b = new StringBuilder();
         b.append("[replay ").append(Math.round(elapsedNanos / 1e9)).append("s] ")
-                .append(trace ? "record " : "line ").append(at.line());
+                .append(unit).append(' ').append(at.line());
         if (at.sizeKnown()) {
             b.append(" (").append(at.percent()).append(" %)");
         }
@@ -146,12 +152,12 @@ final class ReplayReport {
      *
      * @param paced the replay has a schedule (not {@code --speed max} without a rate cap)
      */
-    static String[] statsLines(IntervalSample s, LogPosition at, boolean paced, int loops, boolean trace) {
+    static String[] statsLines(IntervalSample s, LogPosition at, boolean paced, int loops, String unit) {
         boolean lagKnown = paced && s.sent() > 0;
         String lag = TextReport.columns("sendLagP50", lagKnown ? TextReport.group(s.sendLagP50()) + " ns" : "n/a",
                 "sendLagP99", lagKnown ? TextReport.group(s.sendLagP99()) + " ns" : "n/a",
                 "sendLagMax", lagKnown ? TextReport.group(s.sendLagMax()) + " ns" : "n/a");
-        List<String> place = new ArrayList<>(List.of(trace ? "record" : "line", TextReport.group(at.line())));
+        List<String> place = new ArrayList<>(List.of(unit, TextReport.group(at.line())));
         if (at.sizeKnown()) {
             place.addAll(List.of("percent", at.percent() + " %"));
         }
@@ -185,6 +191,10 @@ final class ReplayReport {
         out.println("Commands: " + (r.commands().isEmpty() ? "none" : r.commands().entrySet().stream()
                 .map(e -> Printable.quote(e.getKey()) + " " + e.getValue()).collect(Collectors.joining(" ")))
                 + (r.warmup() ? " (the warm-up's included)" : ""));
+        if (r.originalReplies() != null) {
+            out.println(hitRateLine(r));
+            out.println(repliesLine(r));
+        }
         out.println("Lines: read " + r.lines() + " commands " + r.commandsRead() + " replayed " + r.replayed()
                 + " skipped " + r.linesSkipped() + " (bad " + r.badLines() + ", --only " + r.filtered()
                 + ", not replayable " + sum(r.skipped()) + ") late " + r.late());
@@ -210,6 +220,29 @@ final class ReplayReport {
             out.println("Late: " + r.late() + " commands came later than the read-ahead of --read-ahead commands could"
                     + " sort; they were sent at once");
         }
+    }
+
+    /**
+     * The hit rate of reads as the original server answered them (from the replies in the log) beside
+     * the replay's, e.g. {@code Hit rate: original 93.1 %, replay 92.8 %}.
+     */
+    static String hitRateLine(ReplayResult r) {
+        Double replay = io.fluxperf.engine.report.WindowFigures.hitratePercent(r.run().total(), r.run().config().workloads());
+        return "Hit rate: original " + percent(r.originalReplies().hitRatePercent()) + ", replay " + percent(replay)
+                + " (reads; the original from the server's replies in the log)";
+    }
+
+    /** Every command's outcome, original and replayed, e.g. {@code Replies: original ok 9 miss 1 error 0 unknown 0, replay ok 9 …}. */
+    static String repliesLine(ReplayResult r) {
+        OriginalReplies o = r.originalReplies();
+        io.fluxperf.engine.report.Counts c = io.fluxperf.engine.report.Counts.of(r.run().total().total().outcomes());
+        return "Replies: original ok " + o.ok() + " miss " + o.miss() + " error " + o.error() + " unknown " + o.unknown()
+                + ", replay ok " + c.ok() + " miss " + c.miss() + " error " + c.error() + " timeout " + c.timeout()
+                + " closed " + c.closed();
+    }
+
+    private static String percent(Double p) {
+        return p == null ? "n/a" : String.format(Locale.ROOT, "%.1f %%", p);
     }
 
     /**
@@ -296,6 +329,18 @@ final class ReplayReport {
         putSeconds(replay, "expectedSeconds", r.expectedSeconds());
         ObjectNode commands = replay.putObject("commands");
         r.commands().forEach(commands::put);
+        if (r.originalReplies() != null) {
+            OriginalReplies o = r.originalReplies();
+            ObjectNode original = replay.putObject("originalReplies");
+            original.put("ok", o.ok());
+            original.put("miss", o.miss());
+            original.put("error", o.error());
+            original.put("unknown", o.unknown());
+            original.put("readHits", o.readHits());
+            original.put("readMisses", o.readMisses());
+        } else {
+            replay.putNull("originalReplies");
+        }
         ObjectNode lines = replay.putObject("lines");
         lines.put("read", r.lines());
         lines.put("commands", r.commandsRead());

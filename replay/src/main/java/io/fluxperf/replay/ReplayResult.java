@@ -29,6 +29,8 @@ import java.util.Map;
  * @param warmup          the replay began with a warm-up that the run's figures leave out (commands count it)
  * @param intervalPositions where in the log each statistics block ({@code --stats-interval}) ended, in
  *                        the order of the run's intervals; empty without blocks
+ * @param originalReplies what the original server answered the commands sent, where the log holds its
+ *                        replies (a packet capture); null otherwise
  * @param limit           commands in flight, the read-ahead's memory, and what held the replay back
  */
 public record ReplayResult(RunResult run, String log, LogFormat format, String protocol, String speed, int loops,
@@ -36,7 +38,7 @@ public record ReplayResult(RunResult run, String log, LogFormat format, String p
                            Map<String, Long> commands, long commandsRead, long lines, long badLines,
                            List<String> firstBadLines, Map<String, Long> skipped, long filtered, long late,
                            Map<String, Long> adjusted, List<String> notes, String failure, boolean warmup,
-                           List<LogPosition> intervalPositions, ReplayLimit limit) {
+                           List<LogPosition> intervalPositions, OriginalReplies originalReplies, ReplayLimit limit) {
 
     /** Lines read but not replayed: bad, skipped, filtered. */
     public long linesSkipped() {

@@ -61,7 +61,7 @@ final class ReplayRunReport extends TextRunReport {
     public void live(LiveSample sample) {
         if (progress) {
             err.println(ReplayReport.progressLine(sample, System.nanoTime() - connectedNanos, position(),
-                    plan.options.loops(), plan.format == TraceFormat.INSTANCE));
+                    plan.options.loops(), ReplayReport.placeUnit(plan.format)));
         }
     }
 
@@ -71,7 +71,7 @@ final class ReplayRunReport extends TextRunReport {
         positions.add(at);
         text.statsLines(sample);
         boolean paced = plan.options.speed() > 0 || plan.options.rateCap() > 0;
-        for (String line : ReplayReport.statsLines(sample, at, paced, plan.options.loops(), plan.format == TraceFormat.INSTANCE)) {
+        for (String line : ReplayReport.statsLines(sample, at, paced, plan.options.loops(), ReplayReport.placeUnit(plan.format))) {
             out.println(line);
         }
         out.println();

@@ -210,6 +210,21 @@ final class ReplaySource implements RequestSource, AutoCloseable {
         return io.fluxperf.engine.log.LogStats.byVerb(sum, verbs);
     }
 
+    /**
+     * What the original server answered the commands replayed (a log that holds replies), counted
+     * as {@link #replayedByVerb} counts; null for a log without replies.
+     */
+    OriginalReplies originalReplies() {
+        long[] sum = new long[OriginalReplies.COUNTS];
+        for (Lane l : lanes) {
+            long[] sent = l.sentByReply();
+            for (int i = 0; i < sum.length; i++) {
+                sum[i] += sent[i];
+            }
+        }
+        return OriginalReplies.of(sum);
+    }
+
     /** Why reading stopped early (a {@link UserError} for a bad log), or null. */
     Throwable failure() {
         return failure;

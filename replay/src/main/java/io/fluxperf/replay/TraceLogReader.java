@@ -29,6 +29,7 @@ final class TraceLogReader implements LogReader {
     private final int[] verbByCode = new int[256];
     private final Command[] commandByCode = new Command[256];
     private final long size;
+    private boolean endReported;
 
     TraceLogReader(Path directory, ReaderContext ctx) {
         this.reader = open(directory);
@@ -75,6 +76,7 @@ final class TraceLogReader implements LogReader {
                 return false; // a damaged record: what follows cannot be trusted
             }
             if (!more) {
+                reportCut();
                 return false;
             }
             long n = reader.recordsRead();
@@ -121,6 +123,14 @@ final class TraceLogReader implements LogReader {
                 e.numeric = 1;
             }
             return true;
+        }
+    }
+
+    /** A trace cut short (a partial copy, a killed writer) was read up to its last whole record: say so once. */
+    private void reportCut() {
+        if (!endReported) {
+            endReported = true;
+            reader.warning().ifPresent(w -> ctx.bad.add(ctx.name, trimPeriod(w)));
         }
     }
 

@@ -71,10 +71,30 @@ class FormatDetectorTest {
                 assertThrows(UserError.class, () -> FormatDetector.detect(png)).getMessage());
         Path prose = LogReaders.write(dir, "notes.txt", "Dear diary,\ntoday I replayed a log.\n");
         assertEquals(prose + ":1: cannot tell the log format from its first line ('Dear diary,'); name it with --format "
-                        + "memcache-watch|klog|memcache-ascii|memcache-meta-ascii|redis-monitor|twitter-cache-trace|trace",
+                        + "memcache-watch|klog|memcache-ascii|memcache-meta-ascii|redis-monitor|pcap|twitter-cache-trace|trace",
                 assertThrows(UserError.class, () -> FormatDetector.detect(prose)).getMessage());
         Path notATrace = Files.createDirectory(dir.resolve("not-a-trace"));
         assertThrows(UserError.class, () -> FormatDetector.detect(notATrace));
+    }
+
+    /** A capture by its magic number, compressed or not, whatever its name; a file named like one that is none says so. */
+    @Test
+    void aPacketCaptureByItsMagicNumber() throws IOException {
+        io.fluxperf.testkit.CaptureWriter w = new io.fluxperf.testkit.CaptureWriter();
+        w.connection("10.0.0.7", 1234, "10.0.0.5", 11211).open(0).send(1000, "get k\r\n");
+        for (io.fluxperf.testkit.CaptureWriter.Format f : io.fluxperf.testkit.CaptureWriter.Format.values()) {
+            Path p = Files.write(dir.resolve("traffic-" + f), w.format(f).bytes());
+            assertEquals(io.fluxperf.engine.log.capture.CaptureFormat.INSTANCE, FormatDetector.detect(p), f.toString());
+        }
+        java.io.ByteArrayOutputStream gz = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream o = new java.util.zip.GZIPOutputStream(gz)) {
+            o.write(w.bytes());
+        }
+        Path zipped = Files.write(dir.resolve("traffic.log.gz"), gz.toByteArray());
+        assertEquals(io.fluxperf.engine.log.capture.CaptureFormat.INSTANCE, FormatDetector.detect(zipped));
+        Path fake = LogReaders.write(dir, "peak.pcap.gz", "get k\r\n");
+        assertEquals(fake + ": not a packet capture (it starts with 67 65 74 20, not the magic number of pcap or pcapng)",
+                assertThrows(UserError.class, () -> FormatDetector.detect(fake)).getMessage());
     }
 
     @Test

@@ -188,7 +188,7 @@ class LaneTest {
                 }
                 return ok;
             });
-            Thread.sleep(50);
+            Thread.sleep(50); // deliberate: time in which a reader that did not wait would have finished
             assertFalse(last.isDone(), "the reader waits while the ring is full");
             subscriber.get().dispose();
             assertFalse(last.get(10, TimeUnit.SECONDS), "and gives up once the loop stopped listening");
@@ -261,7 +261,7 @@ class LaneTest {
         long before = -1;
         long now = count.get();
         while (now != before) {
-            Thread.sleep(150);
+            Thread.sleep(150); // deliberate: the count is steady when it has not moved for this long
             before = now;
             now = count.get();
         }

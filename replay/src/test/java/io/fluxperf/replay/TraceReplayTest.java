@@ -10,8 +10,14 @@ import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.report.JsonReport;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.trace.RunTrace;
+import io.fluxperf.trace.TraceHeader;
+import io.fluxperf.trace.TraceRecord;
+import io.fluxperf.trace.TraceWriter;
 import io.fluxperf.testkit.MemcachedProcess;
 import io.fluxperf.testkit.RealServers;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -63,5 +69,36 @@ class TraceReplayTest {
         assertEquals(runCounts.values().stream().mapToLong(Long::longValue).sum(),
                 run.result().run().total().total().outcomes().requests());
         assertTrue(run.result().sendLagNanos() != null, "a trace's intended times are replayed");
+    }
+
+    /** A trace cut short, as a partial copy is: replayed up to its last whole record, and the report says so. */
+    @Test
+    void traceCutShortReplaysItsWholeRecordsAndSaysSo(MemcachedProcess target) throws IOException {
+        Path trace = dir.resolve("cut");
+        int records = 20_000;
+        TraceRecord r = new TraceRecord();
+        try (TraceWriter w = TraceWriter.open(trace, TraceHeader.builder().fluxperfVersion("test").configJson("{}")
+                .clockOrigin(1_700_000_000_000_000_000L, 0).workloads(List.of("get")).commands(List.of("get"))
+                .protocols(List.of("memcache")).build())) {
+            for (int i = 0; i < records; i++) {
+                long t = 1_000L * i;
+                w.append(r.clear().intendedSendNanos(t).actualSendNanos(t).completionNanos(t + 50_000).workload(0)
+                        .protocol(0).command(0).outcome(0).keyLatin1("key:" + i).keyCount(1).connectionId(i % 4));
+            }
+        }
+        Path cycleFile;
+        try (var files = Files.list(trace)) {
+            cycleFile = files.filter(f -> f.toString().endsWith(".cq4")).findFirst().orElseThrow();
+        }
+        try (RandomAccessFile f = new RandomAccessFile(cycleFile.toFile(), "rw")) {
+            f.setLength(160 * 1024); // 20,000 records take about 400 KB
+        }
+        Replays.Run cut = Replays.run(ReplayOptions.builder(trace).server(target.address()).speed(0).live(false).build());
+        long replayed = cut.result().run().total().total().outcomes().requests();
+        String all = cut.out() + cut.err();
+        assertTrue(replayed > 0 && replayed < records, replayed + " of " + records + "\n" + all);
+        assertTrue(all.contains("is truncated: its record file " + cycleFile.getFileName() + " is cut short at "
+                + 160 * 1024 + " bytes"), all);
+        assertTrue(all.contains("read " + replayed + " whole records of the " + records + " its end marker counts"), all);
     }
 }

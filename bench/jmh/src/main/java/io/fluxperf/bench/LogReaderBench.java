@@ -34,8 +34,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * <p>The logs ({@link ReplayLogs}): the same commands in every format, 4 gets to 1 set with
  * 32-byte values, 16-byte keys, 50 clients, written into {@code java.io.tmpdir} at the start of a
  * trial (redis-monitor 70 MB, memcache-watch 128 MB, memcache-ascii 30 MB and 26 MB of times, klog
- * 76 MB, a trace 84 MB, a Twitter cache trace 35 MB, or 6 MB as .zst) and deleted at its end. One op is
- * one line, except in {@code memcache-ascii},
+ * 76 MB, a trace 84 MB, a Twitter cache trace 35 MB, or 6 MB as .zst, a packet capture of the redis
+ * commands 291 MB) and deleted at its end. One op is one line, except in {@code pcap}, where it is one
+ * command (two packets: the request and its reply, which gives its original outcome), in {@code memcache-ascii},
  * where a set's op reads its data block too (and every op its row of the {@code .times.csv} beside
  * the stream), and in {@code trace}, where it is one record. In {@code memcache-watch} a set is two
  * lines and two ops: the reader returns the fetch memcached logs inside the store too, and the
@@ -51,7 +52,7 @@ public class LogReaderBench extends HotPathBenchmark {
     private static final int ENTRIES = 4096;
 
     @Param({"redis-monitor", "memcache-watch", "memcache-ascii", "klog", "trace", "twitter-cache-trace",
-        "twitter-cache-trace.zst"})
+        "twitter-cache-trace.zst", "pcap"})
     public String format;
 
     @Param({"1000000"})
@@ -72,9 +73,10 @@ public class LogReaderBench extends HotPathBenchmark {
         if (f == null) {
             throw new IllegalArgumentException("no format " + format + "; there are " + LogFormats.labels());
         }
-        // a trace's own header names its protocol; the bench's traces are memcache, as a cache trace's operations
+        // a trace's own header names its protocol; the bench's traces are memcache, as a cache trace's operations;
+        // a capture's clients tell theirs (redis)
         Protocol protocol = format.equals("trace") || format.startsWith("twitter") ? Protocols.find("memcache")
-                : Protocols.ofLogFormat(f);
+                : format.equals("pcap") ? Protocols.find("redis") : Protocols.ofLogFormat(f);
         ctx = new ReaderContext(path.toString(), new BadLines(false), new VerbTable(List.of("get", "set")),
                 new LogStats(), null, false, protocol.name(), protocol::supports);
         log = f.prepare(path, null);

@@ -42,7 +42,12 @@ import java.util.SplittableRandom;
  *     writes it (command codes are {@link Command} ordinals; memcache);</li>
  * <li>{@code twitter-cache-trace}: Twitter's published CSV, {@code 0,key:000000012345,16,0,17,get,0}
  *     (a set: {@code …,16,32,17,set,3600}), plain, or zstd-compressed as published
- *     ({@code twitter-cache-trace.zst}).</li>
+ *     ({@code twitter-cache-trace.zst});</li>
+ * <li>{@code pcap}: what {@code tcpdump -i lo -w} writes of those redis commands (the MONITOR log's):
+ *     pcap with microsecond timestamps, Ethernet, IPv4, a 32-byte TCP header (Linux's timestamp
+ *     option); each client's connection opened (SYN, SYN-ACK, ACK) before its first command; each
+ *     command one segment of its RESP array, its reply ({@code +OK}, or the 32-byte value as a bulk
+ *     string) one segment 10 µs later: two packets per command.</li>
  * </ul>
  */
 final class ReplayLogs {
@@ -122,6 +127,7 @@ final class ReplayLogs {
                     + KLOG_TIME.format(Instant.ofEpochSecond(EPOCH_SECOND + n.nanos / 1_000_000_000L)) + "] \""
                     + (n.set ? "set " + n.key() + " 0 0 " + VALUE_BYTES + "\" 1 8" : "get " + n.key() + "\" 0 67"));
             case "trace" -> trace(directory.resolve("trace"), commands);
+            case "pcap" -> capture(directory.resolve("traffic.pcap"), commands);
             case "twitter-cache-trace" -> lines(directory.resolve("cluster0.0"), commands, null, ReplayLogs::cacheTrace);
             case "twitter-cache-trace.zst" -> {
                 Path plain = lines(directory.resolve("cluster0.0"), commands, null, ReplayLogs::cacheTrace);
@@ -237,6 +243,67 @@ final class ReplayLogs {
             }
         }
         return directory;
+    }
+
+    /** Packets in the capture of {@code commands} commands: the handshakes, then a request and a reply per command. */
+    static long packets(int commands) {
+        return 3L * CLIENTS + 2L * commands;
+    }
+
+    private static Path capture(Path file, int commands) throws IOException {
+        int[] clientSeq = new int[CLIENTS];
+        int[] serverSeq = new int[CLIENTS];
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+            java.nio.ByteBuffer h = java.nio.ByteBuffer.allocate(24).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            h.putInt(0xa1b2c3d4).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(262_144).putInt(1);
+            out.write(h.array());
+            long start = EPOCH_SECOND * 1_000_000_000L;
+            for (int c = 0; c < CLIENTS; c++) {
+                clientSeq[c] = 1_000 + c * 1_000_003;
+                serverSeq[c] = 7_000 + c * 2_000_029;
+                packet(out, start, c, true, clientSeq[c], 0, 0x02, new byte[0]);
+                packet(out, start + 5_000, c, false, serverSeq[c], clientSeq[c] + 1, 0x12, new byte[0]);
+                clientSeq[c]++;
+                serverSeq[c]++;
+                packet(out, start + 10_000, c, true, clientSeq[c], serverSeq[c], 0x10, new byte[0]);
+            }
+            Next n = new Next();
+            for (int i = 0; i < commands; i++) {
+                n.advance();
+                String k = n.key();
+                byte[] request = ascii(n.set
+                        ? "*3\r\n$3\r\nSET\r\n$" + k.length() + "\r\n" + k + "\r\n$" + VALUE_BYTES + "\r\n" + n.value() + "\r\n"
+                        : "*2\r\n$3\r\nGET\r\n$" + k.length() + "\r\n" + k + "\r\n");
+                byte[] reply = ascii(n.set ? "+OK\r\n" : "$" + VALUE_BYTES + "\r\n" + n.value() + "\r\n");
+                int c = n.client;
+                long t = start + 1_000_000_000L + n.nanos;
+                packet(out, t, c, true, clientSeq[c], serverSeq[c], 0x18, request);
+                clientSeq[c] += request.length;
+                packet(out, t + 10_000, c, false, serverSeq[c], clientSeq[c], 0x18, reply);
+                serverSeq[c] += reply.length;
+            }
+        }
+        return file;
+    }
+
+    /** One Ethernet/IPv4/TCP packet between client {@code c} (10.0.0.10+c) and the server (10.0.0.1:6379). */
+    private static void packet(OutputStream out, long timeNanos, int c, boolean fromClient, int seq, int ack, int flags,
+                               byte[] payload) throws IOException {
+        int tcp = 32 + payload.length;
+        int ip = 20 + tcp;
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(16 + 14 + ip);
+        b.order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt((int) (timeNanos / 1_000_000_000L))
+                .putInt((int) (timeNanos / 1000 % 1_000_000)).putInt(14 + ip).putInt(14 + ip);
+        b.order(java.nio.ByteOrder.BIG_ENDIAN).put(new byte[12]).putShort((short) 0x0800);
+        int client = 0x0a00000a + c;
+        int server = 0x0a000001;
+        int clientPort = 50_000 + 97 * c;
+        b.put((byte) 0x45).put((byte) 0).putShort((short) ip).putShort((short) 0).putShort((short) 0x4000).put((byte) 64)
+                .put((byte) 6).putShort((short) 0).putInt(fromClient ? client : server).putInt(fromClient ? server : client);
+        b.putShort((short) (fromClient ? clientPort : 6379)).putShort((short) (fromClient ? 6379 : clientPort)).putInt(seq)
+                .putInt(ack).put((byte) 0x80).put((byte) flags).putShort((short) 512).putInt(0)
+                .put(new byte[] {1, 1, 8, 10, 0, 0, 0, 1, 0, 0, 0, 2}).put(payload);
+        out.write(b.array());
     }
 
     private static String sixDigits(long v) {

@@ -81,9 +81,16 @@ final class RpcPerf5Reader {
         RpcPerfTranslation out = new RpcPerfTranslation(RpcPerfFormat.RPC_PERF_5, file);
         TomlTable root = file.root();
         root.allowOnly(TOP);
+        String ofProtocol = ofProtocol(root);
         for (String other : List.of("storage", "pubsub", "leaderboard", "oltp", "replay")) {
             RpcPerfKeyspaces.unsupported(root, other, "fluxperf runs keyspace workloads of memcache and redis;"
-                    + " rpc-perf's " + other + " workloads are not among them");
+                    + " rpc-perf's " + other + " workloads" + ofProtocol + " are not among them");
+        }
+        // before the protocol is checked, so that a file of another protocol's workloads is named by both
+        TomlTable w = root.table("workload");
+        for (String other : w == null ? List.<String>of() : List.of("stores", "leaderboard", "topics", "oltp")) {
+            RpcPerfKeyspaces.unsupported(w, other, "fluxperf runs keyspace workloads of memcache and redis;"
+                    + " rpc-perf's " + other + ofProtocol + " are not among them");
         }
         TomlTable g = root.table("general");
         if (g == null) {
@@ -253,6 +260,20 @@ final class RpcPerf5Reader {
         return r == null ? null : r.ramp();
     }
 
+    /**
+     * " of protocol 'mysql'" when the file's [general] names a protocol, so that refusing a workload
+     * kind also names the protocol it was written for; empty otherwise.
+     */
+    private static String ofProtocol(TomlTable root) {
+        TomlTable g = root.table("general");
+        String p = g == null ? null : g.string("protocol");
+        if (p == null) {
+            return "";
+        }
+        boolean spoken = PROTOCOLS.containsKey(p.toLowerCase(java.util.Locale.ROOT));
+        return " of protocol '" + p + "'" + (spoken ? "" : " (a protocol fluxperf does not speak either)");
+    }
+
     /** The run's total rate from [workload.ratelimit] start; 0 when there is none. */
     private static double workloadRate(RpcPerfTranslation out, TomlTable root) {
         TomlTable w = root.table("workload");
@@ -260,10 +281,6 @@ final class RpcPerf5Reader {
             throw root.file().error("no [workload] table: nothing to send");
         }
         w.allowOnly(WORKLOAD);
-        for (String other : List.of("stores", "leaderboard", "topics", "oltp")) {
-            RpcPerfKeyspaces.unsupported(w, other, "fluxperf runs keyspace workloads of memcache and redis;"
-                    + " rpc-perf's " + other + " are not among them");
-        }
         if (w.integer("threads", 1, Long.MAX_VALUE) != null) {
             out.note("workload.threads", "fluxperf makes each request on the load thread that sends it: no"
                     + " generator threads to size");

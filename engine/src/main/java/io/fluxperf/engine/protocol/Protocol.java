@@ -1,6 +1,7 @@
 package io.fluxperf.engine.protocol;
 
 import io.fluxperf.engine.log.LogFormat;
+import io.fluxperf.engine.log.capture.CaptureProtocol;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.target.TargetFactory;
 import java.util.List;
@@ -74,6 +75,16 @@ public interface Protocol {
     /** The command logs whose commands replay sends with this protocol, in the order to try them on a log. */
     default List<LogFormat> logFormats() {
         return List.of();
+    }
+
+    /**
+     * How this protocol's traffic is read from a packet capture (its requests replayed, its replies
+     * told apart), or null when it is not. Several protocols may share one reading (memcache's text
+     * and binary protocols are read by one, since real clients mix them on one port): only one of
+     * them returns it.
+     */
+    default CaptureProtocol capture() {
+        return null;
     }
 
     /** What the engine needs to load a cluster of this protocol's servers ({@code --cluster}), or null when it has none. */

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.ConnectionCounts;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.SendLateness;
@@ -197,14 +198,15 @@ public final class RunMerge {
             throw new IllegalStateException("a merge of '" + command() + "' directories needs that command's merge");
         }
         RunDirectory first = inputs.get(0);
-        RunConfig config = first.config();
+        RunConfig config = command == null ? together(first.config(), inputs.size()) : first.config();
+        String configToml = command == null ? EffectiveConfig.toml(config) : first.configToml();
         List<ReportRebuild.Restored> restored = new ArrayList<>();
         for (RunDirectory in : inputs) {
             restored.add(ReportRebuild.restore(in));
         }
         RunDirectoryWriter.prepareDirectory(out, overwrite, "--out");
         try {
-            Files.writeString(out.resolve(RunFiles.CONFIG), first.configToml(), StandardCharsets.UTF_8);
+            Files.writeString(out.resolve(RunFiles.CONFIG), configToml, StandardCharsets.UTF_8);
             int windowCount = restored.stream().mapToInt(r -> r.windows().size()).max().orElse(0);
             List<WindowResult> windows = new ArrayList<>();
             for (int w = 0; w < windowCount; w++) {
@@ -233,7 +235,7 @@ public final class RunMerge {
             ObjectNode trace = mergeTraces(out);
             RunResult shown = command == null ? merged : command.shown(merged);
             ObjectNode root = command == null
-                    ? RunDirectoryWriter.resultNode(mapper, merged, "run", first.configHash(), n -> n,
+                    ? RunDirectoryWriter.resultNode(mapper, merged, "run", RunDirectory.hash(configToml), n -> n,
                     events(restored), errors(), trace, null)
                     : RunDirectoryWriter.resultNode(mapper, shown, command.figures(shown), command(), first.configHash(),
                     n -> n, events(restored), errors(), trace, null);
@@ -261,6 +263,22 @@ public final class RunMerge {
     }
 
     /** The windows of several machines added: counts and histograms summed, the span from the first start to the last end. */
+    /**
+     * The config of {@code agents} runs of {@code each} made together: every rate and a request
+     * count are the agents' sum (a sharded run's agents each ran 1/N of them), so that the merged
+     * report shows the run's rate, and its config.toml runs that rate on one machine.
+     */
+    static RunConfig together(RunConfig each, int agents) {
+        if (agents == 1) {
+            return each;
+        }
+        List<WorkloadConfig> workloads = new ArrayList<>();
+        for (WorkloadConfig w : each.workloads()) {
+            workloads.add(w.isRated() ? w.withRate(w.rate() * agents) : w);
+        }
+        return each.toBuilder().workloads(workloads).requests(each.requests() * agents).build();
+    }
+
     static WindowResult sum(int number, List<WindowResult> parts, RunConfig config) {
         List<WorkloadStats> workloads = new ArrayList<>();
         for (int i = 0; i < config.workloads().size(); i++) {

@@ -11,6 +11,7 @@ import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.StopReason;
 import io.fluxperf.engine.metrics.WorkloadStats;
 import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.RealServers;
 import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -24,19 +25,20 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The admin endpoint of a real run against memcached: its /metrics pass promtool, its counters
  * only grow and end equal to the report; bad requests get a 4xx and one sentence and touch nothing;
  * it listens on loopback unless told.
  */
+@ExtendWith(RealServers.class)
 class AdminEndpointTest {
     private static final String[] OUTCOMES = {"ok", "miss", "error", "timeout", "closed"};
 
     @Test
-    void metricsPassPromtoolGrowOnlyAndEndEqualToTheReport() throws Exception {
-        try (MemcachedProcess memcached = MemcachedProcess.start();
-             AdminRun run = AdminRun.start(s -> {
+    void metricsPassPromtoolGrowOnlyAndEndEqualToTheReport(MemcachedProcess memcached) throws Exception {
+        try (AdminRun run = AdminRun.start(s -> {
                  s.server = memcached.address();
                  s.rate = "5000";
                  s.duration = Duration.ofSeconds(2);
@@ -56,7 +58,7 @@ class AdminEndpointTest {
                     askBadly(run); // while the load goes
                     badAsked = true;
                 }
-                Thread.sleep(250);
+                Thread.sleep(250); // deliberate: the scrape interval, several scrapes in the run
             }
             RunResult result = run.awaitResult(30);
             String last = run.get("/metrics");
@@ -273,7 +275,7 @@ class AdminEndpointTest {
                 if (open(List.of(slowloris)) == 0) {
                     slowClosed = System.nanoTime();
                 }
-                Thread.sleep(50);
+                Thread.sleep(50); // deliberate: the slowloris trickle
             }
             assertTrue(slowClosed > 0, "the slowloris connection is still open after " + head.length * 50 + " ms");
             assertEquals(1.0, (slowClosed - t0) / 1e9, 0.9, "closed about the header timeout after it connected");

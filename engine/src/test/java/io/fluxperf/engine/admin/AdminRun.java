@@ -85,19 +85,21 @@ final class AdminRun implements AutoCloseable {
 
     /** Waits until the measured windows run (the endpoint says so). */
     void awaitMeasuring(long seconds) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (System.nanoTime() < deadline) {
-            if (result.isDone()) {
-                result.get();
-                throw new AssertionError("the run ended before measuring");
-            }
-            LiveFigures f = endpoint.figures();
-            if (f != null && f.snapshot().phase().equals("measuring")) {
-                return;
-            }
-            Thread.sleep(20);
+        try {
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(seconds)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> result.isDone() || measuring());
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError("the run did not begin measuring within " + seconds + " s");
         }
-        throw new AssertionError("the run did not begin measuring within " + seconds + " s");
+        if (!measuring()) {
+            result.get();
+            throw new AssertionError("the run ended before measuring");
+        }
+    }
+
+    private boolean measuring() {
+        LiveFigures f = endpoint.figures();
+        return f != null && f.snapshot().phase().equals("measuring");
     }
 
     Reply call(String method, String path) throws IOException, InterruptedException {

@@ -1,5 +1,6 @@
 package io.fluxperf.engine.admin;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -43,7 +45,8 @@ class DashboardChromiumTest {
             s.duration = java.time.Duration.ofSeconds(60);
         })) {
             run.awaitMeasuring(60);
-            Thread.sleep(2500); // a few seconds of figures to draw
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> metricsJson(run).get("seconds").size() >= 2); // a few seconds of figures to draw
             String page = run.get("/");
             assertFalse(page.matches("(?s).*(src|href)=\"https?:.*"), "the page loads nothing from the network");
 
@@ -56,7 +59,8 @@ class DashboardChromiumTest {
             assertTrue(dom.contains("measuring · run · memcache"), "the phase");
 
             assertEquals(200, run.call("PUT", "/ratelimit/8000").status());
-            Thread.sleep(2500);
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> targetSum(metricsJson(run)) == 8000);
             String after = chromium("--virtual-time-budget=4000", "--dump-dom", run.endpoint.url());
             assertEquals(8000, number(TARGET, after), "the rate set shows as the target");
             assertShownRateIsTheRuns(number(TOTAL, after), run);
@@ -84,11 +88,9 @@ class DashboardChromiumTest {
             s.statsInterval = java.time.Duration.ofSeconds(5);
         })) {
             run.awaitMeasuring(60);
-            com.fasterxml.jackson.databind.JsonNode json;
-            do { // two intervals of history, 10 s (where the axis said "-2 s"): waiting for them is the test
-                Thread.sleep(500);
-                json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(run.get("/metrics.json"));
-            } while (json.get("seconds").size() < 2);
+            // two intervals of history, 10 s (where the axis said "-2 s")
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                    .until(() -> metricsJson(run).get("seconds").size() >= 2);
             String dom = chromium("--virtual-time-budget=3000", "--dump-dom", run.endpoint.url());
 
             // outcomes per second: the misses (a get of keys never set) at the rate, not at five times it
@@ -161,6 +163,19 @@ class DashboardChromiumTest {
     }
 
     /** The page's rate is the run's requests/s of one of its last seconds (the one the page last read). */
+    /** The workloads' targets added up: the run's rate the page shows. */
+    private static double targetSum(com.fasterxml.jackson.databind.JsonNode json) {
+        double sum = 0;
+        for (com.fasterxml.jackson.databind.JsonNode w : json.get("workloads")) {
+            sum += w.get("target_requests_per_second").asDouble();
+        }
+        return Math.round(sum);
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode metricsJson(AdminRun run) throws Exception {
+        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(run.get("/metrics.json"));
+    }
+
     private static void assertShownRateIsTheRuns(double shown, AdminRun run) throws Exception {
         com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper()
                 .readTree(run.get("/metrics.json"));

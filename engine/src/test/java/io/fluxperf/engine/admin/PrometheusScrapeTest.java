@@ -45,13 +45,13 @@ class PrometheusScrapeTest {
         })) {
             run.awaitMeasuring(60);
             // the exposition with the histogram still passes promtool, and its buckets add up
-            String text;
-            Map<String, Double> samples;
-            do { // a second of the measured run in the figures
-                Thread.sleep(200);
-                text = run.get("/metrics");
-                samples = PromText.samples(text);
-            } while (samples.get("fluxperf_request_duration_seconds_count{workload=\"get\"}") == 0);
+            AtomicReference<String> scraped = new AtomicReference<>();
+            Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+                scraped.set(run.get("/metrics")); // a second of the measured run in the figures
+                return PromText.samples(scraped.get()).get("fluxperf_request_duration_seconds_count{workload=\"get\"}") > 0;
+            });
+            String text = scraped.get();
+            Map<String, Double> samples = PromText.samples(text);
             PromText.assertPromtoolAccepts(text);
             double inf = samples.get("fluxperf_request_duration_seconds_bucket{workload=\"get\",le=\"+Inf\"}");
             assertEquals(samples.get("fluxperf_request_duration_seconds_count{workload=\"get\"}"), inf);

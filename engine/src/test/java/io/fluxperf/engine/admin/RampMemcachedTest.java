@@ -8,12 +8,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.RealServers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -22,13 +24,15 @@ import org.junit.jupiter.api.io.TempDir;
  * per step.
  */
 @Tag("timing")
+@ExtendWith(RealServers.class)
 class RampMemcachedTest {
     /** memcached's cmd_get at a moment (the middle of the stats request's round trip). */
     private record Sample(double millis, long gets) {
     }
 
     @Test
-    void eachStepHoldsItsRateByMemcachedsCountersAndMirrorComesBackDown(@TempDir Path dir) throws Exception {
+    void eachStepHoldsItsRateByMemcachedsCountersAndMirrorComesBackDown(@TempDir Path dir, MemcachedProcess memcached)
+            throws Exception {
         Path toml = dir.resolve("ramp.toml");
         Files.writeString(toml, """
                 [[workload]]
@@ -41,8 +45,7 @@ class RampMemcachedTest {
                 interval = 2
                 on_ramp_completion = "mirror"
                 """);
-        try (MemcachedProcess memcached = MemcachedProcess.start();
-             AdminRun run = AdminRun.start(s -> {
+        try (AdminRun run = AdminRun.start(s -> {
                  s.config = toml;
                  s.server = memcached.address();
                  s.warmup = java.time.Duration.ofSeconds(2); // the JIT's first compilations before the steps
@@ -55,7 +58,7 @@ class RampMemcachedTest {
                 long gets = memcached.stats().get("cmd_get");
                 long t1 = System.nanoTime();
                 samples.add(new Sample(epochMillis(t0, t1), gets));
-                Thread.sleep(40);
+                Thread.sleep(40); // deliberate: the sampling period of memcached's counter
             }
             RunResult result = run.awaitResult(60);
             JsonNode json = new ObjectMapper().readTree(run.get("/metrics.json"));

@@ -2,6 +2,7 @@ package io.fluxperf.engine.admin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,13 +10,14 @@ import io.fluxperf.engine.metrics.IntervalSample;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.testkit.MemcachedProcess;
+import io.fluxperf.testkit.RealServers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -23,11 +25,11 @@ import org.junit.jupiter.api.io.TempDir;
  * per-second statistics and the window's target follow, and a workload's PUT changes that workload only.
  */
 @Tag("timing")
+@ExtendWith(RealServers.class)
 class RateChangeTest {
     @Test
-    void aRateSetWhileRunningIsReachedWithinASecondWithoutABurst() throws Exception {
-        try (MemcachedProcess memcached = MemcachedProcess.start();
-             AdminRun run = AdminRun.start(s -> {
+    void aRateSetWhileRunningIsReachedWithinASecondWithoutABurst(MemcachedProcess memcached) throws Exception {
+        try (AdminRun run = AdminRun.start(s -> {
                  s.server = memcached.address();
                  s.rate = "5000";
                  s.duration = Duration.ofSeconds(3);
@@ -35,10 +37,8 @@ class RateChangeTest {
                  s.statsInterval = Duration.ofSeconds(1);
              })) {
             run.awaitMeasuring(60);
-            while (run.stats.size() < 2) {
-                Thread.sleep(10);
-            }
-            Thread.sleep(300); // inside a statistics second, not at its edge
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(10)).until(() -> run.stats.size() >= 2);
+            Thread.sleep(300); // deliberate: the PUT lands inside a statistics second, not at its edge
             long put = System.nanoTime();
             AdminRun.Reply r = run.call("PUT", "/ratelimit/20000");
             assertEquals(200, r.status(), r.body());
@@ -77,9 +77,8 @@ class RateChangeTest {
      * time, seconds away, and held up the high rate until then (after 1e-9/s for ever).
      */
     @Test
-    void aLowRateThenAHighOneIsHighInTheNextSecond() throws Exception {
-        try (MemcachedProcess memcached = MemcachedProcess.start();
-             AdminRun run = AdminRun.start(s -> {
+    void aLowRateThenAHighOneIsHighInTheNextSecond(MemcachedProcess memcached) throws Exception {
+        try (AdminRun run = AdminRun.start(s -> {
                  s.server = memcached.address();
                  s.rate = "5000";
                  s.duration = Duration.ofSeconds(2);
@@ -87,13 +86,11 @@ class RateChangeTest {
                  s.statsInterval = Duration.ofSeconds(1);
              })) {
             run.awaitMeasuring(60);
-            while (run.stats.isEmpty()) {
-                Thread.sleep(10);
-            }
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(10)).until(() -> !run.stats.isEmpty());
             AdminRun.Reply low = run.call("PUT", "/ratelimit/0.5"); // one request per 2 s window, the least allowed
             assertEquals(200, low.status(), low.body());
             assertEquals("The run's rate is now 0.5 requests/s.", low.body().strip());
-            Thread.sleep(300); // the low rate's next request is now 2 s away
+            Thread.sleep(300); // deliberate: the low rate's next request is now 2 s away, the wait under test
             long put = System.nanoTime();
             AdminRun.Reply high = run.call("PUT", "/ratelimit/5000");
             assertEquals(200, high.status(), high.body());
@@ -118,7 +115,7 @@ class RateChangeTest {
     }
 
     @Test
-    void aWorkloadsPutChangesThatWorkloadOnly(@TempDir Path dir) throws Exception {
+    void aWorkloadsPutChangesThatWorkloadOnly(@TempDir Path dir, MemcachedProcess memcached) throws Exception {
         Path toml = dir.resolve("two.toml");
         Files.writeString(toml, """
                 [[workload]]
@@ -131,25 +128,26 @@ class RateChangeTest {
                 method = "set"
                 rate = 2000
                 """);
-        try (MemcachedProcess memcached = MemcachedProcess.start();
-             AdminRun run = AdminRun.start(s -> {
+        try (AdminRun run = AdminRun.start(s -> {
                  s.config = toml;
                  s.server = memcached.address();
                  s.duration = Duration.ofSeconds(8);
              })) {
             run.awaitMeasuring(60);
-            Thread.sleep(1500);
+            // a measured second at the first rates, then two whole seconds that began a second after the PUT
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> metrics(run).get("seconds").size() >= 1);
             AdminRun.Reply r = run.call("PUT", "/ratelimit/get/6000");
             assertEquals(200, r.status(), r.body());
             long put = System.currentTimeMillis();
-            Thread.sleep(4500);
-            JsonNode json = new ObjectMapper().readTree(run.get("/metrics.json"));
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> secondsAfter(metrics(run), put) >= 2);
+            JsonNode json = metrics(run);
             int checked = 0;
             double get = 0;
             double set = 0;
             for (JsonNode sec : json.get("seconds")) {
-                // whole seconds that began a second after the PUT
-                if (sec.get("unix_millis").asLong() - 1000 < put + 1000) {
+                if (!beganASecondAfter(sec, put)) {
                     continue;
                 }
                 get += sec.get("rates").get(0).asDouble();
@@ -167,5 +165,22 @@ class RateChangeTest {
             run.orchestrator.requestStop();
             run.awaitResult(30);
         }
+    }
+
+    private static JsonNode metrics(AdminRun run) throws Exception {
+        return new ObjectMapper().readTree(run.get("/metrics.json"));
+    }
+
+    /** A whole second that began a second after the PUT (its "unix_millis" is its end). */
+    private static boolean beganASecondAfter(JsonNode second, long putMillis) {
+        return second.get("unix_millis").asLong() - 1000 >= putMillis + 1000;
+    }
+
+    private static long secondsAfter(JsonNode json, long putMillis) {
+        long n = 0;
+        for (JsonNode sec : json.get("seconds")) {
+            n += beganASecondAfter(sec, putMillis) ? 1 : 0;
+        }
+        return n;
     }
 }

@@ -466,6 +466,10 @@ class RpcPerfConfigTest {
                 + "| general.threds (line 4): unknown key; did you mean threads?",
         "[general]\\nthreads = 1\\nipv4 = true\\n[[workload]]\\nmethod = \"get\"\\n"
                 + "| general.ipv4 (line 3): unknown key; rpc-perf 2 has it: to read the file as rpc-perf 2 does, give --config-format rpc-perf-2",
+        "[general]\\nprotocol = \"blabber\"\\ninterval = 1\\nduration = 10\\n[target]\\nendpoints = [\"127.0.0.1:1\"]\\n[pubsub]\\npublishers = 1\\n"
+                + "| pubsub (line 7): fluxperf runs keyspace workloads of memcache and redis; rpc-perf's pubsub workloads of protocol 'blabber' (a protocol fluxperf does not speak either) are not among them",
+        "[general]\\nprotocol = \"mysql\"\\ninterval = 1\\nduration = 10\\n[target]\\nendpoints = [\"127.0.0.1:1\"]\\n[workload]\\n[workload.oltp]\\ntables = 1\\n"
+                + "| workload.oltp (line 8): fluxperf runs keyspace workloads of memcache and redis; rpc-perf's oltp of protocol 'mysql' (a protocol fluxperf does not speak either) are not among them",
         "[general]\\ninterval = 1\\n[[workload]]\\nmethod = \"get\"\\n"
                 + "| general.interval (line 2): unknown key; rpc-perf 3 and 5 have it: to read the file as rpc-perf 3 does, give --config-format rpc-perf-3 (or rpc-perf-5)",
     })

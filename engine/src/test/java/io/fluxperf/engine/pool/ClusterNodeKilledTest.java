@@ -18,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * end as errors, timeouts or closed (counted, on that node), the other nodes keep their rates
  * window after window, and the run completes.
  */
+@Tag("timing") // the other nodes' rates are the verdict
 @Timeout(120)
 class ClusterNodeKilledTest {
     private static RedisCluster cluster;

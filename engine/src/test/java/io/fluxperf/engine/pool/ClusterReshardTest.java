@@ -73,7 +73,7 @@ class ClusterReshardTest {
         cluster.beginMove(slot, from, to);
         for (String k : cluster.keysIn(slot, from)) {
             cluster.migrate(k, from, to);
-            // the run asks for the moved key while the slot is still migrating: ASK
+            // deliberate: the run asks for the moved key while the slot is still migrating (ASK), the window under test
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(600));
         }
         cluster.endMove(slot, from, to);

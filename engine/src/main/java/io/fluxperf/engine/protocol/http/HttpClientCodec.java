@@ -20,7 +20,8 @@ import java.util.Set;
  * user's headers), then for POST and PUT {@code Content-Length} and the request's value as the
  * body. The path is the request's template ({@code --path /items/__key__}) expanded while
  * writing, or {@code /} without one (as wrk and dperf ask); key and value bytes that are not
- * allowed in a path are percent-encoded. SET (what {@code --hit} preloads with) is sent as PUT, so a preload stores the
+ * allowed in a path are percent-encoded. A replayed request of a packet capture carries its
+ * request-target as its first argument, written as it was sent. SET (what {@code --hit} preloads with) is sent as PUT, so a preload stores the
  * values that later GETs read.
  *
  * <p><b>Outcomes</b>: a response whose status class (2 for 2xx, …) is in
@@ -119,6 +120,11 @@ final class HttpClientCodec implements ProtocolCodec {
     }
 
     private static void writePath(Request r, ByteBuf out) {
+        if (r.argCount() > 0) {
+            // a replayed request (a packet capture's) carries its request-target, written as it was sent
+            out.writeBytes(r.argBytes(), r.argOffset(0), r.argLength(0));
+            return;
+        }
         CommandTemplate template = r.template();
         if (template == null) {
             out.writeByte('/'); // as wrk and dperf ask: a key is in the path only where the template puts __key__

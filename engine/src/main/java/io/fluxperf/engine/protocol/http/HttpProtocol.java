@@ -1,6 +1,8 @@
 package io.fluxperf.engine.protocol.http;
 
+import io.fluxperf.engine.log.capture.CaptureProtocol;
 import io.fluxperf.engine.protocol.CodecFactory;
+import io.fluxperf.engine.protocol.http.log.HttpCapture;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.ProtocolOption;
 import io.fluxperf.engine.protocol.ProtocolOptions;
@@ -62,6 +64,12 @@ public final class HttpProtocol implements Protocol {
     @Override
     public ReplyClasses replyClasses() {
         return STATUS_CLASSES;
+    }
+
+    /** Connections read from a packet capture: requests and their responses ({@link HttpCapture}). */
+    @Override
+    public CaptureProtocol capture() {
+        return HttpCapture.INSTANCE;
     }
 
     @Override

@@ -1,6 +1,8 @@
 package io.fluxperf.engine.protocol.memcache;
 
 import io.fluxperf.engine.log.LogFormat;
+import io.fluxperf.engine.log.capture.CaptureProtocol;
+import io.fluxperf.engine.protocol.memcache.log.MemcacheCapture;
 import io.fluxperf.engine.protocol.CodecFactory;
 import io.fluxperf.engine.protocol.DatagramFraming;
 import io.fluxperf.engine.protocol.Protocol;
@@ -52,6 +54,12 @@ public final class MemcacheProtocol implements Protocol {
     @Override
     public DatagramFraming datagramFraming() {
         return UDP;
+    }
+
+    /** Connections read from a packet capture, text and binary ({@link MemcacheCapture}). */
+    @Override
+    public CaptureProtocol capture() {
+        return MemcacheCapture.INSTANCE;
     }
 
     @Override

@@ -39,21 +39,28 @@ final class RespOutcomes {
 
     /** The outcome of a reply of {@code shape} to command {@code c} (null: a verb not known). */
     static Outcome of(RespReplyShape shape, Command c) {
-        byte type = shape.type();
+        return of(c, shape.type(), shape.nil(), shape.zero(), shape.elements(), shape.nilElements(), shape.zeroElements());
+    }
+
+    /**
+     * The same rule over a shape's parts, for a reader that keeps them itself (a capture's replies,
+     * through {@link RespOutcome}).
+     */
+    static Outcome of(Command c, byte type, boolean nil, boolean zero, long elements, long nilElements, long zeroElements) {
         if (type == '-' || type == '!') {
             return Outcome.ERROR;
         }
-        if (shape.nil()) {
+        if (nil) {
             return Outcome.MISS;
         }
         boolean readLike = c == null || c.isRead();
-        if ((type == '*' || type == '~' || type == '%') && readLike && shape.nilElements() == shape.elements()) {
+        if ((type == '*' || type == '~' || type == '%') && readLike && nilElements == elements) {
             return Outcome.MISS; // empty, or every key missing (MGET)
         }
-        if (type == ':' && shape.zero() && c != null && ZERO_IS_MISS[c.ordinal()]) {
+        if (type == ':' && zero && c != null && ZERO_IS_MISS[c.ordinal()]) {
             return Outcome.MISS;
         }
-        if (type == '*' && c == Command.SISMEMBER && shape.zeroElements() == shape.elements()) {
+        if (type == '*' && c == Command.SISMEMBER && zeroElements == elements) {
             return Outcome.MISS; // SMISMEMBER: none of the members is in the set
         }
         return Outcome.OK;

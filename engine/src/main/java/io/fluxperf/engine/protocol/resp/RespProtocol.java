@@ -1,6 +1,8 @@
 package io.fluxperf.engine.protocol.resp;
 
 import io.fluxperf.engine.log.LogFormat;
+import io.fluxperf.engine.log.capture.CaptureProtocol;
+import io.fluxperf.engine.protocol.resp.log.RespCapture;
 import io.fluxperf.engine.protocol.ClusterProtocol;
 import io.fluxperf.engine.protocol.CodecFactory;
 import io.fluxperf.engine.protocol.Protocol;
@@ -62,6 +64,12 @@ public final class RespProtocol implements Protocol {
             }
         }
         return kept;
+    }
+
+    /** Connections read from a packet capture: RESP commands and replies ({@link RespCapture}). */
+    @Override
+    public CaptureProtocol capture() {
+        return RespCapture.INSTANCE;
     }
 
     @Override

@@ -41,6 +41,8 @@ final class MetaRequests {
     private byte mode;
     private long cas;
     private long delta;
+    private long dataLength;
+    private String skipped;
 
     MetaRequests(ReaderContext ctx, LineReader lines) {
         this.ctx = ctx;
@@ -58,15 +60,53 @@ final class MetaRequests {
      * {@code ms}). Returns null for a command to send, "" for a line skipped (counted), else what is wrong.
      */
     String read(byte[] b, int[] from, int[] to, int tokens, LogEntry e) throws IOException {
+        String error = line(b, from, to, tokens, e);
+        if (dataLength >= 0) {
+            // the data block follows whatever the line said, and is never read as a command
+            int at = lines.block((int) dataLength + 2);
+            if (at < 0) {
+                return "truncated data block (" + dataLength + " bytes announced)";
+            }
+            byte[] data = lines.buffer();
+            if (data[at + (int) dataLength] != '\r' || data[at + (int) dataLength + 1] != '\n') {
+                return "data block of " + dataLength + " bytes does not end in \\r\\n";
+            }
+            if (error == null) {
+                System.arraycopy(data, at, e.valueBuffer((int) dataLength), 0, (int) dataLength);
+            }
+        }
+        if (error != null) {
+            if (error.isEmpty()) {
+                ctx.stats.skip(skipped);
+            }
+            return error;
+        }
+        if (quiet) {
+            ctx.stats.adjust("quiet flag dropped (every reply is timed)");
+        }
+        return null;
+    }
+
+    /**
+     * Fills {@code e} from a meta command line, all but an {@code ms}'s data block, for a reader
+     * that reads the block itself (a captured connection's). Returns null for a command to send, ""
+     * for a command to skip ({@link #skipped()} says why; not counted), else what is wrong. Then
+     * {@link #dataLength()} is the length of the data block that follows (whatever else the line
+     * said), or -1, and {@link #quiet()} whether the command had the {@code q} flag.
+     */
+    String line(byte[] b, int[] from, int[] to, int tokens, LogEntry e) {
+        dataLength = -1;
+        quiet = false;
+        skipped = null;
         byte verb = b[from[0] + 1];
         switch (verb) {
             case 'n' -> {
-                ctx.stats.skip("meta no-op (mn)");
+                skipped = "meta no-op (mn)";
                 return "";
             }
             case 'e' -> {
                 if (!ctx.speaks(Command.EXISTS)) {
-                    ctx.stats.skip("meta debug (me), which " + ctx.protocol + " cannot send");
+                    skipped = "meta debug (me), which " + ctx.protocol + " cannot send";
                     return "";
                 }
             }
@@ -81,43 +121,38 @@ final class MetaRequests {
         if (tokens < 2) {
             return "truncated line (" + name + " without a key)";
         }
-        long length = -1;
         int firstFlag = 2;
         if (verb == 's') {
             if (tokens < 3) {
                 return "truncated line (ms needs a key and a data length)";
             }
-            length = MemcacheWatchReader.number(b, from[2], to[2]);
+            long length = MemcacheWatchReader.number(b, from[2], to[2]);
             if (length < 0 || length > (1 << 30)) {
                 return "bad data length in ms";
             }
+            dataLength = length;
             firstFlag = 3;
         }
         String error = flags(b, from, to, firstFlag, tokens, name);
         if (error == null) {
             error = key(b, from[1], to[1], e);
         }
-        if (verb == 's') {
-            // the data block follows whatever the line said, and is never read as a command
-            int at = lines.block((int) length + 2);
-            if (at < 0) {
-                return "truncated data block (" + length + " bytes announced)";
-            }
-            byte[] data = lines.buffer();
-            if (data[at + (int) length] != '\r' || data[at + (int) length + 1] != '\n') {
-                return "data block of " + length + " bytes does not end in \\r\\n";
-            }
-            if (error == null) {
-                System.arraycopy(data, at, e.valueBuffer((int) length), 0, (int) length);
-            }
-        }
-        if (error != null) {
-            return error;
-        }
-        if (quiet) {
-            ctx.stats.adjust("quiet flag dropped (every reply is timed)");
-        }
-        return command(verb, e, name);
+        return error != null ? error : command(verb, e, name);
+    }
+
+    /** After {@link #line}: the length of the data block of an {@code ms} that follows the line, or -1. */
+    long dataLength() {
+        return dataLength;
+    }
+
+    /** After {@link #line}: the command had the {@code q} flag (its reply is sent only for some outcomes). */
+    boolean quiet() {
+        return quiet;
+    }
+
+    /** After {@link #line} returned "": why the command is skipped. */
+    String skipped() {
+        return skipped;
     }
 
     private String command(byte verb, LogEntry e, String name) {

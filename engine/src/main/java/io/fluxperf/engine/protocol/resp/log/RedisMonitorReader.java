@@ -8,7 +8,6 @@ import io.fluxperf.engine.log.ReaderContext;
 import io.fluxperf.engine.protocol.Ascii;
 import io.fluxperf.engine.request.Command;
 import java.io.IOException;
-import java.util.Set;
 
 /**
  * Reads {@code redis-cli monitor} output. Each line is
@@ -25,21 +24,18 @@ import java.util.Set;
  */
 final class RedisMonitorReader extends LineLogReader {
     static final String SCRIPT = "run inside a script (its EVAL or FCALL runs it again)";
-    private static final Set<String> CONNECTION_STATE = Set.of("auth", "hello", "monitor", "subscribe", "psubscribe",
-            "ssubscribe", "unsubscribe", "punsubscribe", "sunsubscribe", "quit", "reset", "sync", "psync", "replconf",
-            "replicaof", "slaveof", "failover", "shutdown");
-    private static final Set<String> FLUSH = Set.of("flushall", "flushdb");
     private static final byte[] LUA = {'l', 'u', 'a'};
 
     private final ClientTable clients = new ClientTable();
     /** What is known of each verb id, told once: a log has few verbs and many lines. */
-    private Verb[] verbs = new Verb[64];
+    private final RedisVerbs verbs;
     private final int[] client = new int[2];
     private final Prefixer prefixer;
 
     RedisMonitorReader(LogInput input, ReaderContext ctx) {
         super(input, 512 << 20, ctx);
         this.prefixer = ctx.keyPrefix == null ? null : new Prefixer(ctx.keyPrefix);
+        this.verbs = new RedisVerbs(ctx, "AUTH/HELLO (MONITOR hides the password; use --password)");
     }
 
     @Override
@@ -63,7 +59,7 @@ final class RedisMonitorReader extends LineLogReader {
                 continue;
             }
             int verb = ctx.verbs.id(e.args, 0, e.argLength(0));
-            Verb v = verb(verb);
+            RedisVerbs.Verb v = verbs.verb(verb);
             if (v.skip != null) {
                 ctx.stats.skip(v.skip);
                 continue;
@@ -88,40 +84,6 @@ final class RedisMonitorReader extends LineLogReader {
         }
         input.reportEnd(ctx);
         return false;
-    }
-
-    private Verb verb(int id) {
-        if (id >= verbs.length) {
-            verbs = java.util.Arrays.copyOf(verbs, Math.max(id + 1, verbs.length * 2));
-        }
-        Verb v = verbs[id];
-        if (v == null) {
-            verbs[id] = v = new Verb(ctx.verbs.name(id), ctx.command(id), ctx.allowFlush);
-        }
-        return v;
-    }
-
-    /** A verb's fate in a replay: skipped (and why), or its command, key rule and value word. */
-    private static final class Verb {
-        final String skip;
-        final Command command;
-        final RedisKeys.Rule keys;
-        final int valueWord;
-
-        Verb(String name, Command command, boolean allowFlush) {
-            if (CONNECTION_STATE.contains(name)) {
-                skip = name.equals("auth") || name.equals("hello")
-                        ? "AUTH/HELLO (MONITOR hides the password; use --password)"
-                        : "changes the connection or the server (" + name + ")";
-            } else if (FLUSH.contains(name) && !allowFlush) {
-                skip = "flush (replayed only with --allow-flush)";
-            } else {
-                skip = null;
-            }
-            this.command = command;
-            this.keys = RedisKeys.rule(name);
-            this.valueWord = command.carriesValue() || command == Command.COMMAND ? RedisKeys.valueWord(name) : -1;
-        }
     }
 
     /**
