@@ -125,6 +125,8 @@ final class SendScheduler {
     private final PoolSender poolSender = new PoolSender();
     /** A pump ends requests without sending them (a dead server's) at most this many times before it lets the loop run. */
     private static final int MAX_UNSENT_PER_PUMP = 256;
+    /** A pump puts at most this many requests behind their busy connections before it lets the loop run. */
+    private static final int MAX_PARKED_PER_PUMP = 256;
 
     /**
      * @param early    how long before its time a paced request may leave with others due
@@ -284,6 +286,7 @@ final class SendScheduler {
         }
         pumping = true;
         int unsent = 0;
+        int parked = 0;
         try {
             long now = System.nanoTime();
             if (queues != null) {
@@ -335,6 +338,10 @@ final class SendScheduler {
                         pending = null; // it waits for its own connection; the others go on
                         if (backlogs.peakBytes() > reportedPeak) {
                             reportPeak();
+                        }
+                        if (++parked >= MAX_PARKED_PER_PUMP) {
+                            pumpAfterReads(); // let the loop read, time out and end windows in between
+                            break;
                         }
                         continue;
                     }
