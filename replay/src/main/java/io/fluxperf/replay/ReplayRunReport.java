@@ -48,7 +48,7 @@ final class ReplayRunReport extends TextRunReport {
 
     @Override
     protected void echoConfig(RunConfig config, String target) {
-        replayReport.configEcho(config, target, plan);
+        replayReport.configEcho(config, target, plan, text.floorLine());
     }
 
     @Override
@@ -94,6 +94,7 @@ final class ReplayRunReport extends TextRunReport {
         RunResult shown = finisher.shown(run, failure);
         text.summary(shown);
         replayReport.scheduleLines(shown.total(), false);
+        totalTrust();
         if (trace != null) {
             out.println(trace.statusLine());
         }

@@ -32,10 +32,10 @@ final class ConfigFile {
             "keys-per-request", "ttl", "keyspace", "key-length", "distribution", "exponent", "command", "path",
             "key-offset", "cardinality", "inner-keyspace", "inner-key-length", "value-kind", "compression-ratio",
             "values", "script",
-            "range-start", "range-end", "by-score", "truncate",
+            "range-start", "range-end", "by-score", "truncate", "subscribers",
             "ratelimit");
     /** The keys of an [[slo]] table (docs/slo.md). */
-    static final List<String> SLO_KEYS = List.of("objective", "workload", "abort");
+    static final List<String> SLO_KEYS = List.of("objective", "workload", "abort", "strict");
 
     final TomlConfigFile toml;
     String server;
@@ -117,6 +117,8 @@ final class ConfigFile {
         Long rangeEnd;
         Boolean byScore;
         Integer truncate;
+        /** A publish workload's subscriber connections. */
+        Integer subscribers;
 
         Workload(TomlTable table, int index) {
             this.table = table;
@@ -292,6 +294,7 @@ final class ConfigFile {
                 throw t.error("objective", "'" + expression + "': " + problem);
             }
             Boolean abort = t.bool("abort");
+            Boolean strict = t.bool("strict");
             String origin = t.place(workload != null ? "workload" : "objective");
             io.fluxperf.engine.slo.Objective objective;
             try {
@@ -300,7 +303,7 @@ final class ConfigFile {
             } catch (UserError e) {
                 throw t.error("objective", "'" + expression + "' " + e.getMessage().substring(origin.length() + 2));
             }
-            objectives.add(abort != null && abort ? objective.withAbort(true) : objective);
+            objectives.add(objective.withAbort(abort != null && abort).withStrict(strict != null && strict));
         }
     }
 
@@ -368,6 +371,7 @@ final class ConfigFile {
         w.rangeEnd = t.integer("range-end", Integer.MIN_VALUE, Integer.MAX_VALUE);
         w.byScore = t.bool("by-score");
         w.truncate = toInt(t.integer("truncate", 1, WorkloadShape.MAX_TRUNCATE));
+        w.subscribers = toInt(t.integer("subscribers", 0, WorkloadShape.MAX_SUBSCRIBERS));
         return w;
     }
 

@@ -14,6 +14,8 @@ public final class RunSettings {
     public String protocol;
     public String method;
     public Integer keysPerRequest;
+    /** --subscribers: a publish workload's subscriber connections. */
+    public Integer subscribers;
     /** --bytes: "64", "16..1024" (uniform range) or "64:9,4096:1" (size:weight list). */
     public String bytes;
     public Boolean hit;
@@ -88,6 +90,8 @@ public final class RunSettings {
     public java.util.List<String> slo;
     /** --slo-abort: every objective stops the run at the end of a window in which it fails. */
     public Boolean sloAbort;
+    /** --slo-strict: a verdict too close to call at the run's sample size fails every objective. */
+    public Boolean sloStrict;
 
     /** Records a protocol option's value, or each value of a list, when given (not null). */
     public RunSettings protocolOption(String flag, Object value) {

@@ -92,8 +92,27 @@ public interface Protocol {
         return null;
     }
 
+    /**
+     * Publish/subscribe ({@link io.fluxperf.engine.request.Command#PUBLISH} with subscribers): the
+     * codecs of subscriber connections, or null when the protocol has none.
+     */
+    default PubSubProtocol pubSub() {
+        return null;
+    }
+
     /** How to read the server's own clock (sharded runs compare agents' clocks by it), or null when it has none. */
     default ServerClock serverClock() {
+        return null;
+    }
+
+    /**
+     * This protocol's no-op for the latency floor, with the run's options and workloads (HTTP
+     * gets its path and headers from them), or null when it has none.
+     *
+     * @param server the target as the user named it, or null for the embedded target
+     */
+    default IdleRoundTrip idleRoundTrip(ProtocolOptions options, String server,
+                                        java.util.List<io.fluxperf.engine.config.WorkloadConfig> workloads) {
         return null;
     }
 

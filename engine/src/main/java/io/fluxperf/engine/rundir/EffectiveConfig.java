@@ -86,6 +86,9 @@ public final class EffectiveConfig {
             if (o.abort()) {
                 key(b, "abort", "true");
             }
+            if (o.strict()) {
+                key(b, "strict", "true");
+            }
         }
         return b.toString();
     }
@@ -204,6 +207,9 @@ public final class EffectiveConfig {
         }
         if (s.script() != null) {
             key(b, "script", quote(s.script()));
+        }
+        if (s.subscribers() > 0) {
+            key(b, "subscribers", Integer.toString(s.subscribers()));
         }
     }
 

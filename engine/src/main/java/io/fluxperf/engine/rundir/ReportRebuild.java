@@ -79,6 +79,10 @@ final class ReportRebuild {
                 .mergedFrom(r.path("mergedFrom").size());
         for (JsonNode e : r.path("events")) {
             switch (e.path("event").asText()) {
+                case "floor" -> report.floor(io.fluxperf.engine.trust.TrustJson.floor(e.path("floor")));
+                case "windowTrust" -> report.windowTrust(windowTrust(dir, r, e.path("window").asInt()));
+                case "trust" -> report.trust(io.fluxperf.engine.trust.TrustJson.read(r.path("trust")));
+                case "trustVerdict" -> report.trustVerdict(io.fluxperf.engine.trust.TrustJson.read(r.path("trust")).verdict());
                 case "starting" -> report.starting(config, r.path("target").isNull() ? null : r.path("target").asText());
                 case "connected" -> report.connected(e.path("open").asLong(), e.path("failures").asLong());
                 case "flushed" -> report.flushed();
@@ -106,9 +110,21 @@ final class ReportRebuild {
         return bytes.toString(StandardCharsets.UTF_8);
     }
 
+    /** A window's trust as result.json keeps it. */
+    private static io.fluxperf.engine.trust.WindowTrust windowTrust(RunDirectory dir, JsonNode r, int window) {
+        for (JsonNode w : r.path("trust").path("windows")) {
+            if (w.path("window").asInt() == window) {
+                return io.fluxperf.engine.trust.TrustJson.window(w);
+            }
+        }
+        throw new UserError(dir.directory().resolve(RunFiles.RESULT) + " has no trust for window " + window
+                + "; the directory is not whole");
+    }
+
     /**
      * {@code objectives} judged anew over a directory's windows and its whole run, as the run
-     * judged them: the same {@link io.fluxperf.engine.slo.ResultFigures} over the same figures.
+     * judged them: the same {@link io.fluxperf.engine.slo.ResultFigures} over the same figures, with
+     * the run's trust (its seconds widen the whole run's intervals; its verdict is named).
      */
     static io.fluxperf.engine.slo.SloVerdicts verdicts(Restored restored, List<io.fluxperf.engine.slo.Objective> objectives) {
         io.fluxperf.engine.slo.Evaluator.checkWorkloads(objectives,
@@ -117,7 +133,13 @@ final class ReportRebuild {
         for (WindowResult w : restored.windows()) {
             v.window(new io.fluxperf.engine.slo.ResultFigures(w, restored.config().workloads()));
         }
-        v.run(new io.fluxperf.engine.slo.ResultFigures(restored.result().total(), restored.config().workloads()));
+        io.fluxperf.engine.slo.ResultFigures total = new io.fluxperf.engine.slo.ResultFigures(restored.result().total(),
+                restored.config().workloads());
+        if (restored.trust() != null) {
+            v.trust(restored.trust().verdict());
+            total.withSeconds(restored.trust().seconds());
+        }
+        v.run(total);
         return v;
     }
 
@@ -125,7 +147,8 @@ final class ReportRebuild {
      * A run directory's figures in the engine's own form: its windows and its whole run, with times
      * in ns since the epoch (so that runs of several machines line up).
      */
-    record Restored(RunConfig config, List<WindowResult> windows, RunResult result) {
+    record Restored(RunConfig config, List<WindowResult> windows, RunResult result,
+                    io.fluxperf.engine.trust.RunTrust trust) {
     }
 
     static Restored restore(RunDirectory dir) {
@@ -146,7 +169,9 @@ final class ReportRebuild {
         for (int i = 0; i < windowNodes.size(); i++) {
             windows.add(window(windowNodes.get(i), logged.get(i).histograms(), config, tags, classes, origin));
         }
-        return new Restored(config, windows, total(r, config, windows, classes, origin));
+        JsonNode trust = r.path("trust");
+        return new Restored(config, windows, total(r, config, windows, classes, origin),
+                trust.isObject() && trust.has("verdict") ? io.fluxperf.engine.trust.TrustJson.read(trust) : null);
     }
 
     private static RunResult total(JsonNode r, RunConfig config, List<WindowResult> windows, ReplyClasses classes,
@@ -184,8 +209,8 @@ final class ReportRebuild {
                 }
             }
         }
-        WindowResult total = withServers(window(t, config, classes, latency, service, lag, connect, rtt, origin), t, config,
-                servers::get);
+        WindowResult total = withAddenda(withServers(window(t, config, classes, latency, service, lag, connect, rtt, origin), t,
+                config, servers::get), t);
         return new RunResult(config, r.path("target").asText(null), windows, total, stopReason(r.path("stopReason").asText()),
                 r.path("preloadedKeys").asLong());
     }
@@ -202,7 +227,7 @@ final class ReportRebuild {
                 orEmpty(h.get(RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.SEND_LAG))),
                 orEmpty(h.get(RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.CONNECT))),
                 h.get(RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.TCP_RTT)), origin);
-        return withServers(restored, w, config, name -> h.get(RunFiles.serverTag(name)));
+        return withAddenda(withServers(restored, w, config, name -> h.get(RunFiles.serverTag(name))), w);
     }
 
     /** A window (or the total) from its JSON figures and its histograms, in the engine's own form. */
@@ -269,6 +294,51 @@ final class ReportRebuild {
         JsonNode redirects = n.path("redirects");
         return w.withPool(new io.fluxperf.engine.metrics.PoolFigures(list, config.pool().cluster(),
                 redirects.path("mapRefreshes").asLong()));
+    }
+
+    /** What result.json holds of a window besides its requests: a cluster's topology, a publish workload's messages. */
+    private static WindowResult withAddenda(WindowResult w, JsonNode n) {
+        return withMessages(withTopology(w, n.path("topology"), w.startNanos() - n.path("start").asLong()), n.path("messages"));
+    }
+
+    /** A publish workload's messages (result.json's {@code messages}) on the window. */
+    private static WindowResult withMessages(WindowResult w, JsonNode m) {
+        if (!m.isObject()) {
+            return w;
+        }
+        List<io.fluxperf.engine.metrics.MessageFigures.Subscriber> subscribers = new ArrayList<>();
+        for (JsonNode s : m.path("subscribers")) {
+            io.fluxperf.engine.metrics.LatencySummary latency;
+            try {
+                latency = MAPPER.treeToValue(s.path("latency"), io.fluxperf.engine.metrics.LatencySummary.class);
+            } catch (Exception e) {
+                throw new UserError("a subscriber's latency in result.json cannot be read (" + e.getMessage() + ")", e);
+            }
+            subscribers.add(new io.fluxperf.engine.metrics.MessageFigures.Subscriber(s.path("subscriber").asInt(),
+                    s.path("delivered").asLong(), s.path("duplicated").asLong(), s.path("lost").asLong(),
+                    s.path("unconfirmed").asLong(), latency));
+        }
+        return w.withMessages(new io.fluxperf.engine.metrics.MessageFigures(m.path("published").asLong(), subscribers,
+                m.path("reconciled").asBoolean()));
+    }
+
+    /** A cluster run's changes of layout and slots without a master (result.json's {@code topology}) on the window. */
+    private static WindowResult withTopology(WindowResult w, JsonNode t, long origin) {
+        if (!t.isObject()) {
+            return w;
+        }
+        List<io.fluxperf.engine.metrics.TopologyFigures.Change> changes = new ArrayList<>();
+        for (JsonNode c : t.path("changes")) {
+            changes.add(new io.fluxperf.engine.metrics.TopologyFigures.Change(origin + c.path("at").asLong(),
+                    c.path("change").asText()));
+        }
+        List<io.fluxperf.engine.metrics.TopologyFigures.Gap> gaps = new ArrayList<>();
+        for (JsonNode g : t.path("gaps")) {
+            gaps.add(new io.fluxperf.engine.metrics.TopologyFigures.Gap(g.path("firstSlot").asInt(), g.path("lastSlot").asInt(),
+                    g.path("master").asText(), origin + g.path("start").asLong(), origin + g.path("end").asLong(),
+                    g.path("open").asBoolean()));
+        }
+        return w.withTopology(new io.fluxperf.engine.metrics.TopologyFigures(changes, gaps));
     }
 
     private static OutcomeCounts outcomes(JsonNode n) {
