@@ -3,6 +3,7 @@ package io.fluxperf.cli;
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.connection.ServerAddress;
 import io.fluxperf.engine.config.DurationParser;
+import io.fluxperf.engine.config.Settings;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.target.Listeners;
@@ -181,9 +182,7 @@ public final class ServeCommand implements Callable<Integer>, Streams.Aware {
         if (bind.isBlank()) {
             throw new UserError("--bind: the address is empty; use an IP address or host name such as 127.0.0.1");
         }
-        if (threads < 1 || threads > 1024) {
-            throw new UserError("--threads: " + threads + " is out of range; use 1..1024");
-        }
+        Settings.THREADS.checked("--threads", threads); // run's limit and message
         long minMiB = Math.max(1, TargetOptions.MIN_MEMORY_LIMIT_BYTES >> 20);
         if (memoryMiB < minMiB || memoryMiB > (1L << 24)) {
             throw new UserError("--memory: " + memoryMiB + " MiB is out of range; use " + minMiB + ".." + (1L << 24) + " (MiB)");

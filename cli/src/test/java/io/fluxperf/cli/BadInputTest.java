@@ -81,4 +81,23 @@ class BadInputTest {
         assertFalse(run.err().contains("\tat "), "no stack trace: " + run.err());
         assertFalse(run.err().contains("Exception"), "no exception names: " + run.err());
     }
+
+    /** The thread limit is one setting's: run's flag and key, serve's and mcb's flags say it alike. */
+    @org.junit.jupiter.api.Test
+    void theThreadLimitHasOneMessage() throws IOException {
+        Path threads = file("threads.toml", "[general]\nthreads = 2000\n");
+        java.util.List<String[]> commands = java.util.List.of(
+                new String[] {"run", "--threads", "2000"},
+                new String[] {"run", "--config", threads.toString()},
+                new String[] {"serve", "--threads", "2000"},
+                new String[] {"mcb", "-c", "get", "-t", "2000"});
+        java.util.List<String> places = java.util.List.of("--threads", threads + ": general.threads (line 2)",
+                "--threads", "-t");
+        for (int i = 0; i < commands.size(); i++) {
+            CliRun run = CliRun.of(commands.get(i));
+            assertEquals(2, run.exitCode(), "exit code; stderr: " + run.err());
+            assertEquals("fluxperf: " + places.get(i) + ": must be at most 1024, not 2000",
+                    run.err().lines().findFirst().orElse(""), String.join(" ", commands.get(i)));
+        }
+    }
 }

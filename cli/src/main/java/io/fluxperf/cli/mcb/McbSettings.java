@@ -5,6 +5,7 @@ import io.fluxperf.engine.config.ConnectionOptions;
 import io.fluxperf.engine.config.KeyDistribution;
 import io.fluxperf.engine.config.KeyspaceConfig;
 import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.Settings;
 import io.fluxperf.engine.config.ValueSize;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.request.Command;
@@ -29,7 +30,6 @@ public record McbSettings(Command command, String address, int port, McbTranspor
                           int threads, long perThread, long maxKey, int length, boolean single) {
     public static final String DEFAULT_ADDRESS = "127.0.0.1";
     public static final int DEFAULT_PORT = 11211;
-    public static final int MAX_THREADS = 1024;
     /**
      * Long enough that the command count, not the clock, ends the run (mcb has no time limit);
      * it only matters for a run that would take a year.
@@ -66,9 +66,7 @@ public record McbSettings(Command command, String address, int port, McbTranspor
                 throw new UserError("-a: the server address is empty");
             }
         }
-        if (threads < 1 || threads > MAX_THREADS) {
-            throw new UserError("-t: the number of threads must be 1 to " + MAX_THREADS + ", not " + threads);
-        }
+        Settings.THREADS.checked("-t", threads); // run's limit and message
         if (perThread < 1) {
             throw new UserError("-n: the number of commands a thread must be at least 1, not " + perThread);
         }

@@ -161,12 +161,35 @@ final class Checks {
         return p;
     }
 
-    /** A hit rate in percent: above 0, at most 100. */
+    /** A hit rate to warm up to, in percent: 0 (off) to 100. */
     static double hitrate(double h) {
-        if (!(h > 0 && h <= 100)) {
-            throw new IllegalArgumentException("must be a percentage above 0 and at most 100, not " + plain(h));
+        if (!(h >= 0 && h <= 100)) {
+            throw new IllegalArgumentException("must be a percentage from 0 (off) to 100, not " + plain(h));
         }
         return h;
+    }
+
+    static java.time.Duration positive(java.time.Duration d) {
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException("must be greater than 0, not " + DurationParser.format(d));
+        }
+        return d;
+    }
+
+    static java.time.Duration notNegative(java.time.Duration d) {
+        if (d.isNegative()) {
+            throw new IllegalArgumentException("must be at least 0, not " + DurationParser.format(d));
+        }
+        return d;
+    }
+
+    /** A file this process can read (a PEM file of certificates). */
+    static java.nio.file.Path readable(String text) {
+        java.nio.file.Path p = java.nio.file.Path.of(text);
+        if (!java.nio.file.Files.isReadable(p)) {
+            throw new IllegalArgumentException(text + ": no such readable file");
+        }
+        return p;
     }
 
     static WorkloadShape.ValueKind valueKind(String text) {

@@ -9,7 +9,6 @@ import io.fluxperf.engine.protocol.ProtocolOptions;
 import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.request.Command;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -20,14 +19,6 @@ import java.util.function.Function;
  */
 final class ConfigFile {
     static final List<String> TOP_KEYS = List.of("general", "workload", "slo");
-    /** The keys of [general] that are not protocol options, which the protocols add ({@link #generalKeys()}). */
-    static final List<String> GENERAL_KEYS = List.of("server", "protocol", "threads", "connections", "pipeline",
-            "duration", "windows", "warmup", "timeout", "tcp-nodelay", "requests", "seed",
-            "udp", "tls", "tls-ca", "tls-insecure", "sni", "connect-per-request", "hold-connections", "connect-rate",
-            "io-uring", "busy-poll", "stats-interval", "early-send", "arrivals", "warmup-hitrate", "connect-timeout", "waterfall",
-            "servers", "distribution", "cluster", "read-from",
-            "out",
-            "admin");
     static final List<String> WORKLOAD_KEYS = List.of("name", "method", "rate", "weight", "bytes", "hit", "flush",
             "keys-per-request", "ttl", "keyspace", "key-length", "distribution", "exponent", "command", "path",
             "key-offset", "cardinality", "inner-keyspace", "inner-key-length", "value-kind", "compression-ratio",
@@ -38,45 +29,17 @@ final class ConfigFile {
     static final List<String> SLO_KEYS = List.of("objective", "workload", "abort", "strict");
 
     final TomlConfigFile toml;
-    String server;
-    String protocol;
-    Integer threads;
-    Integer connections;
-    Integer pipeline;
-    Duration duration;
-    Integer windows;
-    Duration warmup;
-    Duration timeout;
-    Boolean tcpNoDelay;
-    Long requests;
-    Long seed;
+    /** [general]'s settings ({@link Setting.Scope#GENERAL} and {@link Setting.Scope#CONNECTION}), each checked. */
+    SettingValues general = SettingValues.none();
     /** The protocol options of [general], each with its place in the file; checked by the protocol. */
     ProtocolOptions protocolOptions = ProtocolOptions.none();
-    Boolean udp;
-    Boolean tls;
-    String tlsCa;
-    Boolean tlsInsecure;
-    String sni;
-    Boolean connectPerRequest;
-    Integer holdConnections;
-    Double connectRate;
-    Boolean ioUring;
-    Boolean busyPoll;
-    Duration statsInterval;
-    Duration earlySend;
-    Arrivals arrivals;
-    Double warmupHitrate;
-    Duration connectTimeout;
-    java.nio.file.Path waterfall;
-    /** [general] out: the run directory to write. */
-    java.nio.file.Path out;
+    // [general]'s servers, read by PoolResolver
+    String server;
     /** [general] servers: every server, each checked ({@link ServerSpec}); null when absent. */
     List<ServerSpec> servers;
     ServerDistribution serverDistribution;
     Boolean cluster;
     ReadFrom readFrom;
-    /** [general] admin: the admin endpoint's [ADDR:]PORT, checked. */
-    String admin;
     final List<Workload> workloads = new ArrayList<>();
     /** The [[slo]] tables' objectives, in order, each naming its place in the file. */
     final List<io.fluxperf.engine.slo.Objective> objectives = new ArrayList<>();
@@ -134,7 +97,6 @@ final class ConfigFile {
         }
     }
 
-    /** Every key [general] may hold: the run's own and every registered protocol's options. */
     /**
      * What fluxperf says of a key it does not know that an rpc-perf generation has: a file without
      * the tables that tell rpc-perf's layouts apart is read as fluxperf's own.
@@ -150,8 +112,14 @@ final class ConfigFile {
                 + (owners.size() > 1 ? " (or rpc-perf-" + owners.get(1) + ")" : "");
     }
 
+    /** Every key [general] may hold: the run's settings' and every registered protocol's options. */
     static List<String> generalKeys() {
-        List<String> keys = new ArrayList<>(GENERAL_KEYS);
+        List<String> keys = new ArrayList<>();
+        for (Setting<?> s : Settings.all()) {
+            if (s.key() != null && s.scope() != Setting.Scope.WORKLOAD && s.scope() != Setting.Scope.COMMAND_LINE) {
+                keys.add(s.key());
+            }
+        }
         Protocols.allOptions().values().forEach(o -> keys.add(o.key()));
         return keys;
     }
@@ -218,18 +186,11 @@ final class ConfigFile {
 
     private void readGeneral(TomlTable g) {
         g.allowOnly(generalKeys(), key -> rpcPerfKey("general", key));
-        server = checked(g, "server", g.string("server"), Checks::server);
-        protocol = checked(g, "protocol", g.string("protocol"), Checks::protocol);
-        threads = toInt(g.integer("threads", 1, ConfigResolver.MAX_THREADS));
-        connections = toInt(g.integer("connections", 1, ConfigResolver.MAX_CONNECTIONS));
-        pipeline = toInt(g.integer("pipeline", 1, ConfigResolver.MAX_PIPELINE));
-        duration = checked(g, "duration", g.duration("duration"), ConfigResolver::positive);
-        windows = toInt(g.integer("windows", 1, Integer.MAX_VALUE));
-        warmup = checked(g, "warmup", g.duration("warmup"), ConfigResolver::notNegative);
-        timeout = checked(g, "timeout", g.duration("timeout"), ConfigResolver::positive);
-        tcpNoDelay = g.bool("tcp-nodelay");
-        requests = g.integer("requests", 0, Long.MAX_VALUE);
-        seed = g.integer("seed", Long.MIN_VALUE, Long.MAX_VALUE);
+        for (Setting<?> s : Settings.all()) {
+            if (s.scope() == Setting.Scope.GENERAL || s.scope() == Setting.Scope.CONNECTION) {
+                general = read(general, s, g);
+            }
+        }
         for (ProtocolOption o : Protocols.allOptions().values()) {
             List<String> values = switch (o.shape()) {
                 case TEXT -> g.string(o.key()) == null ? null : List.of(g.string(o.key()));
@@ -241,25 +202,16 @@ final class ConfigFile {
                 protocolOptions = protocolOptions.with(o.flag(), v, g.place(o.key()));
             }
         }
-        udp = g.bool("udp");
-        tls = g.bool("tls");
-        tlsCa = g.string("tls-ca");
-        tlsInsecure = g.bool("tls-insecure");
-        sni = g.string("sni");
-        connectPerRequest = g.bool("connect-per-request");
-        holdConnections = toInt(g.integer("hold-connections", 0, ConfigResolver.MAX_HELD_CONNECTIONS));
-        connectRate = checked(g, "connect-rate", g.number("connect-rate"), Checks::rate);
-        ioUring = g.bool("io-uring");
-        busyPoll = g.bool("busy-poll");
-        statsInterval = checked(g, "stats-interval", g.duration("stats-interval"), ConfigResolver::notNegative);
-        earlySend = checked(g, "early-send", g.duration("early-send"), ConfigResolver::notNegative);
-        arrivals = checked(g, "arrivals", g.string("arrivals"), Checks::arrivals);
-        warmupHitrate = checked(g, "warmup-hitrate", g.number("warmup-hitrate"), Checks::hitrate);
-        connectTimeout = checked(g, "connect-timeout", g.duration("connect-timeout"), ConfigResolver::positive);
-        waterfall = checked(g, "waterfall", g.string("waterfall"), Checks::png);
         PoolResolver.readGeneral(this, g);
-        admin = checked(g, "admin", g.string("admin"), Checks::admin);
-        out = g.string("out") == null ? null : java.nio.file.Path.of(g.string("out"));
+    }
+
+    private static <T> SettingValues read(SettingValues values, Setting<T> s, TomlTable g) {
+        return values.with(s, s.read(g));
+    }
+
+    /** Where [general]'s key of {@code s} is, to start a message with. */
+    String place(Setting<?> s) {
+        return toml.place("general." + s.key());
     }
 
     /** [[slo]] tables: objective = "p99<2ms", an optional workload = "get" and abort = true. */
@@ -345,21 +297,21 @@ final class ConfigFile {
         w.bytes = valueSize(t);
         w.hit = t.bool("hit");
         w.flush = t.bool("flush");
-        w.keysPerRequest = toInt(t.integer("keys-per-request", 1, ConfigResolver.MAX_KEYS_PER_REQUEST));
+        w.keysPerRequest = toInt(t.integer("keys-per-request", 1, Settings.MAX_KEYS_PER_REQUEST));
         JsonNode ttl = t.raw("ttl");
         if (ttl != null && !ttl.isIntegralNumber()) {
             w.ttls = ttlMix(t, ttl);
         } else {
-            w.ttl = toInt(t.integer("ttl", 0, ConfigResolver.MAX_TTL));
+            w.ttl = toInt(t.integer("ttl", 0, Settings.MAX_TTL));
         }
         w.keyspace = t.integer("keyspace", 1, Long.MAX_VALUE);
-        w.keyLength = toInt(t.integer("key-length", 1, ConfigResolver.MAX_KEY_LENGTH));
+        w.keyLength = toInt(t.integer("key-length", 1, Settings.MAX_KEY_LENGTH));
         w.distribution = checked(t, "distribution", t.string("distribution"), Checks::distribution);
         w.exponent = checked(t, "exponent", t.number("exponent"), Checks::exponent);
         w.keyOffset = t.integer("key-offset", 0, Long.MAX_VALUE / 2);
         w.cardinality = toInt(t.integer("cardinality", 1, WorkloadShape.MAX_CARDINALITY));
         w.innerKeys = t.integer("inner-keyspace", 1, Long.MAX_VALUE / 2);
-        w.innerKeyLength = toInt(t.integer("inner-key-length", 1, ConfigResolver.MAX_KEY_LENGTH));
+        w.innerKeyLength = toInt(t.integer("inner-key-length", 1, Settings.MAX_KEY_LENGTH));
         w.valueKind = checked(t, "value-kind", t.string("value-kind"), Checks::valueKind);
         w.compressionRatio = checked(t, "compression-ratio", t.number("compression-ratio"), Checks::compressionRatio);
         w.values = checked(t, "values", t.string("values"), Checks::valueMode);
@@ -392,7 +344,7 @@ final class ConfigFile {
                     }
                     TomlTable entry = new TomlTable(t.file(), path, o);
                     entry.allowOnly(List.of("seconds", "weight"));
-                    Long s = entry.integer("seconds", 0, ConfigResolver.MAX_TTL);
+                    Long s = entry.integer("seconds", 0, Settings.MAX_TTL);
                     if (s == null) {
                         throw entry.error("missing seconds; write { seconds = N, weight = W }");
                     }

@@ -16,63 +16,24 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * Turns the command line ({@link RunSettings}) and the TOML file it names into a checked
+ * Turns the command line ({@link Flags}) and the TOML file it names into a checked
  * {@link RunConfig}, following rpc-perf's rules: a flag wins over the file, and {@code --method},
  * {@code --rate} or {@code --bytes} together with {@code [[workload]]} tables in the file is an
  * error. Every problem is a {@link UserError} whose message names the place: the flag
  * ({@code --rate: 'abc' is not a number}), {@code FILE:LINE:COL} for TOML syntax, or the key path
  * ({@code FILE: workload[1].rate (line 14): must be at least 0, not -5}).
  *
- * <h2>Config file layout</h2>
- * Keys are named as the flags are. Every key is optional unless said otherwise; unknown keys are
- * errors.
- * <pre>
- * [general]
- * server = "127.0.0.1:11211"   # HOST:PORT, [IPv6]:PORT or unix:/path; absent = the embedded target
- * servers = ["10.0.0.1:11211", "10.0.0.2:11211:2"]  # instead of server: a pool, HOST:PORT[:WEIGHT] each
- * distribution = "ketama"      # how keys are placed on the servers: ketama (default) or modula
- * cluster = false              # the servers are seed nodes of a redis Cluster, which places keys itself
- * read-from = "master"         # a cluster's reads: master (default) or replica
- * protocol = "memcache"
- * threads = 1                  # event loops, 1..1024
- * connections = 25             # per thread, 1..100000
- * pipeline = 1                 # requests in flight per connection, 1..1024
- * duration = 60                # seconds per window (a number), or a string: "500ms", "2s", "1m"
- * windows = 1                  # at least 1
- * warmup = 0                   # seconds (or "500ms"), not reported
- * timeout = "1s"               # per request, seconds or a string
- * tcp-nodelay = true          # false lets Nagle's algorithm coalesce small writes
- * requests = 0                 # stop after this many requests in total; 0 = no limit
- * seed = 42
- * io-uring = false             # Netty's io_uring transport for the load connections (default epoll)
- * busy-poll = false            # the load loops poll without waiting: a whole CPU each, no client wake-ups
- * early-send = "50us"          # a paced request may leave this early to share a wake-up with others
- *
- * [[workload]]                 # one table per workload; workload[0] is the first
- * name = "get"                 # for the report; default: the method (made unique with -INDEX)
- * method = "get"               # required: get gets set add replace append prepend cas delete incr decr touch
- * rate = 50000                 # requests/s; 0 or absent = as fast as possible (closed loop).
- *                              # Either every workload has a rate or none has.
- * weight = 1                   # share among workloads without a rate; default 1
- * bytes = 64                   # value size: 64 | { min = 16, max = 1024 } |
- *                              #   [{ size = 64, weight = 9 }, { size = 4096, weight = 1 }] |
- *                              #   the --bytes string forms "16..1024", "64:9,4096:1"
- * hit = false                  # load the key space before measuring, so reads hit
- * flush = false                # flush_all before the run, so reads miss (not with hit)
- * keys-per-request = 1         # keys per get/gets (multi-get), 1..1024
- * ttl = 0                      # expiry seconds that writes carry, 0..2592000 (0 = never); or weighted:
- *                              # [{ seconds = 60, weight = 5 }, { seconds = 3600, weight = 1 }] or "60:5,3600:1"
- * keyspace = 10000             # number of keys
- * key-length = 16              # bytes per key, 1..250 (the key index, zero-padded)
- * distribution = "uniform"     # uniform | zipf | sequential
- * exponent = 0.99              # zipf only, greater than 0
- * </pre>
+ * <h2>Settings</h2>
+ * Each run-level setting is declared once in {@link Settings}: its flag, its key in [general], its
+ * type, check and default. {@link #settings} takes each from the flag, else the file, else the
+ * default; what remains here are the rules between settings (TLS options need --tls, a warm-up
+ * to a hit rate needs reads, ...). The keys of a file are listed in docs/config.md and, with their
+ * flags, in docs/run.md's option tables.
  *
  * <h2>Merging</h2>
  * <ul>
- * <li>Global flags ({@code --server --protocol --threads --connections --pipeline --duration
- * --windows --warmup --timeout --tcp-nodelay --requests --seed}) replace the file's
- * {@code [general]} values; what neither gives takes the defaults on {@link RunConfig}.</li>
+ * <li>Every flag that has a key in [general] replaces the file's value; what neither gives takes
+ * its default.</li>
  * <li>Without {@code [[workload]]} tables (or without a file) there is one workload, made from
  * {@code --method} (default get), {@code --rate} (absent = unlimited), {@code --bytes} and the
  * key-space flags.</li>
@@ -83,16 +44,6 @@ import java.util.function.Supplier;
  * </ul>
  */
 public final class ConfigResolver {
-    public static final int MAX_THREADS = 1024;
-    public static final int MAX_CONNECTIONS = 100_000;
-    public static final int MAX_PIPELINE = 1024;
-    public static final int MAX_KEYS_PER_REQUEST = 1024;
-    public static final int MAX_KEY_LENGTH = 250;
-    /** memcached reads an expiry above 30 days as a Unix time, so larger ttls would expire at once. */
-    public static final int MAX_TTL = 30 * 24 * 3600;
-    public static final int MAX_HELD_CONNECTIONS = 1_000_000;
-    /** No warm-up unless asked for. */
-    public static final Duration DEFAULT_WARMUP = Duration.ZERO;
     /** How long a warm-up to a hit rate may last when no --warmup bounds it. */
     public static final Duration DEFAULT_HITRATE_WARMUP_BOUND = Duration.ofSeconds(60);
 
@@ -103,17 +54,17 @@ public final class ConfigResolver {
      * The objectives to check: the file's [[slo]] tables, then the --slo flags (they add to the
      * file's, each being a check of its own); --slo-abort makes every one stop the run.
      */
-    private static List<io.fluxperf.engine.slo.Objective> objectives(RunSettings flags, ConfigFile f,
+    private static List<io.fluxperf.engine.slo.Objective> objectives(Flags flags, ConfigFile f,
                                                                      List<WorkloadConfig> workloads) {
         List<io.fluxperf.engine.slo.Objective> all = new java.util.ArrayList<>(f.objectives);
-        all.addAll(io.fluxperf.engine.slo.Objectives.parse(flags.slo));
-        if (Boolean.TRUE.equals(flags.sloAbort)) {
+        all.addAll(io.fluxperf.engine.slo.Objectives.parse(flags.value(Settings.SLO)));
+        if (Boolean.TRUE.equals(flags.value(Settings.SLO_ABORT))) {
             if (all.isEmpty()) {
                 throw new UserError("--slo-abort: stops the run when an objective fails, and there is no --slo or [[slo]]");
             }
             all.replaceAll(o -> o.withAbort(true));
         }
-        if (Boolean.TRUE.equals(flags.sloStrict)) {
+        if (Boolean.TRUE.equals(flags.value(Settings.SLO_STRICT))) {
             if (all.isEmpty()) {
                 throw new UserError("--slo-strict: fails an objective too close to call, and there is no --slo or [[slo]]");
             }
@@ -125,12 +76,12 @@ public final class ConfigResolver {
     }
 
     /**
-     * Reads {@code flags.config} when given, merges the flags over it, applies the defaults and
-     * checks everything.
+     * Reads the file of {@code --config} when given, merges the flags over it, applies the defaults
+     * and checks everything.
      *
      * @throws UserError for any bad flag, file or value, with a message that names the place
      */
-    public static RunConfig resolve(RunSettings flags) {
+    public static RunConfig resolve(Flags flags) {
         return resolve(flags, note -> { });
     }
 
@@ -138,39 +89,22 @@ public final class ConfigResolver {
      * The same, with the notes on an rpc-perf file's keys that change nothing in fluxperf given to
      * {@code notes} (one sentence each, naming the key), for the caller to show.
      */
-    public static RunConfig resolve(RunSettings flags, java.util.function.Consumer<String> notes) {
+    public static RunConfig resolve(Flags flags, java.util.function.Consumer<String> notes) {
         Objects.requireNonNull(flags, "flags");
-        if (flags.configFormat != null && flags.config == null) {
+        java.nio.file.Path config = flags.value(Settings.CONFIG);
+        String format = flags.value(Settings.CONFIG_FORMAT);
+        if (format != null && config == null) {
             throw new UserError("--config-format: says how to read --config, and there is no --config");
         }
-        ConfigFile file = flags.config == null ? null : ConfigFile.read(flags.config, flags.configFormat, notes);
+        ConfigFile file = config == null ? null : ConfigFile.read(config, format, notes);
         boolean fileWorkloads = file != null && !file.workloads.isEmpty();
         if (fileWorkloads) {
             rejectWorkloadFlags(flags, file);
         }
         ConfigFile f = file != null ? file : ConfigFile.empty();
+        SettingValues settings = settings(flags, f);
 
-        String protocolName = flags.protocol != null ? flag("protocol", () -> Checks.protocol(flags.protocol))
-                : f.protocol != null ? f.protocol : Protocols.defaultProtocol().name();
-        int threads = flags.threads != null ? flagRange("threads", flags.threads, 1, MAX_THREADS)
-                : or(f.threads, RunConfig.DEFAULT_THREADS);
-        int connections = flags.connections != null ? flagRange("connections", flags.connections, 1, MAX_CONNECTIONS)
-                : or(f.connections, RunConfig.DEFAULT_CONNECTIONS);
-        int pipeline = flags.pipeline != null ? flagRange("pipeline", flags.pipeline, 1, MAX_PIPELINE)
-                : or(f.pipeline, RunConfig.DEFAULT_PIPELINE);
-        Duration duration = flags.duration != null ? flag("duration", () -> positive(flags.duration))
-                : or(f.duration, RunConfig.DEFAULT_DURATION);
-        int windows = flags.windows != null ? flagRange("windows", flags.windows, 1, Integer.MAX_VALUE)
-                : or(f.windows, RunConfig.DEFAULT_WINDOWS);
-        Duration warmup = flags.warmup != null ? flag("warmup", () -> notNegative(flags.warmup))
-                : or(f.warmup, DEFAULT_WARMUP);
-        Duration timeout = flags.timeout != null ? flag("timeout", () -> positive(flags.timeout))
-                : or(f.timeout, RunConfig.DEFAULT_TIMEOUT);
-        boolean tcpNoDelay = flags.tcpNoDelay != null ? flags.tcpNoDelay : or(f.tcpNoDelay, RunConfig.DEFAULT_TCP_NODELAY);
-        long requests = flags.requests != null ? flagRange("requests", flags.requests, 0, Long.MAX_VALUE)
-                : or(f.requests, 0L);
-        long seed = flags.seed != null ? flags.seed : or(f.seed, RunConfig.DEFAULT_SEED);
-        Protocol protocol = Protocols.find(protocolName);
+        Protocol protocol = Protocols.find(settings.get(Settings.PROTOCOL));
         PoolOptions pool = PoolResolver.resolve(flags, f, protocol);
         String server = pool.servers().isEmpty() ? null : ServerSpec.parse(pool.servers().get(0)).address();
 
@@ -192,56 +126,104 @@ public final class ConfigResolver {
         if (workloads.stream().anyMatch(WorkloadConfig::flush) && !protocol.supports(Command.FLUSH)) {
             throw new UserError("--flush: " + protocol.name() + " has no command to flush the server");
         }
-        ConnectionOptions connection = connectionOptions(flags, f);
+        ConnectionOptions connection = connectionOptions(settings, place(flags, f));
         PoolResolver.check(pool, connection, workloads, flags, f);
-        Duration statsInterval = flags.statsInterval != null ? flag("stats-interval", () -> notNegative(flags.statsInterval))
-                : or(f.statsInterval, Duration.ZERO);
-        Duration earlySend = flags.earlySend != null ? flag("early-send", () -> notNegative(flags.earlySend))
-                : or(f.earlySend, RunConfig.DEFAULT_EARLY_SEND);
-        Arrivals arrivals = flags.arrivals != null ? flag("arrivals", () -> Checks.arrivals(flags.arrivals))
-                : or(f.arrivals, Arrivals.SMOOTH);
-        double warmupHitrate = flags.warmupHitrate != null ? flag("warmup-hitrate", () -> Checks.hitrate(flags.warmupHitrate))
-                : or(f.warmupHitrate, 0.0);
-        if (warmupHitrate > 0 && workloads.stream().noneMatch(w -> w.method().isRead())) {
-            throw new UserError((flags.warmupHitrate != null ? "--warmup-hitrate" : f.toml.place("general.warmup-hitrate"))
+        if (settings.get(Settings.WARMUP_HITRATE) > 0 && workloads.stream().noneMatch(w -> w.method().isRead())) {
+            throw new UserError(place(flags, f).apply(Settings.WARMUP_HITRATE)
                     + ": no workload reads, so there is no hit rate to reach");
         }
-        Duration connectTimeout = flags.connectTimeout != null ? flag("connect-timeout", () -> positive(flags.connectTimeout))
-                : f.connectTimeout;
-        if (warmupHitrate > 0 && warmup.isZero()) {
-            warmup = DEFAULT_HITRATE_WARMUP_BOUND;
+        if (settings.get(Settings.WARMUP_HITRATE) > 0 && settings.get(Settings.WARMUP).isZero()) {
+            settings = settings.with(Settings.WARMUP, DEFAULT_HITRATE_WARMUP_BOUND);
         }
-        // the admin endpoint and rate ramps
-        String admin = flags.admin != null ? flag("admin", () -> Checks.admin(flags.admin)) : f.admin;
-        List<RateRamp> ramps = RampConfig.resolve(flags.ramp, workloads, fileWorkloads
+        // rate ramps
+        String ramp = flags.value(Settings.RAMP);
+        List<RateRamp> ramps = RampConfig.resolve(ramp, workloads, fileWorkloads
                 ? file.workloads.stream().map(w -> w.ratelimit == null ? null : w.ratelimit.ramp()).toList() : List.of());
-        if (flags.ramp != null && workloads.stream().noneMatch(WorkloadConfig::isRated)) {
+        if (ramp != null && workloads.stream().noneMatch(WorkloadConfig::isRated)) {
             throw new UserError("--ramp: needs rated workloads (--rate, or a rate in each [[workload]])");
         }
-        if (ramps.stream().anyMatch(Objects::nonNull) && flags.duration == null && f.duration == null) {
-            duration = RampConfig.interval(ramps); // one window per step, each step's percentiles alone
-            windows = flags.windows != null || f.windows != null ? windows : RampConfig.windowsFor(ramps, seed);
+        if (ramps.stream().anyMatch(Objects::nonNull) && !given(flags, f, Settings.DURATION)) {
+            // one window per step, each step's percentiles alone
+            settings = settings.with(Settings.DURATION, RampConfig.interval(ramps));
+            if (!given(flags, f, Settings.WINDOWS)) {
+                settings = settings.with(Settings.WINDOWS, RampConfig.windowsFor(ramps, settings.get(Settings.SEED)));
+            }
         }
-        checkOnePerWindow(flags, file, fileWorkloads, workloads, duration);
+        checkOnePerWindow(flags, file, fileWorkloads, workloads, settings.get(Settings.DURATION));
         try {
             // a run of probes beside unpaced workloads gets one more thread: the probes' own, with its own connections
             boolean mixed = workloads.stream().anyMatch(WorkloadConfig::isRated) && workloads.stream().anyMatch(w -> !w.isRated());
-            return RunConfig.builder().server(server).protocol(protocol.name()).threads(mixed ? threads + 1 : threads)
-                    .connections(connections)
-                    .pipeline(pipeline).duration(duration).windows(windows).warmup(warmup).timeout(timeout)
-                    .tcpNoDelay(tcpNoDelay).requests(requests).seed(seed).workloads(workloads)
-                    .protocolOptions(protocolOptions).connection(connection).statsInterval(statsInterval)
-                    .earlySend(earlySend).arrivals(arrivals).warmupHitrate(warmupHitrate)
-                    .connectTimeout(connectTimeout).pool(pool)
-                    .objectives(objectives(flags, f, workloads))
-                    .waterfall(flags.waterfall != null ? flag("waterfall", () -> Checks.png(flags.waterfall.toString()))
-                            : f.waterfall)
-                    .out(flags.out != null ? flags.out : f.out)
-                    .admin(admin).ramps(ramps)
+            int threads = settings.get(Settings.THREADS);
+            return RunConfig.builder().settings(settings).threads(mixed ? threads + 1 : threads).server(server).pool(pool)
+                    .workloads(workloads).protocolOptions(protocolOptions)
+                    .objectives(objectives(flags, f, workloads)).ramps(ramps)
                     .build();
         } catch (IllegalArgumentException e) {
             throw fileWorkloads ? file.toml.error(e.getMessage()) : new UserError("the command line: " + e.getMessage());
         }
+    }
+
+    /** {@link #resolve(Flags)} of the flags a {@link RunSettings} holds. */
+    public static RunConfig resolve(RunSettings flags) {
+        return resolve(flags.toFlags());
+    }
+
+    /** {@link #resolve(Flags, java.util.function.Consumer)} of the flags a {@link RunSettings} holds. */
+    public static RunConfig resolve(RunSettings flags, java.util.function.Consumer<String> notes) {
+        return resolve(flags.toFlags(), notes);
+    }
+
+    /**
+     * The servers of the flags alone (a command without a config file: replay), checked but for
+     * the protocol's cluster mode, which the caller checks once it knows the protocol.
+     */
+    public static PoolOptions pool(RunSettings flags) {
+        return shared(flags.toFlags()).pool();
+    }
+
+    /** The connection options of the flags alone (a command without a config file: replay). */
+    public static ConnectionOptions connectionOptions(RunSettings flags) {
+        return shared(flags.toFlags()).connection();
+    }
+
+    /**
+     * The protocol options the flags give, after {@code before} (a config file's), each placed at
+     * its flag; not yet checked (that takes the protocol: {@link #protocolOptions}).
+     */
+    public static ProtocolOptions given(RunSettings flags, ProtocolOptions before) {
+        ProtocolOptions options = before;
+        for (ProtocolOptions.Value v : flags.toFlags().protocolOptions().values()) {
+            options = options.with(v.option(), v.text(), v.place());
+        }
+        return options;
+    }
+
+    /**
+     * Every setting of [general] ({@link Setting.Scope#GENERAL}, {@link Setting.Scope#CONNECTION}):
+     * the flag, checked, else the file's value (checked as it was read), else the default.
+     */
+    static SettingValues settings(Flags flags, ConfigFile f) {
+        SettingValues v = Settings.defaults();
+        for (Setting<?> s : Settings.all()) {
+            if (s.scope() == Setting.Scope.GENERAL || s.scope() == Setting.Scope.CONNECTION) {
+                v = resolve(v, s, flags, f.general);
+            }
+        }
+        return v;
+    }
+
+    private static <T> SettingValues resolve(SettingValues v, Setting<T> s, Flags flags, SettingValues file) {
+        T flag = flags.value(s);
+        return flag != null ? v.with(s, flag) : file.has(s) ? v.with(s, file.get(s)) : v;
+    }
+
+    private static boolean given(Flags flags, ConfigFile f, Setting<?> s) {
+        return flags.has(s) || f.general.has(s);
+    }
+
+    /** Where a setting's value came from, to start a message with: its flag, or its key in the file. */
+    private static java.util.function.Function<Setting<?>, String> place(Flags flags, ConfigFile f) {
+        return s -> flags.has(s) || f.toml == null ? s.flag() : f.place(s);
     }
 
     /**
@@ -256,12 +238,10 @@ public final class ConfigResolver {
         if (f == null) {
             f = RpcPerfFormat.detect(toml);
         }
-        RunSettings check = new RunSettings();
-        check.config = path;
         // a stand-in for a file without a server: where the run goes is for run -s to say, and
         // what only the embedded target refuses (redis' scripts) is no reason not to convert
-        check.server = "127.0.0.1:1";
-        check.configFormat = f == RpcPerfFormat.FLUXPERF ? "fluxperf" : format;
+        Flags check = Flags.builder().set(Settings.CONFIG, path).set(Settings.SERVER, "127.0.0.1:1")
+                .set(Settings.CONFIG_FORMAT, f == RpcPerfFormat.FLUXPERF ? "fluxperf" : format).build();
         resolve(check);
         if (f == RpcPerfFormat.FLUXPERF) {
             return toml.text();
@@ -274,88 +254,69 @@ public final class ConfigResolver {
      * wins, and repeated ones add up), checked by the protocol: one it does not read is an error,
      * as is a bad value, named by its flag or key.
      */
-    public static ProtocolOptions protocolOptions(RunSettings flags, ProtocolOptions fromFile, Protocol protocol,
+    public static ProtocolOptions protocolOptions(Flags flags, ProtocolOptions fromFile, Protocol protocol,
                                                   String server) {
-        ProtocolOptions options = given(flags, fromFile);
+        ProtocolOptions options = fromFile;
+        for (ProtocolOptions.Value v : flags.protocolOptions().values()) {
+            options = options.with(v.option(), v.text(), v.place());
+        }
         Protocols.rejectUnknownOptions(protocol, options);
         protocol.codecs(options, server); // checks every value now, before anything is sent
         return options;
     }
 
     /**
-     * The protocol options the flags give, after {@code before} (a config file's), each placed at
-     * its flag; not yet checked (that takes the protocol: {@link #protocolOptions}).
+     * The settings of a command without a config file ({@code replay}): each flag checked, else
+     * its default; the servers and connection options as a run would make them from the same
+     * flags (the servers checked but for the protocol's cluster mode, which the caller checks
+     * once it knows the protocol).
      */
-    public static ProtocolOptions given(RunSettings flags, ProtocolOptions before) {
-        ProtocolOptions options = before;
-        for (java.util.Map.Entry<String, List<String>> e : flags.protocolOptions.entrySet()) {
-            for (String v : e.getValue()) {
-                options = options.with(e.getKey(), v, "--" + e.getKey());
-            }
-        }
-        return options;
+    public static Shared shared(Flags flags) {
+        SettingValues settings = settings(flags, ConfigFile.empty());
+        ConfigFile none = ConfigFile.empty();
+        return new Shared(settings, PoolResolver.resolve(flags, none, null), connectionOptions(settings, place(flags, none)));
     }
 
     /**
-     * The servers of the flags alone (a command without a config file: replay), checked but for
-     * the protocol's cluster mode, which the caller checks once it knows the protocol.
+     * What {@code replay} takes from the flags it shares with {@code run}.
+     *
+     * @param settings   every setting: the flag's value or the default
+     * @param pool       the servers, as {@link PoolOptions#of}
+     * @param connection the connection options, with their combinations checked
      */
-    public static PoolOptions pool(RunSettings flags) {
-        return PoolResolver.resolve(flags, ConfigFile.empty(), null);
+    public record Shared(SettingValues settings, PoolOptions pool, ConnectionOptions connection) {
     }
 
-    /** The connection options of the flags alone (a command without a config file: replay). */
-    public static ConnectionOptions connectionOptions(RunSettings flags) {
-        return connectionOptions(flags, ConfigFile.empty());
-    }
-
-    private static ConnectionOptions connectionOptions(RunSettings flags, ConfigFile f) {
-        boolean udp = flags.udp != null ? flags.udp : or(f.udp, false);
-        boolean tls = flags.tls != null ? flags.tls : or(f.tls, false);
-        java.nio.file.Path ca = flags.tlsCa != null ? flags.tlsCa : f.tlsCa != null ? java.nio.file.Path.of(f.tlsCa) : null;
-        if (ca != null && !java.nio.file.Files.isReadable(ca)) {
-            throw new UserError("--tls-ca: " + ca + ": no such readable file");
+    /** The connection options of the settings, with the combinations that cannot be refused, each naming its place. */
+    private static ConnectionOptions connectionOptions(SettingValues v, java.util.function.Function<Setting<?>, String> place) {
+        boolean tls = v.get(Settings.TLS);
+        boolean udp = v.get(Settings.UDP);
+        boolean perRequest = v.get(Settings.CONNECT_PER_REQUEST);
+        for (Setting<?> needsTls : List.of(Settings.TLS_CA, Settings.TLS_INSECURE, Settings.SNI)) {
+            Object value = v.get(needsTls);
+            if (value != null && !Boolean.FALSE.equals(value) && !tls) {
+                throw new UserError(place.apply(needsTls) + ": needs --tls");
+            }
         }
-        boolean insecure = flags.tlsInsecure != null ? flags.tlsInsecure : or(f.tlsInsecure, false);
-        String sni = flags.sni != null ? flags.sni : f.sni;
-        if ((ca != null || insecure || sni != null) && !tls) {
-            throw new UserError((ca != null ? "--tls-ca" : insecure ? "--tls-insecure" : "--sni") + ": needs --tls");
-        }
-        boolean perRequest = flags.connectPerRequest != null ? flags.connectPerRequest : or(f.connectPerRequest, false);
-        int hold = flags.holdConnections != null ? flagRange("hold-connections", flags.holdConnections, 0, MAX_HELD_CONNECTIONS)
-                : or(f.holdConnections, 0);
-        double connectRate = flags.connectRate != null ? flag("connect-rate", () -> Checks.rate(flags.connectRate))
-                : or(f.connectRate, 0.0);
         if (udp && tls) {
             throw new UserError("--udp: UDP has no TLS; leave out --tls");
         }
         if (udp && perRequest) {
             throw new UserError("--udp: UDP has no connections to open per request; leave out --connect-per-request");
         }
-        if (perRequest && hold > 0) {
+        if (perRequest && v.get(Settings.HOLD_CONNECTIONS) > 0) {
             throw new UserError("--hold-connections: held connections stay open, so they go without --connect-per-request");
         }
-        boolean ioUring = flags.ioUring != null ? flags.ioUring : or(f.ioUring, false);
-        boolean busyPoll = flags.busyPoll != null ? flags.busyPoll : or(f.busyPoll, false);
-        return ConnectionOptions.builder().udp(udp).tls(tls).tlsCa(ca).tlsInsecure(insecure).sni(sni)
-                .connectPerRequest(perRequest).holdConnections(hold).connectRate(connectRate).ioUring(ioUring)
-                .busyPoll(busyPoll).build();
+        return ConnectionOptions.of(v);
     }
 
     /** rpc-perf's rule: these flags describe a workload, and the file already has its own. */
-    private static void rejectWorkloadFlags(RunSettings flags, ConfigFile file) {
+    private static void rejectWorkloadFlags(Flags flags, ConfigFile file) {
         List<String> given = new ArrayList<>();
-        if (flags.command != null) {
-            given.add("command");
-        }
-        if (flags.method != null) {
-            given.add("method");
-        }
-        if (flags.rate != null) {
-            given.add("rate");
-        }
-        if (flags.bytes != null) {
-            given.add("bytes");
+        for (Setting<?> s : List.of(Settings.COMMAND, Settings.METHOD, Settings.RATE, Settings.BYTES)) {
+            if (flags.has(s)) {
+                given.add(s.name());
+            }
         }
         if (given.isEmpty()) {
             return;
@@ -375,34 +336,42 @@ public final class ConfigResolver {
     /** The per-workload flags, parsed and checked once. */
     private record WorkloadFlags(Boolean hit, Boolean flush, Integer keysPerRequest, Integer ttl, Long keyspace,
                                  Integer keyLength, KeyDistribution distribution, Double exponent, Integer subscribers) {
-        static WorkloadFlags of(RunSettings flags) {
-            if (Boolean.TRUE.equals(flags.hit) && Boolean.TRUE.equals(flags.flush)) {
+        static WorkloadFlags of(Flags flags) {
+            if (Boolean.TRUE.equals(flags.value(Settings.HIT)) && Boolean.TRUE.equals(flags.value(Settings.FLUSH))) {
                 throw new UserError("--hit and --flush cannot be used together: --hit loads the key space so that"
                         + " reads hit, --flush empties the server so that they miss");
             }
-            return new WorkloadFlags(flags.hit, flags.flush,
-                    flags.keysPerRequest == null ? null
-                            : flagRange("keys-per-request", flags.keysPerRequest, 1, MAX_KEYS_PER_REQUEST),
-                    flags.ttl == null ? null : flagRange("ttl", flags.ttl, 0, MAX_TTL),
-                    flags.keyspace == null ? null : flagRange("keyspace", flags.keyspace, 1, Long.MAX_VALUE),
-                    flags.keyLength == null ? null : flagRange("key-length", flags.keyLength, 1, MAX_KEY_LENGTH),
-                    flags.distribution == null ? null
-                            : flag("distribution", () -> Checks.distribution(flags.distribution)),
-                    flags.exponent == null ? null : flag("exponent", () -> Checks.exponent(flags.exponent)),
-                    flags.subscribers == null ? null
-                            : flagRange("subscribers", flags.subscribers, 1, WorkloadShape.MAX_SUBSCRIBERS));
+            return new WorkloadFlags(flags.value(Settings.HIT), flags.value(Settings.FLUSH),
+                    flags.value(Settings.KEYS_PER_REQUEST), flags.value(Settings.TTL), flags.value(Settings.KEYSPACE),
+                    flags.value(Settings.KEY_LENGTH), keyDistribution(flags), flags.value(Settings.EXPONENT),
+                    flags.value(Settings.SUBSCRIBERS));
+        }
+
+        /** The key distribution among --distribution's values (the others place keys on servers; the last wins). */
+        private static KeyDistribution keyDistribution(Flags flags) {
+            List<String> values = flags.value(Settings.DISTRIBUTION);
+            KeyDistribution d = null;
+            for (String v : values == null ? List.<String>of() : values) {
+                if (ServerDistribution.parse(v) == null) {
+                    d = flag("distribution", () -> Checks.distribution(v));
+                }
+            }
+            return d;
         }
     }
 
     /** The single workload of a run without [[workload]] tables. */
-    private static WorkloadConfig fromFlags(RunSettings flags, WorkloadFlags wf, Protocol protocol) {
-        if (flags.command != null && flags.method != null) {
+    private static WorkloadConfig fromFlags(Flags flags, WorkloadFlags wf, Protocol protocol) {
+        String command = flags.value(Settings.COMMAND);
+        String methodName = flags.value(Settings.METHOD);
+        if (command != null && methodName != null) {
             throw new UserError("--command: give --method or --command, not both");
         }
-        Command method = flags.command != null ? Command.COMMAND
-                : flags.method == null ? Command.GET : flag("method", () -> Checks.method(flags.method, protocol));
-        CommandTemplate template = flags.command != null ? flag("command", () -> CommandTemplate.parse(flags.command))
-                : flags.path != null ? CommandTemplate.word(flag("path", () -> Checks.path(flags.path))) : null;
+        Command method = command != null ? Command.COMMAND
+                : methodName == null ? Command.GET : flag("method", () -> Checks.method(methodName, protocol));
+        String path = flags.value(Settings.PATH);
+        CommandTemplate template = command != null ? flag("command", () -> CommandTemplate.parse(command))
+                : path != null ? CommandTemplate.word(path) : null;
         if (!protocol.supports(method)) {
             throw new UserError("--method: protocol " + protocol.name() + " does not support " + method.label()
                     + speakers(method));
@@ -410,8 +379,8 @@ public final class ConfigResolver {
         if (wf.subscribers != null && method != Command.PUBLISH) {
             throw new UserError("--subscribers: only --method publish has subscribers, not " + method.label());
         }
-        if (method == Command.PUBLISH && flags.bytes != null
-                && flag("bytes", () -> ValueSizeParser.parse(flags.bytes)).min() < Request.MESSAGE_HEADER_BYTES) {
+        if (method == Command.PUBLISH && flags.has(Settings.BYTES)
+                && flags.value(Settings.BYTES).min() < Request.MESSAGE_HEADER_BYTES) {
             throw new UserError("--bytes: a published message carries its send time and id in its first "
                     + Request.MESSAGE_HEADER_BYTES + " bytes; give at least " + Request.MESSAGE_HEADER_BYTES);
         }
@@ -419,15 +388,16 @@ public final class ConfigResolver {
             throw new UserError("--method: " + method.label() + " needs the script it runs, which only a config file"
                     + " gives (script = \"...\" in a [[workload]])");
         }
-        double rate = flags.rate == null ? 0 : flag("rate", () -> Checks.rate(flags.rate));
-        if (flags.ramp != null && flags.rate != null) {
+        Double given = flags.value(Settings.RATE);
+        double rate = given == null ? 0 : given;
+        String ramp = flags.value(Settings.RAMP);
+        if (ramp != null && given != null) {
             throw new UserError("--ramp: sets the rate from its START; drop --rate");
         }
-        if (flags.ramp != null) {
-            rate = flag("ramp", () -> RateRamp.parse(flags.ramp).start());
+        if (ramp != null) {
+            rate = flag("ramp", () -> RateRamp.parse(ramp).start());
         }
-        ValueSize bytes = flags.bytes == null ? ValueSize.fixed(ValueSize.DEFAULT_BYTES)
-                : flag("bytes", () -> ValueSizeParser.parse(flags.bytes));
+        ValueSize bytes = flags.has(Settings.BYTES) ? flags.value(Settings.BYTES) : Settings.BYTES.defaultValue();
         int keysPerRequest = or(wf.keysPerRequest, 1);
         if (keysPerRequest > 1 && !method.isRead()) {
             throw new UserError("--keys-per-request: more than one key per request needs a read method (get or gets),"
@@ -681,34 +651,20 @@ public final class ConfigResolver {
         return null;
     }
 
-    static Duration positive(Duration d) {
-        if (d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException("must be greater than 0, not " + DurationParser.format(d));
-        }
-        return d;
-    }
-
-    static Duration notNegative(Duration d) {
-        if (d.isNegative()) {
-            throw new IllegalArgumentException("must be at least 0, not " + DurationParser.format(d));
-        }
-        return d;
-    }
-
     /** Every rated workload sends at least one request per window ({@link RateLimits#belowOnePerWindow}). */
-    private static void checkOnePerWindow(RunSettings flags, ConfigFile file, boolean fileWorkloads,
+    private static void checkOnePerWindow(Flags flags, ConfigFile file, boolean fileWorkloads,
                                           List<WorkloadConfig> workloads, Duration window) {
         for (int i = 0; i < workloads.size(); i++) {
             double rate = workloads.get(i).rate();
             if (rate <= 0) {
                 continue;
             }
-            String typed = !fileWorkloads && flags.rate != null ? flags.rate.trim() : Checks.plain(rate);
+            String typed = !fileWorkloads && flags.has(Settings.RATE) ? flags.given(Settings.RATE).toString().trim() : Checks.plain(rate);
             String problem = RateLimits.belowOnePerWindow(rate, typed, window);
             if (problem != null) {
                 problem += ", or longer windows (--duration)";
                 throw fileWorkloads ? file.workloads.get(i).error("rate", problem)
-                        : new UserError((flags.ramp != null ? "--ramp: " : "--rate: ") + problem);
+                        : new UserError((flags.has(Settings.RAMP) ? "--ramp: " : "--rate: ") + problem);
             }
         }
     }
@@ -719,18 +675,6 @@ public final class ConfigResolver {
         } catch (IllegalArgumentException e) {
             throw new UserError("--" + name + ": " + e.getMessage());
         }
-    }
-
-    private static int flagRange(String name, int v, int min, int max) {
-        return (int) flagRange(name, (long) v, min, max);
-    }
-
-    private static long flagRange(String name, long v, long min, long max) {
-        String problem = Checks.outside(v, min, max);
-        if (problem != null) {
-            throw new UserError("--" + name + ": " + problem);
-        }
-        return v;
     }
 
     private static <T> T or(T value, T fallback) {

@@ -4,34 +4,27 @@ import java.nio.file.Path;
 import java.util.Objects;
 
 /**
- * How connections are made and used. Immutable: make one with {@link #builder()} or change a copy
- * with {@link #toBuilder()}; {@link Builder#build()} rejects combinations that cannot be.
+ * How connections are made and used: the values of the settings of
+ * {@link Setting.Scope#CONNECTION} ({@link Settings#UDP}, {@link Settings#TLS}, …), read with
+ * {@link #get} or the named accessors. Immutable; {@link Builder#build()} rejects combinations that
+ * cannot be.
+ *
+ * @param values the connection settings' values, defaults included
  */
-public final class ConnectionOptions {
-    private static final ConnectionOptions DEFAULTS = builder().build();
+public record ConnectionOptions(SettingValues values) {
+    private static final ConnectionOptions DEFAULTS = of(Settings.defaults());
 
-    private final boolean udp;
-    private final boolean tls;
-    private final Path tlsCa;
-    private final boolean tlsInsecure;
-    private final String sni;
-    private final boolean connectPerRequest;
-    private final int holdConnections;
-    private final double connectRate;
-    private final boolean ioUring;
-    private final boolean busyPoll;
+    public ConnectionOptions {
+        Objects.requireNonNull(values, "values");
+        if (Boolean.TRUE.equals(values.get(Settings.UDP))
+                && (Boolean.TRUE.equals(values.get(Settings.TLS)) || Boolean.TRUE.equals(values.get(Settings.CONNECT_PER_REQUEST)))) {
+            throw new IllegalArgumentException("UDP has no connections: it goes with neither TLS nor connect-per-request");
+        }
+    }
 
-    private ConnectionOptions(Builder b) {
-        udp = b.udp;
-        tls = b.tls;
-        tlsCa = b.tlsCa;
-        tlsInsecure = b.tlsInsecure;
-        sni = b.sni;
-        connectPerRequest = b.connectPerRequest;
-        holdConnections = b.holdConnections;
-        connectRate = b.connectRate;
-        ioUring = b.ioUring;
-        busyPoll = b.busyPoll;
+    /** The connection settings among {@code all}. */
+    public static ConnectionOptions of(SettingValues all) {
+        return new ConnectionOptions(all.only(s -> s.scope() == Setting.Scope.CONNECTION));
     }
 
     /** Plain TCP, keep-alive connections, epoll, loops that wait in the kernel. */
@@ -40,56 +33,61 @@ public final class ConnectionOptions {
     }
 
     public static Builder builder() {
-        return new Builder();
+        return new Builder(DEFAULTS.values);
     }
 
     public Builder toBuilder() {
-        return new Builder(this);
+        return new Builder(values);
+    }
+
+    /** The value of a connection setting. */
+    public <T> T get(Setting<T> s) {
+        return values.get(s);
     }
 
     /** Over UDP with the protocol's datagram framing instead of TCP. */
     public boolean udp() {
-        return udp;
+        return get(Settings.UDP);
     }
 
     /** TLS on every TCP connection. */
     public boolean tls() {
-        return tls;
+        return get(Settings.TLS);
     }
 
     /** Trusted CA certificates (PEM) for the server's certificate; null: the JVM's. */
     public Path tlsCa() {
-        return tlsCa;
+        return get(Settings.TLS_CA);
     }
 
     /** Accept any server certificate. */
     public boolean tlsInsecure() {
-        return tlsInsecure;
+        return get(Settings.TLS_INSECURE);
     }
 
     /** Server name to send and verify; null: the host of --server. */
     public String sni() {
-        return sni;
+        return get(Settings.SNI);
     }
 
     /** Connect, send one request, close (mcb's -s, dperf's CPS). */
     public boolean connectPerRequest() {
-        return connectPerRequest;
+        return get(Settings.CONNECT_PER_REQUEST);
     }
 
     /** Open this many connections and keep them (dperf's concurrent connections); 0: threads × connections. */
     public int holdConnections() {
-        return holdConnections;
+        return get(Settings.HOLD_CONNECTIONS);
     }
 
     /** New connections per second while opening; 0: as fast as possible. */
     public double connectRate() {
-        return connectRate;
+        return get(Settings.CONNECT_RATE);
     }
 
     /** Netty's io_uring transport instead of epoll (TCP, UDP and Unix sockets). */
     public boolean ioUring() {
-        return ioUring;
+        return get(Settings.IO_URING);
     }
 
     /**
@@ -98,113 +96,72 @@ public final class ConnectionOptions {
      * over the kernel's sockets).
      */
     public boolean busyPoll() {
-        return busyPoll;
+        return get(Settings.BUSY_POLL);
     }
 
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof ConnectionOptions c && udp == c.udp && tls == c.tls && Objects.equals(tlsCa, c.tlsCa)
-                && tlsInsecure == c.tlsInsecure && Objects.equals(sni, c.sni) && connectPerRequest == c.connectPerRequest
-                && holdConnections == c.holdConnections && connectRate == c.connectRate && ioUring == c.ioUring
-                && busyPoll == c.busyPoll;
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(udp, tls, tlsCa, tlsInsecure, sni, connectPerRequest, holdConnections, connectRate, ioUring,
-                busyPoll);
-    }
-
-    /** Builds {@link ConnectionOptions}; every setting starts at its default. */
+    /**
+     * Builds {@link ConnectionOptions}; every setting starts at its default. Each value is checked
+     * as its flag is ({@link IllegalArgumentException}).
+     */
     public static final class Builder {
-        private boolean udp;
-        private boolean tls;
-        private Path tlsCa;
-        private boolean tlsInsecure;
-        private String sni;
-        private boolean connectPerRequest;
-        private int holdConnections;
-        private double connectRate;
-        private boolean ioUring;
-        private boolean busyPoll;
+        private SettingValues values;
 
-        private Builder() {
+        private Builder(SettingValues values) {
+            this.values = values;
         }
 
-        private Builder(ConnectionOptions c) {
-            udp = c.udp;
-            tls = c.tls;
-            tlsCa = c.tlsCa;
-            tlsInsecure = c.tlsInsecure;
-            sni = c.sni;
-            connectPerRequest = c.connectPerRequest;
-            holdConnections = c.holdConnections;
-            connectRate = c.connectRate;
-            ioUring = c.ioUring;
-            busyPoll = c.busyPoll;
+        /** Sets a connection setting. */
+        public <T> Builder with(Setting<T> s, T v) {
+            if (s.scope() != Setting.Scope.CONNECTION) {
+                throw new IllegalArgumentException(s.name() + " is no connection setting");
+            }
+            values = values.with(s, v == null ? null : s.type().fromFlag(v));
+            return this;
         }
 
         public Builder udp(boolean v) {
-            udp = v;
-            return this;
+            return with(Settings.UDP, v);
         }
 
         public Builder tls(boolean v) {
-            tls = v;
-            return this;
+            return with(Settings.TLS, v);
         }
 
         public Builder tlsCa(Path v) {
-            tlsCa = v;
+            values = values.with(Settings.TLS_CA, v); // read when the connection opens, not checked here
             return this;
         }
 
         public Builder tlsInsecure(boolean v) {
-            tlsInsecure = v;
-            return this;
+            return with(Settings.TLS_INSECURE, v);
         }
 
         public Builder sni(String v) {
-            sni = v;
-            return this;
+            return with(Settings.SNI, v);
         }
 
         public Builder connectPerRequest(boolean v) {
-            connectPerRequest = v;
-            return this;
+            return with(Settings.CONNECT_PER_REQUEST, v);
         }
 
         public Builder holdConnections(int v) {
-            if (v < 0) {
-                throw new IllegalArgumentException("held connections must be >= 0, not " + v);
-            }
-            holdConnections = v;
-            return this;
+            return with(Settings.HOLD_CONNECTIONS, v);
         }
 
         public Builder connectRate(double v) {
-            if (!(v >= 0) || Double.isInfinite(v)) {
-                throw new IllegalArgumentException("connect rate must be a number >= 0, not " + v);
-            }
-            connectRate = v;
-            return this;
+            return with(Settings.CONNECT_RATE, v);
         }
 
         public Builder ioUring(boolean v) {
-            ioUring = v;
-            return this;
+            return with(Settings.IO_URING, v);
         }
 
         public Builder busyPoll(boolean v) {
-            busyPoll = v;
-            return this;
+            return with(Settings.BUSY_POLL, v);
         }
 
         public ConnectionOptions build() {
-            if (udp && (tls || connectPerRequest)) {
-                throw new IllegalArgumentException("UDP has no connections: it goes with neither TLS nor connect-per-request");
-            }
-            return new ConnectionOptions(this);
+            return new ConnectionOptions(values);
         }
     }
 }

@@ -16,8 +16,16 @@ final class PoolResolver {
     private PoolResolver() {
     }
 
-    /** Reads [general]'s {@code servers}, {@code distribution}, {@code cluster} and {@code read-from}. */
+    /** Reads [general]'s {@code server}, {@code servers}, {@code distribution}, {@code cluster} and {@code read-from}. */
     static void readGeneral(ConfigFile c, TomlTable g) {
+        String one = g.string("server");
+        if (one != null) {
+            try {
+                c.server = Checks.server(one);
+            } catch (IllegalArgumentException e) {
+                throw g.error("server", e.getMessage());
+            }
+        }
         List<String> list = g.strings("servers");
         if (list != null) {
             if (g.has("server")) {
@@ -48,14 +56,8 @@ final class PoolResolver {
                         + "'; a key distribution (uniform, zipf, sequential) belongs in a [[workload]] table");
             }
         }
-        c.cluster = g.bool("cluster");
-        String r = g.string("read-from");
-        if (r != null) {
-            c.readFrom = ReadFrom.parse(r);
-            if (c.readFrom == null) {
-                throw g.error("read-from", "expected master or replica, not '" + r + "'");
-            }
-        }
+        c.cluster = Settings.CLUSTER.read(g);
+        c.readFrom = Settings.READ_FROM.read(g);
     }
 
     /**
@@ -64,31 +66,20 @@ final class PoolResolver {
      *
      * @param protocol checked for a cluster mode; null: checked later (replay knows its protocol from the log)
      */
-    static PoolOptions resolve(RunSettings flags, ConfigFile f, Protocol protocol) {
+    static PoolOptions resolve(Flags flags, ConfigFile f, Protocol protocol) {
         List<ServerSpec> servers = servers(flags, f);
-        boolean cluster = flags.cluster != null ? flags.cluster : f.cluster != null && f.cluster;
-        String clusterPlace = flags.cluster != null ? "--cluster" : f.toml != null ? f.toml.place("general.cluster") : "--cluster";
-        ServerDistribution distribution = ServerDistribution.KETAMA;
-        boolean distributionGiven = flags.serverDistribution != null || f.serverDistribution != null;
-        if (flags.serverDistribution != null) {
-            distribution = ServerDistribution.parse(flags.serverDistribution);
-            if (distribution == null) {
-                throw new UserError("--distribution: expected ketama or modula, not '" + flags.serverDistribution + "'");
-            }
-        } else if (f.serverDistribution != null) {
-            distribution = f.serverDistribution;
-        }
-        ReadFrom readFrom = ReadFrom.MASTER;
-        if (flags.readFrom != null) {
-            readFrom = ReadFrom.parse(flags.readFrom);
-            if (readFrom == null) {
-                throw new UserError("--read-from: expected master or replica, not '" + flags.readFrom + "'");
-            }
-        } else if (f.readFrom != null) {
-            readFrom = f.readFrom;
-        }
+        Boolean clusterFlag = flags.value(Settings.CLUSTER);
+        boolean cluster = clusterFlag != null ? clusterFlag : f.cluster != null && f.cluster;
+        String clusterPlace = clusterFlag != null ? "--cluster" : f.toml != null ? f.place(Settings.CLUSTER) : "--cluster";
+        ServerDistribution distributionFlag = serverDistribution(flags);
+        boolean distributionGiven = distributionFlag != null || f.serverDistribution != null;
+        ServerDistribution distribution = distributionFlag != null ? distributionFlag
+                : f.serverDistribution != null ? f.serverDistribution : Settings.SERVER_DISTRIBUTION.defaultValue();
+        ReadFrom readFromFlag = flags.value(Settings.READ_FROM);
+        ReadFrom readFrom = readFromFlag != null ? readFromFlag
+                : f.readFrom != null ? f.readFrom : Settings.READ_FROM.defaultValue();
         if (readFrom == ReadFrom.REPLICA && !cluster) {
-            throw new UserError((flags.readFrom != null ? "--read-from" : f.toml.place("general.read-from"))
+            throw new UserError((readFromFlag != null ? "--read-from" : f.place(Settings.READ_FROM))
                     + ": replicas are a cluster's; add --cluster, or leave out --read-from");
         }
         if (cluster) {
@@ -100,7 +91,7 @@ final class PoolResolver {
                 throw new UserError(clusterPlace + ": protocol " + protocol.name() + " has no cluster mode");
             }
             if (distributionGiven) {
-                throw new UserError((flags.serverDistribution != null ? "--distribution" : f.toml.place("general.distribution"))
+                throw new UserError((distributionFlag != null ? "--distribution" : f.place(Settings.SERVER_DISTRIBUTION))
                         + ": a cluster places keys by its own slot map; leave out the distribution or --cluster");
             }
         }
@@ -109,7 +100,7 @@ final class PoolResolver {
     }
 
     /** The pool's own refusals, once the connection options and workloads are known. */
-    static void check(PoolOptions pool, ConnectionOptions connection, List<WorkloadConfig> workloads, RunSettings flags,
+    static void check(PoolOptions pool, ConnectionOptions connection, List<WorkloadConfig> workloads, Flags flags,
                       ConfigFile f) {
         if (!pool.isPool()) {
             return;
@@ -127,7 +118,7 @@ final class PoolResolver {
         for (int i = 0; i < workloads.size(); i++) {
             WorkloadConfig w = workloads.get(i);
             if (w.keysPerRequest() > 1) {
-                String place = flags.keysPerRequest != null ? "--keys-per-request"
+                String place = flags.has(Settings.KEYS_PER_REQUEST) ? "--keys-per-request"
                         : f.toml != null ? f.toml.place("workload[" + i + "].keys-per-request") : "--keys-per-request";
                 throw new UserError(place + ": " + w.keysPerRequest() + " keys per request would span "
                         + (pool.cluster() ? "slots of the cluster, which refuses such a request" : "servers")
@@ -137,10 +128,24 @@ final class PoolResolver {
         }
     }
 
-    private static List<ServerSpec> servers(RunSettings flags, ConfigFile f) {
-        if (flags.servers != null && !flags.servers.isEmpty()) {
+    /**
+     * --distribution ketama or modula: given as such (replay's own flag), or among run's
+     * --distribution values, which also name the key distribution (the last of each kind wins).
+     */
+    static ServerDistribution serverDistribution(Flags flags) {
+        ServerDistribution d = flags.value(Settings.SERVER_DISTRIBUTION);
+        List<String> both = flags.value(Settings.DISTRIBUTION);
+        for (String v : both == null ? List.<String>of() : both) {
+            d = ServerDistribution.parse(v) != null ? ServerDistribution.parse(v) : d;
+        }
+        return d;
+    }
+
+    private static List<ServerSpec> servers(Flags flags, ConfigFile f) {
+        List<String> given = flags.value(Settings.SERVER);
+        if (given != null && given.size() > 1) {
             List<ServerSpec> specs = new ArrayList<>();
-            for (String s : flags.servers) {
+            for (String s : given) {
                 try {
                     specs.add(ServerSpec.parse(s));
                 } catch (IllegalArgumentException e) {
@@ -153,9 +158,9 @@ final class PoolResolver {
             }
             return specs;
         }
-        if (flags.server != null) {
+        if (given != null && given.size() == 1) {
             try {
-                return List.of(ServerSpec.parse(flags.server));
+                return List.of(ServerSpec.parse(given.get(0)));
             } catch (IllegalArgumentException e) {
                 throw new UserError("--server: " + e.getMessage());
             }

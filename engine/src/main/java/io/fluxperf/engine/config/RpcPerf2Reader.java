@@ -76,8 +76,8 @@ final class RpcPerf2Reader {
         String duration = "60s";
         long windows = 5;
         if (g != null) {
-            threads = or(g.integer("threads", 1, ConfigResolver.MAX_THREADS), threads);
-            connections = or(g.integer("connections", 1, ConfigResolver.MAX_CONNECTIONS), connections);
+            threads = or(g.integer("threads", 1, Settings.MAX_THREADS), threads);
+            connections = or(g.integer("connections", 1, Settings.MAX_CONNECTIONS), connections);
             Long d = g.integer("duration", 1, Long.MAX_VALUE / 1_000_000_000L);
             duration = d != null ? d + "s" : duration;
             windows = or(g.integer("windows", 1, Integer.MAX_VALUE), windows);
@@ -173,7 +173,7 @@ final class RpcPerf2Reader {
             throw parameters.get(2).error("fluxperf reads two parameters: the key (the first) and the value (the second)");
         }
         Parameter key = parameters.isEmpty() ? Parameter.absent(t.path(), 0)
-                : Parameter.read(parameters.get(0), 0, ConfigResolver.MAX_KEY_LENGTH);
+                : Parameter.read(parameters.get(0), 0, Settings.MAX_KEY_LENGTH);
         if (!key.random || !key.regenerate) {
             // one key for the whole run: rpc-perf 2 draws it once (random) or makes it from the seed (static)
             out.workload(w, "keyspace", 1L, key.from, key.random ? "random, not regenerated: one key" : "static: one key");

@@ -62,9 +62,9 @@ final class RpcPerf3Reader {
         } else {
             out.general("windows", 5L, "general", "rpc-perf 3's default");
         }
-        out.general("threads", or(g.integer("clients", 1, ConfigResolver.MAX_THREADS), 1), at(g, "clients"),
+        out.general("threads", or(g.integer("clients", 1, Settings.MAX_THREADS), 1), at(g, "clients"),
                 "clients" + (g.has("clients") ? "" : "; rpc-perf 3's default"));
-        out.general("connections", or(g.integer("poolsize", 1, ConfigResolver.MAX_CONNECTIONS), 1), at(g, "poolsize"),
+        out.general("connections", or(g.integer("poolsize", 1, Settings.MAX_CONNECTIONS), 1), at(g, "poolsize"),
                 "per client (poolsize)" + (g.has("poolsize") ? "" : "; rpc-perf 3's default"));
         Boolean noDelay = g.bool("tcp_nodelay");
         out.general("tcp-nodelay", noDelay != null && noDelay, at(g, "tcp_nodelay"),
@@ -170,7 +170,7 @@ final class RpcPerf3Reader {
         RpcPerfKeyspaces.Keyspace k = new RpcPerfKeyspaces.Keyspace();
         k.from = t.path();
         k.weight = or(t.integer("weight", 0, Integer.MAX_VALUE), 1);
-        Long length = t.integer("length", 1, ConfigResolver.MAX_KEY_LENGTH);
+        Long length = t.integer("length", 1, Settings.MAX_KEY_LENGTH);
         if (length == null) {
             throw t.error("missing length (the key length in bytes)");
         }
@@ -191,7 +191,7 @@ final class RpcPerf3Reader {
             }
             Command command = command(c, "action", action);
             long weight = or(c.integer("weight", 0, Integer.MAX_VALUE), 1);
-            Long ttl = c.integer("ttl", 0, ConfigResolver.MAX_TTL);
+            Long ttl = c.integer("ttl", 0, Settings.MAX_TTL);
             k.commands.add(new RpcPerfKeyspaces.Cmd(c.path(), c.keyPath("action"), command, weight, 1,
                     ttl == null ? null : ttl.intValue()));
         }

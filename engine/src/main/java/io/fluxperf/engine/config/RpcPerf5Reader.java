@@ -217,9 +217,9 @@ final class RpcPerf5Reader {
             return;
         }
         c.allowOnly(CLIENT);
-        long threads = or(c.integer("threads", 1, ConfigResolver.MAX_THREADS), 1);
+        long threads = or(c.integer("threads", 1, Settings.MAX_THREADS), 1);
         out.general("threads", threads, c.has("threads") ? "client.threads" : "client", null);
-        Long poolsize = c.integer("poolsize", 1, (long) ConfigResolver.MAX_CONNECTIONS * ConfigResolver.MAX_THREADS);
+        Long poolsize = c.integer("poolsize", 1, (long) Settings.MAX_CONNECTIONS * Settings.MAX_THREADS);
         if (poolsize != null) {
             long perThread = (poolsize + threads - 1) / threads;
             out.general("connections", perThread, "client.poolsize", "per thread: poolsize / threads"
@@ -229,7 +229,7 @@ final class RpcPerf5Reader {
                         + perThread + " per thread, " + perThread * threads + " in all");
             }
         }
-        Long concurrency = c.integer("concurrency", 1, ConfigResolver.MAX_PIPELINE);
+        Long concurrency = c.integer("concurrency", 1, Settings.MAX_PIPELINE);
         if (concurrency != null) {
             out.general("pipeline", concurrency, "client.concurrency", "requests in flight per connection");
         }
@@ -323,7 +323,7 @@ final class RpcPerf5Reader {
         RpcPerfKeyspaces.Keyspace k = new RpcPerfKeyspaces.Keyspace();
         k.from = t.path();
         k.weight = or(t.integer("weight", 0, Integer.MAX_VALUE), 1);
-        Long klen = t.integer("klen", 1, ConfigResolver.MAX_KEY_LENGTH);
+        Long klen = t.integer("klen", 1, Settings.MAX_KEY_LENGTH);
         Long nkeys = t.integer("nkeys", 1, Long.MAX_VALUE / 2);
         if (klen == null || nkeys == null) {
             throw t.error("needs klen (key length in bytes) and nkeys (how many keys)");
@@ -369,7 +369,7 @@ final class RpcPerf5Reader {
             k.compressionFrom = t.keyPath("compression_ratio");
         }
         Long innerKeys = t.integer("inner_keys_nkeys", 1, Long.MAX_VALUE / 2);
-        Long innerLength = t.integer("inner_keys_klen", 1, ConfigResolver.MAX_KEY_LENGTH);
+        Long innerLength = t.integer("inner_keys_klen", 1, Settings.MAX_KEY_LENGTH);
         if (innerKeys != null || innerLength != null) {
             if (innerKeys == null || innerLength == null) {
                 throw t.error(innerKeys == null ? "inner_keys_klen" : "inner_keys_nkeys",
@@ -385,7 +385,7 @@ final class RpcPerf5Reader {
         }
         Duration ttl = RpcPerfKeyspaces.humanDuration(t, "ttl");
         if (ttl != null) {
-            if (ttl.getSeconds() > ConfigResolver.MAX_TTL || ttl.getSeconds() < 1 || ttl.getNano() != 0) {
+            if (ttl.getSeconds() > Settings.MAX_TTL || ttl.getSeconds() < 1 || ttl.getNano() != 0) {
                 throw t.error("ttl", "must be whole seconds from 1 s to 30 days, not " + DurationParser.format(ttl));
             }
             k.ttl = (int) ttl.getSeconds();

@@ -14,51 +14,24 @@ import java.util.Objects;
  * what no single setter can (a run needs a workload, rated and unrated workloads do not mix).
  */
 public final class RunConfig {
-    public static final int DEFAULT_THREADS = 1;
-    public static final int DEFAULT_CONNECTIONS = 25;
-    public static final int DEFAULT_PIPELINE = 1;
-    public static final Duration DEFAULT_DURATION = Duration.ofSeconds(60);
-    public static final int DEFAULT_WINDOWS = 1;
-    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(1);
-    public static final long DEFAULT_SEED = 42;
-    /**
-     * On, as memtier_benchmark and memaslap set it: with Nagle's algorithm a small request can wait
-     * for the ACK of the previous segment, which measured 40% fewer requests/s against memcached.
-     */
-    public static final boolean DEFAULT_TCP_NODELAY = true;
-    /**
-     * How long before its intended time a paced request may leave when the loop is awake anyway:
-     * requests closer together than this share a wake-up and a flush (fewer context switches on
-     * both sides), and one that leaves early has its latency measured from its actual write.
-     */
-    public static final Duration DEFAULT_EARLY_SEND = Duration.ofNanos(50_000);
+    // the defaults, each declared with its setting in Settings
+    public static final int DEFAULT_THREADS = Settings.THREADS.defaultValue();
+    public static final int DEFAULT_CONNECTIONS = Settings.CONNECTIONS.defaultValue();
+    public static final int DEFAULT_PIPELINE = Settings.PIPELINE.defaultValue();
+    public static final Duration DEFAULT_DURATION = Settings.DURATION.defaultValue();
+    public static final int DEFAULT_WINDOWS = Settings.WINDOWS.defaultValue();
+    public static final Duration DEFAULT_TIMEOUT = Settings.TIMEOUT.defaultValue();
+    public static final long DEFAULT_SEED = Settings.SEED.defaultValue();
+    public static final boolean DEFAULT_TCP_NODELAY = Settings.TCP_NODELAY.defaultValue();
+    public static final Duration DEFAULT_EARLY_SEND = Settings.EARLY_SEND.defaultValue();
 
     private final String server;
-    private final String protocol;
-    private final int threads;
-    private final int connections;
-    private final int pipeline;
-    private final Duration duration;
-    private final int windows;
-    private final Duration warmup;
-    private final Duration timeout;
-    private final boolean tcpNoDelay;
-    private final long requests;
-    private final long seed;
+    /** The values of [general]'s settings ({@link Setting.Scope#GENERAL}), defaults included. */
+    private final SettingValues general;
     private final List<WorkloadConfig> workloads;
     private final ProtocolOptions protocolOptions;
     private final ConnectionOptions connection;
-    private final Duration statsInterval;
-    private final Duration earlySend;
-    private final Arrivals arrivals;
-    private final double warmupHitrate;
-    private final Duration connectTimeout;
-    private final java.nio.file.Path waterfall;
-    /** The run directory ({@code --out}, {@code [general] out}); an output, so not part of equals. */
-    private final java.nio.file.Path out;
     private final PoolOptions pool;
-    // the admin endpoint and rate ramps (operations issue)
-    private final String admin;
     private final List<RateRamp> ramps;
     /** Sharded runs (issue 31): this agent's share, or null; when the schedule starts, or null for now. */
     private final io.fluxperf.engine.shard.Shard shard;
@@ -67,29 +40,11 @@ public final class RunConfig {
 
     private RunConfig(Builder b) {
         this.server = b.server;
-        this.protocol = b.protocol;
-        this.threads = b.threads;
-        this.connections = b.connections;
-        this.pipeline = b.pipeline;
-        this.duration = b.duration;
-        this.windows = b.windows;
-        this.warmup = b.warmup;
-        this.timeout = b.timeout;
-        this.tcpNoDelay = b.tcpNoDelay;
-        this.requests = b.requests;
-        this.seed = b.seed;
+        this.general = b.general;
         this.workloads = List.copyOf(b.workloads);
         this.protocolOptions = b.protocolOptions;
         this.connection = b.connection;
-        this.statsInterval = b.statsInterval;
-        this.earlySend = b.earlySend;
-        this.arrivals = b.arrivals;
-        this.warmupHitrate = b.warmupHitrate;
-        this.connectTimeout = b.connectTimeout;
-        this.waterfall = b.waterfall;
-        this.out = b.out;
         this.pool = b.pool;
-        this.admin = b.admin;
         this.ramps = java.util.Collections.unmodifiableList(new ArrayList<>(b.ramps));
         this.shard = b.shard;
         this.startAt = b.startAt;
@@ -98,7 +53,7 @@ public final class RunConfig {
 
     /** Where the admin endpoint listens ({@code [ADDR:]PORT}), or null for none. */
     public String admin() {
-        return admin;
+        return general.get(Settings.ADMIN);
     }
 
     /** Per workload (by index) its rate ramp, or null where it has none; shorter than the workloads when the last have none. */
@@ -117,6 +72,19 @@ public final class RunConfig {
     /** The wall-clock time at which the schedule starts ({@code --start-at}), or null: as soon as the run is ready. */
     public java.time.Instant startAt() {
         return startAt;
+    }
+
+    /**
+     * The value of a setting of [general] or of the connections ({@link Setting.Scope#GENERAL},
+     * {@link Setting.Scope#CONNECTION}); null when it has none (no default, not given).
+     */
+    public <T> T get(Setting<T> s) {
+        return switch (s.scope()) {
+            case GENERAL -> general.get(s);
+            case CONNECTION -> connection.get(s);
+            default -> throw new IllegalArgumentException(s.name() + " is not kept in a RunConfig: its scope is "
+                    + s.scope());
+        };
     }
 
     /** Defaults everywhere, and no workload yet. */
@@ -144,55 +112,55 @@ public final class RunConfig {
 
     /** The registered protocol's name. */
     public String protocol() {
-        return protocol;
+        return general.get(Settings.PROTOCOL);
     }
 
     /** Event loops, each with its own connections. */
     public int threads() {
-        return threads;
+        return general.get(Settings.THREADS);
     }
 
     /** Connections per thread. */
     public int connections() {
-        return connections;
+        return general.get(Settings.CONNECTIONS);
     }
 
     /** Requests in flight per connection. */
     public int pipeline() {
-        return pipeline;
+        return general.get(Settings.PIPELINE);
     }
 
     /** Length of one window. */
     public Duration duration() {
-        return duration;
+        return general.get(Settings.DURATION);
     }
 
     public int windows() {
-        return windows;
+        return general.get(Settings.WINDOWS);
     }
 
     /** Load before the first window, not reported. */
     public Duration warmup() {
-        return warmup;
+        return general.get(Settings.WARMUP);
     }
 
     /** Per-request timeout. */
     public Duration timeout() {
-        return timeout;
+        return general.get(Settings.TIMEOUT);
     }
 
     public boolean tcpNoDelay() {
-        return tcpNoDelay;
+        return general.get(Settings.TCP_NODELAY);
     }
 
     /** Stop after this many requests in total; 0: no limit. */
     public long requests() {
-        return requests;
+        return general.get(Settings.REQUESTS);
     }
 
     /** Seed of the key, size and value generators. */
     public long seed() {
-        return seed;
+        return general.get(Settings.SEED);
     }
 
     public List<WorkloadConfig> workloads() {
@@ -211,17 +179,17 @@ public final class RunConfig {
 
     /** How often the per-second statistics block is printed; zero: never. */
     public Duration statsInterval() {
-        return statsInterval;
+        return general.get(Settings.STATS_INTERVAL);
     }
 
     /** How long before its intended time a paced request may leave with others ({@link #DEFAULT_EARLY_SEND}). */
     public Duration earlySend() {
-        return earlySend;
+        return general.get(Settings.EARLY_SEND);
     }
 
     /** How the gaps between an open-loop workload's intended send times are drawn. */
     public Arrivals arrivals() {
-        return arrivals;
+        return general.get(Settings.ARRIVALS);
     }
 
     /**
@@ -229,12 +197,12 @@ public final class RunConfig {
      * none, the warm-up lasts {@link #warmup()}. With a target, {@link #warmup()} is its bound.
      */
     public double warmupHitrate() {
-        return warmupHitrate;
+        return general.get(Settings.WARMUP_HITRATE);
     }
 
     /** How long a connect may take before it fails; null: twice the request timeout, within 1 to 5 s. */
     public Duration connectTimeout() {
-        return connectTimeout;
+        return general.get(Settings.CONNECT_TIMEOUT);
     }
 
     /**
@@ -242,7 +210,7 @@ public final class RunConfig {
      * from the run's trace; null for none.
      */
     public java.nio.file.Path waterfall() {
-        return waterfall;
+        return general.get(Settings.WATERFALL);
     }
 
     /**
@@ -250,7 +218,7 @@ public final class RunConfig {
      * of {@link #equals}: where the record goes does not change what is measured.
      */
     public java.nio.file.Path out() {
-        return out;
+        return general.get(Settings.OUT);
     }
 
     /** The service-level objectives checked per window and over the run (--slo, [[slo]]); empty for none. */
@@ -277,7 +245,7 @@ public final class RunConfig {
 
     /** Connections of the whole run: threads × connections, or --hold-connections. */
     public int totalConnections() {
-        return connection.holdConnections() > 0 ? connection.holdConnections() : threads * connections;
+        return connection.holdConnections() > 0 ? connection.holdConnections() : threads() * connections();
     }
 
     public boolean needsFlush() {
@@ -294,33 +262,27 @@ public final class RunConfig {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof RunConfig c && Objects.equals(server, c.server) && protocol.equals(c.protocol)
-                && threads == c.threads && connections == c.connections && pipeline == c.pipeline
-                && duration.equals(c.duration) && windows == c.windows && warmup.equals(c.warmup)
-                && timeout.equals(c.timeout) && tcpNoDelay == c.tcpNoDelay && requests == c.requests && seed == c.seed
+        return o instanceof RunConfig c && Objects.equals(server, c.server) && measured().equals(c.measured())
                 && workloads.equals(c.workloads) && protocolOptions.equals(c.protocolOptions)
-                && connection.equals(c.connection) && statsInterval.equals(c.statsInterval)
-                && earlySend.equals(c.earlySend) && arrivals == c.arrivals && warmupHitrate == c.warmupHitrate
-                && Objects.equals(connectTimeout, c.connectTimeout) && Objects.equals(waterfall, c.waterfall)
-                && pool.equals(c.pool)
-                && Objects.equals(admin, c.admin) && ramps.equals(c.ramps)
+                && connection.equals(c.connection) && pool.equals(c.pool) && ramps.equals(c.ramps)
                 && Objects.equals(shard, c.shard) && Objects.equals(startAt, c.startAt)
                 && objectives.equals(c.objectives);
     }
 
+    /** The settings but {@code out}: where the record goes does not change what is measured. */
+    private SettingValues measured() {
+        return general.only(s -> s != Settings.OUT);
+    }
+
     @Override
     public int hashCode() {
-        return Objects.hash(server, protocol, threads, connections, pipeline, duration, windows, warmup, timeout,
-                tcpNoDelay, requests, seed, workloads, protocolOptions, connection, statsInterval, earlySend, arrivals, warmupHitrate,
-                connectTimeout, waterfall, pool, admin, ramps, shard, startAt, objectives);
+        return Objects.hash(server, measured(), workloads, protocolOptions, connection, pool, ramps, shard, startAt,
+                objectives);
     }
 
     @Override
     public String toString() {
-        return "RunConfig[server=" + server + ", protocol=" + protocol + ", threads=" + threads + ", connections="
-                + connections + ", pipeline=" + pipeline + ", duration=" + duration + ", windows=" + windows
-                + ", warmup=" + warmup + ", timeout=" + timeout + ", requests=" + requests + ", workloads=" + workloads
-                + "]";
+        return "RunConfig[server=" + server + ", " + general + ", workloads=" + workloads + "]";
     }
 
     /**
@@ -330,29 +292,11 @@ public final class RunConfig {
      */
     public static final class Builder {
         private String server;
-        private String protocol = Protocols.defaultProtocol().name();
-        private int threads = DEFAULT_THREADS;
-        private int connections = DEFAULT_CONNECTIONS;
-        private int pipeline = DEFAULT_PIPELINE;
-        private Duration duration = DEFAULT_DURATION;
-        private int windows = DEFAULT_WINDOWS;
-        private Duration warmup = Duration.ZERO;
-        private Duration timeout = DEFAULT_TIMEOUT;
-        private boolean tcpNoDelay = DEFAULT_TCP_NODELAY;
-        private long requests;
-        private long seed = DEFAULT_SEED;
+        private SettingValues general = Settings.defaults().only(s -> s.scope() == Setting.Scope.GENERAL);
         private final List<WorkloadConfig> workloads = new ArrayList<>();
         private ProtocolOptions protocolOptions = ProtocolOptions.none();
         private ConnectionOptions connection = ConnectionOptions.defaults();
-        private Duration statsInterval = Duration.ZERO;
-        private Duration earlySend = DEFAULT_EARLY_SEND;
-        private Arrivals arrivals = Arrivals.SMOOTH;
-        private double warmupHitrate;
-        private Duration connectTimeout;
-        private java.nio.file.Path waterfall;
-        private java.nio.file.Path out;
         private PoolOptions pool = PoolOptions.single();
-        private String admin;
         private final List<RateRamp> ramps = new ArrayList<>();
         private io.fluxperf.engine.shard.Shard shard;
         private java.time.Instant startAt;
@@ -363,38 +307,30 @@ public final class RunConfig {
 
         private Builder(RunConfig c) {
             server = c.server;
-            protocol = c.protocol;
-            threads = c.threads;
-            connections = c.connections;
-            pipeline = c.pipeline;
-            duration = c.duration;
-            windows = c.windows;
-            warmup = c.warmup;
-            timeout = c.timeout;
-            tcpNoDelay = c.tcpNoDelay;
-            requests = c.requests;
-            seed = c.seed;
+            general = c.general;
             workloads.addAll(c.workloads);
             protocolOptions = c.protocolOptions;
             connection = c.connection;
-            statsInterval = c.statsInterval;
-            earlySend = c.earlySend;
-            arrivals = c.arrivals;
-            warmupHitrate = c.warmupHitrate;
-            connectTimeout = c.connectTimeout;
-            waterfall = c.waterfall;
-            out = c.out;
             pool = c.pool;
-            admin = c.admin;
             ramps.addAll(c.ramps);
             shard = c.shard;
             startAt = c.startAt;
             objectives = c.objectives;
         }
 
+        /**
+         * The values of {@code v}'s settings of [general] and of the connections, as
+         * {@link ConfigResolver} resolved and checked them; those it has no value for keep theirs.
+         */
+        public Builder settings(SettingValues v) {
+            general = general.with(v.only(s -> s.scope() == Setting.Scope.GENERAL));
+            connection = ConnectionOptions.of(connection.values().with(v));
+            return this;
+        }
+
         /** @param v the admin endpoint's {@code [ADDR:]PORT}, or null for none */
         public Builder admin(String v) {
-            admin = v;
+            general = general.with(Settings.ADMIN, v);
             return this;
         }
 
@@ -425,32 +361,32 @@ public final class RunConfig {
 
         /** @param v a registered protocol's name */
         public Builder protocol(String v) {
-            protocol = Objects.requireNonNull(v, "protocol");
+            general = general.with(Settings.PROTOCOL, Objects.requireNonNull(v, "protocol"));
             return this;
         }
 
         public Builder threads(int v) {
-            threads = atLeast(v, 1, "threads");
+            general = general.with(Settings.THREADS, atLeast(v, 1, "threads"));
             return this;
         }
 
         public Builder connections(int v) {
-            connections = atLeast(v, 1, "connections");
+            general = general.with(Settings.CONNECTIONS, atLeast(v, 1, "connections"));
             return this;
         }
 
         public Builder pipeline(int v) {
-            pipeline = atLeast(v, 1, "pipeline");
+            general = general.with(Settings.PIPELINE, atLeast(v, 1, "pipeline"));
             return this;
         }
 
         public Builder duration(Duration v) {
-            duration = positive(v, "duration");
+            general = general.with(Settings.DURATION, positive(v, "duration"));
             return this;
         }
 
         public Builder windows(int v) {
-            windows = atLeast(v, 1, "windows");
+            general = general.with(Settings.WINDOWS, atLeast(v, 1, "windows"));
             return this;
         }
 
@@ -458,17 +394,17 @@ public final class RunConfig {
             if (v.isNegative()) {
                 throw new IllegalArgumentException("warmup must not be negative, not " + v);
             }
-            warmup = v;
+            general = general.with(Settings.WARMUP, v);
             return this;
         }
 
         public Builder timeout(Duration v) {
-            timeout = positive(v, "timeout");
+            general = general.with(Settings.TIMEOUT, positive(v, "timeout"));
             return this;
         }
 
         public Builder tcpNoDelay(boolean v) {
-            tcpNoDelay = v;
+            general = general.with(Settings.TCP_NODELAY, v);
             return this;
         }
 
@@ -477,12 +413,12 @@ public final class RunConfig {
             if (v < 0) {
                 throw new IllegalArgumentException("requests must be >= 0, not " + v);
             }
-            requests = v;
+            general = general.with(Settings.REQUESTS, v);
             return this;
         }
 
         public Builder seed(long v) {
-            seed = v;
+            general = general.with(Settings.SEED, v);
             return this;
         }
 
@@ -514,7 +450,7 @@ public final class RunConfig {
             if (v.isNegative()) {
                 throw new IllegalArgumentException("stats interval must not be negative, not " + v);
             }
-            statsInterval = v;
+            general = general.with(Settings.STATS_INTERVAL, v);
             return this;
         }
 
@@ -523,12 +459,12 @@ public final class RunConfig {
             if (v.isNegative()) {
                 throw new IllegalArgumentException("early send must not be negative, not " + v);
             }
-            earlySend = v;
+            general = general.with(Settings.EARLY_SEND, v);
             return this;
         }
 
         public Builder arrivals(Arrivals v) {
-            arrivals = Objects.requireNonNull(v, "arrivals");
+            general = general.with(Settings.ARRIVALS, Objects.requireNonNull(v, "arrivals"));
             return this;
         }
 
@@ -537,25 +473,25 @@ public final class RunConfig {
             if (!(v >= 0 && v <= 100)) {
                 throw new IllegalArgumentException("warm-up hit rate must be between 0 and 100 %, not " + v);
             }
-            warmupHitrate = v;
+            general = general.with(Settings.WARMUP_HITRATE, v);
             return this;
         }
 
         /** @param v null: derived from the request timeout */
         public Builder connectTimeout(Duration v) {
-            connectTimeout = v == null ? null : positive(v, "connect timeout");
+            general = general.with(Settings.CONNECT_TIMEOUT, v == null ? null : positive(v, "connect timeout"));
             return this;
         }
 
         /** @param v a .png file, or null for none */
         public Builder waterfall(java.nio.file.Path v) {
-            waterfall = v;
+            general = general.with(Settings.WATERFALL, v);
             return this;
         }
 
         /** @param v the run directory to write, or null for none */
         public Builder out(java.nio.file.Path v) {
-            out = v;
+            general = general.with(Settings.OUT, v);
             return this;
         }
 
@@ -583,7 +519,7 @@ public final class RunConfig {
             }
             boolean rated = workloads.stream().anyMatch(WorkloadConfig::isRated);
             boolean mixed = rated && workloads.stream().anyMatch(w -> !w.isRated());
-            if (mixed && threads < 2) {
+            if (mixed && general.get(Settings.THREADS) < 2) {
                 throw new IllegalArgumentException("a run of paced workloads beside unpaced ones needs 2 threads or more:"
                         + " the last one sends the paced ones");
             }

@@ -5,8 +5,10 @@ import java.time.Duration;
 
 /**
  * The run settings given on the command line, before they are merged with a config file.
- * A null field was not given. {@link ConfigResolver} merges these over the file (flags win) and
- * checks the result; the names are the flag names.
+ * A null field was not given; the names are the flag names. {@link #toFlags} puts each under its
+ * {@link Setting}, which {@link ConfigResolver} checks and merges over the file (flags win).
+ * The cli still fills these fields from its own options; once it makes its options from
+ * {@link Settings}, it can build {@link Flags} directly and this class goes.
  */
 public final class RunSettings {
     public Path config;
@@ -101,5 +103,35 @@ public final class RunSettings {
             protocolOptions.computeIfAbsent(flag, k -> new java.util.ArrayList<>()).add(value.toString());
         }
         return this;
+    }
+
+    /** These flags under their settings, unchecked. */
+    public Flags toFlags() {
+        Flags.Builder b = Flags.builder()
+                .set(Settings.CONFIG, config).set(Settings.CONFIG_FORMAT, configFormat)
+                .set(Settings.PROTOCOL, protocol).set(Settings.METHOD, method)
+                .set(Settings.KEYS_PER_REQUEST, keysPerRequest).set(Settings.BYTES, bytes)
+                .set(Settings.HIT, hit).set(Settings.FLUSH, flush).set(Settings.RATE, rate)
+                .set(Settings.THREADS, threads).set(Settings.CONNECTIONS, connections).set(Settings.PIPELINE, pipeline)
+                .set(Settings.DURATION, duration).set(Settings.WINDOWS, windows).set(Settings.WARMUP, warmup)
+                .set(Settings.TCP_NODELAY, tcpNoDelay).set(Settings.TIMEOUT, timeout)
+                .set(Settings.KEYSPACE, keyspace).set(Settings.KEY_LENGTH, keyLength)
+                .set(Settings.EXPONENT, exponent).set(Settings.TTL, ttl).set(Settings.REQUESTS, requests)
+                .set(Settings.SEED, seed).set(Settings.COMMAND, command).set(Settings.PATH, path)
+                .set(Settings.UDP, udp).set(Settings.TLS, tls).set(Settings.TLS_CA, tlsCa)
+                .set(Settings.TLS_INSECURE, tlsInsecure).set(Settings.SNI, sni)
+                .set(Settings.CONNECT_PER_REQUEST, connectPerRequest).set(Settings.HOLD_CONNECTIONS, holdConnections)
+                .set(Settings.CONNECT_RATE, connectRate).set(Settings.IO_URING, ioUring).set(Settings.BUSY_POLL, busyPoll)
+                .set(Settings.STATS_INTERVAL, statsInterval).set(Settings.EARLY_SEND, earlySend)
+                .set(Settings.ARRIVALS, arrivals).set(Settings.WARMUP_HITRATE, warmupHitrate)
+                .set(Settings.CONNECT_TIMEOUT, connectTimeout).set(Settings.OUT, out).set(Settings.WATERFALL, waterfall)
+                .set(Settings.SERVER, servers != null && !servers.isEmpty() ? servers : server)
+                .set(Settings.CLUSTER, cluster).set(Settings.READ_FROM, readFrom)
+                .set(Settings.ADMIN, admin).set(Settings.RAMP, ramp).set(Settings.SLO, slo)
+                .set(Settings.SLO_ABORT, sloAbort).set(Settings.SLO_STRICT, sloStrict)
+                .set(Settings.SUBSCRIBERS, subscribers);
+        b.set(Settings.DISTRIBUTION, distribution).set(Settings.SERVER_DISTRIBUTION, serverDistribution);
+        protocolOptions.forEach(b::protocolOption);
+        return b.build();
     }
 }

@@ -21,8 +21,8 @@ public record TtlMix(int[] seconds, int[] weights) {
         weights = weights.clone();
         long total = 0;
         for (int i = 0; i < seconds.length; i++) {
-            if (seconds[i] < 0 || seconds[i] > ConfigResolver.MAX_TTL) {
-                throw new IllegalArgumentException("a ttl must be between 0 and " + ConfigResolver.MAX_TTL
+            if (seconds[i] < 0 || seconds[i] > Settings.MAX_TTL) {
+                throw new IllegalArgumentException("a ttl must be between 0 and " + Settings.MAX_TTL
                         + " seconds, not " + seconds[i]);
             }
             if (weights[i] < 0) {

@@ -1,11 +1,11 @@
 package io.fluxperf.engine.rundir;
 
-import io.fluxperf.engine.config.Arrivals;
-import io.fluxperf.engine.config.ConnectionOptions;
 import io.fluxperf.engine.config.KeyDistribution;
 import io.fluxperf.engine.config.KeyspaceConfig;
 import io.fluxperf.engine.config.PoolOptions;
 import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.Setting;
+import io.fluxperf.engine.config.Settings;
 import io.fluxperf.engine.config.TomlStrings;
 import io.fluxperf.engine.config.ValueSize;
 import io.fluxperf.engine.config.WorkloadConfig;
@@ -14,7 +14,6 @@ import io.fluxperf.engine.protocol.ProtocolOption;
 import io.fluxperf.engine.protocol.ProtocolOptions;
 import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.request.Command;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,29 +47,7 @@ public final class EffectiveConfig {
         } else if (c.server() != null) {
             key(b, "server", quote(c.server()));
         }
-        key(b, "protocol", quote(c.protocol()));
-        key(b, "threads", Integer.toString(c.threads()));
-        key(b, "connections", Integer.toString(c.connections()));
-        key(b, "pipeline", Integer.toString(c.pipeline()));
-        key(b, "duration", duration(c.duration()));
-        key(b, "windows", Integer.toString(c.windows()));
-        key(b, "warmup", duration(c.warmup()));
-        if (c.warmupHitrate() > 0) {
-            key(b, "warmup-hitrate", number(c.warmupHitrate()));
-        }
-        key(b, "timeout", duration(c.timeout()));
-        if (c.connectTimeout() != null) {
-            key(b, "connect-timeout", duration(c.connectTimeout()));
-        }
-        key(b, "tcp-nodelay", Boolean.toString(c.tcpNoDelay()));
-        key(b, "requests", Long.toString(c.requests()));
-        key(b, "seed", Long.toString(c.seed()));
-        if (c.arrivals() != Arrivals.SMOOTH) {
-            key(b, "arrivals", quote(c.arrivals().label()));
-        }
-        key(b, "early-send", duration(c.earlySend()));
-        key(b, "stats-interval", duration(c.statsInterval()));
-        connection(b, c.connection());
+        settings(b, c);
         protocolOptions(b, c.protocolOptions());
         for (WorkloadConfig w : c.workloads()) {
             b.append('\n').append("[[workload]]\n");
@@ -93,36 +70,23 @@ public final class EffectiveConfig {
         return b.toString();
     }
 
-    private static void connection(StringBuilder b, ConnectionOptions o) {
-        if (o.udp()) {
-            key(b, "udp", "true");
-        }
-        if (o.tls()) {
-            key(b, "tls", "true");
-            if (o.tlsCa() != null) {
-                key(b, "tls-ca", quote(o.tlsCa().toString()));
-            }
-            if (o.tlsInsecure()) {
-                key(b, "tls-insecure", "true");
-            }
-            if (o.sni() != null) {
-                key(b, "sni", quote(o.sni()));
+    /**
+     * [general]'s settings, from their declarations ({@link Setting#recorded}): each that has a
+     * value, but the connection's only where they are not their default (plain TCP), as a file
+     * that leaves them out means.
+     */
+    private static void settings(StringBuilder b, RunConfig c) {
+        for (Setting<?> s : Settings.all()) {
+            if (s.recorded()) {
+                setting(b, s, c);
             }
         }
-        if (o.connectPerRequest()) {
-            key(b, "connect-per-request", "true");
-        }
-        if (o.holdConnections() > 0) {
-            key(b, "hold-connections", Integer.toString(o.holdConnections()));
-        }
-        if (o.connectRate() > 0) {
-            key(b, "connect-rate", number(o.connectRate()));
-        }
-        if (o.ioUring()) {
-            key(b, "io-uring", "true");
-        }
-        if (o.busyPoll()) {
-            key(b, "busy-poll", "true");
+    }
+
+    private static <T> void setting(StringBuilder b, Setting<T> s, RunConfig c) {
+        T v = c.get(s);
+        if (v != null && !(s.scope() == Setting.Scope.CONNECTION && v.equals(s.defaultValue()))) {
+            key(b, s.key(), s.toml(v));
         }
     }
 
@@ -232,21 +196,6 @@ public final class EffectiveConfig {
 
     private static void key(StringBuilder b, String key, String value) {
         b.append(key).append(" = ").append(value).append('\n');
-    }
-
-    /** A duration in the largest unit that keeps it exact ("60s", "250ms", "50us", "7ns"). */
-    static String duration(Duration d) {
-        long nanos = d.toNanos();
-        if (nanos % 1_000_000_000L == 0) {
-            return quote(nanos / 1_000_000_000L + "s");
-        }
-        if (nanos % 1_000_000L == 0) {
-            return quote(nanos / 1_000_000L + "ms");
-        }
-        if (nanos % 1_000L == 0) {
-            return quote(nanos / 1_000L + "us");
-        }
-        return quote(nanos + "ns");
     }
 
     /** A number as TOML writes it: whole numbers without a fraction, others exactly as Java prints the double. */

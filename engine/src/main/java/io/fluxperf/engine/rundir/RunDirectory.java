@@ -6,7 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.config.ConfigResolver;
 import io.fluxperf.engine.config.RunConfig;
-import io.fluxperf.engine.config.RunSettings;
+import io.fluxperf.engine.config.Flags;
+import io.fluxperf.engine.config.Settings;
 import io.fluxperf.trace.FileErrors;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -168,9 +169,7 @@ public final class RunDirectory {
     /** The effective config, read from config.toml as {@code run --config} reads it. */
     public RunConfig config() {
         if (config == null) {
-            RunSettings settings = new RunSettings();
-            settings.config = dir.resolve(RunFiles.CONFIG);
-            config = ConfigResolver.resolve(settings);
+            config = ConfigResolver.resolve(Flags.builder().set(Settings.CONFIG, dir.resolve(RunFiles.CONFIG)).build());
         }
         return config;
     }

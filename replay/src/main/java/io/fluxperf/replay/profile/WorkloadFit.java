@@ -1,7 +1,7 @@
 package io.fluxperf.replay.profile;
 
 import io.fluxperf.engine.UserError;
-import io.fluxperf.engine.config.ConfigResolver;
+import io.fluxperf.engine.config.Settings;
 import io.fluxperf.engine.config.ValueSize;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.Protocols;
@@ -45,7 +45,7 @@ public final class WorkloadFit {
         b.append("windows = 1\n");
 
         long keys = Math.max(1, p.keys());
-        int keyLength = (int) Math.min(ConfigResolver.MAX_KEY_LENGTH, Math.max(Long.toString(keys - 1).length(),
+        int keyLength = (int) Math.min(Settings.MAX_KEY_LENGTH, Math.max(Long.toString(keys - 1).length(),
                 p.keySize() == null ? 16 : Math.round(p.keySize().mean())));
         String distribution = p.zipfAlpha() != null && p.zipfAlpha() > 0
                 ? "distribution = \"zipf\"\nexponent = " + number(p.zipfAlpha()) + "\n" : "distribution = \"uniform\"\n";
@@ -75,7 +75,7 @@ public final class WorkloadFit {
                     b.append("bytes = ").append(weighted(p.writeSizes(), ValueSize.MAX_BYTES, "size")).append('\n');
                 }
                 if (p.writeTtls().keySet().stream().anyMatch(t -> t > 0)) {
-                    b.append("ttl = ").append(weighted(p.writeTtls(), ConfigResolver.MAX_TTL, "seconds")).append('\n');
+                    b.append("ttl = ").append(weighted(p.writeTtls(), Settings.MAX_TTL, "seconds")).append('\n');
                 }
             }
         }
