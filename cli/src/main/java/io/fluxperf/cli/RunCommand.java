@@ -41,6 +41,7 @@ import picocli.CommandLine.Option;
                 "  fluxperf run -s 127.0.0.1:11211 --rate 20000 -d 10 -w 6 --out runs/a --trace && fluxperf report runs/a",
                 "  fluxperf run -s 10.0.0.1:11211 -s 10.0.0.2:11211 -s 10.0.0.3:11211:2 --hit   # a ketama pool",
                 "  fluxperf run --protocol redis --cluster -s 127.0.0.1:7000 --method set --rate 20000",
+                "  fluxperf run --protocol redis -s 127.0.0.1:6379 --method publish --subscribers 4 --rate 10000 --keyspace 100",
                 "  fluxperf run --protocol memcache-meta -s 127.0.0.1:11211 --method get --hit --meta-flags qO --pipeline 16",
                 "  fluxperf run --config samples/default.toml -s 10.0.0.5:11211 --shard 2/4 --start-at 2026-12-06T03:00:00Z",
                 "  fluxperf run -s 127.0.0.1:11211 --rate 50000 -d 10 -w 6 --slo 'p99<2ms' --slo 'success>=99.9%%' --junit slo.xml",
@@ -75,11 +76,16 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     private String protocol;
 
     @Option(names = "--method", paramLabel = "CMD",
-            description = "memcache: get, gets, set, add, replace, append, prepend, cas, delete, incr, decr, touch; redis: also del, exists, expire, mget, mset, hget, hset, hgetall, hdel, hexists, lpush, rpush, lpop, rpop, lrange, llen, sadd, srem, smembers, zadd, zrange, zrank, zrem, ping; http: get, post, put, delete (default get).")
+            description = "memcache: get, gets, set, add, replace, append, prepend, cas, delete, incr, decr, touch; redis: also del, exists, expire, mget, mset, hget, hset, hgetall, hdel, hexists, lpush, rpush, lpop, rpop, lrange, llen, sadd, srem, smembers, zadd, zrange, zrank, zrem, ping, publish; http: get, post, put, delete (default get).")
     private String method;
 
     @Option(names = "--keys-per-request", paramLabel = "N", description = "Keys per get (multi-key get), default 1.")
     private Integer keysPerRequest;
+
+    @Option(names = "--subscribers", paramLabel = "N",
+            description = "With --method publish (redis): N subscriber connections, each subscribed to every channel"
+                    + " (the keyspace's keys; sharded on a cluster), that measure each message from its send time.")
+    private Integer subscribers;
 
     @Option(names = "--bytes", paramLabel = "SIZE",
             description = "Value size: 64, a range 16..1024, or weighted sizes 64:9,4096:1 (default 64).")
@@ -274,6 +280,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         s.protocol = protocol;
         s.method = method;
         s.keysPerRequest = keysPerRequest;
+        s.subscribers = subscribers;
         s.bytes = bytes;
         s.hit = hit;
         s.flush = flush;

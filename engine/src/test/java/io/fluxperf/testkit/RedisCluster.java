@@ -28,8 +28,16 @@ public final class RedisCluster implements AutoCloseable {
         this.replicas = replicas;
     }
 
-    /** {@code masters} masters, each with {@code replicasEach} replicas. */
+    /** {@code masters} masters, each with {@code replicasEach} replicas (a node timeout of 15 s: no failover in a test's time). */
     public static RedisCluster start(int masters, int replicasEach) {
+        return start(masters, replicasEach, 15_000);
+    }
+
+    /**
+     * As {@link #start(int, int)} with {@code cluster-node-timeout} of {@code nodeTimeoutMillis}: a
+     * master unreachable that long is failed, and a replica of it promoted a second or so later.
+     */
+    public static RedisCluster start(int masters, int replicasEach, int nodeTimeoutMillis) {
         List<RedisProcess> nodes = new ArrayList<>();
         try {
             int count = masters * (1 + replicasEach);
@@ -37,21 +45,22 @@ public final class RedisCluster implements AutoCloseable {
                 // the bus on a port of its own: port + 10000 may be taken or beyond 65535
                 nodes.add(RedisProcess.startOn(FreePorts.tcp(), null, "--cluster-enabled", "yes",
                         "--cluster-config-file", "nodes.conf", "--cluster-port", Integer.toString(FreePorts.tcp()),
-                        "--cluster-node-timeout", "15000"));
+                        "--cluster-node-timeout", Integer.toString(nodeTimeoutMillis)));
             }
             List<String> create = new ArrayList<>(List.of(ExternalServer.executable("redis-cli"), "--cluster", "create"));
             nodes.forEach(n -> create.add(n.address()));
             create.addAll(List.of("--cluster-replicas", Integer.toString(replicasEach), "--cluster-yes"));
             run(create, Duration.ofSeconds(60));
             RedisCluster cluster = new RedisCluster(new ArrayList<>(), new ArrayList<>());
-            Awaitility.await("cluster_state:ok on every node").atMost(Duration.ofSeconds(30))
+            // a busy machine (other builds) makes the nodes slow to agree: wait for the state, never a fixed time
+            Awaitility.await("cluster_state:ok on every node").atMost(Duration.ofSeconds(90))
                     .pollInterval(Duration.ofMillis(100)).until(() -> nodes.stream().allMatch(n -> ready(n, count)));
             for (RedisProcess n : nodes) {
                 String role = RedisProcess.Client.fields(n.info("replication")).get("role");
                 ("master".equals(role) ? cluster.masters : cluster.replicas).add(n);
             }
             if (!cluster.replicas.isEmpty()) {
-                Awaitility.await("replicas in sync").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                Awaitility.await("replicas in sync").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100))
                         .until(() -> cluster.replicas.stream().allMatch(r ->
                                 "up".equals(RedisProcess.Client.fields(r.info("replication")).get("master_link_status"))));
             }
@@ -116,10 +125,43 @@ public final class RedisCluster implements AutoCloseable {
             List<?> r = (List<?>) range;
             if ((Long) r.get(0) <= slot && slot <= (Long) r.get(1)) {
                 long port = (Long) ((List<?>) r.get(2)).get(1);
-                return masters.stream().filter(m -> m.port() == port).findFirst().orElseThrow();
+                return nodes().stream().filter(m -> m.port() == port).findFirst().orElseThrow();
             }
         }
         throw new IllegalStateException("no node serves slot " + slot);
+    }
+
+    /** The replica whose master is {@code master} (the first, by INFO replication's master_port). */
+    public RedisProcess replicaOf(RedisProcess master) {
+        return replicas.stream().filter(r -> Integer.toString(master.port()).equals(
+                        RedisProcess.Client.fields(r.info("replication")).get("master_port")))
+                .findFirst().orElseThrow(() -> new IllegalStateException("no replica of " + master.address()));
+    }
+
+    /** Whether {@code node} says in CLUSTER NODES that it is a master now (its own line's flags: myself,master). */
+    public static boolean saysMaster(RedisProcess node) {
+        String nodes = (String) node.command("CLUSTER", "NODES");
+        for (String line : nodes.split("\n")) {
+            String[] f = line.split(" ");
+            if (f.length > 2 && f[2].contains("myself")) {
+                return f[2].contains("master");
+            }
+        }
+        throw new IllegalStateException("CLUSTER NODES of " + node.address() + " has no myself line: " + nodes);
+    }
+
+    /** The slots {@code master} serves, as [first, last] of each range, by CLUSTER SLOTS as {@code node} sees it. */
+    public List<long[]> slotsOf(RedisProcess master, RedisProcess node) {
+        @SuppressWarnings("unchecked")
+        List<Object> ranges = (List<Object>) node.command("CLUSTER", "SLOTS");
+        List<long[]> out = new ArrayList<>();
+        for (Object range : ranges) {
+            List<?> r = (List<?>) range;
+            if ((Long) ((List<?>) r.get(2)).get(1) == master.port()) {
+                out.add(new long[] {(Long) r.get(0), (Long) r.get(1)});
+            }
+        }
+        return out;
     }
 
     /** The node's cluster id. */

@@ -32,7 +32,7 @@ final class ConfigFile {
             "keys-per-request", "ttl", "keyspace", "key-length", "distribution", "exponent", "command", "path",
             "key-offset", "cardinality", "inner-keyspace", "inner-key-length", "value-kind", "compression-ratio",
             "values", "script",
-            "range-start", "range-end", "by-score", "truncate",
+            "range-start", "range-end", "by-score", "truncate", "subscribers",
             "ratelimit");
     /** The keys of an [[slo]] table (docs/slo.md). */
     static final List<String> SLO_KEYS = List.of("objective", "workload", "abort");
@@ -117,6 +117,8 @@ final class ConfigFile {
         Long rangeEnd;
         Boolean byScore;
         Integer truncate;
+        /** A publish workload's subscriber connections. */
+        Integer subscribers;
 
         Workload(TomlTable table, int index) {
             this.table = table;
@@ -368,6 +370,7 @@ final class ConfigFile {
         w.rangeEnd = t.integer("range-end", Integer.MIN_VALUE, Integer.MAX_VALUE);
         w.byScore = t.bool("by-score");
         w.truncate = toInt(t.integer("truncate", 1, WorkloadShape.MAX_TRUNCATE));
+        w.subscribers = toInt(t.integer("subscribers", 0, WorkloadShape.MAX_SUBSCRIBERS));
         return w;
     }
 

@@ -5,6 +5,7 @@ import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.ProtocolOptions;
 import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.request.Command;
+import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.CommandTemplate;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -365,7 +366,7 @@ public final class ConfigResolver {
 
     /** The per-workload flags, parsed and checked once. */
     private record WorkloadFlags(Boolean hit, Boolean flush, Integer keysPerRequest, Integer ttl, Long keyspace,
-                                 Integer keyLength, KeyDistribution distribution, Double exponent) {
+                                 Integer keyLength, KeyDistribution distribution, Double exponent, Integer subscribers) {
         static WorkloadFlags of(RunSettings flags) {
             if (Boolean.TRUE.equals(flags.hit) && Boolean.TRUE.equals(flags.flush)) {
                 throw new UserError("--hit and --flush cannot be used together: --hit loads the key space so that"
@@ -379,7 +380,9 @@ public final class ConfigResolver {
                     flags.keyLength == null ? null : flagRange("key-length", flags.keyLength, 1, MAX_KEY_LENGTH),
                     flags.distribution == null ? null
                             : flag("distribution", () -> Checks.distribution(flags.distribution)),
-                    flags.exponent == null ? null : flag("exponent", () -> Checks.exponent(flags.exponent)));
+                    flags.exponent == null ? null : flag("exponent", () -> Checks.exponent(flags.exponent)),
+                    flags.subscribers == null ? null
+                            : flagRange("subscribers", flags.subscribers, 1, WorkloadShape.MAX_SUBSCRIBERS));
         }
     }
 
@@ -393,7 +396,16 @@ public final class ConfigResolver {
         CommandTemplate template = flags.command != null ? flag("command", () -> CommandTemplate.parse(flags.command))
                 : flags.path != null ? CommandTemplate.word(flag("path", () -> Checks.path(flags.path))) : null;
         if (!protocol.supports(method)) {
-            throw new UserError("--method: protocol " + protocol.name() + " does not support " + method.label());
+            throw new UserError("--method: protocol " + protocol.name() + " does not support " + method.label()
+                    + speakers(method));
+        }
+        if (wf.subscribers != null && method != Command.PUBLISH) {
+            throw new UserError("--subscribers: only --method publish has subscribers, not " + method.label());
+        }
+        if (method == Command.PUBLISH && flags.bytes != null
+                && flag("bytes", () -> ValueSizeParser.parse(flags.bytes)).min() < Request.MESSAGE_HEADER_BYTES) {
+            throw new UserError("--bytes: a published message carries its send time and id in its first "
+                    + Request.MESSAGE_HEADER_BYTES + " bytes; give at least " + Request.MESSAGE_HEADER_BYTES);
         }
         if (method == Command.EVAL || method == Command.EVALSHA) {
             throw new UserError("--method: " + method.label() + " needs the script it runs, which only a config file"
@@ -426,8 +438,9 @@ public final class ConfigResolver {
         KeyspaceConfig keys = new KeyspaceConfig(count, keyLength, distribution,
                 or(wf.exponent, KeyspaceConfig.DEFAULT_ZIPF_EXPONENT));
         try {
-            return new WorkloadConfig(null, method, rate, 1, bytes, keys, or(wf.hit, false), or(wf.flush, false),
+            WorkloadConfig w = new WorkloadConfig(null, method, rate, 1, bytes, keys, or(wf.hit, false), or(wf.flush, false),
                     keysPerRequest, or(wf.ttl, 0), template);
+            return wf.subscribers == null ? w : w.withShape(w.shape().withSubscribers(wf.subscribers));
         } catch (IllegalArgumentException e) {
             throw new UserError("the command line: " + e.getMessage());
         }
@@ -445,9 +458,11 @@ public final class ConfigResolver {
         Set<String> names = new HashSet<>();
         boolean anyRead = false;
         boolean anyZipf = false;
+        String subscribed = null;
         for (ConfigFile.Workload w : file.workloads) {
             if (!protocol.supports(w.method)) {
-                throw w.error("method", "protocol " + protocol.name() + " does not support " + w.method.label());
+                throw w.error("method", "protocol " + protocol.name() + " does not support " + w.method.label()
+                        + speakers(w.method));
             }
             String name = w.name;
             if (name == null) {
@@ -504,6 +519,16 @@ public final class ConfigResolver {
                 throw w.error(w.keyspace != null ? "keyspace" : "key-length", keysProblem);
             }
             WorkloadShape shape = shape(w);
+            if (w.method == Command.PUBLISH && wf.subscribers != null) {
+                shape = shape.withSubscribers(wf.subscribers);
+            }
+            if (shape.subscribers() > 0) {
+                if (subscribed != null) {
+                    throw w.error("subscribers", "only one workload of a run has subscribers, and workload " + subscribed
+                            + " has them already");
+                }
+                subscribed = name;
+            }
             if (w.ttls != null && wf.ttl == null) {
                 shape = shape.withTtls(w.ttls); // a --ttl replaces the file's list with its one ttl
             }
@@ -535,6 +560,9 @@ public final class ConfigResolver {
         if (wf.keysPerRequest != null && wf.keysPerRequest > 1 && !anyRead) {
             throw new UserError("--keys-per-request: no workload in " + file.toml.name()
                     + " reads (get or gets), and only reads take more than one key");
+        }
+        if (wf.subscribers != null && subscribed == null) {
+            throw new UserError("--subscribers: no workload in " + file.toml.name() + " publishes (method = \"publish\")");
         }
         if (wf.exponent != null && !anyZipf) {
             throw new UserError("--exponent: no workload in " + file.toml.name()
@@ -574,6 +602,9 @@ public final class ConfigResolver {
         if (Boolean.TRUE.equals(w.byScore) && w.method != Command.ZRANGE) {
             throw w.error("by-score", "only zrange reads by score, and this workload's method is " + w.method.label());
         }
+        if (w.subscribers != null && w.subscribers > 0 && w.method != Command.PUBLISH) {
+            throw w.error("subscribers", "only publish has subscribers, and this workload's method is " + w.method.label());
+        }
         if (w.truncate != null && !w.method.takesTruncate()) {
             throw w.error("truncate", "only lpush and rpush keep a list at most so long, and this workload's method is "
                     + w.method.label());
@@ -611,11 +642,20 @@ public final class ConfigResolver {
             if (w.truncate != null) {
                 s = s.withTruncate(w.truncate);
             }
+            if (w.subscribers != null) {
+                s = s.withSubscribers(w.subscribers);
+            }
         } catch (IllegalArgumentException e) {
             throw w.error(w.innerKeys != null && e.getMessage().contains("inner") ? "inner-key-length" : "cardinality",
                     e.getMessage());
         }
         return s;
+    }
+
+    /** " (redis does)": which registered protocols have {@code method}, for the sentence that refuses it. */
+    private static String speakers(Command method) {
+        List<String> names = Protocols.all().stream().filter(p -> p.supports(method)).map(Protocol::name).toList();
+        return names.isEmpty() ? "" : " (" + String.join(", ", names) + (names.size() == 1 ? " does)" : " do)");
     }
 
     /** Either every workload has a rate (open loop) or none has (closed loop). */

@@ -14,6 +14,8 @@ public final class RunSettings {
     public String protocol;
     public String method;
     public Integer keysPerRequest;
+    /** --subscribers: a publish workload's subscriber connections. */
+    public Integer subscribers;
     /** --bytes: "64", "16..1024" (uniform range) or "64:9,4096:1" (size:weight list). */
     public String bytes;
     public Boolean hit;

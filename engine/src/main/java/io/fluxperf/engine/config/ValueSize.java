@@ -11,6 +11,9 @@ public sealed interface ValueSize {
     /** The largest size this can produce. */
     int max();
 
+    /** The smallest size this can produce. */
+    int min();
+
     /** As the report and the config echo show it. */
     String describe();
 
@@ -25,6 +28,11 @@ public sealed interface ValueSize {
 
         @Override
         public int max() {
+            return bytes;
+        }
+
+        @Override
+        public int min() {
             return bytes;
         }
 
@@ -74,6 +82,11 @@ public sealed interface ValueSize {
         @Override
         public int max() {
             return Arrays.stream(sizes).max().orElse(0);
+        }
+
+        @Override
+        public int min() {
+            return Arrays.stream(sizes).min().orElse(0);
         }
 
         @Override

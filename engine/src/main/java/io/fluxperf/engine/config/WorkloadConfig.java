@@ -93,6 +93,13 @@ public record WorkloadConfig(String name, Command method, double rate, int weigh
         if (shape.byScore() && method != Command.ZRANGE) {
             throw new IllegalArgumentException("only zrange reads by score, and this workload's method is " + method.label());
         }
+        if (shape.subscribers() > 0 && method != Command.PUBLISH) {
+            throw new IllegalArgumentException("only publish has subscribers, and this workload's method is " + method.label());
+        }
+        if (method == Command.PUBLISH && bytes.min() < io.fluxperf.engine.request.Request.MESSAGE_HEADER_BYTES) {
+            throw new IllegalArgumentException("a published message carries its send time and id in its first "
+                    + io.fluxperf.engine.request.Request.MESSAGE_HEADER_BYTES + " bytes; give bytes of at least that");
+        }
         if (shape.truncate() > 0 && !method.takesTruncate()) {
             throw new IllegalArgumentException("only lpush and rpush keep a list at most so long, and this workload's"
                     + " method is " + method.label());

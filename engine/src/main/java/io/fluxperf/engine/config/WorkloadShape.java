@@ -24,21 +24,25 @@ import java.util.Objects;
  * @param truncate         LPUSH and RPUSH keep their list at most this long (a trim sent with each push); 0: no trim
  * @param ttls             expiry times the writes draw by weight; null: the workload's one ttl
  *                         ({@link WorkloadConfig#ttlSeconds()})
+ * @param subscribers      a publish workload's subscriber connections, each subscribed to every channel
+ *                         of its keyspace; 0: none
  */
 public record WorkloadShape(long keyOffset, int cardinality, long innerKeys, int innerKeyLength, ValueKind valueKind,
                             double compressionRatio, ValueMode values, String script, Long rangeStart, Long rangeEnd,
-                            boolean byScore, int truncate, TtlMix ttls) {
+                            boolean byScore, int truncate, TtlMix ttls, int subscribers) {
     public static final WorkloadShape DEFAULT = new WorkloadShape(0, 1, 0, 0, ValueKind.BYTES, 1.0,
             ValueMode.PER_KEY, null);
     public static final int MAX_CARDINALITY = 1024;
     /** The longest list a truncate keeps. */
     public static final int MAX_TRUNCATE = 1 << 30;
+    /** The most subscribers a publish workload has (each a connection per server, and a bit per message). */
+    public static final int MAX_SUBSCRIBERS = 1024;
 
     /** A shape with the default range and no truncate. */
     public WorkloadShape(long keyOffset, int cardinality, long innerKeys, int innerKeyLength, ValueKind valueKind,
                          double compressionRatio, ValueMode values, String script) {
         this(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values, script, null, null,
-                false, 0, null);
+                false, 0, null, 0);
     }
 
     /** A shape without a ttl mix. */
@@ -46,10 +50,13 @@ public record WorkloadShape(long keyOffset, int cardinality, long innerKeys, int
                          double compressionRatio, ValueMode values, String script, Long rangeStart, Long rangeEnd,
                          boolean byScore, int truncate) {
         this(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values, script, rangeStart,
-                rangeEnd, byScore, truncate, null);
+                rangeEnd, byScore, truncate, null, 0);
     }
 
     public WorkloadShape {
+        if (subscribers < 0 || subscribers > MAX_SUBSCRIBERS) {
+            throw new IllegalArgumentException("subscribers must be between 1 and " + MAX_SUBSCRIBERS + ", not " + subscribers);
+        }
         if (truncate < 0 || truncate > MAX_TRUNCATE) {
             throw new IllegalArgumentException("truncate must be between 1 and " + MAX_TRUNCATE + ", not " + truncate);
         }
@@ -116,6 +123,9 @@ public record WorkloadShape(long keyOffset, int cardinality, long innerKeys, int
         if (truncate > 0) {
             b.append(" Truncate: ").append(truncate);
         }
+        if (subscribers > 0) {
+            b.append(" Subscribers: ").append(subscribers);
+        }
         if (ttls != null) {
             b.append(" TTLs: ").append(ttls.describe()).append(" (seconds:weight)");
         }
@@ -124,58 +134,64 @@ public record WorkloadShape(long keyOffset, int cardinality, long innerKeys, int
 
     public WorkloadShape withKeyOffset(long v) {
         return new WorkloadShape(v, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values, script,
-                rangeStart, rangeEnd, byScore, truncate, ttls);
+                rangeStart, rangeEnd, byScore, truncate, ttls, subscribers);
     }
 
     public WorkloadShape withCardinality(int v) {
         return new WorkloadShape(keyOffset, v, innerKeys, innerKeyLength, valueKind, compressionRatio, values, script,
-                rangeStart, rangeEnd, byScore, truncate, ttls);
+                rangeStart, rangeEnd, byScore, truncate, ttls, subscribers);
     }
 
     public WorkloadShape withInnerKeys(long count, int length) {
         return new WorkloadShape(keyOffset, cardinality, count, length, valueKind, compressionRatio, values, script,
-                rangeStart, rangeEnd, byScore, truncate, ttls);
+                rangeStart, rangeEnd, byScore, truncate, ttls, subscribers);
     }
 
     public WorkloadShape withValueKind(ValueKind v) {
         return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, v, compressionRatio, values, script,
-                rangeStart, rangeEnd, byScore, truncate, ttls);
+                rangeStart, rangeEnd, byScore, truncate, ttls, subscribers);
     }
 
     public WorkloadShape withCompressionRatio(double v) {
         return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, v, values, script,
-                rangeStart, rangeEnd, byScore, truncate, ttls);
+                rangeStart, rangeEnd, byScore, truncate, ttls, subscribers);
     }
 
     public WorkloadShape withValues(ValueMode v) {
         return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, v, script,
-                rangeStart, rangeEnd, byScore, truncate, ttls);
+                rangeStart, rangeEnd, byScore, truncate, ttls, subscribers);
     }
 
     public WorkloadShape withScript(String v) {
         return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values, v,
-                rangeStart, rangeEnd, byScore, truncate, ttls);
+                rangeStart, rangeEnd, byScore, truncate, ttls, subscribers);
     }
 
     public WorkloadShape withRange(Long start, Long end) {
         return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values,
-                script, start, end, byScore, truncate, ttls);
+                script, start, end, byScore, truncate, ttls, subscribers);
     }
 
     public WorkloadShape withByScore(boolean v) {
         return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values,
-                script, rangeStart, rangeEnd, v, truncate, ttls);
+                script, rangeStart, rangeEnd, v, truncate, ttls, subscribers);
     }
 
     public WorkloadShape withTruncate(int v) {
         return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values,
-                script, rangeStart, rangeEnd, byScore, v, ttls);
+                script, rangeStart, rangeEnd, byScore, v, ttls, subscribers);
     }
 
     /** Writes draw their ttl from {@code v} (null: the workload's one ttl). */
     public WorkloadShape withTtls(TtlMix v) {
         return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values,
-                script, rangeStart, rangeEnd, byScore, truncate, v);
+                script, rangeStart, rangeEnd, byScore, truncate, v, subscribers);
+    }
+
+    /** A publish workload's messages go to {@code v} subscriber connections (0: none). */
+    public WorkloadShape withSubscribers(int v) {
+        return new WorkloadShape(keyOffset, cardinality, innerKeys, innerKeyLength, valueKind, compressionRatio, values,
+                script, rangeStart, rangeEnd, byScore, truncate, ttls, v);
     }
 
     /** The kind of value a write carries. */

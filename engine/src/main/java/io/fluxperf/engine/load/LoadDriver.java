@@ -122,7 +122,7 @@ final class LoadDriver implements SlotEvents {
                 serverShapes.add(new ServerStats(m.name(), m.role()));
             }
             serverShapes.add(new ServerStats(ServerStats.NOT_SENT, null));
-            this.serverQueues = new ServerQueues(byMember, pipeline);
+            this.serverQueues = serverPool.newQueues(byMember, pipeline);
             this.router = serverPool.newRouter();
             this.pool = new RequestPool(count * pipeline + ServerQueues.capacity(byMember, pipeline) + 1);
         }

@@ -107,6 +107,8 @@ public final class LoadRun {
     private Histogram[] feedService;
     /** The measured windows have begun: the running window's figures are the run's. */
     private boolean measuring;
+    /** Figures kept apart from the load threads' and added to each window by time (a cluster's topology, subscribers). */
+    private final List<RunAddendum> addenda = new ArrayList<>();
     /** Rate changes made on other threads, told to the listener on the run's thread. */
     private final java.util.concurrent.ConcurrentLinkedQueue<RateControl.Change> rateChanges =
             new java.util.concurrent.ConcurrentLinkedQueue<>();
@@ -281,6 +283,15 @@ public final class LoadRun {
         return this;
     }
 
+    /**
+     * Adds {@code a}'s figures to each window and to the whole run ({@link RunAddendum}); a
+     * cluster's topology is added by {@link #execute(ServerPool, String, RequestSource)} itself.
+     */
+    public LoadRun addendum(RunAddendum a) {
+        addenda.add(a);
+        return this;
+    }
+
     /** Feeds the admin endpoint's figures every statistics interval (every second without --stats-interval). */
     public LoadRun feed(LiveFeed f) {
         this.feed = f;
@@ -318,6 +329,9 @@ public final class LoadRun {
 
     private RunResult execute(SocketAddress target, ServerPool servers, String targetDescription, RequestSource source) {
         this.servers = servers;
+        if (servers != null && servers.topology() != null) {
+            addenda.add(servers.topology());
+        }
         ClientLoops owned = sharedLoops == null ? new ClientLoops(config.connection().ioUring()) : null;
         ClientLoops loops = owned != null ? owned : sharedLoops;
         List<LoadDriver> drivers = new ArrayList<>();
@@ -349,7 +363,11 @@ public final class LoadRun {
             if (config.needsPreload() && !stopRequested) {
                 preloaded = preload(drivers, new Preload(config, load.pattern()));
             }
-            return measure(drivers, source != null ? source : load, targetDescription, preloaded);
+            RequestSource requests = source != null ? source : load;
+            for (RunAddendum a : addenda) {
+                requests = a.source(requests);
+            }
+            return measure(drivers, requests, targetDescription, preloaded);
         } finally {
             unfollow.run();
             tuning.end();
@@ -518,6 +536,9 @@ public final class LoadRun {
             feed.measuring(windowStart);
         }
         measuring = true;
+        for (RunAddendum a : addenda) {
+            a.measuring(windowStart);
+        }
         if (rateControl != null) {
             bookkeeping.targets(rateControl::meanConfigs);
         }
@@ -541,6 +562,10 @@ public final class LoadRun {
                     d.stop();
                 }
                 await(exhausted, config.timeout().plusSeconds(5));
+                long settled = System.nanoTime() + config.timeout().toNanos();
+                for (RunAddendum a : addenda) {
+                    a.loadEnded(settled);
+                }
             }
             List<ThreadFigures> figures = swapAll(drivers, spares, false, false);
             long now = ThreadFigures.takenNanos(figures); // when the loops ended the window (see the warm-up's end)
@@ -549,6 +574,9 @@ public final class LoadRun {
             }
             long cpu = ProcessCpu.nanos();
             WindowResult window = bookkeeping.window(w, windowStart, now, cpu < 0 ? -1 : cpu - windowCpu, figures);
+            for (RunAddendum a : addenda) {
+                window = a.window(window);
+            }
             windowCpu = cpu;
             listener.window(window);
             if (feed != null) {
@@ -575,7 +603,11 @@ public final class LoadRun {
         for (double seconds : threadSeconds) {
             perThread.add(seconds);
         }
-        return new RunResult(config, targetDescription, windows, bookkeeping.run(), stop == null ? StopReason.COMPLETED : stop,
+        WindowResult total = bookkeeping.run();
+        for (RunAddendum a : addenda) {
+            total = a.run(total);
+        }
+        return new RunResult(config, targetDescription, windows, total, stop == null ? StopReason.COMPLETED : stop,
                 preloaded, List.copyOf(intervals), perThread, lateness(drivers), toHitrate);
     }
 

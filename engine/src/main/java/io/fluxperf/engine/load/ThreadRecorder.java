@@ -231,6 +231,9 @@ final class ThreadRecorder {
         if (tracing) {
             tracer.record(r, outcome, nowNanos, responseBytes, warmingUp);
         }
+        if (outcome == Outcome.OK && r.ledger() != null) {
+            r.ledger().accepted(r, !warmingUp); // a publish's message, which every subscriber is to receive
+        }
         if (warmingUp && r.command().isRead()) {
             if (outcome == Outcome.OK) {
                 warmupHits++;

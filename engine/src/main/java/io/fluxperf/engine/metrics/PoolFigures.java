@@ -26,6 +26,19 @@ public record PoolFigures(List<ServerStats> servers, boolean cluster, long mapRe
         return servers.stream().mapToLong(ServerStats::ask).sum();
     }
 
+    /**
+     * These figures with each server's role as {@code roles} says (by server name; a server it
+     * does not name keeps its own): a cluster's roles at a window's end, after a failover.
+     */
+    public PoolFigures withRoles(java.util.Map<String, String> roles) {
+        List<ServerStats> renamed = new java.util.ArrayList<>();
+        for (ServerStats s : servers) {
+            String role = roles.get(s.name());
+            renamed.add(role == null || role.equals(s.role()) || s.isNotSent() ? s : s.withRole(role));
+        }
+        return new PoolFigures(renamed, cluster, mapRefreshes);
+    }
+
     /** A read-only copy whose histograms are kept encoded. */
     public PoolFigures kept() {
         return new PoolFigures(servers.stream().map(ServerStats::kept).toList(), cluster, mapRefreshes);

@@ -111,6 +111,19 @@ public final class ServerStats {
         ask = 0;
     }
 
+    /**
+     * The same figures under another role (a cluster's replica promoted to master): a view that
+     * shares this one's histogram, for a window's report.
+     */
+    public ServerStats withRole(String newRole) {
+        ServerStats c = new ServerStats(name, newRole, latency, keptLatency);
+        c.outcomes.add(outcomes);
+        c.sent = sent;
+        c.moved = moved;
+        c.ask = ask;
+        return c;
+    }
+
     /** An empty one of the same server. */
     public ServerStats emptyCopy() {
         return new ServerStats(name, role);

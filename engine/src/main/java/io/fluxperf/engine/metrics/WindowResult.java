@@ -38,6 +38,10 @@ public final class WindowResult {
     private PoolFigures pool;
     /** The kernel's TCP_INFO of the load connections in the window; empty when none was sampled. */
     private TcpHealth tcp = new TcpHealth();
+    /** A cluster run: what it saw of the cluster's layout in the window; null otherwise. */
+    private TopologyFigures topology;
+    /** A publish workload with subscribers: what they received in the window; null otherwise. */
+    private MessageFigures messages;
 
     public WindowResult(int number, long startNanos, long endNanos, List<WorkloadConfig> workloadConfigs,
                         List<WorkloadStats> workloads, WorkloadStats total, ConnectionCounts connections,
@@ -85,6 +89,8 @@ public final class WindowResult {
         w.summaries = s;
         w.pool = pool;
         w.tcp = tcp;
+        w.topology = topology;
+        w.messages = messages;
         return w;
     }
 
@@ -95,7 +101,33 @@ public final class WindowResult {
         w.summaries = summaries;
         w.pool = p;
         w.tcp = tcp;
+        w.topology = topology;
+        w.messages = messages;
         return w;
+    }
+
+    /** This window with what a publish workload's subscribers received in it. */
+    public WindowResult withMessages(MessageFigures m) {
+        WindowResult w = withPool(pool);
+        w.messages = m;
+        return w;
+    }
+
+    /** A publish workload's messages as its subscribers received them; null without subscribers. */
+    public MessageFigures messages() {
+        return messages;
+    }
+
+    /** This window with what a cluster run saw of its cluster's layout in it. */
+    public WindowResult withTopology(TopologyFigures t) {
+        WindowResult w = withPool(pool);
+        w.topology = t;
+        return w;
+    }
+
+    /** A cluster run's changes of layout and slots without a master in this window; null for other runs. */
+    public TopologyFigures topology() {
+        return topology;
     }
 
     /** This window with its TCP health figures. */
@@ -246,6 +278,8 @@ public final class WindowResult {
         w.summaries = s;
         w.pool = pool == null ? null : pool.kept();
         w.tcp = tcp.copy();
+        w.topology = topology;
+        w.messages = messages;
         return w;
     }
 

@@ -31,11 +31,16 @@ public final class PoolRouter {
         if (r.server() >= 0) {
             return r.server();
         }
+        if (cluster != null) {
+            placement.refresh(); // a map read since (a failover): taken up by the next request, a volatile read
+        }
         int m = placement.serverOf(r);
         if (m == KeyPlacement.ANY || m == KeyPlacement.UNKNOWN) {
             // an unknown node's key goes to a master, whose redirect then says where it belongs
+            int[] any = cluster != null && cluster.snapshot().masterMembers().length > 0
+                    ? cluster.snapshot().masterMembers() : anyMembers;
             turn = turn == Integer.MAX_VALUE ? 0 : turn + 1;
-            m = anyMembers[turn % anyMembers.length];
+            m = any[turn % any.length];
         }
         return m;
     }

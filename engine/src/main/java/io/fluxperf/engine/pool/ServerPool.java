@@ -96,18 +96,19 @@ public final class ServerPool implements AutoCloseable {
                 : Duration.ofMillis(Math.max(1000, Math.min(5000, config.timeout().toMillis() * 2)));
         ClusterLayout layout = cp.discover(seeds, config.protocolOptions(), timeout);
         boolean replicas = config.pool().readFrom() == ReadFrom.REPLICA;
-        CodecFactory masterCodecs = cp.nodeCodecs(config.protocolOptions(), false);
-        CodecFactory replicaCodecs = replicas ? cp.nodeCodecs(config.protocolOptions(), true) : null;
+        // every node gets connections, replicas too: a failover then finds the promoted replica's
+        // connections open, and with --read-from replica every connection says READONLY first, so
+        // that a master that comes back as a replica serves reads at once (READONLY is no-op on a master)
+        CodecFactory codecs = cp.nodeCodecs(config.protocolOptions(), replicas);
         List<PoolMember> members = new ArrayList<>();
         int masterCount = 0;
         int replicaCount = 0;
         List<ClusterLayout.ClusterNode> bySlot = inSlotOrder(layout);
-        for (boolean replica : replicas ? new boolean[] {false, true} : new boolean[] {false}) {
+        for (boolean replica : new boolean[] {false, true}) {
             for (ClusterLayout.ClusterNode node : bySlot) {
                 if (node.replica() == replica) {
                     members.add(new PoolMember(members.size(), node.address(),
-                            ServerAddress.parse(node.address(), "--cluster"), 1, replica ? "replica" : "master",
-                            replica ? replicaCodecs : masterCodecs));
+                            ServerAddress.parse(node.address(), "--cluster"), 1, replica ? "replica" : "master", codecs));
                     if (replica) {
                         replicaCount++;
                     } else {
@@ -118,7 +119,7 @@ public final class ServerPool implements AutoCloseable {
         }
         ClusterRouting routing = new ClusterRouting(cp, config.protocolOptions(), timeout, seeds, members, layout);
         String description = "cluster of " + masterCount + " master" + (masterCount == 1 ? "" : "s")
-                + (replicas ? " and " + replicaCount + " replica" + (replicaCount == 1 ? "" : "s") : "")
+                + (replicaCount > 0 ? " and " + replicaCount + " replica" + (replicaCount == 1 ? "" : "s") : "")
                 + " (map from " + String.join(", ", seeds) + ")";
         return new ServerPool(members, null, routing, replicas, description);
     }
@@ -160,6 +161,19 @@ public final class ServerPool implements AutoCloseable {
     /** A cluster's nodes, which place keys and redirect themselves; null for a pool. */
     public ClusterRouting cluster() {
         return cluster;
+    }
+
+    /**
+     * One load thread's queues over {@code memberSlots} (each member's connections on the thread);
+     * a cluster hears through them when the thread loses a node ({@link MemberWatch}).
+     */
+    public ServerQueues newQueues(List<List<io.fluxperf.engine.connection.ConnectionSlot>> memberSlots, int pipeline) {
+        return new ServerQueues(memberSlots, pipeline, cluster);
+    }
+
+    /** A cluster's changes of layout and slots without a master, for the run's windows; null for a pool. */
+    public io.fluxperf.engine.load.RunAddendum topology() {
+        return cluster != null ? cluster.topology() : null;
     }
 
     /** A new router for one load thread. */

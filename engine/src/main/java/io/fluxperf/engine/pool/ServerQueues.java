@@ -21,7 +21,8 @@ import java.util.List;
  * schedule to keep, and its latency counts from the write. A request that waited in
  * a queue longer than the timeout ends as a timeout ({@link #expire}). Requests sent again after a
  * redirect wait in a queue of their own, which never refuses one (they are bounded by what was in
- * flight).
+ * flight). When the thread loses its last connection to a member, or has one again, it tells its
+ * {@link MemberWatch} (a cluster: the master's slots go without one until a failover).
  *
  * <h2>Assumptions and guarantees</h2>
  * <ul>
@@ -69,6 +70,9 @@ public final class ServerQueues {
     private final int[] open;
     private final boolean[] slotUp;
     private final boolean[] connectFailed;
+    /** Members whose loss {@link #watch} was told of, and not yet of their return. */
+    private final boolean[] reportedDown;
+    private final MemberWatch watch;
     private final int[] dirty;
     private final boolean[] isDirty;
     private int dirtyCount;
@@ -82,8 +86,14 @@ public final class ServerQueues {
      * @param pipeline    requests in flight per connection: a member's queue holds as many as its
      *                    connections do
      */
-    @SuppressWarnings("unchecked")
     public ServerQueues(List<List<ConnectionSlot>> memberSlots, int pipeline) {
+        this(memberSlots, pipeline, null);
+    }
+
+    /** @param watch told when this thread loses its last connection to a member, and when it has one again; null: nobody */
+    @SuppressWarnings("unchecked")
+    public ServerQueues(List<List<ConnectionSlot>> memberSlots, int pipeline, MemberWatch watch) {
+        this.watch = watch;
         int members = memberSlots.size();
         int total = memberSlots.stream().mapToInt(List::size).sum();
         slots = new ConnectionSlot[members][];
@@ -107,6 +117,7 @@ public final class ServerQueues {
         open = new int[members];
         slotUp = new boolean[total];
         connectFailed = new boolean[members];
+        reportedDown = new boolean[members];
         dirty = new int[members];
         isDirty = new boolean[members];
     }
@@ -238,6 +249,10 @@ public final class ServerQueues {
             int m = memberOfSlot[i];
             open[m]++;
             connectFailed[m] = false;
+            if (reportedDown[m]) {
+                reportedDown[m] = false;
+                watch.up(m, System.nanoTime());
+            }
         }
     }
 
@@ -246,7 +261,19 @@ public final class ServerQueues {
         int i = c.index();
         if (slotUp[i]) {
             slotUp[i] = false;
-            open[memberOfSlot[i]]--;
+            int m = memberOfSlot[i];
+            open[m]--;
+            if (open[m] == 0) {
+                reportDown(m);
+            }
+        }
+    }
+
+    /** This thread has no open connection to member {@code m}: its watch hears of it once, until it has one again. */
+    private void reportDown(int m) {
+        if (watch != null && !reportedDown[m]) {
+            reportedDown[m] = true;
+            watch.down(m, System.nanoTime());
         }
     }
 
@@ -255,6 +282,7 @@ public final class ServerQueues {
         int m = memberOfSlot[c.index()];
         connectFailed[m] = true;
         if (open[m] == 0) {
+            reportDown(m);
             failAll(m, nowNanos, sender);
         }
     }

@@ -92,6 +92,14 @@ public interface Protocol {
         return null;
     }
 
+    /**
+     * Publish/subscribe ({@link io.fluxperf.engine.request.Command#PUBLISH} with subscribers): the
+     * codecs of subscriber connections, or null when the protocol has none.
+     */
+    default PubSubProtocol pubSub() {
+        return null;
+    }
+
     /** How to read the server's own clock (sharded runs compare agents' clocks by it), or null when it has none. */
     default ServerClock serverClock() {
         return null;

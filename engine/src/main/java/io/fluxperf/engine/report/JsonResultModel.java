@@ -70,6 +70,53 @@ final class JsonResultModel {
     record Redirects(long moved, long ask, long mapRefreshes) {
     }
 
+    /**
+     * A cluster run's changes of layout seen in a window (each with its time, ns from the first
+     * window's start) and the slots without a master in it: each gap that overlaps the window, as
+     * long as it was by the window's end ({@code open}: still then). {@code longestGapNanos} is
+     * the longest (0: none).
+     */
+    record Topology(List<TopologyChange> changes, List<TopologyGap> gaps, long longestGapNanos) {
+        static Topology of(io.fluxperf.engine.metrics.TopologyFigures t, long origin) {
+            if (t == null) {
+                return null;
+            }
+            var longest = t.longestGap();
+            return new Topology(t.changes().stream().map(c -> new TopologyChange(c.atNanos() - origin, c.what())).toList(),
+                    t.gaps().stream().map(g -> new TopologyGap(g.firstSlot(), g.lastSlot(), g.master(), g.startNanos() - origin,
+                            g.endNanos() - origin, g.nanos(), g.open())).toList(), longest == null ? 0 : longest.nanos());
+        }
+    }
+
+    record TopologyChange(long at, String change) {
+    }
+
+    /**
+     * A publish workload's messages as its subscribers received them (see {@code MessageFigures}):
+     * in a window, the publishes that ended ok and what arrived; over the run ({@code reconciled}),
+     * also each subscriber's {@code lost} and {@code unconfirmed} messages, null in a window.
+     */
+    record Messages(long published, boolean reconciled, long delivered, long duplicated, Long lost, Long unconfirmed,
+                    List<SubscriberMessages> subscribers) {
+        static Messages of(io.fluxperf.engine.metrics.MessageFigures m) {
+            if (m == null) {
+                return null;
+            }
+            boolean r = m.reconciled();
+            return new Messages(m.published(), r, m.delivered(), m.duplicated(), r ? m.lost() : null,
+                    r ? m.unconfirmed() : null, m.subscribers().stream().map(s -> new SubscriberMessages(s.number(),
+                    s.delivered(), s.duplicated(), r ? s.lost() : null, r ? s.unconfirmed() : null, s.latency())).toList());
+        }
+    }
+
+    /** One subscriber's messages; latency from each message's send time to its arrival, ns. */
+    record SubscriberMessages(int subscriber, long delivered, long duplicated, Long lost, Long unconfirmed,
+                              LatencySummary latency) {
+    }
+
+    record TopologyGap(int firstSlot, int lastSlot, String master, long start, long end, long nanos, boolean open) {
+    }
+
     record WorkloadSettings(int index, String name, String method, double rate, int weight, Map<String, Object> bytes,
                             Keyspace keyspace, boolean hit, boolean flush, int keysPerRequest, int ttlSeconds) {
     }
@@ -92,6 +139,10 @@ final class JsonResultModel {
                   List<Server> servers,
                   @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
                   Redirects redirects,
+                  @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                  Topology topology,
+                  @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                  Messages messages,
                   @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
                   io.fluxperf.engine.metrics.TcpFigures tcp,
                   @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
@@ -173,6 +224,7 @@ final class JsonResultModel {
                 w.connectLatency() != null ? w.summaries().connect() : null, replyClasses(t, TextReport.replyClasses(run)), workloads,
                 servers(w), w.pool() != null && w.pool().cluster()
                         ? new Redirects(w.pool().moved(), w.pool().ask(), w.pool().mapRefreshes()) : null,
+                Topology.of(w.topology(), origin), Messages.of(w.messages()),
                 w.tcp().figures().samples() > 0 ? w.tcp().figures() : null, loopCpu ? w.loopCpuNanos() : null);
     }
 

@@ -13,8 +13,9 @@ import org.HdrHistogram.Histogram;
 /**
  * The per-server lines of a run with several servers or a cluster, after each window's block and
  * in each statistics block: one line per server with its requests by outcome, rate and latency
- * percentiles, and for a cluster the redirects its nodes answered with. A run against one server
- * has none of these lines.
+ * percentiles, and for a cluster the redirects its nodes answered with and the window's
+ * {@code Topology:} line (changes seen, slots without a master). A run against one server has none
+ * of these lines.
  */
 final class ServerLines {
     private ServerLines() {
@@ -50,6 +51,9 @@ final class ServerLines {
         if (pool.cluster()) {
             lines.add("Redirects: moved " + pool.moved() + " ask " + pool.ask() + " (slot map read again "
                     + pool.mapRefreshes() + (pool.mapRefreshes() == 1 ? " time)" : " times)"));
+        }
+        if (w.topology() != null) {
+            lines.add(w.topology().line());
         }
         return lines;
     }

@@ -298,6 +298,9 @@ public final class TextReport {
             }
         }
         ServerLines.printWindow(out, w);
+        if (w.messages() != null) {
+            w.messages().lines().forEach(out::println);
+        }
     }
 
     /**

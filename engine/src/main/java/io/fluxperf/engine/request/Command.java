@@ -66,7 +66,13 @@ public enum Command {
     /** The rank of a member in a sorted set; nil (no such member) is a miss. */
     ZRANK(Kind.READ),
     /** Whether a field is in a hash; 0 (no such field) is a miss. */
-    HEXISTS(Kind.READ);
+    HEXISTS(Kind.READ),
+    // redis, added for publish/subscribe
+    /**
+     * A message published to the key as channel, its value the message (its first bytes the time
+     * and id that subscribers measure by, {@code engine.pubsub.MessagePayload}).
+     */
+    PUBLISH(Kind.WRITE);
 
     private enum Kind { READ, WRITE, OTHER }
 

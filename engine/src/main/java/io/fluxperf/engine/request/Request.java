@@ -20,6 +20,8 @@ public final class Request {
     /** {@link #intendedNanos} of a closed-loop request: latency is measured from the write. */
     public static final long UNSCHEDULED = Long.MIN_VALUE;
     private static final byte[] EMPTY = new byte[0];
+    /** A published message's first bytes: its send time and its id ({@link MessagePayload}). */
+    public static final int MESSAGE_HEADER_BYTES = MessagePayload.HEADER_BYTES;
 
     private Command command;
     private int workload;
@@ -43,6 +45,8 @@ public final class Request {
     private int argCount;
     private int affinity = -1;
     private ValueCheck valueCheck;
+    /** A publish whose message subscribers expect: told when it ends ok; null otherwise. */
+    private PublishLedger ledger;
     private boolean valueMismatched;
     /** A value buffer of this request's own, for a source whose value bytes do not outlive the fill. */
     private byte[] ownValue = EMPTY;
@@ -78,6 +82,7 @@ public final class Request {
         argCount = 0;
         affinity = -1;
         valueCheck = null;
+        ledger = null;
         valueMismatched = false;
         memberCount = 0;
         script = null;
@@ -434,6 +439,21 @@ public final class Request {
 
     public ValueCheck valueCheck() {
         return valueCheck;
+    }
+
+    /**
+     * A publish whose message subscribers measure: its id ({@link #numeric()}, written into the
+     * message by {@link MessagePayload}), and where its acceptance is told when it ends ok.
+     */
+    public Request message(long id, PublishLedger publishLedger) {
+        this.numeric = id;
+        this.ledger = publishLedger;
+        return this;
+    }
+
+    /** Where an ok end of this publish is told; null for any other request. */
+    public PublishLedger ledger() {
+        return ledger;
     }
 
     /**

@@ -75,6 +75,8 @@ public final class RunOrchestrator {
     private java.nio.file.Path junit;
     /** The verdicts on the config's objectives; null when it has none. */
     private SloVerdicts verdicts;
+    /** A publish workload's subscribers, open while the measured run goes; null without. */
+    private volatile io.fluxperf.engine.pubsub.PubSubRun subscribers;
 
     public RunOrchestrator(RunConfig config, RunReport report) {
         this.config = config;
@@ -212,6 +214,14 @@ public final class RunOrchestrator {
         return verdicts;
     }
 
+    /**
+     * The subscribers of the run's publish workload while the measured run goes (opened before it,
+     * closed after it), or null: a test pauses one's reading through it.
+     */
+    public io.fluxperf.engine.pubsub.PubSubRun subscribers() {
+        return subscribers;
+    }
+
     /** The run's errors that are not outcomes; after {@link #execute()}. */
     public RunErrors errors() {
         return errors;
@@ -274,7 +284,10 @@ public final class RunOrchestrator {
              TargetServer target = config.server() == null ? startEmbedded(p, config.connection().udp()) : null;
              ClientLoops loops = warmup != null ? new ClientLoops(config.connection().ioUring()) : null;
              // several servers (or a cluster, whose map is read now): named before the warm-up, as --server is
-             ServerPool servers = target == null ? ServerPool.open(config, p) : null) {
+             ServerPool servers = target == null ? ServerPool.open(config, p) : null;
+             // a publish workload's subscribers: subscribed before the warm-up, so that no message goes unseen
+             io.fluxperf.engine.pubsub.PubSubRun pubSub = target == null
+                     ? io.fluxperf.engine.pubsub.PubSubRun.open(config, p, servers) : null) {
             // a mistake in --server is named before the warm-up, not after it
             SocketAddress address = target != null ? (config.connection().udp() ? target.udpAddress() : target.address())
                     : ServerAddress.parse(config.server(), "--server");
@@ -286,7 +299,16 @@ public final class RunOrchestrator {
                 warmUp(p, loops, files.trace() != null);
                 tuning.afterWarmup();
             }
-            return execute(measuredRun(p, files, loops, description), files, address, description, junitFile);
+            LoadRun measured = measuredRun(p, files, loops, description);
+            if (pubSub != null) {
+                measured.addendum(pubSub);
+            }
+            subscribers = pubSub;
+            try {
+                return execute(measured, files, address, description, junitFile);
+            } finally {
+                subscribers = null;
+            }
         }
     }
 

@@ -205,6 +205,9 @@ public final class EffectiveConfig {
         if (s.script() != null) {
             key(b, "script", quote(s.script()));
         }
+        if (s.subscribers() > 0) {
+            key(b, "subscribers", Integer.toString(s.subscribers()));
+        }
     }
 
     private static String bytes(ValueSize size) {

@@ -184,8 +184,8 @@ final class ReportRebuild {
                 }
             }
         }
-        WindowResult total = withServers(window(t, config, classes, latency, service, lag, connect, rtt, origin), t, config,
-                servers::get);
+        WindowResult total = withAddenda(withServers(window(t, config, classes, latency, service, lag, connect, rtt, origin), t,
+                config, servers::get), t);
         return new RunResult(config, r.path("target").asText(null), windows, total, stopReason(r.path("stopReason").asText()),
                 r.path("preloadedKeys").asLong());
     }
@@ -202,7 +202,7 @@ final class ReportRebuild {
                 orEmpty(h.get(RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.SEND_LAG))),
                 orEmpty(h.get(RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.CONNECT))),
                 h.get(RunFiles.tag(RunFiles.ALL_WORKLOADS, RunFiles.TCP_RTT)), origin);
-        return withServers(restored, w, config, name -> h.get(RunFiles.serverTag(name)));
+        return withAddenda(withServers(restored, w, config, name -> h.get(RunFiles.serverTag(name))), w);
     }
 
     /** A window (or the total) from its JSON figures and its histograms, in the engine's own form. */
@@ -269,6 +269,51 @@ final class ReportRebuild {
         JsonNode redirects = n.path("redirects");
         return w.withPool(new io.fluxperf.engine.metrics.PoolFigures(list, config.pool().cluster(),
                 redirects.path("mapRefreshes").asLong()));
+    }
+
+    /** What result.json holds of a window besides its requests: a cluster's topology, a publish workload's messages. */
+    private static WindowResult withAddenda(WindowResult w, JsonNode n) {
+        return withMessages(withTopology(w, n.path("topology"), w.startNanos() - n.path("start").asLong()), n.path("messages"));
+    }
+
+    /** A publish workload's messages (result.json's {@code messages}) on the window. */
+    private static WindowResult withMessages(WindowResult w, JsonNode m) {
+        if (!m.isObject()) {
+            return w;
+        }
+        List<io.fluxperf.engine.metrics.MessageFigures.Subscriber> subscribers = new ArrayList<>();
+        for (JsonNode s : m.path("subscribers")) {
+            io.fluxperf.engine.metrics.LatencySummary latency;
+            try {
+                latency = MAPPER.treeToValue(s.path("latency"), io.fluxperf.engine.metrics.LatencySummary.class);
+            } catch (Exception e) {
+                throw new UserError("a subscriber's latency in result.json cannot be read (" + e.getMessage() + ")", e);
+            }
+            subscribers.add(new io.fluxperf.engine.metrics.MessageFigures.Subscriber(s.path("subscriber").asInt(),
+                    s.path("delivered").asLong(), s.path("duplicated").asLong(), s.path("lost").asLong(),
+                    s.path("unconfirmed").asLong(), latency));
+        }
+        return w.withMessages(new io.fluxperf.engine.metrics.MessageFigures(m.path("published").asLong(), subscribers,
+                m.path("reconciled").asBoolean()));
+    }
+
+    /** A cluster run's changes of layout and slots without a master (result.json's {@code topology}) on the window. */
+    private static WindowResult withTopology(WindowResult w, JsonNode t, long origin) {
+        if (!t.isObject()) {
+            return w;
+        }
+        List<io.fluxperf.engine.metrics.TopologyFigures.Change> changes = new ArrayList<>();
+        for (JsonNode c : t.path("changes")) {
+            changes.add(new io.fluxperf.engine.metrics.TopologyFigures.Change(origin + c.path("at").asLong(),
+                    c.path("change").asText()));
+        }
+        List<io.fluxperf.engine.metrics.TopologyFigures.Gap> gaps = new ArrayList<>();
+        for (JsonNode g : t.path("gaps")) {
+            gaps.add(new io.fluxperf.engine.metrics.TopologyFigures.Gap(g.path("firstSlot").asInt(), g.path("lastSlot").asInt(),
+                    g.path("master").asText(), origin + g.path("start").asLong(), origin + g.path("end").asLong(),
+                    g.path("open").asBoolean()));
+        }
+        return w.withTopology(new io.fluxperf.engine.metrics.TopologyFigures(changes, gaps));
     }
 
     private static OutcomeCounts outcomes(JsonNode n) {

@@ -66,6 +66,7 @@ class ArrivalsRunTest {
      * checked here does not depend on how fast this machine is (the rate the window achieved,
      * which does, is {@link #theWindowHoldsTheRate}'s).
      */
+    @Tag("timing") // the shape is not, but a second's worth of requests needs 20,000/s of CPU
     @ParameterizedTest
     @EnumSource(Arrivals.class)
     void intendedTimesHaveTheDistributionsShapeAndHoldTheRate(Arrivals arrivals) {

@@ -119,4 +119,32 @@ class ClusterRunTest {
         long requests = r.total().pool().servers().stream().filter(s -> s.outcomes().requests() > 0).count();
         assertTrue(requests <= 2, "two tags, at most two nodes: " + requests);
     }
+
+    /**
+     * A publish workload on a cluster: SPUBLISH to each channel's node, SSUBSCRIBE per node on each
+     * of two subscribers' connections; every message reaches both, once.
+     */
+    @Test
+    void aClusterPublishesShardedToSubscribersOfEachNode() {
+        io.fluxperf.engine.config.WorkloadConfig publish = io.fluxperf.engine.config.WorkloadConfig.of(Command.PUBLISH)
+                .withKeyspace(io.fluxperf.engine.config.KeyspaceConfig.defaults().withCount(300));
+        publish = publish.withShape(publish.shape().withSubscribers(2));
+        io.fluxperf.engine.config.RunConfig config = PoolRuns.config("redis", PoolRuns.cluster(cluster.seed(),
+                io.fluxperf.engine.config.ReadFrom.MASTER), 3000, List.of(publish)).build();
+        RunResult r = new io.fluxperf.engine.run.RunOrchestrator(config, new io.fluxperf.engine.run.RunReport() { }).execute();
+        io.fluxperf.engine.metrics.MessageFigures m = r.total().messages();
+        assertEquals(3000, m.published());
+        for (io.fluxperf.engine.metrics.MessageFigures.Subscriber s : m.subscribers()) {
+            assertEquals(3000, s.delivered(), "subscriber " + s.number());
+            assertEquals(0, s.lost() + s.duplicated() + s.unconfirmed());
+        }
+        long spublish = 0;
+        for (RedisProcess node : cluster.masters()) {
+            long here = node.commandstats().getOrDefault("spublish", 0L);
+            assertTrue(here > 500, "each node took its channels' messages: " + here);
+            spublish += here;
+        }
+        assertEquals(3000, spublish, "every publish sharded, none broadcast");
+        PoolRuns.assertReconciles(r.total());
+    }
 }

@@ -37,7 +37,7 @@ final class RespCodec implements ProtocolCodec {
     private final RespReplyDecoder decoder = new RespReplyDecoder();
     private final RespHandshake handshake;
     private final RespScripts scripts = new RespScripts();
-    private final RespRequestEncoder encoder = new RespRequestEncoder(scripts);
+    private final RespRequestEncoder encoder;
     private final RespFollowUps followUps = new RespFollowUps();
     /** A cluster node's connection: MOVED and ASK are redirects. Null on a connection to no cluster. */
     private final ClusterRedirects redirects;
@@ -54,6 +54,7 @@ final class RespCodec implements ProtocolCodec {
     RespCodec(RespOptions options, boolean clusterNode, boolean readOnlyReplica) {
         this.handshake = new RespHandshake(options, readOnlyReplica);
         this.redirects = clusterNode ? new ClusterRedirects() : null;
+        this.encoder = new RespRequestEncoder(scripts, clusterNode);
         this.shape = new RespReplyShape(redirects);
     }
 

@@ -20,7 +20,7 @@ final class RespCommands {
             Command.SADD, Command.SREM, Command.SMEMBERS, Command.ZADD, Command.ZRANGE, Command.ZREM, Command.PING,
             Command.FLUSH, Command.COMMAND, Command.HINCRBY, Command.SISMEMBER, Command.ZSCORE, Command.ZINCRBY,
             Command.EVAL, Command.EVALSHA, Command.LLEN, Command.ZRANK,
-            Command.HEXISTS);
+            Command.HEXISTS, Command.PUBLISH);
 
     private static final Command[] BY_ORDINAL = Command.values();
     /** Upper-case verb per command ordinal; null when redis has no such command. */

@@ -37,10 +37,10 @@ public final class RespProtocol implements Protocol {
         return RespCommands.SUPPORTED.contains(command);
     }
 
-    /** The embedded server runs no Lua: scripts need a real redis. */
+    /** The embedded server runs no Lua and has no publish/subscribe: scripts and publishes need a real redis. */
     @Override
     public boolean targetAnswers(Command command) {
-        return supports(command) && command != Command.EVAL && command != Command.EVALSHA;
+        return supports(command) && command != Command.EVAL && command != Command.EVALSHA && command != Command.PUBLISH;
     }
 
     @Override
@@ -81,6 +81,12 @@ public final class RespProtocol implements Protocol {
     @Override
     public io.fluxperf.engine.protocol.ServerClock serverClock() {
         return new RespServerClock();
+    }
+
+    /** PUBLISH to subscribers (SSUBSCRIBE, sharded, on a cluster): {@link RespSubscriberCodec}. */
+    @Override
+    public io.fluxperf.engine.protocol.PubSubProtocol pubSub() {
+        return RespSubscriberCodec::new;
     }
 
     /** redis Cluster ({@code --cluster}): {@link RespClusterProtocol}. */

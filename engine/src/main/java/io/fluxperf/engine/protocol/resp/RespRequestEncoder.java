@@ -3,6 +3,7 @@ package io.fluxperf.engine.protocol.resp;
 import io.fluxperf.engine.protocol.Ascii;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.CommandTemplate;
+import io.fluxperf.engine.request.MessagePayload;
 import io.fluxperf.engine.request.Request;
 import io.netty.buffer.ByteBuf;
 import java.util.List;
@@ -32,6 +33,7 @@ import static io.fluxperf.engine.protocol.resp.RespEncoding.value;
  * ZRANK k m            HEXISTS k f
  * EVAL s 1 k v         EVALSHA sha1(s) 1 k v               (s: the request's script; KEYS[1] = k, ARGV[1] = v)
  * PING                 FLUSHALL (FLUSH)
+ * PUBLISH k p          SPUBLISH k p on a cluster node (sharded channels); p: the message ({@link MessagePayload})
  * COMMAND              the template's words, __key__ → k, __data__ → v, __counter__ → numeric
  * </pre>
  * Fields and members ({@code f}, {@code m}) are the request's members, or its key when it has none.
@@ -63,11 +65,15 @@ final class RespRequestEncoder {
     private static final byte[] SMISMEMBER = bytes("$10\r\nSMISMEMBER\r\n");
     private static final byte[] ZMSCORE = bytes("$7\r\nZMSCORE\r\n");
     private static final byte[] ONE_KEY = bytes("$1\r\n1\r\n");
+    private static final byte[] SPUBLISH = bytes("$8\r\nSPUBLISH\r\n");
 
     private final RespScripts scripts;
+    /** A cluster node's connection: a publish goes to the key's shard (SPUBLISH), where its subscribers are. */
+    private final boolean sharded;
 
-    RespRequestEncoder(RespScripts scripts) {
+    RespRequestEncoder(RespScripts scripts, boolean sharded) {
         this.scripts = scripts;
+        this.sharded = sharded;
     }
 
     /** Writes the request's own command (and an EVALSHA's SCRIPT LOAD before it, the first time). */
@@ -162,6 +168,7 @@ final class RespRequestEncoder {
                 }
             }
             case PING, FLUSH -> header(c, 1, out);
+            case PUBLISH -> publish(r, out);
             case COMMAND -> writeTemplate(r, out);
             default -> throw new IllegalArgumentException("redis cannot encode " + c);
         }
@@ -176,6 +183,18 @@ final class RespRequestEncoder {
             out.writeBytes(EX);
             bulkLong(out, r.ttlSeconds());
         }
+    }
+
+    /** PUBLISH k p (SPUBLISH on a cluster node): the message with its time and id first. */
+    private void publish(Request r, ByteBuf out) {
+        arrayHeader(out, 3);
+        out.writeBytes(sharded ? SPUBLISH : RespCommands.bulkVerb(Command.PUBLISH));
+        key(r, 0, out);
+        out.writeByte('$');
+        io.fluxperf.engine.protocol.Ascii.writeLong(out, MessagePayload.length(r));
+        out.writeShort(CRLF);
+        MessagePayload.write(r, out);
+        out.writeShort(CRLF);
     }
 
     /** INCR k, or INCRBY k n when the request's numeric is not 1 (DECR alike). */
