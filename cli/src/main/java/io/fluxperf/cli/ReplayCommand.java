@@ -192,6 +192,10 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
     @Option(names = "--slo-abort", description = "Stop the replay at the end of the first window in which an objective fails (exit code 3).")
     private boolean sloAbort;
 
+    @Option(names = "--slo-strict", description = "Fail an objective whose verdict is too close to call at the replay's"
+            + " sample size (its 95 %% interval holds the threshold), as if missed.")
+    private boolean sloStrict;
+
     @Option(names = "--junit", paramLabel = "FILE",
             description = "Write the objectives' verdicts as JUnit XML for CI: a testcase per objective and window, and one for the replay.")
     private Path junit;
@@ -262,11 +266,14 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
         if (sloAbort && objectives.isEmpty()) {
             throw new UserError("--slo-abort: stops the replay when an objective fails, and there is no --slo");
         }
+        if (sloStrict && objectives.isEmpty()) {
+            throw new UserError("--slo-strict: fails an objective too close to call, and there is no --slo");
+        }
         io.fluxperf.engine.shard.Shard shard = sharding.shard();
         sharding.requireShard(shard);
         Replay replay = new Replay(options).sharding(shard, sharding.startTime()).tuning(Main.ownsProcess()
                 ? HostTuning.ownProcess(options.speed() > 0, !connection.noHostTuning) : HostTuning.standard())
-                .objectives(sloAbort ? objectives.stream().map(o -> o.withAbort(true)).toList() : objectives, junit)
+                .objectives(objectives.stream().map(o -> o.withAbort(o.abort() || sloAbort).withStrict(sloStrict)).toList(), junit)
                 .admin(admin);
         if (out != null) {
             replay.runDirectory(out, runDirectory.overwrite, traceInside(), RunDirectories.commandLine(spec))

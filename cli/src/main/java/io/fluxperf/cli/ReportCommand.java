@@ -57,6 +57,10 @@ public final class ReportCommand implements Callable<Integer>, Streams.Aware {
             description = "Write the verdicts as JUnit XML: those of --slo, or else of the objectives the run had ([[slo]] in its config.toml).")
     private Path junit;
 
+    @Option(names = "--slo-strict", description = "Fail an objective whose verdict is too close to call at the run's sample"
+            + " size, as if missed (objectives the run had keep their own strict).")
+    private boolean sloStrict;
+
     @Override
     public void streams(Streams streams) {
         this.streams = streams;
@@ -68,7 +72,11 @@ public final class ReportCommand implements Callable<Integer>, Streams.Aware {
             throw new io.fluxperf.engine.UserError("--html: writes the page instead of the report; give it without --json");
         }
         RunDirectory run = RunDirectory.open(dir);
-        if (slo != null || junit != null) {
+        if (sloStrict && slo == null && junit == null && run.config().objectives().isEmpty()) {
+            throw new io.fluxperf.engine.UserError("--slo-strict: fails an objective too close to call, and there is no"
+                    + " --slo, and " + dir + " had no objectives");
+        }
+        if (slo != null || junit != null || sloStrict) {
             return objectives(run);
         }
         if (html != null) {
@@ -87,11 +95,14 @@ public final class ReportCommand implements Callable<Integer>, Streams.Aware {
     /** --slo, --junit: the verdicts on objectives, judged against the directory's figures. */
     private int objectives(RunDirectory run) {
         if (json || html != null) {
-            throw new io.fluxperf.engine.UserError((slo != null ? "--slo" : "--junit")
+            throw new io.fluxperf.engine.UserError((slo != null ? "--slo" : junit != null ? "--junit" : "--slo-strict")
                     + ": prints the objectives' verdicts; give it without --json and --html");
         }
         java.util.List<io.fluxperf.engine.slo.Objective> objectives = slo != null
                 ? io.fluxperf.engine.slo.Objectives.parse(slo) : run.config().objectives();
+        if (sloStrict) {
+            objectives = objectives.stream().map(o -> o.withStrict(true)).toList();
+        }
         if (objectives.isEmpty()) {
             throw new io.fluxperf.engine.UserError("--junit: " + dir + " has no objectives ([[slo]] in its "
                     + "config.toml); name them with --slo EXPR");

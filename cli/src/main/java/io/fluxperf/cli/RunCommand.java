@@ -206,6 +206,10 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     @Option(names = "--slo-abort", description = "Stop the run at the end of the first window in which an objective fails (exit code 3).")
     private boolean sloAbort;
 
+    @Option(names = "--slo-strict", description = "Fail an objective whose verdict is too close to call at the run's sample"
+            + " size (its 95 %% interval holds the threshold), as if missed.")
+    private boolean sloStrict;
+
     @Option(names = "--junit", paramLabel = "FILE",
             description = "Write the objectives' verdicts as JUnit XML for CI: a testcase per objective and window, and one for the run.")
     private Path junit;
@@ -312,6 +316,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         s.out = out;
         s.slo = slo;
         s.sloAbort = sloAbort ? Boolean.TRUE : null;
+        s.sloStrict = sloStrict ? Boolean.TRUE : null;
         s.admin = admin;
         s.ramp = ramp;
         return s;

@@ -29,7 +29,12 @@ record CliRun(int exitCode, String out, String err) {
 
     /** @param jvmOptions options for the child's java, such as a heap size */
     static Process inChildJvm(Path output, List<String> jvmOptions, String... args) throws IOException {
-        List<String> command = new ArrayList<>();
+        return inChildJvm(output, List.of(), jvmOptions, args);
+    }
+
+    /** @param prefix a command the child's java runs under, such as {@code taskset -c 0} */
+    static Process inChildJvm(Path output, List<String> prefix, List<String> jvmOptions, String... args) throws IOException {
+        List<String> command = new ArrayList<>(prefix);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         command.addAll(List.of(

@@ -15,6 +15,7 @@ import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
@@ -84,7 +85,9 @@ class CompareCommandTest {
                 assertEquals(1.0, v.get("ratio").asDouble(), 1e-12, f.toString());
                 if (!v.get("low").isNull()) {
                     intervals++;
-                    assertEquals("no significant difference", v.get("verdict").asText(), f.toString());
+                    // a tail percentile with fewer than 10 samples beyond it claims no change either way
+                    assertTrue(Set.of("no significant difference", "few samples").contains(v.get("verdict").asText()),
+                            f.toString());
                 }
             }
         }

@@ -6,6 +6,7 @@ import static io.fluxperf.cli.RpcPerfRuns.byLength;
 import static io.fluxperf.cli.RpcPerfRuns.ok;
 import static io.fluxperf.cli.RpcPerfRuns.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fluxperf.testkit.MemcachedProcess;
@@ -179,6 +180,69 @@ class RpcPerf2ConfigsTest {
         assertEquals(3000, CliRun.field(run.line("Requests:"), "Requests:"));
         Map<String, Long> stats = memcached.stats();
         assertEquals(3000, stats.get("cmd_get") + stats.get("cmd_set"));
+    }
+
+    /**
+     * A probe beside the load, as rpc-perf 2's files mix them: a workload at rate 0 loads memcached
+     * as fast as it answers while one at 1,000/s measures latency on a thread and connections of its
+     * own. The probe's rate is held within 1 % in every window, its latency is reported apart, and
+     * memcached served every request the report counts.
+     */
+    @Test
+    @org.junit.jupiter.api.Tag("timing") // a window's length is the load threads' hand-over, which a busy machine delays
+    void aRatedWorkloadBesideARateZeroOneIsAProbe(MemcachedProcess memcached) throws Exception {
+        Path file = write(dir, "probe2.toml", """
+                [general]
+                threads = 1
+                connections = 4
+                protocol = "memcache"
+
+                [[workload]]
+                name = "load"
+                method = "get"
+                rate = 0
+                  [[workload.parameter]]
+                  style = "random"
+                  size = 6
+                  num = 5000
+
+                [[workload]]
+                name = "probe"
+                method = "get"
+                rate = 1000
+                  [[workload.parameter]]
+                  style = "random"
+                  size = 8
+                  num = 500
+                """);
+        Path json = dir.resolve("probe.json");
+        // a second's warm-up: the windows then start with the probe's schedule under way, not with its connections
+        CliRun run = ok("run", "--config", file.toString(), "-s", memcached.address(), "-d", "1", "-w", "3", "--warmup", "1",
+                "--no-live", "--json", json.toString());
+        assertTrue(run.out().contains("Threads: 2 "), "the probe's thread beside the one that loads: " + run.out());
+        com.fasterxml.jackson.databind.JsonNode r = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.toFile());
+        for (com.fasterxml.jackson.databind.JsonNode w : r.path("windows")) {
+            com.fasterxml.jackson.databind.JsonNode probe = w.path("workloads").get(1);
+            com.fasterxml.jackson.databind.JsonNode load = w.path("workloads").get(0);
+            assertEquals("probe", probe.path("name").asText());
+            // the probe holds its rate within 1 %, or the window's trust names what held the client (a busy
+            // machine stalls it for 100 ms and more, and the backlog then leaves in the next window)
+            com.fasterxml.jackson.databind.JsonNode trust = null;
+            for (com.fasterxml.jackson.databind.JsonNode t : r.path("trust").path("windows")) {
+                trust = t.path("window").asInt() == w.path("number").asInt() ? t : trust;
+            }
+            assertTrue(trust != null, "the window's trust: " + r.path("trust"));
+            boolean held = Math.abs(probe.path("rate").asDouble() - 1000) <= 10;
+            assertTrue(held || trust.path("pauses").size() > 0 || trust.path("clientLimited").size() > 0,
+                    "window " + w.path("number") + ": " + probe + "\n" + trust);
+            assertTrue(!held || !probe.path("belowTarget").asBoolean(), "held, so not below its target: " + probe);
+            assertTrue(load.path("rate").asDouble() > 3 * probe.path("rate").asDouble(), "the load saturates: " + load);
+            assertTrue(probe.path("latency").path("p50").asLong() > 0, "the probe's latency apart: " + probe);
+            assertTrue(load.path("latency").path("p50").asLong() > 0, load.toString());
+        }
+        assertTrue(run.out().contains("Workload 1 (probe): "), run.out());
+        long requests = r.path("total").path("requests").asLong();
+        assertTrue(memcached.stats().get("cmd_get") >= requests, "memcached served every request counted (and the warm-up's)");
     }
 
     @Test

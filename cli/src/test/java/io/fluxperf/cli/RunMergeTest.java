@@ -96,8 +96,10 @@ class RunMergeTest {
         JsonNode merged = json.readTree(all.resolve("result.json").toFile());
         long sum = 0;
         long[] perWorkload = new long[2];
+        java.util.Set<String> inputFlags = new java.util.TreeSet<>();
         for (Path d : dirs) {
             JsonNode r = json.readTree(d.resolve("result.json").toFile());
+            r.path("trust").path("flags").forEach(f -> inputFlags.add(f.asText()));
             sum += r.path("total").path("requests").asLong();
             for (int w = 0; w < 2; w++) {
                 perWorkload[w] += r.path("total").path("workloads").get(w).path("requests").asLong();
@@ -116,6 +118,13 @@ class RunMergeTest {
         }
         assertEquals(requests, windowSum);
         assertEquals(4, merged.path("mergedFrom").size());
+        // the merge trusts its figures no more than its least trusted input: every input's flags are its own
+        JsonNode trust = merged.path("trust");
+        java.util.Set<String> mergedFlags = new java.util.TreeSet<>();
+        trust.path("flags").forEach(f -> mergedFlags.add(f.asText()));
+        assertEquals(inputFlags, mergedFlags, trust.toString());
+        assertTrue(trust.path("merged").asBoolean(), trust.toString());
+        assertEquals(inputFlags.isEmpty(), "good".equals(trust.path("verdict").asText()), trust.toString());
 
         // the merged percentiles are those of one histogram of every request in the four traces
         Histogram fromTraces = LatencyHistograms.create();
@@ -139,6 +148,7 @@ class RunMergeTest {
         assertEquals(0, report.exitCode(), report.err());
         assertEquals(Files.readString(all.resolve("report.txt"), StandardCharsets.UTF_8), report.out());
         assertTrue(report.out().contains("Requests: " + requests + " "), report.out());
+        assertTrue(report.out().strip().endsWith("Trust: " + trust.path("verdict").asText()), report.out());
         // the CPU added up is every agent's, and says so
         assertTrue(report.out().contains(" cores (the 4 merged runs' processes)"), report.out());
         assertFalse(report.out().contains("(this process"), report.out());

@@ -37,7 +37,7 @@ class ValueMismatchTest {
     Path dir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"memcache", "memcache-binary"})
+    @ValueSource(strings = {"memcache", "memcache-binary", "memcache-meta"})
     void aValueWrittenByAnotherRunIsAMismatchAndTheConnectionStays(String protocol, MemcachedProcess memcached)
             throws IOException {
         assertMismatchesCounted(protocol, memcached.address(), () -> memcached.stats().get("total_connections"));

@@ -36,7 +36,8 @@ final class ReplayReport {
         this.out = out;
     }
 
-    void configEcho(RunConfig config, String target, ReplayPlan plan) {
+    /** @param floorLine the latency floor's line ({@code Config: Floor: ...}), or null when it was not measured */
+    void configEcho(RunConfig config, String target, ReplayPlan plan, String floorLine) {
         ReplayOptions o = plan.options;
         out.println(RULE);
         out.println("Config:");
@@ -45,6 +46,9 @@ final class ReplayReport {
                 + " ms Pipeline: " + config.pipeline());
         out.println("Config: Threads: " + config.threads() + " Connections: " + config.connections());
         out.println("Config: Window: " + (o.window() == null ? "the whole replay" : nanosAsSeconds(o.window().toNanos()) + " s"));
+        if (floorLine != null) {
+            out.println(floorLine);
+        }
         out.println(RULE);
         out.println("Replay:");
         out.println("Replay: Log: " + plan.name + " Format: " + plan.format.label()

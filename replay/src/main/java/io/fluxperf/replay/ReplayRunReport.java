@@ -47,7 +47,7 @@ final class ReplayRunReport extends TextRunReport {
 
     @Override
     protected void echoConfig(RunConfig config, String target) {
-        replayReport.configEcho(config, target, plan);
+        replayReport.configEcho(config, target, plan, text.floorLine());
     }
 
     @Override
@@ -93,6 +93,7 @@ final class ReplayRunReport extends TextRunReport {
         RunResult shown = finisher.shown(run, failure);
         text.summary(shown);
         replayReport.scheduleLines(shown.total(), false);
+        totalTrust();
         if (trace != null) {
             out.println(trace.statusLine());
         }

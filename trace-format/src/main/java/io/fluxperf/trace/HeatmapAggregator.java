@@ -30,6 +30,8 @@ public final class HeatmapAggregator {
     private long[] totals = new long[0];
     private long[] outcomes = new long[0];
     private long count;
+    /** The client's pauses to mark ({@link TracePauses}); none unless given. */
+    private java.util.List<TracePauses.Pause> pauses = java.util.List.of();
     private long firstNanos = Long.MAX_VALUE;
     private long lastNanos = Long.MIN_VALUE;
     private int minRow = Integer.MAX_VALUE;
@@ -170,6 +172,17 @@ public final class HeatmapAggregator {
     }
 
     /** Width of a time bucket, ns: the one asked for, or a power-of-two multiple after merging. */
+    /** Marks {@code marks} (the run's client pauses, in trace time) on the drawn heatmap. */
+    public HeatmapAggregator pauses(java.util.List<TracePauses.Pause> marks) {
+        this.pauses = java.util.List.copyOf(marks);
+        return this;
+    }
+
+    /** The pauses to mark, in trace time. */
+    public java.util.List<TracePauses.Pause> pauses() {
+        return pauses;
+    }
+
     public long bucketNanos() {
         return bucketNanos;
     }

@@ -124,6 +124,10 @@ public final class HeatmapHtmlRenderer {
         colors.put("p50", HeatmapStyle.hex(HeatmapStyle.P50));
         colors.put("p99", HeatmapStyle.hex(HeatmapStyle.P99));
         colors.put("p999", HeatmapStyle.hex(HeatmapStyle.P999));
+        ArrayNode pauses = d.putArray("pauses"); // start s, end s, cause: the client's pauses (TracePauses)
+        for (TracePauses.Pause p : h.pauses()) {
+            pauses.addArray().add(p.startNanos() / 1e9).add(p.endNanos() / 1e9).add(p.cause());
+        }
         ArrayNode summary = d.putArray("summary");
         summaryLines.forEach(summary::add);
         return d;
@@ -279,6 +283,14 @@ public final class HeatmapHtmlRenderer {
               }
               yAxisRows(hg, HP); xAxis(hg, HP); legend(hg, HP);
               yTitle(hg, HP, D.latency + " latency");
+              // the client's pauses: requests due in them waited in the client
+              for (const [s, e, cause] of D.pauses) {
+                const x0 = secX(HP, Math.max(D.start, s)), x1 = Math.max(x0 + 3, secX(HP, Math.min(D.end, e)));
+                hg.fillStyle = "rgba(64,192,255,0.31)"; hg.fillRect(x0, HP.y, x1 - x0, HP.h);
+                hg.strokeStyle = "rgba(64,192,255,0.75)"; hg.strokeRect(x0 + 0.5, HP.y + 0.5, x1 - x0 - 1, HP.h - 1);
+                hg.fillStyle = TEXT; hg.textAlign = "left"; hg.textBaseline = "top"; hg.fillText("pause: " + cause, x0 + 3, HP.y + 3);
+              }
+              document.body.setAttribute("data-pauses", String(D.pauses.length));
               percentileLine(hg, HP, D.p50, D.colors.p50, []);
               percentileLine(hg, HP, D.p99, D.colors.p99, []);
               percentileLine(hg, HP, D.p999, D.colors.p999, [5, 4]);

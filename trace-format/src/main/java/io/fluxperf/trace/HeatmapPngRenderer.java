@@ -151,6 +151,7 @@ public final class HeatmapPngRenderer {
             g.fill(l.plot);
             long max = drawCells(g, h, l);
             drawGrid(g, h, l);
+            drawPauses(g, h, l);
             if (percentileLines && h.totalCount() > 0) {
                 g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
                 drawPercentile(g, h, l, 50, HeatmapStyle.P50, new BasicStroke(2f));
@@ -226,6 +227,28 @@ public final class HeatmapPngRenderer {
     private static int timeX(HeatmapAggregator h, Layout l, double seconds) {
         double f = (seconds - startSeconds(h)) / (endSeconds(h) - startSeconds(h));
         return l.plot.x + (int) Math.round(Math.max(0, Math.min(1, f)) * (l.plot.width - 1));
+    }
+
+    /**
+     * The client's pauses as translucent bands over the plot, at least 3 px wide, each labelled
+     * at its top with its cause: requests due in them waited in the client.
+     */
+    private void drawPauses(Graphics2D g, HeatmapAggregator h, Layout l) {
+        if (h.timeBuckets() == 0 || h.pauses().isEmpty()) {
+            return;
+        }
+        Rectangle oldClip = g.getClipBounds();
+        g.setClip(l.plot);
+        for (TracePauses.Pause p : h.pauses()) {
+            int x0 = timeX(h, l, p.startNanos() / 1e9);
+            int x1 = Math.max(x0 + 3, timeX(h, l, p.endNanos() / 1e9));
+            g.setColor(HeatmapStyle.PAUSE_FILL);
+            g.fillRect(x0, l.plot.y, x1 - x0, l.plot.height);
+            g.setColor(HeatmapStyle.PAUSE_EDGE);
+            g.drawRect(x0, l.plot.y, x1 - x0 - 1, l.plot.height - 1);
+            g.drawString("pause: " + p.cause(), x0 + 2, l.plot.y + 12);
+        }
+        g.setClip(oldClip);
     }
 
     private void drawPercentile(Graphics2D g, HeatmapAggregator h, Layout l, double p, Color color, Stroke stroke) {

@@ -19,6 +19,9 @@ final class HeatmapStyle {
     static final Color P50 = Color.WHITE;
     static final Color P99 = new Color(0xff, 0x4d, 0xff);
     static final Color P999 = new Color(0xb0, 0xb0, 0xb0);
+    /** A client pause: a translucent band with a brighter edge, apart from the cells' palette. */
+    static final Color PAUSE_FILL = new Color(0x40, 0xc0, 0xff, 0x50);
+    static final Color PAUSE_EDGE = new Color(0x40, 0xc0, 0xff, 0xc0);
 
     private static final Color[] PALETTE = new Color[PALETTE_SIZE];
 

@@ -83,7 +83,7 @@ public final class HeatmapCommand implements Callable<Integer>, Streams.Aware {
         OutputFiles.check("--out", out);
         PrintStream console = streams.out();
         try (TraceReader reader = TraceCommand.open(dir)) {
-            HeatmapAggregator heatmap = new HeatmapAggregator(bucketNanos, kind);
+            HeatmapAggregator heatmap = new HeatmapAggregator(bucketNanos, kind).pauses(io.fluxperf.trace.TracePauses.read(dir));
             TraceStats stats = new TraceStats(reader.header(), kind, false);
             TraceRecord r = new TraceRecord();
             while (reader.next(r)) {

@@ -10,6 +10,14 @@ import java.util.SplittableRandom;
  * middle 95% of the resampled ratios. Resampling whole seconds (not single requests) keeps the
  * correlation of requests within a second, which is what makes two runs' seconds differ.
  *
+ * <p>A percentile's interval is then widened to hold the one its runs' order statistics give
+ * ({@link io.fluxperf.engine.trust.OrderStatistics}): B's interval over A's, [B low / A high, B high /
+ * A low]. Resampling seconds cannot see how few samples stand behind a tail percentile (every
+ * resample holds the same few), and the order statistics can; a percentile with fewer than
+ * {@link io.fluxperf.engine.trust.OrderStatistics#MIN_BEYOND} samples beyond it in either run is
+ * marked as having too few, and no change of it is claimed. With too few seconds for a bootstrap,
+ * the order statistics alone give the interval.
+ *
  * <p>Seeded: the same inputs and seed give the same interval, run after run.
  */
 public final class Bootstrap {
@@ -86,6 +94,8 @@ public final class Bootstrap {
                 Arrays.sort(ratios[k]);
             }
         }
+        double[][] orderA = orderIntervals(a, percentiles);
+        double[][] orderB = orderIntervals(b, percentiles);
         for (int k = 0; k < f; k++) {
             if (pointA[k] <= 0) {
                 out[k] = null;
@@ -93,14 +103,25 @@ public final class Bootstrap {
             }
             double ratio = pointB[k] / pointA[k];
             double[] rs = ratios[k];
-            if (!enough || rs.length < resamples / 2) {
-                out[k] = new Ratio(pointA[k], pointB[k], ratio, Double.NaN, Double.NaN);
-            } else {
+            double low = Double.NaN;
+            double high = Double.NaN;
+            if (enough && rs.length >= resamples / 2) {
                 double tail = (1 - CONFIDENCE) / 2;
-                int lo = (int) Math.floor(tail * rs.length);
-                int hi = Math.min(rs.length - 1, (int) Math.ceil((1 - tail) * rs.length) - 1);
-                out[k] = new Ratio(pointA[k], pointB[k], ratio, rs[lo], rs[hi]);
+                low = rs[(int) Math.floor(tail * rs.length)];
+                high = rs[Math.min(rs.length - 1, (int) Math.ceil((1 - tail) * rs.length) - 1)];
             }
+            boolean few = false;
+            if (k > 0) {
+                double[] ia = orderA[k - 1];
+                double[] ib = orderB[k - 1];
+                few = ia[2] < io.fluxperf.engine.trust.OrderStatistics.MIN_BEYOND
+                        || ib[2] < io.fluxperf.engine.trust.OrderStatistics.MIN_BEYOND;
+                if (!few && ia[0] > 0) {
+                    low = Double.isNaN(low) ? ib[0] / ia[1] : Math.min(low, ib[0] / ia[1]);
+                    high = Double.isNaN(high) ? ib[1] / ia[0] : Math.max(high, ib[1] / ia[0]);
+                }
+            }
+            out[k] = new Ratio(pointA[k], pointB[k], ratio, low, high, few);
         }
         return out;
     }
@@ -125,6 +146,44 @@ public final class Bootstrap {
         for (int j = 0; j < c.length; j++) {
             acc[pos[j]] += c[j];
         }
+    }
+
+    /**
+     * A run's whole-run order-statistic intervals (its seconds added up), one {@code {low, high,
+     * beyond}} per percentile: the bounds' values and the samples beyond the point; {0, 0, 0} without samples.
+     */
+    static double[][] orderIntervals(SecondSeries s, double[] percentiles) {
+        long[] grid = SecondSeries.grid(s);
+        long[] acc = new long[grid.length];
+        int[][] pos = s.positions(grid);
+        long n = 0;
+        for (int i = 0; i < s.size(); i++) {
+            add(s, i, pos[i], acc);
+            n += s.total(i);
+        }
+        double[][] out = new double[percentiles.length][3];
+        if (n == 0) {
+            return out;
+        }
+        for (int k = 0; k < percentiles.length; k++) {
+            io.fluxperf.engine.trust.OrderStatistics.Ranks r =
+                    io.fluxperf.engine.trust.OrderStatistics.ranks(n, percentiles[k] / 100);
+            out[k][0] = valueAtRank(grid, acc, Math.max(1, r.low()));
+            out[k][1] = valueAtRank(grid, acc, Math.min(n, r.high()));
+            out[k][2] = r.openAbove(n) ? 0 : io.fluxperf.engine.trust.OrderStatistics.beyond(n, percentiles[k]);
+        }
+        return out;
+    }
+
+    private static long valueAtRank(long[] grid, long[] acc, long rank) {
+        long cumulative = 0;
+        for (int g = 0; g < grid.length; g++) {
+            cumulative += acc[g];
+            if (cumulative >= rank) {
+                return grid[g];
+            }
+        }
+        return grid.length == 0 ? 0 : grid[grid.length - 1];
     }
 
     /** Requests/s and the percentiles of the counts in {@code acc}, as HdrHistogram reads them. */
@@ -167,8 +226,13 @@ public final class Bootstrap {
      * @param ratio b / a
      * @param low   the interval's lower bound, NaN when there is none (too few seconds)
      * @param high  its upper bound
+     * @param fewSamples a percentile with too few samples beyond it in A or B to claim a change of
      */
-    public record Ratio(double a, double b, double ratio, double low, double high) {
+    public record Ratio(double a, double b, double ratio, double low, double high, boolean fewSamples) {
+        public Ratio(double a, double b, double ratio, double low, double high) {
+            this(a, b, ratio, low, high, false);
+        }
+
         /** Whether an interval was computed. */
         public boolean hasInterval() {
             return !Double.isNaN(low);

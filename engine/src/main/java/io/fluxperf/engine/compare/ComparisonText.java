@@ -84,7 +84,7 @@ public final class ComparisonText {
             StringBuilder line = new StringBuilder("  ");
             for (int i = 0; i < r.length; i++) {
                 boolean left = i < leftColumns || r[i].startsWith("no ") || r[i].equals("faster") || r[i].equals("slower")
-                        || r[i].equals("verdict");
+                        || r[i].equals("verdict") || r[i].equals("few samples");
                 String cell = r[i];
                 String pad = " ".repeat(width[i] - cell.length());
                 line.append(left ? cell + pad : pad + cell);

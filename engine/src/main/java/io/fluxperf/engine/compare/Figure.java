@@ -62,6 +62,9 @@ public enum Figure {
      * @param minChange the smallest change that counts, as a fraction (0.02: 2%); 0: the interval excludes 1
      */
     public Verdict verdict(Bootstrap.Ratio r, double minChange) {
+        if (r != null && r.fewSamples()) {
+            return Verdict.FEW_SAMPLES;
+        }
         if (r == null || !r.hasInterval()) {
             return Verdict.NO_INTERVAL;
         }

@@ -35,7 +35,7 @@ final class ConfigFile {
             "range-start", "range-end", "by-score", "truncate", "subscribers",
             "ratelimit");
     /** The keys of an [[slo]] table (docs/slo.md). */
-    static final List<String> SLO_KEYS = List.of("objective", "workload", "abort");
+    static final List<String> SLO_KEYS = List.of("objective", "workload", "abort", "strict");
 
     final TomlConfigFile toml;
     String server;
@@ -294,6 +294,7 @@ final class ConfigFile {
                 throw t.error("objective", "'" + expression + "': " + problem);
             }
             Boolean abort = t.bool("abort");
+            Boolean strict = t.bool("strict");
             String origin = t.place(workload != null ? "workload" : "objective");
             io.fluxperf.engine.slo.Objective objective;
             try {
@@ -302,7 +303,7 @@ final class ConfigFile {
             } catch (UserError e) {
                 throw t.error("objective", "'" + expression + "' " + e.getMessage().substring(origin.length() + 2));
             }
-            objectives.add(abort != null && abort ? objective.withAbort(true) : objective);
+            objectives.add(objective.withAbort(abort != null && abort).withStrict(strict != null && strict));
         }
     }
 

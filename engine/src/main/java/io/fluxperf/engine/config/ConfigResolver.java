@@ -113,6 +113,12 @@ public final class ConfigResolver {
             }
             all.replaceAll(o -> o.withAbort(true));
         }
+        if (Boolean.TRUE.equals(flags.sloStrict)) {
+            if (all.isEmpty()) {
+                throw new UserError("--slo-strict: fails an objective too close to call, and there is no --slo or [[slo]]");
+            }
+            all.replaceAll(o -> o.withStrict(true));
+        }
         // named here, before a run directory or any output is made
         io.fluxperf.engine.slo.Evaluator.checkWorkloads(all, workloads.stream().map(WorkloadConfig::name).toList());
         return all;
@@ -218,7 +224,9 @@ public final class ConfigResolver {
         }
         checkOnePerWindow(flags, file, fileWorkloads, workloads, duration);
         try {
-            return RunConfig.builder().server(server).protocol(protocol.name()).threads(threads)
+            // a run of probes beside unpaced workloads gets one more thread: the probes' own, with its own connections
+            boolean mixed = workloads.stream().anyMatch(WorkloadConfig::isRated) && workloads.stream().anyMatch(w -> !w.isRated());
+            return RunConfig.builder().server(server).protocol(protocol.name()).threads(mixed ? threads + 1 : threads)
                     .connections(connections)
                     .pipeline(pipeline).duration(duration).windows(windows).warmup(warmup).timeout(timeout)
                     .tcpNoDelay(tcpNoDelay).requests(requests).seed(seed).workloads(workloads)
@@ -568,9 +576,12 @@ public final class ConfigResolver {
             throw new UserError("--exponent: no workload in " + file.toml.name()
                     + " uses the zipf distribution; add --distribution zipf");
         }
-        checkRates(file);
         if (out.stream().noneMatch(WorkloadConfig::isRated) && out.stream().allMatch(w -> w.weight() == 0)) {
             throw file.toml.error("every workload has weight 0; give at least one a weight above 0");
+        }
+        if (out.stream().anyMatch(WorkloadConfig::isRated) && out.stream().anyMatch(w -> !w.isRated())
+                && out.stream().filter(w -> !w.isRated()).allMatch(w -> w.weight() == 0)) {
+            throw file.toml.error("every unpaced workload has weight 0; give at least one a weight above 0");
         }
         return out;
     }
@@ -656,19 +667,6 @@ public final class ConfigResolver {
     private static String speakers(Command method) {
         List<String> names = Protocols.all().stream().filter(p -> p.supports(method)).map(Protocol::name).toList();
         return names.isEmpty() ? "" : " (" + String.join(", ", names) + (names.size() == 1 ? " does)" : " do)");
-    }
-
-    /** Either every workload has a rate (open loop) or none has (closed loop). */
-    private static void checkRates(ConfigFile file) {
-        ConfigFile.Workload first = file.workloads.get(0);
-        boolean rated = or(first.rate, 0.0) > 0;
-        for (ConfigFile.Workload w : file.workloads) {
-            if ((or(w.rate, 0.0) > 0) != rated) {
-                throw w.error(rated
-                        ? "has no rate but workload[0] has one; give every workload a rate (open loop) or none (closed loop)"
-                        : "has a rate but workload[0] has none; give every workload a rate (open loop) or none (closed loop)");
-            }
-        }
     }
 
     /** Why {@code count} keys of {@code keyLength} bytes cannot be, or null. */

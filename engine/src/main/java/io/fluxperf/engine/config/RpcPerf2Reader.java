@@ -54,17 +54,8 @@ final class RpcPerf2Reader {
         if (workloads.isEmpty()) {
             throw file.error("no [[workload]] tables: rpc-perf 2 needs at least one");
         }
-        Boolean rated = null;
+        // rated workloads beside rate = 0 ones run as probes beside the load, as rpc-perf 2 ran them
         for (TomlTable w : workloads) {
-            Double rate = w.number("rate");
-            boolean r = rate != null && rate > 0;
-            if (rated == null) {
-                rated = r;
-            } else if (rated != r) {
-                throw w.error(w.has("rate") ? "rate" : "method", "fluxperf runs either every workload at a rate or"
-                        + " none (as fast as possible); give this one a rate" + (r ? " of 0 like " : " like ")
-                        + workloads.get(0).path() + ", or split the file in two runs");
-            }
             int index = workload(out, w);
             Command c = Command.parse(w.string("method"));
             if (!warmups.isEmpty() && c != null && c.isRead()) {

@@ -258,9 +258,21 @@ public final class RunConfig {
         return objectives;
     }
 
-    /** Open loop: every workload has a rate, and latency counts from the intended send time. */
+    /**
+     * Open loop: a workload has a rate, and its latency counts from the intended send time. Every
+     * workload has one, or some do beside unpaced ones ({@link #isMixed()}).
+     */
     public boolean isOpenLoop() {
-        return workloads.get(0).isRated();
+        return workloads.stream().anyMatch(WorkloadConfig::isRated);
+    }
+
+    /**
+     * Paced workloads (probes) beside unpaced ones, as mutilate and rpc-perf 2 run them: the paced
+     * ones measure latency at their rates on the last load thread and its connections of their
+     * own, while the unpaced ones load the server as fast as it answers on the other threads.
+     */
+    public boolean isMixed() {
+        return isOpenLoop() && workloads.stream().anyMatch(w -> !w.isRated());
     }
 
     /** Connections of the whole run: threads × connections, or --hold-connections. */
@@ -569,12 +581,14 @@ public final class RunConfig {
             if (workloads.isEmpty()) {
                 throw new IllegalArgumentException("a run needs at least one workload");
             }
-            boolean rated = workloads.get(0).isRated();
-            for (WorkloadConfig w : workloads) {
-                if (w.isRated() != rated) {
-                    throw new IllegalArgumentException("either every workload has a rate or none has (workload '"
-                            + w.name() + "' differs from '" + workloads.get(0).name() + "')");
-                }
+            boolean rated = workloads.stream().anyMatch(WorkloadConfig::isRated);
+            boolean mixed = rated && workloads.stream().anyMatch(w -> !w.isRated());
+            if (mixed && threads < 2) {
+                throw new IllegalArgumentException("a run of paced workloads beside unpaced ones needs 2 threads or more:"
+                        + " the last one sends the paced ones");
+            }
+            if (mixed && workloads.stream().filter(w -> !w.isRated()).allMatch(w -> w.weight() == 0)) {
+                throw new IllegalArgumentException("every unpaced workload has weight 0; give at least one a weight above 0");
             }
             if (ramps.stream().anyMatch(java.util.Objects::nonNull) && !rated) {
                 throw new IllegalArgumentException("a rate ramp needs an open-loop run (workloads with a rate)");

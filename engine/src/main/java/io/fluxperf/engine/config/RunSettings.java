@@ -90,6 +90,8 @@ public final class RunSettings {
     public java.util.List<String> slo;
     /** --slo-abort: every objective stops the run at the end of a window in which it fails. */
     public Boolean sloAbort;
+    /** --slo-strict: a verdict too close to call at the run's sample size fails every objective. */
+    public Boolean sloStrict;
 
     /** Records a protocol option's value, or each value of a list, when given (not null). */
     public RunSettings protocolOption(String flag, Object value) {

@@ -239,7 +239,8 @@ public final class RunHtmlReport {
 
     private static Heatmap heatmap(Path trace) {
         try (TraceReader reader = TraceReader.open(trace)) {
-            HeatmapAggregator h = new HeatmapAggregator(HeatmapAggregator.DEFAULT_BUCKET_NANOS, Latency.INTENDED);
+            HeatmapAggregator h = new HeatmapAggregator(HeatmapAggregator.DEFAULT_BUCKET_NANOS, Latency.INTENDED)
+                    .pauses(io.fluxperf.trace.TracePauses.read(trace));
             TraceStats stats = new TraceStats(reader.header(), Latency.INTENDED, false);
             TraceRecord rec = new TraceRecord();
             while (reader.next(rec)) {

@@ -105,6 +105,17 @@ public interface Protocol {
         return null;
     }
 
+    /**
+     * This protocol's no-op for the latency floor, with the run's options and workloads (HTTP
+     * gets its path and headers from them), or null when it has none.
+     *
+     * @param server the target as the user named it, or null for the embedded target
+     */
+    default IdleRoundTrip idleRoundTrip(ProtocolOptions options, String server,
+                                        java.util.List<io.fluxperf.engine.config.WorkloadConfig> workloads) {
+        return null;
+    }
+
     /** Starts an embedded server of this protocol, or null when it has none. */
     default TargetFactory target() {
         return null;

@@ -27,6 +27,22 @@ public final class HumanUnits {
         return significant(nanos / 1e9) + " s";
     }
 
+    /**
+     * A latency with its interval, the bounds in the value's unit and to its decimals:
+     * {@code 401 us [380, 425]}, {@code 31.9 us [31.7, 32.1]}.
+     */
+    public static String latencyInterval(long nanos, long low, long high) {
+        return latency(nanos) + " " + bounds(nanos, low, high);
+    }
+
+    /** The bounds of {@code nanos}'s interval in its unit and to its decimals, as {@link #latencyInterval}: {@code [380, 425]}. */
+    public static String bounds(long nanos, long low, long high) {
+        double unit = nanos < 1_000 ? 1 : nanos < 999_500 ? 1e3 : nanos < 999_500_000 ? 1e6 : 1e9;
+        double v = nanos / unit;
+        String format = unit == 1 || v >= 99.95 ? "%.0f" : v >= 9.995 ? "%.1f" : "%.2f";
+        return "[" + String.format(Locale.ROOT, format, low / unit) + ", " + String.format(Locale.ROOT, format, high / unit) + "]";
+    }
+
     /** Seconds as a whole number when 10 or more, else with one decimal: {@code 14 s}, {@code 2.5 s}. */
     public static String seconds(double seconds) {
         return (seconds >= 10 || seconds == Math.rint(seconds)

@@ -32,6 +32,8 @@ public final class TextReport {
     static final String RULE = "-----";
 
     private final PrintStream out;
+    /** The latency floor the config echo reports, once measured; null before. */
+    private io.fluxperf.engine.trust.LatencyFloor floor;
     /** Whose CPU the CPU line counts: this process, or the runs a merge added up. */
     private String cpuOf = "this process";
 
@@ -43,6 +45,16 @@ public final class TextReport {
     public TextReport mergedFrom(int runs) {
         cpuOf = runs > 1 ? "the " + runs + " merged runs' processes" : "this process";
         return this;
+    }
+
+    /** The latency floor, for the config echo that follows. */
+    public void floor(io.fluxperf.engine.trust.LatencyFloor f) {
+        this.floor = f;
+    }
+
+    /** The config echo's floor line ({@code Config: Floor: ...}), or null before the floor was given. */
+    public String floorLine() {
+        return floor == null ? null : "Config: " + floor.line();
     }
 
     /**
@@ -67,6 +79,9 @@ public final class TextReport {
                 + (config.requests() > 0 ? " Requests: " + config.requests() : "")
                 + " Seed: " + config.seed()
                 + (config.isOpenLoop() && config.arrivals() != Arrivals.SMOOTH ? " Arrivals: " + config.arrivals().label() : ""));
+        if (floor != null) {
+            out.println(floorLine());
+        }
         out.println(RULE);
         out.println("Workload:");
         List<WorkloadConfig> workloads = config.workloads();

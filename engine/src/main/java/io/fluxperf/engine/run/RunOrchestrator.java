@@ -77,6 +77,12 @@ public final class RunOrchestrator {
     private SloVerdicts verdicts;
     /** A publish workload's subscribers, open while the measured run goes; null without. */
     private volatile io.fluxperf.engine.pubsub.PubSubRun subscribers;
+    /** Whether the run judges how far its figures can be trusted (pauses, floor, intervals, stability). */
+    private boolean trustChecks = true;
+    /** The run's trust as it goes; null without {@link #trustChecks}. */
+    private io.fluxperf.engine.trust.TrustRecorder trust;
+    /** The run's whole trust, once it has ended; null before or without {@link #trustChecks}. */
+    private io.fluxperf.engine.trust.RunTrust runTrust;
 
     public RunOrchestrator(RunConfig config, RunReport report) {
         this.config = config;
@@ -200,6 +206,20 @@ public final class RunOrchestrator {
         return this;
     }
 
+    /**
+     * Whether the run watches for client pauses, measures the latency floor and judges its own
+     * figures (on by default); a run whose report nobody reads (a sweep's step) may save the cost.
+     */
+    public RunOrchestrator trustChecks(boolean on) {
+        this.trustChecks = on;
+        return this;
+    }
+
+    /** The run's trust (docs/measurement.md), after {@link #execute()}; null when the run did not judge it. */
+    public io.fluxperf.engine.trust.RunTrust trust() {
+        return runTrust;
+    }
+
     /** Writes the objectives' verdicts to {@code file} as JUnit XML at the run's end (--junit); null for none. */
     public RunOrchestrator junit(java.nio.file.Path file) {
         this.junit = file;
@@ -287,7 +307,9 @@ public final class RunOrchestrator {
              ServerPool servers = target == null ? ServerPool.open(config, p) : null;
              // a publish workload's subscribers: subscribed before the warm-up, so that no message goes unseen
              io.fluxperf.engine.pubsub.PubSubRun pubSub = target == null
-                     ? io.fluxperf.engine.pubsub.PubSubRun.open(config, p, servers) : null) {
+                     ? io.fluxperf.engine.pubsub.PubSubRun.open(config, p, servers) : null;
+             // started before the warm-up lowers this thread's priority, which threads started later inherit
+             io.fluxperf.engine.pause.PauseDetector pauses = trustChecks ? io.fluxperf.engine.pause.PauseDetector.start() : null) {
             // a mistake in --server is named before the warm-up, not after it
             SocketAddress address = target != null ? (config.connection().udp() ? target.udpAddress() : target.address())
                     : ServerAddress.parse(config.server(), "--server");
@@ -295,19 +317,31 @@ public final class RunOrchestrator {
             this.servers = servers;
             LoadRun.check(config, p); // a mistake in the config is named before the warm-up, which shares it
             attachAdmin(description); // answers during the warm-up too, and a rate set then holds for the run
-            if (warmup != null && !stopRequested) {
-                warmUp(p, loops, files.trace() != null);
-                tuning.afterWarmup();
-            }
-            LoadRun measured = measuredRun(p, files, loops, description);
-            if (pubSub != null) {
-                measured.addendum(pubSub);
-            }
-            subscribers = pubSub;
-            try {
-                return execute(measured, files, address, description, junitFile);
-            } finally {
-                subscribers = null;
+            // the floor's probe connects and warms its own code now, beside the in-process warm-up, on a
+            // thread started before the warm-up lowers this one's priority; it times its round trips after
+            try (io.fluxperf.engine.trust.FloorProbe probe = trustChecks
+                    ? io.fluxperf.engine.trust.FloorProbe.start(p, config, servers == null ? address : null) : null) {
+                if (trustChecks) {
+                    trust = new io.fluxperf.engine.trust.TrustRecorder(config, pauses);
+                }
+                if (warmup != null && !stopRequested) {
+                    warmUp(p, loops, files.trace() != null);
+                    tuning.afterWarmup();
+                }
+                io.fluxperf.engine.trust.LatencyFloor floor = probe == null ? null : probe.measure();
+                if (floor != null) {
+                    report.floor(floor);
+                }
+                LoadRun measured = measuredRun(p, files, loops, description);
+                if (pubSub != null) {
+                    measured.addendum(pubSub);
+                }
+                subscribers = pubSub;
+                try {
+                    return execute(measured, files, address, description, junitFile, floor);
+                } finally {
+                    subscribers = null;
+                }
             }
         }
     }
@@ -324,8 +358,8 @@ public final class RunOrchestrator {
     }
 
     private LoadRun measuredRun(Protocol p, RunOutputs.Opened files, ClientLoops loops, String description) {
-        LoadRun load = new LoadRun(config, p, withObjectives(withHdrLog(files.hdr()))).tuning(tuning)
-                .liveSamples(liveSamples).perSecond(directory != null);
+        LoadRun load = new LoadRun(config, p, withObjectives(withHdrLog(files.hdr(), withTrust(report)))).tuning(tuning)
+                .liveSamples(liveSamples).perSecond(directory != null || trust != null);
         if (figures != null) {
             load.feed(figures);
         }
@@ -343,7 +377,7 @@ public final class RunOrchestrator {
     }
 
     private RunResult execute(LoadRun load, RunOutputs.Opened files, SocketAddress address, String description,
-                              JunitXml junitFile) {
+                              JunitXml junitFile, io.fluxperf.engine.trust.LatencyFloor floor) {
         report.starting(config, description);
         run = load;
         if (quitRequested) {
@@ -362,19 +396,37 @@ public final class RunOrchestrator {
                 admin.figures().ended();
             }
         }
+        if (trust != null) {
+            runTrust = trust.finish(result, floor);
+            report.trust(runTrust);
+        }
         report.finished(result, load.errors(), files.traceIsTheUsers() ? files.trace() : null);
         if (verdicts != null) {
-            verdicts.run(new ResultFigures(result.total(), config.workloads()));
+            ResultFigures total = new ResultFigures(result.total(), config.workloads());
+            if (runTrust != null) {
+                verdicts.trust(runTrust.verdict());
+                total.withSeconds(runTrust.seconds());
+            }
+            verdicts.run(total);
             report.objectives(verdicts);
+        }
+        if (runTrust != null && files.trace() != null) {
+            files.markPauses(runTrust.pauses(), trust.originNanos());
         }
         long drawn = files.writeWaterfall();
         if (drawn >= 0) {
             report.waterfallWritten(files.waterfall(), drawn);
         }
+        if (runTrust != null) {
+            report.trustVerdict(runTrust.verdict());
+        }
         files.writeJson(out -> {
             JsonResult json = report.jsonResult(result);
             if (verdicts != null) {
                 json.section("slo", verdicts.json());
+            }
+            if (runTrust != null) {
+                json.section("trust", io.fluxperf.engine.trust.TrustJson.of(runTrust));
             }
             new JsonReport().write(json, out);
         });
@@ -495,13 +547,61 @@ public final class RunOrchestrator {
         }
     }
 
-    /** The report's listener, with each window also written to the HdrHistogram log. */
-    private RunListener withHdrLog(HdrLogWriter hdr) {
+    /**
+     * {@code inner}, with the run's seconds and windows also given to the trust recorder, and each
+     * window's trust to the report right after the window.
+     */
+    private RunListener withTrust(RunListener inner) {
+        io.fluxperf.engine.trust.TrustRecorder recorder = trust;
+        if (recorder == null) {
+            return inner;
+        }
+        return new ForwardingListener(inner) {
+            @Override
+            public void connected(long open, long failures) {
+                super.connected(open, failures);
+                recorder.loadBegins();
+            }
+
+            @Override
+            public void preloaded(long keys, long failed, double seconds) {
+                super.preloaded(keys, failed, seconds);
+                recorder.loadBegins();
+            }
+
+            @Override
+            public void warmupComplete() {
+                super.warmupComplete();
+                recorder.loadBegins();
+            }
+
+            @Override
+            public void warmupEnded(io.fluxperf.engine.metrics.HitrateWarmup warmup) {
+                super.warmupEnded(warmup);
+                recorder.loadBegins();
+            }
+
+            @Override
+            public void second(io.fluxperf.engine.metrics.SecondFigures second) {
+                recorder.second(second);
+                super.second(second);
+            }
+
+            @Override
+            public void window(WindowResult window) {
+                super.window(window);
+                report.windowTrust(recorder.window(window));
+            }
+        };
+    }
+
+    /** {@code inner}, with each window also written to the HdrHistogram log. */
+    private RunListener withHdrLog(HdrLogWriter hdr, RunListener inner) {
         if (hdr == null) {
-            return report;
+            return inner;
         }
         long runStart = System.nanoTime();
-        return new ForwardingListener(report) {
+        return new ForwardingListener(inner) {
             @Override
             public void window(WindowResult window) {
                 super.window(window);

@@ -123,6 +123,24 @@ public record RunOutputs(Path json, Path hdrLog, Path trace, boolean traceRequir
             }
         }
 
+        /**
+         * Keeps the run's client pauses beside its trace, when it has one, for the heatmaps drawn from
+         * it to mark; a trace that cannot take them is drawn without.
+         *
+         * @param originNanos the first window's start, {@link System#nanoTime()}, which the pauses' times count from
+         */
+        public void markPauses(java.util.List<io.fluxperf.engine.trust.NamedPause> pauses, long originNanos) {
+            if (trace == null || pauses.isEmpty()) {
+                return;
+            }
+            try {
+                trace.markPauses(pauses.stream().map(p -> new long[] {originNanos + p.atNanos(), p.durationNanos()}).toList(),
+                        pauses.stream().map(p -> p.cause().label()).toList());
+            } catch (IOException e) {
+                // the marks help the eye; the trace and its heatmap are whole without them
+            }
+        }
+
         /** Whether the trace is the user's (--trace), not one kept only for the waterfall. */
         public boolean traceIsTheUsers() {
             return trace != null && temporaryTrace == null;

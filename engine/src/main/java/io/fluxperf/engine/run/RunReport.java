@@ -13,6 +13,25 @@ import io.fluxperf.engine.trace.RunTrace;
  * {@code replay} and {@code mcb} add their own blocks.
  */
 public interface RunReport extends RunListener {
+    /**
+     * The latency floor, measured before the load ({@link io.fluxperf.engine.trust.FloorProbe}); comes
+     * before {@link #starting}, whose config echo reports it.
+     */
+    default void floor(io.fluxperf.engine.trust.LatencyFloor floor) {
+    }
+
+    /** A window's trust (its intervals, client pauses, limits, drifts), right after {@link #window}. */
+    default void windowTrust(io.fluxperf.engine.trust.WindowTrust trust) {
+    }
+
+    /** The whole run's trust, after the load and before {@link #finished}, whose total it is shown with. */
+    default void trust(io.fluxperf.engine.trust.RunTrust trust) {
+    }
+
+    /** The run's verdict on itself, the report's last line ({@code Trust: good}). */
+    default void trustVerdict(io.fluxperf.engine.trust.TrustVerdict verdict) {
+    }
+
     /** Before anything is sent: what is measured, against what. */
     default void starting(RunConfig config, String target) {
     }

@@ -26,6 +26,8 @@ public class TextRunReport implements RunReport {
     /** The window text the host policy's rehearsal runs through, and discards. */
     private final TextReport rehearsal = new TextReport(new PrintStream(OutputStream.nullOutputStream()));
     private RunConfig config;
+    /** The run's trust, once given: its total's lines follow the total. */
+    private io.fluxperf.engine.trust.RunTrust trust;
 
     /** @param live print the live line every second on {@code err} */
     public TextRunReport(PrintStream out, PrintStream err, boolean live) {
@@ -67,6 +69,34 @@ public class TextRunReport implements RunReport {
     /** The config echo before the load: rpc-perf's, unless a command has its own. */
     protected void echoConfig(RunConfig runConfig, String target) {
         text.configEcho(runConfig, target);
+    }
+
+    @Override
+    public void floor(io.fluxperf.engine.trust.LatencyFloor floor) {
+        text.floor(floor);
+    }
+
+    @Override
+    public void windowTrust(io.fluxperf.engine.trust.WindowTrust windowTrust) {
+        io.fluxperf.engine.trust.TrustLines.window(windowTrust).forEach(out::println);
+    }
+
+    @Override
+    public void trust(io.fluxperf.engine.trust.RunTrust runTrust) {
+        this.trust = runTrust;
+    }
+
+    @Override
+    public void trustVerdict(io.fluxperf.engine.trust.TrustVerdict verdict) {
+        out.println(verdict.line());
+        out.flush();
+    }
+
+    /** The total's lines of trust (its intervals, the run's pauses, what the checks found), when the run's trust is known. */
+    protected void totalTrust() {
+        if (trust != null) {
+            io.fluxperf.engine.trust.TrustLines.total(trust).forEach(out::println);
+        }
     }
 
     @Override
@@ -150,6 +180,7 @@ public class TextRunReport implements RunReport {
      */
     public void finished(RunResult result, String traceLine, String errorsLine) {
         text.summary(result);
+        totalTrust();
         if (traceLine != null) {
             out.println(traceLine);
         }

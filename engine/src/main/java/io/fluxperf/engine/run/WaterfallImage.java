@@ -24,7 +24,8 @@ final class WaterfallImage {
      * @return the requests drawn
      */
     static long write(Path traceDir, Path png, String title) throws IOException {
-        HeatmapAggregator heatmap = new HeatmapAggregator(HeatmapAggregator.DEFAULT_BUCKET_NANOS, Latency.INTENDED);
+        HeatmapAggregator heatmap = new HeatmapAggregator(HeatmapAggregator.DEFAULT_BUCKET_NANOS, Latency.INTENDED)
+                .pauses(io.fluxperf.trace.TracePauses.read(traceDir));
         try (TraceReader reader = TraceReader.open(traceDir)) {
             TraceRecord r = new TraceRecord();
             while (reader.next(r)) {

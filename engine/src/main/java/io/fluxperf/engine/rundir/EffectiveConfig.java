@@ -86,6 +86,9 @@ public final class EffectiveConfig {
             if (o.abort()) {
                 key(b, "abort", "true");
             }
+            if (o.strict()) {
+                key(b, "strict", "true");
+            }
         }
         return b.toString();
     }

@@ -79,6 +79,10 @@ final class ReportRebuild {
                 .mergedFrom(r.path("mergedFrom").size());
         for (JsonNode e : r.path("events")) {
             switch (e.path("event").asText()) {
+                case "floor" -> report.floor(io.fluxperf.engine.trust.TrustJson.floor(e.path("floor")));
+                case "windowTrust" -> report.windowTrust(windowTrust(dir, r, e.path("window").asInt()));
+                case "trust" -> report.trust(io.fluxperf.engine.trust.TrustJson.read(r.path("trust")));
+                case "trustVerdict" -> report.trustVerdict(io.fluxperf.engine.trust.TrustJson.read(r.path("trust")).verdict());
                 case "starting" -> report.starting(config, r.path("target").isNull() ? null : r.path("target").asText());
                 case "connected" -> report.connected(e.path("open").asLong(), e.path("failures").asLong());
                 case "flushed" -> report.flushed();
@@ -106,9 +110,21 @@ final class ReportRebuild {
         return bytes.toString(StandardCharsets.UTF_8);
     }
 
+    /** A window's trust as result.json keeps it. */
+    private static io.fluxperf.engine.trust.WindowTrust windowTrust(RunDirectory dir, JsonNode r, int window) {
+        for (JsonNode w : r.path("trust").path("windows")) {
+            if (w.path("window").asInt() == window) {
+                return io.fluxperf.engine.trust.TrustJson.window(w);
+            }
+        }
+        throw new UserError(dir.directory().resolve(RunFiles.RESULT) + " has no trust for window " + window
+                + "; the directory is not whole");
+    }
+
     /**
      * {@code objectives} judged anew over a directory's windows and its whole run, as the run
-     * judged them: the same {@link io.fluxperf.engine.slo.ResultFigures} over the same figures.
+     * judged them: the same {@link io.fluxperf.engine.slo.ResultFigures} over the same figures, with
+     * the run's trust (its seconds widen the whole run's intervals; its verdict is named).
      */
     static io.fluxperf.engine.slo.SloVerdicts verdicts(Restored restored, List<io.fluxperf.engine.slo.Objective> objectives) {
         io.fluxperf.engine.slo.Evaluator.checkWorkloads(objectives,
@@ -117,7 +133,13 @@ final class ReportRebuild {
         for (WindowResult w : restored.windows()) {
             v.window(new io.fluxperf.engine.slo.ResultFigures(w, restored.config().workloads()));
         }
-        v.run(new io.fluxperf.engine.slo.ResultFigures(restored.result().total(), restored.config().workloads()));
+        io.fluxperf.engine.slo.ResultFigures total = new io.fluxperf.engine.slo.ResultFigures(restored.result().total(),
+                restored.config().workloads());
+        if (restored.trust() != null) {
+            v.trust(restored.trust().verdict());
+            total.withSeconds(restored.trust().seconds());
+        }
+        v.run(total);
         return v;
     }
 
@@ -125,7 +147,8 @@ final class ReportRebuild {
      * A run directory's figures in the engine's own form: its windows and its whole run, with times
      * in ns since the epoch (so that runs of several machines line up).
      */
-    record Restored(RunConfig config, List<WindowResult> windows, RunResult result) {
+    record Restored(RunConfig config, List<WindowResult> windows, RunResult result,
+                    io.fluxperf.engine.trust.RunTrust trust) {
     }
 
     static Restored restore(RunDirectory dir) {
@@ -146,7 +169,9 @@ final class ReportRebuild {
         for (int i = 0; i < windowNodes.size(); i++) {
             windows.add(window(windowNodes.get(i), logged.get(i).histograms(), config, tags, classes, origin));
         }
-        return new Restored(config, windows, total(r, config, windows, classes, origin));
+        JsonNode trust = r.path("trust");
+        return new Restored(config, windows, total(r, config, windows, classes, origin),
+                trust.isObject() && trust.has("verdict") ? io.fluxperf.engine.trust.TrustJson.read(trust) : null);
     }
 
     private static RunResult total(JsonNode r, RunConfig config, List<WindowResult> windows, ReplyClasses classes,

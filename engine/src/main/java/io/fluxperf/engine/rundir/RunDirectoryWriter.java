@@ -80,6 +80,10 @@ public final class RunDirectoryWriter implements AutoCloseable {
     private ObjectNode trace;
     private String failure;
     private boolean done;
+    /** The run's trust (result.json's "trust"): each window's as it ends, the whole once the run has ended. */
+    private final ArrayNode trustWindows = mapper.createArrayNode();
+    private ObjectNode trust;
+    private ObjectNode floor;
 
     private RunDirectoryWriter(Path dir, String command, RunConfig config, String configToml, String place) {
         this.dir = dir;
@@ -308,6 +312,15 @@ public final class RunDirectoryWriter implements AutoCloseable {
         if (slo != null) {
             json.section("slo", slo);
         }
+        if (trust != null) {
+            json.section("trust", trust);
+        } else if (floor != null || !trustWindows.isEmpty()) {
+            // a run that ended without a result: what it judged of its windows
+            ObjectNode partial = mapper.createObjectNode();
+            partial.set("floor", floor);
+            partial.set("windows", trustWindows);
+            json.section("trust", partial);
+        }
         writeResult(dir, json);
     }
 
@@ -421,6 +434,33 @@ public final class RunDirectoryWriter implements AutoCloseable {
 
         Recorder(RunReport report) {
             this.report = report;
+        }
+
+        @Override
+        public void floor(io.fluxperf.engine.trust.LatencyFloor f) {
+            report.floor(f);
+            floor = io.fluxperf.engine.trust.TrustJson.floor(f);
+            event("floor").set("floor", floor.deepCopy());
+        }
+
+        @Override
+        public void windowTrust(io.fluxperf.engine.trust.WindowTrust t) {
+            report.windowTrust(t);
+            trustWindows.add(io.fluxperf.engine.trust.TrustJson.window(t));
+            event("windowTrust").put("window", t.window());
+        }
+
+        @Override
+        public void trust(io.fluxperf.engine.trust.RunTrust t) {
+            report.trust(t);
+            trust = io.fluxperf.engine.trust.TrustJson.of(t);
+            event("trust");
+        }
+
+        @Override
+        public void trustVerdict(io.fluxperf.engine.trust.TrustVerdict v) {
+            report.trustVerdict(v);
+            event("trustVerdict").put("verdict", v.text());
         }
 
         @Override

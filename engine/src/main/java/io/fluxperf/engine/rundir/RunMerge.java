@@ -243,6 +243,10 @@ public final class RunMerge {
                     events(restored), errors(), trace, null);
             json.section("mergedFrom", inputs.stream().map(in -> in.directory().toString()).toList());
             extra.forEach(json::section);
+            ObjectNode trust = mergedTrust();
+            if (trust != null) {
+                json.section("trust", trust);
+            }
             RunDirectoryWriter.writeResult(out, json);
             ObjectNode env = RunEnvironment.describe(mapper, commandLine, System.currentTimeMillis());
             ArrayNode inputEnvs = env.putArray("inputs");
@@ -410,8 +414,13 @@ public final class RunMerge {
                     p.put("failed", sumFirst("preloaded", "failed"));
                     p.put("seconds", e.path("seconds").asDouble());
                 }
-                case "stats", "waterfall" -> {
-                    // not made again for a merge
+                case "stats", "waterfall", "floor", "windowTrust", "trust" -> {
+                    // not made again for a merge: a floor, pauses and intervals are each machine's own
+                }
+                case "trustVerdict" -> {
+                    if (inputs.stream().allMatch(in -> in.result().path("trust").has("flags"))) {
+                        events.add(e.deepCopy());
+                    }
                 }
                 case "finished" -> {
                     if (inputs.stream().allMatch(in -> has(in, "finished"))) {
@@ -422,6 +431,29 @@ public final class RunMerge {
             }
         }
         return events;
+    }
+
+    /**
+     * A merge's trust: it trusts its figures no more than its least trusted input, so its flags are
+     * every input's; null when an input has no verdict.
+     */
+    private ObjectNode mergedTrust() {
+        java.util.EnumSet<io.fluxperf.engine.trust.TrustVerdict.Flag> flags =
+                java.util.EnumSet.noneOf(io.fluxperf.engine.trust.TrustVerdict.Flag.class);
+        for (RunDirectory in : inputs) {
+            JsonNode t = in.result().path("trust");
+            if (!t.has("flags")) {
+                return null;
+            }
+            t.path("flags").forEach(f -> flags.add(io.fluxperf.engine.trust.TrustVerdict.Flag.ofLabel(f.asText())));
+        }
+        io.fluxperf.engine.trust.TrustVerdict v = new io.fluxperf.engine.trust.TrustVerdict(flags);
+        ObjectNode n = mapper.createObjectNode();
+        n.put("verdict", v.text());
+        ArrayNode a = n.putArray("flags");
+        v.ordered().forEach(f -> a.add(f.label()));
+        n.put("merged", true);
+        return n;
     }
 
     private static boolean has(RunDirectory in, String event) {

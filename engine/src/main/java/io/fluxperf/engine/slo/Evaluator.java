@@ -25,7 +25,45 @@ public final class Evaluator {
     /** The verdict on {@code o} in the window {@code f} describes. */
     public static Verdict evaluate(Objective o, SloFigures f) {
         double measured = measure(o, f);
-        return new Verdict(o, f.window(), measured, o.holds(measured), f.seconds());
+        boolean holds = o.holds(measured);
+        io.fluxperf.engine.trust.LatencyInterval i = o.hasInterval() && !Double.isNaN(measured)
+                ? f.latencyInterval(o.workload(), o.percentile()) : null;
+        if (i == null) {
+            return new Verdict(o, f.window(), measured, holds, f.seconds());
+        }
+        Verdict.Call call = call(o, i);
+        boolean passed = call == Verdict.Call.MET || call == Verdict.Call.TOO_CLOSE && holds && !o.strict();
+        return new Verdict(o, f.window(), measured, passed, f.seconds(), call, i.low(),
+                i.openAbove() ? Double.POSITIVE_INFINITY : i.high());
+    }
+
+    /**
+     * Met when the whole interval meets the threshold, missed when none of it does, else too close
+     * to call: an interval whose upper end the samples cannot bound never meets an upper bound.
+     */
+    static Verdict.Call call(Objective o, io.fluxperf.engine.trust.LatencyInterval i) {
+        double t = o.threshold();
+        boolean met;
+        boolean missed;
+        switch (o.comparison()) {
+            case LESS -> {
+                met = i.below(t, false);
+                missed = i.above(t, true);
+            }
+            case AT_MOST -> {
+                met = i.below(t, true);
+                missed = i.above(t, false);
+            }
+            case MORE -> {
+                met = i.above(t, false);
+                missed = i.below(t, true);
+            }
+            default -> {
+                met = i.above(t, true);
+                missed = i.below(t, false);
+            }
+        }
+        return met ? Verdict.Call.MET : missed ? Verdict.Call.MISSED : Verdict.Call.TOO_CLOSE;
     }
 
     /**

@@ -102,6 +102,13 @@ public final class JunitXml implements AutoCloseable {
             s.setAttribute("time", seconds(run != null ? run.seconds() : vs.stream().mapToDouble(Verdict::seconds).sum()));
             tests += vs.size();
             failures += (int) failed;
+            // the schema Jenkins' xUnit plugin checks against allows properties on a testsuite, not on a testcase
+            Element properties = doc.createElement("properties");
+            s.appendChild(properties);
+            property(doc, properties, "strict", Boolean.toString(objective.strict()));
+            if (verdicts.trust() != null) {
+                property(doc, properties, "trust", verdicts.trust().text());
+            }
             for (Verdict v : vs) {
                 Element c = doc.createElement("testcase");
                 s.appendChild(c);
@@ -120,7 +127,9 @@ public final class JunitXml implements AutoCloseable {
                             + "\nwhere: " + v.where() + "\n");
                     c.appendChild(f);
                 }
-                out.setTextContent("measured: " + v.measuredText());
+                out.setTextContent("measured: " + v.measuredText() + (v.hasInterval() ? " " + v.intervalText() + ", "
+                        + v.call().label() : "") + (verdicts.trust() != null && !verdicts.trust().good()
+                        ? "\ntrust: " + verdicts.trust().text() + " (the run does not trust its own figures)" : ""));
                 c.appendChild(out);
             }
         }
@@ -138,6 +147,13 @@ public final class JunitXml implements AutoCloseable {
             }
             throw new IOException(e.getMessage(), e);
         }
+    }
+
+    private static void property(Document doc, Element properties, String name, String value) {
+        Element p = doc.createElement("property");
+        p.setAttribute("name", name);
+        p.setAttribute("value", value);
+        properties.appendChild(p);
     }
 
     private static String raw(Verdict v) {

@@ -13,11 +13,17 @@ import java.util.Locale;
  * @param comparison how the measured value must compare to the threshold
  * @param threshold  in the measure's unit: ns for latencies, percent, or requests/s
  * @param abort      stop the run at the end of the first window in which it fails
+ * @param strict     a verdict too close to call at the run's sample size fails (--slo-strict)
  * @param origin     where it was given, to start a message with: {@code --slo 'p99<2ms'} or
  *                   {@code ci.toml: slo[0] (line 4)}
  */
 public record Objective(String text, String workload, Measure measure, double percentile, Comparison comparison,
-                        double threshold, boolean abort, String origin) {
+                        double threshold, boolean abort, String origin, boolean strict) {
+    public Objective(String text, String workload, Measure measure, double percentile, Comparison comparison,
+                     double threshold, boolean abort, String origin) {
+        this(text, workload, measure, percentile, comparison, threshold, abort, origin, false);
+    }
+
 
     /** What an objective measures; latencies are from the report's Latency (from the intended send time in open loop). */
     public enum Measure {
@@ -95,7 +101,17 @@ public record Objective(String text, String workload, Measure measure, double pe
 
     /** This objective with {@code abort} set (--slo-abort). */
     public Objective withAbort(boolean a) {
-        return new Objective(text, workload, measure, percentile, comparison, threshold, a, origin);
+        return new Objective(text, workload, measure, percentile, comparison, threshold, a, origin, strict);
+    }
+
+    /** This objective with {@code strict} set (--slo-strict). */
+    public Objective withStrict(boolean s) {
+        return new Objective(text, workload, measure, percentile, comparison, threshold, abort, origin, s);
+    }
+
+    /** Whether its verdict reads an interval: a latency percentile below the largest (p100 is exact). */
+    public boolean hasInterval() {
+        return measure == Measure.PERCENTILE && percentile < 100;
     }
 
     /** The measure's name as written: p99, p99.9, max, mean, success, errors, hitrate, rate. */

@@ -15,6 +15,8 @@ public final class ResultFigures implements SloFigures {
     private final WindowResult window;
     private final List<WorkloadConfig> configs;
     private final List<String> names;
+    /** A whole run's seconds, whose spread widens its intervals; empty for a window. */
+    private List<io.fluxperf.engine.trust.SecondSummary> seconds = List.of();
 
     /** @param configs the run's workloads, for a window that does not carry them */
     public ResultFigures(WindowResult window, List<WorkloadConfig> configs) {
@@ -22,6 +24,15 @@ public final class ResultFigures implements SloFigures {
         List<WorkloadConfig> own = window.workloadConfigs();
         this.configs = own != null && own.size() == window.workloads().size() ? own : configs;
         this.names = this.configs.stream().map(WorkloadConfig::name).toList();
+    }
+
+    /**
+     * These figures as a whole run's, whose percentile intervals are widened by the spread between
+     * {@code runSeconds} as the report's Total widens them.
+     */
+    public ResultFigures withSeconds(List<io.fluxperf.engine.trust.SecondSummary> runSeconds) {
+        this.seconds = List.copyOf(runSeconds);
+        return this;
     }
 
     @Override
@@ -94,5 +105,15 @@ public final class ResultFigures implements SloFigures {
     @Override
     public long meanLatency(String workload) {
         return summary(workload).mean();
+    }
+
+    @Override
+    public io.fluxperf.engine.trust.LatencyInterval latencyInterval(String workload, double percentile) {
+        io.fluxperf.engine.trust.LatencyInterval i =
+                io.fluxperf.engine.trust.PercentileIntervals.of(stats(workload).latency(), percentile);
+        if (i == null || seconds.isEmpty()) {
+            return i;
+        }
+        return io.fluxperf.engine.trust.TrustRecorder.widened(i, seconds, workload == null ? -1 : index(workload));
     }
 }

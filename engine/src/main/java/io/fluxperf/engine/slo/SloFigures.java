@@ -37,4 +37,12 @@ public interface SloFigures {
 
     /** The mean latency, ns. */
     long meanLatency(String workload);
+
+    /**
+     * The latency at {@code percentile} (0 < p < 100) with its 95 % interval; null when there is
+     * nothing to read it from.
+     */
+    default io.fluxperf.engine.trust.LatencyInterval latencyInterval(String workload, double percentile) {
+        return null;
+    }
 }

@@ -20,6 +20,8 @@ public final class SloVerdicts {
     private final List<Objective> objectives;
     private final List<Verdict> windows = new ArrayList<>();
     private final List<Verdict> run = new ArrayList<>();
+    /** The run's verdict on itself, when it is known: an untrusted run's verdicts say so. */
+    private io.fluxperf.engine.trust.TrustVerdict trust;
     /** The window at whose end an objective with abort failed, and that objective; 0 and null while none has. */
     private int abortedAfter;
     private Objective abortedBy;
@@ -59,6 +61,16 @@ public final class SloVerdicts {
         for (Objective o : objectives) {
             run.add(Evaluator.evaluate(o, f));
         }
+    }
+
+    /** The run's verdict on itself ({@code Trust:}), which the verdicts' text, JSON and XML then carry. */
+    public void trust(io.fluxperf.engine.trust.TrustVerdict verdict) {
+        this.trust = verdict;
+    }
+
+    /** The run's verdict on itself, or null when not given. */
+    public io.fluxperf.engine.trust.TrustVerdict trust() {
+        return trust;
     }
 
     /** Whether any objective failed in any window or over the run. */
@@ -106,8 +118,11 @@ public final class SloVerdicts {
      */
     public void print(PrintStream out) {
         long held = objectives.stream().filter(this::passed).count();
+        long close = objectives.stream().filter(o -> runOf(o) != null && runOf(o).call() == Verdict.Call.TOO_CLOSE).count();
         out.println();
-        out.printf(Locale.ROOT, "Objectives: %d of %d held%n", held, objectives.size());
+        out.printf(Locale.ROOT, "Objectives: %d of %d held%s%n", held, objectives.size(),
+                close == 0 ? "" : " (" + close + " too close to call at this sample size"
+                        + (objectives.stream().anyMatch(Objective::strict) ? ", which --slo-strict fails)" : ")"));
         int width = objectives.stream().mapToInt(o -> o.text().length()).max().orElse(0);
         for (Objective o : objectives) {
             out.printf(Locale.ROOT, "  %s  %-" + width + "s  %s%n", passed(o) ? "PASS" : "FAIL", o.text(), detail(o));
@@ -116,12 +131,19 @@ public final class SloVerdicts {
             out.println("  Stopped at the end of window " + abortedAfter + ", in which " + abortedBy.text()
                     + " failed (--slo-abort, or abort = true)");
         }
+        if (trust != null && !trust.good()) {
+            out.println("  The run does not trust its own figures (" + trust.text() + "): these verdicts may describe the"
+                    + " client, not the server (Trust, below)");
+        }
         out.flush();
     }
 
     private String detail(Objective o) {
         Verdict r = runOf(o);
         StringBuilder s = new StringBuilder("run: ").append(r == null ? "not judged" : r.measuredText());
+        if (r != null && r.hasInterval()) {
+            s.append(' ').append(r.intervalText()).append(' ').append(r.call().label());
+        }
         List<Verdict> ws = windowsOf(o);
         List<Verdict> failed = ws.stream().filter(v -> !v.passed()).toList();
         if (ws.isEmpty()) {
@@ -165,6 +187,10 @@ public final class SloVerdicts {
         JsonNodeFactory f = JsonNodeFactory.instance;
         ObjectNode root = f.objectNode();
         root.put("passed", !failed());
+        if (trust != null) {
+            root.put("trusted", trust.good());
+            root.put("trust", trust.text());
+        }
         if (abortedBy != null) {
             root.put("stoppedAfterWindow", abortedAfter);
             root.put("stoppedBy", abortedBy.text());
@@ -183,6 +209,7 @@ public final class SloVerdicts {
             putValue(n, "threshold", o, o.threshold());
             n.put("unit", o.measure().unit());
             n.put("abort", o.abort());
+            n.put("strict", o.strict());
             n.put("passed", passed(o));
             Verdict r = runOf(o);
             if (r != null) {
@@ -214,6 +241,15 @@ public final class SloVerdicts {
         }
         putValue(n, "measured", v.objective(), v.measured());
         n.put("passed", v.passed());
+        n.put("call", v.call().label());
+        if (v.hasInterval()) {
+            putValue(n, "low", v.objective(), v.low());
+            if (Double.isInfinite(v.high())) {
+                n.putNull("high");
+            } else {
+                putValue(n, "high", v.objective(), v.high());
+            }
+        }
         return n;
     }
 }

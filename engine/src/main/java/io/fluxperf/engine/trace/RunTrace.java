@@ -54,6 +54,20 @@ public final class RunTrace implements AutoCloseable {
         return new ThreadTracer(writer, originNanos);
     }
 
+    /**
+     * Keeps the run's client pauses beside the trace ({@link io.fluxperf.trace.TracePauses}), for the
+     * heatmaps drawn from it to mark.
+     *
+     * @param pauses each pause as {start, duration}, ns, its start a {@link System#nanoTime()}, with its cause
+     */
+    public void markPauses(List<long[]> pauses, List<String> causes) throws java.io.IOException {
+        List<io.fluxperf.trace.TracePauses.Pause> marks = new java.util.ArrayList<>();
+        for (int i = 0; i < pauses.size(); i++) {
+            marks.add(new io.fluxperf.trace.TracePauses.Pause(pauses.get(i)[0] - originNanos, pauses.get(i)[1], causes.get(i)));
+        }
+        io.fluxperf.trace.TracePauses.write(writer.directory(), marks);
+    }
+
     public long recordsWritten() {
         return writer.recordsWritten();
     }

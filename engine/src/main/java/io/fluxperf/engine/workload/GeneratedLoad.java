@@ -25,11 +25,15 @@ import reactor.core.publisher.Flux;
  * interleave evenly (with --arrivals other than smooth, each thread's gaps are drawn at random
  * with the same mean, {@link ArrivalSchedule}), and each thread emits its requests in
  * intended-time order (the workload with the earliest next time goes first). Closed loop: workloads are picked at random by weight and
- * carry no intended time.
+ * carry no intended time. Paced workloads beside unpaced ones ({@link RunConfig#isMixed()}): the
+ * last thread sends the paced ones alone, on its schedule of their whole rates, and the other
+ * threads pick among the unpaced ones by weight.
  */
 public final class GeneratedLoad implements RequestSource {
     private final List<WorkloadConfig> workloads;
     private final boolean openLoop;
+    /** Paced workloads beside unpaced ones: the last thread paces, the others send as fast as answered. */
+    private final boolean mixed;
     /** How the gaps between an open-loop workload's intended times are drawn ({@link ArrivalSchedule}). */
     private final Arrivals arrivals;
     private final long seed;
@@ -53,6 +57,7 @@ public final class GeneratedLoad implements RequestSource {
     public GeneratedLoad(RunConfig config) {
         this.workloads = config.workloads();
         this.openLoop = config.isOpenLoop();
+        this.mixed = config.isMixed();
         this.arrivals = config.arrivals();
         this.seed = config.seed();
         this.requestLimit = config.requests();
@@ -63,7 +68,8 @@ public final class GeneratedLoad implements RequestSource {
         for (int w = 0; w < workloads.size(); w++) {
             checkValues[w] = checksValues(workloads, workloads.get(w));
         }
-        if (!openLoop && workloads.stream().mapToInt(WorkloadConfig::weight).sum() == 0) {
+        if (!openLoop && workloads.stream().mapToInt(WorkloadConfig::weight).sum() == 0
+                || mixed && workloads.stream().filter(w -> !w.isRated()).mapToInt(WorkloadConfig::weight).sum() == 0) {
             throw new IllegalArgumentException("at least one workload needs a weight above 0");
         }
     }
@@ -152,7 +158,7 @@ public final class GeneratedLoad implements RequestSource {
     @Override
     public boolean takeBack(Request request, int thread) {
         ThreadState state = openLoop ? generators.get(thread) : null;
-        return state != null && state.takeBack(request);
+        return state != null && state.paced && state.takeBack(request);
     }
 
     /**
@@ -171,6 +177,8 @@ public final class GeneratedLoad implements RequestSource {
     private final class ThreadState {
         private final int thread;
         private final int threads;
+        /** This thread paces its workloads (open loop): every thread of a paced run, the last of a mixed one. */
+        private final boolean paced;
         private final long startNanos;
         private final long limit;
         private final UniformRandomProvider rng;
@@ -211,6 +219,7 @@ public final class GeneratedLoad implements RequestSource {
         ThreadState(int thread, int threads, long startNanos, long limit) {
             this.thread = thread;
             this.threads = threads;
+            this.paced = mixed ? thread == threads - 1 : openLoop;
             this.startNanos = startNanos;
             this.limit = limit;
             // a shard draws from a seed of its own (the values stay the run's: reads check them)
@@ -259,26 +268,27 @@ public final class GeneratedLoad implements RequestSource {
                         ttlSums[w][i] = sum;
                     }
                 }
-                if (openLoop) {
-                    schedules[w] = new ArrivalSchedule(arrivals, config.rate(), thread, threads,
+                if (paced && config.isRated()) {
+                    schedules[w] = new ArrivalSchedule(arrivals, config.rate(), scheduleThread(), scheduleThreads(),
                             shard == null ? 0 : shard.phase(), rng);
                     scheduledRates[w] = config.rate();
                     lastIntended[w] = startNanos;
                     previousIntended[w] = startNanos;
                 }
-                total += config.weight();
+                // a mixed run's other threads pick among the unpaced workloads alone
+                total += mixed && config.isRated() ? 0 : config.weight();
                 cumulativeWeights[w] = total;
             }
             totalWeight = total;
         }
 
         void fill(Request r) {
-            if (rateControl != null && openLoop && rateControl.generation() != seenGeneration) {
+            if (rateControl != null && paced && rateControl.generation() != seenGeneration) {
                 followRates();
             }
-            int w = openLoop ? earliestWorkload() : weightedWorkload();
+            int w = paced ? earliestWorkload() : weightedWorkload();
             WorkloadConfig config = workloads.get(w);
-            if (openLoop) {
+            if (paced) {
                 long at = startNanos + origins[w] + schedules[w].take();
                 previousIntended[w] = lastIntended[w];
                 lastIntended[w] = at;
@@ -378,6 +388,9 @@ public final class GeneratedLoad implements RequestSource {
         private void followRates() {
             seenGeneration = rateControl.generation();
             for (int w = 0; w < schedules.length; w++) {
+                if (schedules[w] == null) {
+                    continue; // an unpaced workload of a mixed run
+                }
                 double rate = rateControl.rate(w);
                 if (rate == scheduledRates[w] && rateControl.changedAtNanos(w) == 0) {
                     continue;
@@ -389,8 +402,18 @@ public final class GeneratedLoad implements RequestSource {
                 long from = Math.max(changed, lastIntended[w]);
                 origins[w] = from - startNanos;
                 scheduledRates[w] = rate;
-                schedules[w] = new ArrivalSchedule(arrivals, rate, thread, threads, shard == null ? 0 : shard.phase(), rng);
+                schedules[w] = new ArrivalSchedule(arrivals, rate, scheduleThread(), scheduleThreads(),
+                        shard == null ? 0 : shard.phase(), rng);
             }
+        }
+
+        /** This thread's place among the threads that share the paced workloads' schedules: a mixed run's last is alone. */
+        private int scheduleThread() {
+            return mixed ? 0 : thread;
+        }
+
+        private int scheduleThreads() {
+            return mixed ? 1 : threads;
         }
 
         /** Undoes the last {@link #fill} when {@code r} is what it filled (see {@link GeneratedLoad#takeBack}). */
@@ -409,7 +432,7 @@ public final class GeneratedLoad implements RequestSource {
 
         /** A schedule with an end has no request due at or after it. */
         boolean pastScheduleEnd() {
-            return scheduleEndNanos != Long.MAX_VALUE && nextNanos(earliestWorkload()) >= scheduleEndNanos;
+            return paced && scheduleEndNanos != Long.MAX_VALUE && nextNanos(earliestWorkload()) >= scheduleEndNanos;
         }
 
         /** When workload {@code w}'s next request is due, ns after the start. */
@@ -421,6 +444,9 @@ public final class GeneratedLoad implements RequestSource {
             int best = 0;
             double bestTime = Double.MAX_VALUE;
             for (int w = 0; w < schedules.length; w++) {
+                if (schedules[w] == null) {
+                    continue;
+                }
                 double t = origins[w] / 1e9 + schedules[w].nextSeconds();
                 if (t < bestTime) {
                     bestTime = t;

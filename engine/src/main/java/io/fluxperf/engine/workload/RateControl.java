@@ -107,6 +107,10 @@ public final class RateControl {
             return "The rate must be at most 1,000,000,000 requests/s (one a nanosecond), not " + typed + ".";
         }
         double min = RateLimits.minimum(window);
+        if (w >= 0 && !workloads.get(w).isRated()) {
+            return "Workload " + workloads.get(w).name() + " has no rate: it sends as fast as the server answers, beside"
+                    + " the paced ones.";
+        }
         if (w >= 0) {
             String low = RateLimits.belowOnePerWindow(rate, typed, window);
             return low == null ? null : "The rate " + low + ".";
@@ -114,7 +118,7 @@ public final class RateControl {
         double configured = workloads.stream().mapToDouble(WorkloadConfig::rate).sum();
         for (int k = 0; k < workloads.size(); k++) {
             double share = workloads.get(k).rate() / configured;
-            if (RateLimits.belowOnePerWindow(rate * share, typed, window) != null) {
+            if (share > 0 && RateLimits.belowOnePerWindow(rate * share, typed, window) != null) {
                 return workloads.size() == 1 ? "The rate " + RateLimits.belowOnePerWindow(rate, typed, window) + "."
                         : "That total gives workload " + workloads.get(k).name() + " " + RateLimits.format(rate * share)
                         + " requests/s, less than one request per " + io.fluxperf.engine.config.DurationParser.format(window)
@@ -164,7 +168,9 @@ public final class RateControl {
         synchronized (this) {
             double configured = workloads.stream().mapToDouble(WorkloadConfig::rate).sum();
             for (int w = 0; w < workloads.size(); w++) {
-                made.add(apply(w, total * workloads.get(w).rate() / configured, atNanos, cause));
+                if (workloads.get(w).isRated()) { // a mixed run's unpaced workloads keep no rate
+                    made.add(apply(w, total * workloads.get(w).rate() / configured, atNanos, cause));
+                }
             }
             generation++;
         }

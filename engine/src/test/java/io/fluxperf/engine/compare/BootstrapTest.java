@@ -105,12 +105,15 @@ class BootstrapTest {
     }
 
     @Test
-    void tooFewSecondsGiveNoInterval() {
+    void tooFewSecondsForABootstrapLeaveThePercentilesTheirOrderStatistics() {
         SecondSeries a = series(seconds(2, 1000, 1_000_000, 1));
         SecondSeries b = series(seconds(2, 1000, 3_000_000, 2));
-        Bootstrap.Ratio p50 = Bootstrap.compare(a, b, PS, 500, 1)[1];
-        assertEquals(Verdict.NO_INTERVAL, Figure.P50.verdict(p50));
+        Bootstrap.Ratio[] r = Bootstrap.compare(a, b, PS, 500, 1);
+        assertEquals(Verdict.NO_INTERVAL, Figure.REQUESTS_PER_SECOND.verdict(r[0]), "requests/s has no other interval");
+        Bootstrap.Ratio p50 = r[1];
         assertEquals(3.0, p50.ratio(), 0.3);
+        assertEquals(Verdict.SLOWER, Figure.P50.verdict(p50), "2,000 samples bound each median: " + p50);
+        assertTrue(p50.low() > 2 && p50.high() < 4, p50.toString());
     }
 
     @Test
@@ -161,6 +164,8 @@ class BootstrapTest {
                     assertEquals(Verdict.NO_INTERVAL, v);
                     assertEquals(1.2, row.versus().get(0).ratio(), 1e-9);
                 }
+                // 10,000 requests leave 1 beyond p9999: too few to claim a change of it
+                case P9999 -> assertEquals(Verdict.FEW_SAMPLES, v, row.toString());
                 default -> assertEquals(Verdict.SLOWER, v, row.toString());
             }
         }

@@ -518,22 +518,20 @@ class ConfigResolverFileTest {
     }
 
     @Test
-    void mixedRatesNameTheFile() {
-        String toml = """
-                [[workload]]
-                method = "set"
-                rate = 10
-
-                [[workload]]
-                method = "get"
-                """;
-        assertEquals(f + ": workload[1] (line 5): has no rate but workload[0] has one; give every workload a rate"
-                + " (open loop) or none (closed loop)", error(toml));
-        assertEquals(f + ": workload[1] (line 3): has a rate but workload[0] has none; give every workload a rate"
-                + " (open loop) or none (closed loop)",
-                error("[[workload]]\nmethod = \"set\"\n[[workload]]\nmethod = \"get\"\nrate = 3\n"));
+    void aRatedWorkloadBesideUnpacedOnesIsAProbeOnAThreadOfItsOwn() {
+        RunConfig c = resolve("[general]\nthreads = 2\n[[workload]]\nmethod = \"set\"\nrate = 10\n\n[[workload]]\nmethod = \"get\"\n");
+        assertTrue(c.isOpenLoop());
+        assertTrue(c.isMixed());
+        assertEquals(3, c.threads(), "the probe's thread beside the two that load");
+        RunConfig paced = resolve("[[workload]]\nmethod = \"set\"\nrate = 10\n[[workload]]\nmethod = \"get\"\nrate = 3\n");
+        assertFalse(paced.isMixed());
+        assertEquals(1, paced.threads());
         // rate = 0 means unlimited, and counts as no rate
-        assertFalse(resolve("[[workload]]\nmethod = \"set\"\nrate = 0\n[[workload]]\nmethod = \"get\"\n").isOpenLoop());
+        RunConfig unpaced = resolve("[[workload]]\nmethod = \"set\"\nrate = 0\n[[workload]]\nmethod = \"get\"\n");
+        assertFalse(unpaced.isOpenLoop());
+        assertFalse(unpaced.isMixed());
+        assertEquals(f + ": every unpaced workload has weight 0; give at least one a weight above 0",
+                error("[[workload]]\nmethod = \"set\"\nrate = 10\n[[workload]]\nmethod = \"get\"\nweight = 0\n"));
     }
 
     @Test

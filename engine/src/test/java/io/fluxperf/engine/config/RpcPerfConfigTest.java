@@ -458,8 +458,6 @@ class RpcPerfConfigTest {
                 + "| general.close_rate (line 4): fluxperf does not close connections at a rate; leave it out (--connect-per-request opens one per request)",
         "[general]\\nprotocol = \"memcache\"\\ninterval = 1\\nclients = 1\\n[[keyspace]]\\nlength = 3\\ncommands = [{action = \"hget\"}]\\n"
                 + "| keyspace[0].commands[0].action (line 7): protocol memcache does not support hget",
-        "[general]\\nthreads = 1\\n[[workload]]\\nmethod = \"get\"\\nrate = 0\\n  [[workload.parameter]]\\n  size = 4\\n[[workload]]\\nmethod = \"set\"\\nrate = 5\\n"
-                + "| workload[1].rate (line 10): fluxperf runs either every workload at a rate or none (as fast as possible); give this one a rate of 0 like workload[0], or split the file in two runs",
         "[general]\\nthreads = 1\\nipv4 = true\\n[[workload]]\\nmethod = \"get\"\\n  [[workload.parameter]]\\n  style = \"random\"\\n  size = 2\\n  num = 500\\n"
                 + "| workload[0].parameter[0].size (line 8): to hold 500 keys, size must be at least 3",
         "[general]\\nthreads = 1\\nipv4 = true\\nthreds = 2\\n[[workload]]\\nmethod = \"get\"\\n  [[workload.parameter]]\\n  size = 1\\n"

@@ -62,10 +62,52 @@ class EvaluatorTest {
         v.print(new PrintStream(out, true, StandardCharsets.UTF_8));
         assertEquals(String.join("\n", "",
                 "Objectives: 1 of 3 held",
-                "  FAIL  set.p99<10ms  run: 20.005 ms; failed in window 2 of 2 (worst: 20.005 ms in window 2)",
+                "  FAIL  set.p99<10ms  run: 20.005 ms [20.005 ms, unbounded] missed; failed in window 2 of 2 (worst: 20.005 ms"
+                        + " in window 2)",
                 "  FAIL  errors<=0.5%  run: 0.455 %; failed in window 2 of 2 (worst: 0.909 % in window 2)",
-                "  PASS  get.p50<2ms   run: 500.223 us; held in all 2 windows (worst: 500.223 us in window 1)", ""),
+                "  PASS  get.p50<2ms   run: 500.223 us [478.207 us, 523.007 us] met; held in all 2 windows (worst: 500.223 us"
+                        + " in window 1)", ""),
                 out.toString(StandardCharsets.UTF_8));
+    }
+
+    /** get's p50 in these figures: 500.223 us, its 95 % interval [469.247 us, 532.479 us] from 1,000 requests. */
+    @Test
+    void aPercentileIsMetMissedOrTooCloseToCallByItsInterval() {
+        ResultFigures f = new ResultFigures(SloWindows.window(1, 5, 0), SloWindows.WORKLOADS);
+        assertEquals(Verdict.Call.MET, Evaluator.evaluate(o("get.p50<600us"), f).call());
+        assertEquals(Verdict.Call.MISSED, Evaluator.evaluate(o("get.p50<400us"), f).call());
+        assertEquals(Verdict.Call.MET, Evaluator.evaluate(o("get.p50>=400us"), f).call());
+        Verdict close = Evaluator.evaluate(o("get.p50<510us"), f);
+        assertEquals(Verdict.Call.TOO_CLOSE, close.call());
+        assertTrue(close.passed(), "the point holds: too close to call counts as held unless strict");
+        assertEquals("[469.247 us, 532.479 us]", close.intervalText());
+        assertFalse(Evaluator.evaluate(o("get.p50<510us").withStrict(true), f).passed(), "--slo-strict");
+        Verdict closeMiss = Evaluator.evaluate(o("get.p50<490us"), f);
+        assertEquals(Verdict.Call.TOO_CLOSE, closeMiss.call());
+        assertFalse(closeMiss.passed(), "the point does not hold");
+        Verdict exact = Evaluator.evaluate(o("errors<=1%"), f);
+        assertFalse(exact.hasInterval(), "only percentiles have intervals");
+        assertEquals(Verdict.Call.MET, exact.call());
+
+        SloVerdicts v = new SloVerdicts(List.of(o("get.p50<510us").withStrict(true), o("get.p50<600us")));
+        v.window(f);
+        v.run(f);
+        v.trust(new io.fluxperf.engine.trust.TrustVerdict(java.util.EnumSet.of(
+                io.fluxperf.engine.trust.TrustVerdict.Flag.CLIENT_PAUSED)));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        v.print(new PrintStream(out, true, StandardCharsets.UTF_8));
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("Objectives: 1 of 2 held (1 too close to call at this sample size, which --slo-strict"
+                + " fails)"), text);
+        assertTrue(text.contains("  FAIL  get.p50<510us  run: 500.223 us [469.247 us, 532.479 us] too close to call;"), text);
+        assertTrue(text.contains("  The run does not trust its own figures (client paused): these verdicts may describe"
+                + " the client, not the server"), text);
+        com.fasterxml.jackson.databind.JsonNode json = v.json();
+        assertEquals(false, json.path("trusted").asBoolean(true));
+        assertEquals("client paused", json.path("trust").asText());
+        assertEquals("too close to call", json.path("objectives").get(0).path("run").path("call").asText());
+        assertEquals(469247, json.path("objectives").get(0).path("run").path("low").asLong(), 500);
+        assertTrue(json.path("objectives").get(0).path("strict").asBoolean());
     }
 
     @Test

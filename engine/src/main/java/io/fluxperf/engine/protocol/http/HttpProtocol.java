@@ -61,6 +61,14 @@ public final class HttpProtocol implements Protocol {
         return () -> new HttpClientCodec(head, http.okClasses());
     }
 
+    /** A GET of the run's path ({@link HttpIdleRoundTrip}). */
+    @Override
+    public io.fluxperf.engine.protocol.IdleRoundTrip idleRoundTrip(ProtocolOptions options, String server,
+            List<io.fluxperf.engine.config.WorkloadConfig> workloads) {
+        HttpOptions http = HttpOptions.of(options, server);
+        return new HttpIdleRoundTrip(HttpRequestHead.of(http.headers(), HttpRequestHead.DEFAULT_HOST), workloads);
+    }
+
     @Override
     public ReplyClasses replyClasses() {
         return STATUS_CLASSES;

@@ -38,6 +38,13 @@ public final class MemcacheBinaryProtocol implements Protocol {
         return MemcacheBinaryCodec::new;
     }
 
+    /** {@code version} ({@link MemcacheIdleRoundTrip}). */
+    @Override
+    public io.fluxperf.engine.protocol.IdleRoundTrip idleRoundTrip(ProtocolOptions options, String server,
+            java.util.List<io.fluxperf.engine.config.WorkloadConfig> workloads) {
+        return MemcacheIdleRoundTrip.binary();
+    }
+
     /** The embedded memcache server, which tells the two protocols apart per connection. */
     @Override
     public TargetFactory target() {

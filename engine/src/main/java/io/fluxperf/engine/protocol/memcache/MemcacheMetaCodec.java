@@ -26,7 +26,9 @@ import static io.fluxperf.engine.protocol.Ascii.bytes;
  *
  * <p>Outcomes: {@code VA} and {@code HD} are OK; {@code EN}, {@code NF}, {@code NS} and {@code EX}
  * are MISS (not found, not stored, or the cas did not match); a get of several keys is OK when
- * every key was found; {@code ERROR}, {@code CLIENT_ERROR} and {@code SERVER_ERROR} are ERROR.
+ * every key was found; {@code ERROR}, {@code CLIENT_ERROR} and {@code SERVER_ERROR} are ERROR. A
+ * get whose value is not the one the run wrote is an ERROR marked as a mismatch, read whole: the
+ * connection stays.
  *
  * <p>Quiet mode and the {@code mn} barrier. Assumptions: the server answers in request order,
  * leaves out only the replies that quiet mode lets it (a get's {@code EN}, any other command's
@@ -360,8 +362,9 @@ final class MemcacheMetaCodec implements ProtocolCodec {
             if (outcome == null) {
                 throw malformed(in, start, r);
             }
-            if (kind == VA && c.isRead()) {
-                checkValue(in, r, 0);
+            if (kind == VA && c.isRead() && !valueMatches(in, r, 0)) {
+                r.valueMismatch(); // a whole reply with another value: an error of its own, the connection stays
+                outcome = Outcome.ERROR;
             }
             consumed = end;
         } else {
@@ -394,6 +397,7 @@ final class MemcacheMetaCodec implements ProtocolCodec {
         int pos = start;
         int hits = 0;
         boolean error = false;
+        boolean mismatch = false;
         long firstToken = Integer.toUnsignedLong(first);
         while (true) {
             int end = frame(in, pos, limit, r);
@@ -402,7 +406,11 @@ final class MemcacheMetaCodec implements ProtocolCodec {
             }
             if (kind == MN_REPLY) {
                 in.readerIndex(end);
-                return error ? Outcome.ERROR.ordinal() : hits == r.keyCount() ? Outcome.OK.ordinal() : Outcome.MISS.ordinal();
+                if (mismatch && !error) {
+                    r.valueMismatch();
+                }
+                return error || mismatch ? Outcome.ERROR.ordinal()
+                        : hits == r.keyCount() ? Outcome.OK.ordinal() : Outcome.MISS.ordinal();
             }
             if (kind == ERROR) {
                 error = true; // a quiet get still answers its errors; the MN ends the request
@@ -414,7 +422,7 @@ final class MemcacheMetaCodec implements ProtocolCodec {
                 }
                 if (kind != EN) {
                     if (kind == VA) {
-                        checkValue(in, r, (int) k);
+                        mismatch |= !valueMatches(in, r, (int) k);
                     }
                     hits++;
                 }
@@ -571,12 +579,10 @@ final class MemcacheMetaCodec implements ProtocolCodec {
         return c.isRead() || c == Command.TOUCH ? Outcome.MISS : Outcome.OK;
     }
 
-    private void checkValue(ByteBuf in, Request r, int key) throws ProtocolException {
+    /** Whether the value just framed is the one the run wrote for key {@code key} (true when nothing is checked). */
+    private boolean valueMatches(ByteBuf in, Request r, int key) {
         ValueCheck check = r.valueCheck();
-        if (check != null && !check.matches(r.keyBytes(), r.keyOffset(key), r.keyLength(key), in, valueFrom, valueLength)) {
-            throw new ProtocolException("memcache-meta value for key '" + r.keyString(key)
-                    + "' is not the value written for it (corrupted, or another key's)");
-        }
+        return check == null || check.matches(r.keyBytes(), r.keyOffset(key), r.keyLength(key), in, valueFrom, valueLength);
     }
 
     /** The index of the '\n' ending the line at {@code from} (which must follow '\r'), or -1 when incomplete. */

@@ -67,6 +67,13 @@ public final class MemcacheProtocol implements Protocol {
         return MemcacheLogFormats.ALL;
     }
 
+    /** {@code version} ({@link MemcacheIdleRoundTrip}). */
+    @Override
+    public io.fluxperf.engine.protocol.IdleRoundTrip idleRoundTrip(ProtocolOptions options, String server,
+            java.util.List<io.fluxperf.engine.config.WorkloadConfig> workloads) {
+        return MemcacheIdleRoundTrip.text();
+    }
+
     @Override
     public TargetFactory target() {
         return MemcacheTargetServer::start;

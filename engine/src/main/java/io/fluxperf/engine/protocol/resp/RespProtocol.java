@@ -77,6 +77,13 @@ public final class RespProtocol implements Protocol {
         return List.of(RedisMonitorFormat.INSTANCE);
     }
 
+    /** {@code PING} ({@link RespIdleRoundTrip}). */
+    @Override
+    public io.fluxperf.engine.protocol.IdleRoundTrip idleRoundTrip(ProtocolOptions options, String server,
+            List<io.fluxperf.engine.config.WorkloadConfig> workloads) {
+        return new RespIdleRoundTrip();
+    }
+
     /** redis' {@code TIME} ({@link RespServerClock}). */
     @Override
     public io.fluxperf.engine.protocol.ServerClock serverClock() {

@@ -1,0 +1,97 @@
+package io.fluxperf.engine.pause;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+
+/**
+ * One thread's {@code /proc/.../task/TID/schedstat}: the kernel's time on a CPU, time waiting on
+ * a run queue (runnable but not running) and number of time slices, read again from the same open
+ * file each time (a {@code pread} of some 5 µs; opening it costs ten times that). Not thread-safe.
+ */
+final class SchedStat implements AutoCloseable {
+    private final FileChannel file;
+    private final ByteBuffer buffer = ByteBuffer.allocate(96);
+
+    private SchedStat(FileChannel file) {
+        this.file = file;
+    }
+
+    /** The calling thread's own; null where there is no such file (not Linux, no schedstats). */
+    static SchedStat ofCurrentThread() {
+        return open(Path.of("/proc/thread-self/schedstat"));
+    }
+
+    /** Thread {@code tid} of this process; null when it is gone or there is no such file. */
+    static SchedStat ofThread(int tid) {
+        return open(Path.of("/proc/self/task/" + tid + "/schedstat"));
+    }
+
+    private static SchedStat open(Path path) {
+        try {
+            SchedStat s = new SchedStat(FileChannel.open(path));
+            return s.waitNanos() < 0 ? closed(s) : s;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static SchedStat closed(SchedStat s) {
+        s.close();
+        return null;
+    }
+
+    /** Time the thread has waited on a run queue since it started, ns; -1 when it cannot be read. */
+    long waitNanos() {
+        return read(1);
+    }
+
+    /** Time the thread has been on a CPU since it started, ns; -1 when it cannot be read. */
+    long cpuNanos() {
+        return read(0);
+    }
+
+    private long read(int field) {
+        try {
+            buffer.clear();
+            int n = file.read(buffer, 0);
+            return n <= 0 ? -1 : parse(buffer.array(), n, field);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    /** The second of the file's three numbers ({@code on-cpu wait slices}); -1 when it is not there. */
+    static long parseWait(byte[] text, int length) {
+        return parse(text, length, 1);
+    }
+
+    /** The file's {@code field}-th number (0: on CPU, 1: waiting, 2: slices); -1 when it is not there. */
+    static long parse(byte[] text, int length, int field) {
+        int i = 0;
+        for (int skipped = 0; skipped < field; skipped++) {
+            while (i < length && text[i] != ' ') {
+                i++;
+            }
+            i++;
+        }
+        long v = 0;
+        int digits = 0;
+        while (i < length && text[i] >= '0' && text[i] <= '9') {
+            v = v * 10 + (text[i] - '0');
+            i++;
+            digits++;
+        }
+        return digits == 0 ? -1 : v;
+    }
+
+    @Override
+    public void close() {
+        try {
+            file.close();
+        } catch (IOException ignored) {
+            // a /proc file: nothing to flush
+        }
+    }
+}
