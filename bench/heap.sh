@@ -7,7 +7,8 @@
 # Runs `fluxperf run` against a real memcached (-c 4096) with the heap capped at HEAP (the run
 # fails with an OutOfMemoryError if it needs more) and the GC log on, then prints the achieved rate
 # of every window, the errors, the heap in use before and after each collection (the largest of
-# each) and the process's peak resident memory (/usr/bin/time %M, heap + direct buffers + JVM).
+# each, over the whole process and after the run's own collection just before its load) and the
+# process's peak resident memory (/usr/bin/time %M, heap + direct buffers + JVM).
 # Settings: CONNECTIONS [1000], RATE [100000], THREADS [2], DURATION (s) [20], HEAP [256m].
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -36,10 +37,18 @@ out, conns, rate, heap = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.ar
 r = json.load(open(out + "/run.json"))
 t = r["total"]
 before, after, pauses = [], [], []
+load = None  # the collections after the run's own one before its load (HostTuning's System.gc())
 for line in open(out + "/gc.log"):
     m = re.search(r"Pause .* (\d+)M->(\d+)M\((\d+)M\) ([\d.]+)ms", line)
     if m:
-        before.append(int(m.group(1))); after.append(int(m.group(2))); pauses.append(float(m.group(4)))
+        if "System.gc()" in line:
+            load = ([], [], [])
+            continue
+        for series, value in zip((before, after, pauses), (int(m.group(1)), int(m.group(2)), float(m.group(4)))):
+            series.append(value)
+        if load is not None:
+            for series, value in zip(load, (int(m.group(1)), int(m.group(2)), float(m.group(4)))):
+                series.append(value)
 rss = int(open(out + "/rss").read().split()[-1]) // 1024
 print(f"{conns} connections, target {rate}/s, heap capped at {heap}")
 for w in r["windows"]:
@@ -50,5 +59,8 @@ if before:
           f"after at most {max(after)} MB; longest pause {max(pauses):.1f} ms")
 else:
     print("collections: none during the whole run")
+if load is not None and load[0]:
+    print(f"after the collection before the load: {len(load[0])} collections; heap after at most {max(load[1])} MB; "
+          f"longest pause {max(load[2]):.1f} ms")
 print(f"peak resident memory of the process: {rss} MB")
 PY

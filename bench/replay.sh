@@ -9,7 +9,10 @@
 #  1. Throughput, in alternating pairs: `replay --speed max --loop LOOPS` of the log against `run`
 #     with the same mix (4:1 get/set, 32-byte values, 100,000 keys) for as long, closed loop, both
 #     on 1 thread with 50 connections. Each row: commands/s and CPU per command (the whole process,
-#     from the report), and the ratios replay/run.
+#     from the JSON results), the ratios replay/run, the mean commands in flight of each (Little's
+#     law: answered per second times the mean time from the write to the reply) and what limited
+#     each (replay: its Fidelity block's reason; run: cpu when its load thread was saturated, else
+#     connections when they were 80 % full on average, else server).
 #  2. Fidelity at 1x: the log replayed as recorded, one window per second; send lag p99 over the
 #     whole replay and over its seconds after the first (the worst window's p99), and the
 #     duration against the log's. For scale, bench/lib/pace_reference.c (a C client with fluxperf's
@@ -48,19 +51,34 @@ key-length = 10
 bytes = 32
 TOML
 
-total() {  # FILE FIELD: a number from the Total block ("Rate:" rps, "CPU:" ns/request)
-    sed -n '/^Total:/,$p' "$1" | awk -v f="$2" '$1 == f { print $2; exit }'
+figures() {  # RUN.json REPLAY.json PAIR: commands/s, CPU per command, mean in flight and limit of each
+    python3 - "$@" <<'PY'
+import json, sys
+run, rep = (json.load(open(f)) for f in sys.argv[1:3])
+def total(j):
+    t = j["total"]
+    return t["rate"], t.get("cpuNanosPerRequest") or float("nan"), t["service"]["mean"]
+r1, c1, s1 = total(run)
+r2, c2, _ = total(rep)
+f1 = r1 * s1 / 1e9  # Little's law: answered per second times the mean time from write to reply
+f = rep["replay"]["inFlight"]
+lim = rep["replay"]["limit"]["reason"] if rep["replay"].get("limit") else "-"
+loop = run["total"].get("busiestLoadThreadCpuShare", -1)
+lim1 = "cpu" if loop is not None and loop >= 0.9 else ("connections" if f1 >= 0.8 * 50 else "server")
+print("%-5s %10.0f %10.0f %8.0f %8.0f %6.2f %6.2f %8.1f %8.1f %12s %12s" % (sys.argv[3], r1, r2, c1, c2, r2 / r1,
+      c2 / c1, f1, f["mean"], lim1, lim))
+PY
 }
 
 seconds=$(awk -v c="$COMMANDS" -v r="$RATE" -v l="$LOOPS" 'BEGIN { printf "%d", c * l / (2 * r) + 1 }')
-printf '%-6s %12s %12s %12s %12s %8s %8s\n' pair run_rps replay_rps run_ns replay_ns rps_x cpu_x
+printf '%-5s %10s %10s %8s %8s %6s %6s %8s %8s %12s %12s\n' pair run_rps rep_rps run_ns rep_ns rps_x cpu_x \
+    run_infl rep_infl run_limit rep_limit
 for i in $(seq "$PAIRS"); do
-    ./fluxperf run --config "$out/mix.toml" -s "127.0.0.1:$port" --protocol redis -d "$seconds" --no-live >"$out/run.txt" 2>&1
-    ./fluxperf replay -l "$out/monitor.log" -s "127.0.0.1:$port" -c 50 --speed max --loop "$LOOPS" --no-live >"$out/replay.txt" 2>&1
-    r1=$(total "$out/run.txt" Rate:); r2=$(total "$out/replay.txt" Rate:)
-    c1=$(total "$out/run.txt" CPU:); c2=$(total "$out/replay.txt" CPU:)
-    awk -v i="$i" -v r1="$r1" -v r2="$r2" -v c1="$c1" -v c2="$c2" \
-        'BEGIN { printf "%-6s %12s %12s %12s %12s %8.2f %8.2f\n", i, r1, r2, c1, c2, r2 / r1, c2 / c1 }'
+    ./fluxperf run --config "$out/mix.toml" -s "127.0.0.1:$port" --protocol redis -d "$seconds" --no-live \
+        --json "$out/run.json" >"$out/run.txt" 2>&1
+    ./fluxperf replay -l "$out/monitor.log" -s "127.0.0.1:$port" -c 50 --speed max --loop "$LOOPS" --no-live \
+        --json "$out/replay.json" >"$out/replay.txt" 2>&1
+    figures "$out/run.json" "$out/replay.json" "$i"
 done
 
 echo

@@ -141,6 +141,11 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
                     + " redis MONITOR log, written in order; 16384 for the others).")
     private Integer readAhead;
 
+    @Option(names = "--read-ahead-memory", paramLabel = "SIZE",
+            description = "Heap for commands read ahead that are due but wait for their client's busy connection, so"
+                    + " that one slow client never holds up the others (default 64m; 512k, 1g).")
+    private String readAheadMemory;
+
     @Option(names = "--window", paramLabel = "TIME", converter = DurationConverter.class,
             description = "Report a window every TIME (default: one window for the whole replay).")
     private Duration window;
@@ -247,6 +252,7 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
                 .allowFlush(allowFlush)
                 .strict(strict)
                 .readAhead(readAhead == null ? 0 : ReplayOptions.checkedReadAhead(readAhead))
+                .readAheadBytes(readAheadMemory == null ? 0 : ReplayOptions.parseReadAheadMemory(readAheadMemory))
                 .window(window)
                 .warmup(warmup)
                 .statsInterval(statsInterval)

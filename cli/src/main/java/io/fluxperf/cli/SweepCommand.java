@@ -15,6 +15,8 @@ import io.fluxperf.engine.sweep.SweepFiles;
 import io.fluxperf.engine.sweep.SweepPlan;
 import io.fluxperf.engine.sweep.SweepResult;
 import io.fluxperf.engine.sweep.SweepTable;
+import io.fluxperf.replay.LogSweep;
+import io.fluxperf.replay.ReplayOptions;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -41,7 +43,9 @@ import picocli.CommandLine.Spec;
         description = {"Finds the highest rate that meets the objectives: one window per rate, from",
                 "--from up by --step or --factor to --to; stops at the first rate that breaks",
                 "an --slo or cannot be reached, then bisects between the last good and the",
-                "first bad rate (--refine). Prints a table and the knee; with --out DIR also",
+                "first bad rate (--refine). With --log FILE each step replays the command log",
+                "once at a speed: --from, --to and --step are then multiples of the log's",
+                "rate, and the knee is a speed factor. Prints a table and the knee; with --out DIR also",
                 "a run directory per step, sweep.txt, sweep.json, and the latency-vs-",
                 "throughput plot as sweep.png and sweep.html. Takes the options of run",
                 "except --rate, --ramp, --duration, --windows, --requests, run's files",
@@ -58,6 +62,15 @@ import picocli.CommandLine.Spec;
                 "  fluxperf sweep --protocol redis -s 127.0.0.1:6379 --method set \\",
                 "      --from 10000 --factor 1.25 --to 300000 --slo 'p99<500us' \\",
                 "      --slo 'errors<=0.1%%'",
+                "  fluxperf sweep --log monitor.log -s 127.0.0.1:6379 -c 50 \\",
+                "      --from 1 --to 16 --factor 2 --refine 3 --slo 'p99<1ms' --out sweeps/x",
+                "  fluxperf sweep --log watch.log -s 127.0.0.1:11211 --loop 3 --flush \\",
+                "      --from 0.5 --to 8 --factor 2 --slo 'p999<5ms'",
+                "",
+                "With --log, each step is one pass of the log (--loop N passes); the",
+                "server's state carries on from step to step unless --flush flushes it",
+                "before each. --scale N replays N copies of every client, each in its own",
+                "key namespace.",
                 "",
                 "A step is good when it met every objective and was reached: the window",
                 "ended at least 99 %% of the target's requests and no load thread was",
@@ -105,6 +118,18 @@ public final class SweepCommand implements Callable<Integer>, Streams.Aware {
                     + " first rate before the first step only).")
     private Duration window;
 
+    @Option(names = "--log", paramLabel = "FILE",
+            description = "Sweep by replaying this command log at rising speeds; --from, --to and --step are multiples of"
+                    + " its rate.")
+    private Path log;
+
+    @Option(names = "--loop", paramLabel = "N", description = "With --log: passes over the log per step (default 1).")
+    private int loops = 1;
+
+    @Option(names = "--scale", paramLabel = "N",
+            description = "With --log: N copies of every original client per pass, each in its own key namespace (default 1).")
+    private int scale = 1;
+
     @Option(names = "--refine", paramLabel = "N",
             description = "After the first bad rate, N bisection steps between it and the last good one (default 0).")
     private int refine;
@@ -132,8 +157,16 @@ public final class SweepCommand implements Callable<Integer>, Streams.Aware {
                         + " a run; leave " + flag + " out");
             }
         }
-        SweepPlan plan = new SweepPlan(from, to, step, factor, refine, window != null ? window : DEFAULT_WINDOW);
         RunConfig base = ConfigResolver.resolve(run.settings(), note -> streams.err().println("fluxperf: note: " + note));
+        if (log != null) {
+            return logSweep(base);
+        }
+        for (String flag : List.of("--loop", "--scale")) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
+                throw new UserError(flag + ": goes with --log (a sweep that replays a command log)");
+            }
+        }
+        SweepPlan plan = new SweepPlan(from, to, step, factor, refine, window != null ? window : DEFAULT_WINDOW);
         if (base.ramps().stream().anyMatch(java.util.Objects::nonNull)) {
             throw new UserError("--config: a workload's [workload.ratelimit] ramps its rate, and a sweep sets each step's"
                     + " rate; give the ramp's start as the workload's rate, or sweep without the config's ramp");
@@ -181,6 +214,72 @@ public final class SweepCommand implements Callable<Integer>, Streams.Aware {
         SweepTable.printAfterRows(result, streams.out());
         if (dir != null) {
             SweepFiles.write(dir, result, objectives, "fluxperf sweep: " + title(base));
+            streams.out().println("Plot: " + dir.resolve(SweepFiles.PNG) + ", " + dir.resolve(SweepFiles.HTML)
+                    + "; steps' run directories in " + dir);
+        }
+        if (result.interrupted()) {
+            return interruptExit != 0 ? interruptExit : RunCommand.EXIT_INTERRUPTED;
+        }
+        return 0;
+    }
+
+    /**
+     * {@code sweep --log}: each step one replay of the log at a speed factor ({@link LogSweep}); the
+     * table, plot and directory as a rate sweep writes them, the knee as a factor of the log's rate.
+     */
+    private int logSweep(RunConfig base) {
+        for (String flag : List.of("--window", "--warmup", "--config", "--method", "--command")) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
+                throw new UserError(flag + ": a sweep with --log replays the log once per step; leave " + flag + " out");
+            }
+        }
+        List<StepObjective> objectives = SloStepObjective.of(base.objectives());
+        if (objectives.isEmpty()) {
+            throw new UserError("--slo: a sweep needs at least one objective to find the knee by, e.g. --slo 'p99<1ms'");
+        }
+        Path dir = base.out();
+        boolean overwrite = spec.commandLine().getParseResult().hasMatchedOption("--overwrite");
+        if (dir != null) {
+            checkDirectory(dir, overwrite);
+        }
+        String protocol = spec.commandLine().getParseResult().hasMatchedOption("--protocol") ? base.protocol() : null;
+        java.util.function.DoubleFunction<ReplayOptions> atSpeed = speed -> ReplayOptions.builder(log)
+                .server(base.server()).pool(base.pool()).protocol(protocol).speed(speed).loops(loops).scale(scale)
+                .threads(base.threads()).connections(base.connections()).pipeline(base.pipeline())
+                .timeout(base.timeout()).tcpNoDelay(base.tcpNoDelay()).connection(base.connection())
+                .protocolOptions(base.protocolOptions()).earlySend(base.earlySend()).flush(base.needsFlush())
+                .live(false).build();
+        LogSweep.LogRate rate = LogSweep.measure(atSpeed.apply(1));
+        SweepPlan plan = LogSweep.plan(rate, from, to, step, factor, refine);
+        boolean tune = !spec.commandLine().getParseResult().hasMatchedOption("--no-host-tuning");
+        HostTuning tuning = Main.ownsProcess() ? HostTuning.ownProcess(true, tune) : HostTuning.standard();
+        LogSweep steps = new LogSweep(rate, atSpeed, dir, overwrite, RunDirectories.commandLine(spec), tuning);
+        RunConfig stepsBase = base.toBuilder().out(null).build();
+        Sweep sweep = new Sweep(stepsBase, plan, objectives, steps);
+        String title = log + " replayed against " + (base.server() != null ? base.server() : "the embedded server");
+        streams.out().println("Sweep: " + title + ", objectives " + String.join(", ",
+                objectives.stream().map(StepObjective::text).toList()));
+        streams.out().println(steps.rateLine() + "; each step one pass" + (loops > 1 ? " of " + loops + " loops" : "")
+                + (base.needsFlush() ? ", the server flushed before each" : ", the server's state carried on"));
+        streams.out().println(SweepTable.header());
+        sweep.onStep(s -> streams.out().println(SweepTable.row(s) + "  (" + String.format(java.util.Locale.ROOT, "%.2fx",
+                steps.factor(s.target())) + ")"));
+        sweep.onRetry(s -> streams.out().println("Step " + s.label() + " was not good, and a first step may meet a cold"
+                + " server or a stall of this machine: once more"));
+        SweepResult result;
+        int interruptExit;
+        try (Interrupts interrupts = Interrupts.install(() -> {
+            sweep.requestStop();
+            steps.requestStop();
+        })) {
+            result = sweep.execute();
+            interruptExit = interrupts.exitCode();
+        }
+        streams.out().println();
+        SweepTable.printAfterRows(result, streams.out());
+        streams.out().println(steps.kneeLine(result));
+        if (dir != null) {
+            SweepFiles.write(dir, result, objectives, "fluxperf sweep: " + title);
             streams.out().println("Plot: " + dir.resolve(SweepFiles.PNG) + ", " + dir.resolve(SweepFiles.HTML)
                     + "; steps' run directories in " + dir);
         }

@@ -37,14 +37,20 @@ import reactor.core.publisher.Operators;
  *     unparks it (at most 5 ms at a time, which covers an unpark missed in a race). A command
  *     larger than half the ring waits until the loop has emptied it, then gets a ring twice as
  *     large as it needs.</li>
- * <li>The lane's position ({@link #mark()}, {@link #line()}) is that of the last command sent: the
- *     loop asks for the next one only after it sent the one before.</li>
- * <li>{@link #sentByVerb()} counts the commands the load thread took, less the one it gave back
- *     unsent when the run stopped ({@link #unsent}): the commands replayed, whatever the reader had
- *     dealt ahead into the ring. Written on the loop and published with release order.</li>
+ * <li>The lane's position ({@link #mark()}, {@link #line()}) is that of the last command the load
+ *     thread took and dealt with (sent, or put behind its client's busy connection): the loop asks
+ *     for the next one only after that.</li>
+ * <li>{@link #sentByVerb()} counts the commands the load thread took, less those it gave back
+ *     unsent when the run stopped ({@link #unsent}: the one waiting for its time, and those
+ *     waiting for their own connection): the commands replayed, whatever the reader had dealt
+ *     ahead into the ring. Each request carries its verb ({@link Request#sourceTag()}) for that.
+ *     Written on the loop and published with release order.</li>
  * </ul>
  */
 final class Lane {
+    /** A request's source tag: its verb in the low bits, its original reply above ({@link #unsent}). */
+    private static final int REPLY_SHIFT = 16;
+    private static final int VERB_MASK = (1 << REPLY_SHIFT) - 1;
     /** Bytes of a lane's ring: about 2,500 commands of a short key each. */
     static final int RING_BYTES = 1 << 18;
     /** The reader's longest park: half a ring lasts 12 ms even for one client at 100,000 commands/s. */
@@ -52,6 +58,7 @@ final class Lane {
     private static final VarHandle MARK;
     private static final VarHandle LINE;
     private static final VarHandle SENT;
+    private static final VarHandle STARVED;
 
     static {
         try {
@@ -59,6 +66,7 @@ final class Lane {
             MARK = l.findVarHandle(Lane.class, "mark", long.class);
             LINE = l.findVarHandle(Lane.class, "line", long.class);
             SENT = l.findVarHandle(Lane.class, "sent", long.class);
+            STARVED = l.findVarHandle(Lane.class, "starvedNanos", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -97,12 +105,13 @@ final class Lane {
      */
     private final long[] sentByVerb = new long[VerbTable.MAX_VERBS + 1];
     private long sent;
-    /** The request emitted last and its verb: the only one the load thread can give back unsent. */
-    private Request lastEmitted;
-    private int lastVerb;
+    /** Since when the loop has asked and found the ring empty while the reader was not done; 0: it is not waiting. */
+    private long starvedSince;
+    /** How long the loop waited so for the reader in all, ns; written with release order, read at the end. */
+    @SuppressWarnings("unused")
+    private long starvedNanos;
     /** Commands taken and not given back by what the original server answered them ({@link OriginalReplies#of}). */
     private final long[] sentByReply = new long[OriginalReplies.COUNTS];
-    private int lastReply;
 
     Lane(int ringBytes, SynthValues synth) {
         this.ring = new ByteRing(ringBytes);
@@ -206,12 +215,19 @@ final class Lane {
      * waited): it is not replayed. On the loop.
      */
     void unsent(Request r) {
-        if (r == lastEmitted) {
-            lastEmitted = null;
-            sentByVerb[lastVerb]--;
-            sentByReply[lastReply]--;
-            SENT.setRelease(this, sent - 1);
-        }
+        int tag = r.sourceTag();
+        sentByVerb[tag & VERB_MASK]--;
+        sentByReply[tag >>> REPLY_SHIFT]--;
+        sent--;
+        SENT.setRelease(this, sent);
+    }
+
+    /**
+     * How long, in all, this lane's load thread asked for a command and found none while the reader
+     * had not finished: it waited for the reader, ns.
+     */
+    long readerWaitNanos() {
+        return (long) STARVED.getAcquire(this);
     }
 
     /** Commands this lane's thread sent, per verb id (a copy); complete once the run's loops have stopped. */
@@ -302,12 +318,19 @@ final class Lane {
                     demand = true;
                     q = ring;
                     if (q.peek() < 0 && !done) {
+                        if (starvedSince == 0) {
+                            starvedSince = System.nanoTime();
+                        }
                         return; // the reader wakes us when it has written the next one
                     }
                     demand = false;
                     continue;
                 }
-                // asked again: the command emitted before has been sent
+                if (starvedSince != 0) {
+                    STARVED.setRelease(this, starvedNanos + System.nanoTime() - starvedSince);
+                    starvedSince = 0;
+                }
+                // asked again: the command emitted before has been dealt with
                 MARK.setRelease(this, emittedMark);
                 LINE.setRelease(this, emittedLine);
                 Request r = pool.acquire();
@@ -320,12 +343,13 @@ final class Lane {
                 LaneRecord.fill(b, at, r, startNanos, synth.array());
                 emittedMark = LaneRecord.mark(b, at);
                 emittedLine = LaneRecord.line(b, at);
-                lastEmitted = r;
-                lastVerb = LaneRecord.verb(b, at);
-                sentByVerb[lastVerb]++;
-                lastReply = LaneRecord.originalReply(b, at);
-                sentByReply[lastReply]++;
-                SENT.setRelease(this, sent + 1);
+                int verb = LaneRecord.verb(b, at);
+                int reply = LaneRecord.originalReply(b, at);
+                r.sourceTag(verb | reply << REPLY_SHIFT); // given back with it, should it go unsent
+                sentByVerb[verb]++;
+                sentByReply[reply]++;
+                sent++;
+                SENT.setRelease(this, sent);
                 q.release();
                 if (readerWaiting && q.usedBytes() <= q.capacity() / 2) {
                     readerWaiting = false;

@@ -203,6 +203,9 @@ public final class Replay {
                         + plan.protocol.name() + " cannot send this log's '" + w.name() + "' commands");
             }
         }
+        if (options.flush()) {
+            workloads.set(0, workloads.get(0).withFlush(true)); // the run flushes before its load when any workload says so
+        }
         if (options.pool().cluster() && plan.protocol.cluster() == null) {
             throw new UserError("--cluster: protocol " + plan.protocol.name() + " has no cluster mode");
         }
@@ -226,7 +229,8 @@ public final class Replay {
         // --scale: every pass reads the log once per copy, each copy in its own key namespace
         ReplaySource.Opener opener = options.scale() > 1 ? c -> ScaledReader.open(plan, c, options.scale()) : plan::open;
         ReplaySource source = new ReplaySource(opener, ctx, options.threads(), pacer, options.loops(),
-                options.readAheadOf(plan.format), options.anyConnection(), plan.only, workloadByVerb, other).shard(shard);
+                options.readAheadOf(plan.format), options.anyConnection(), plan.only, workloadByVerb, other).shard(shard)
+                .backlogBytes(options.readAheadBudget());
         Finisher finisher = new Finisher(plan, config, verbs, stats, bad, source);
         RunConfig placed = this.out == null ? config : place.apply(config.toBuilder().out(this.out).build());
         RunDirectoryWriter directory = this.out == null ? null
@@ -339,8 +343,10 @@ public final class Replay {
 
         /** @param positions where each statistics block ended in the log, in order */
         ReplayResult result(RunResult r, Throwable failure, List<LogPosition> positions) {
+            ReplayLimit limit = ReplayLimit.of(r, options.speed() == 0, source.readerWaitNanos(),
+                    source.backlogPeakBytes(), source.backlogBudget());
             return Replay.this.result(plan, r, verbs, stats, source.replayedByVerb(verbs), source.originalReplies(), bad,
-                    failure, positions);
+                    failure, positions, limit);
         }
     }
 
@@ -349,7 +355,8 @@ public final class Replay {
      * @param originals what the original server answered those commands; null for a log without replies
      */
     private ReplayResult result(ReplayPlan plan, RunResult r, VerbTable verbs, LogStats stats, Map<String, Long> replayed,
-                                OriginalReplies originals, BadLines bad, Throwable failure, List<LogPosition> positions) {
+                                OriginalReplies originals, BadLines bad, Throwable failure, List<LogPosition> positions,
+                                ReplayLimit limit) {
         long[] lag = null;
         if (r.total().sendLag().getTotalCount() > 0) {
             LatencySummary l = r.total().summaries().sendLag();
@@ -380,7 +387,7 @@ public final class Replay {
                 lag, original, r.total().seconds(), expected, replayed, stats.commands, stats.lines,
                 bad.count(), bad.first(), stats.skipped(), stats.filtered, stats.late, stats.adjusted(), notes,
                 failure == null ? null : failure.getMessage(), options.warmup() != null, List.copyOf(positions),
-                originals);
+                originals, limit);
     }
 
     /**

@@ -205,7 +205,27 @@ public final class ReplayMerge implements RunMerge.CommandMerge {
                 shown.total().seconds(), seconds(first.path("expectedSeconds")), commands, lines.path("commands").asLong(),
                 lines.path("read").asLong(), lines.path("bad").asLong(), bad, counts(first.path("skipped")),
                 lines.path("filtered").asLong(), lines.path("late").asLong(), counts(first.path("adjusted")), notes,
-                failure, !shown.config().warmup().isZero(), List.of(), original);
+                failure, !shown.config().warmup().isZero(), List.of(), original, limit(shown, first));
+    }
+
+    /**
+     * The agents' commands in flight and what held them back: one agent's as it wrote it (so that
+     * its report made again is the one it printed), several agents' from their figures added up.
+     */
+    private ReplayLimit limit(RunResult shown, JsonNode first) {
+        if (replays.size() == 1) {
+            return ReplayReport.readLimit(first);
+        }
+        long readerWait = 0;
+        long peak = 0;
+        long budget = 0;
+        for (JsonNode r : replays) {
+            JsonNode f = r.path("inFlight");
+            readerWait += f.path("readerWaitNanos").asLong();
+            peak += f.path("readAheadPeakBytes").asLong();
+            budget += f.path("readAheadBudgetBytes").asLong();
+        }
+        return ReplayLimit.of(shown, "max".equals(first.path("speed").asText()), readerWait, peak, budget);
     }
 
     /**

@@ -45,6 +45,9 @@ import java.util.Locale;
  *                      prints, with the interval's send lag and the place in the log; zero = none
  * @param pool          several servers ({@code --server} repeated) or a cluster's seeds ({@code --cluster}), each
  *                      command sent to its key's server as {@code run} places keys; {@link PoolOptions#single()} otherwise
+ * @param readAheadBytes the heap the load threads may give to commands read ahead that are due but wait
+ *                      for their client's busy connection ({@code --read-ahead-memory}); 0 = 64 MiB
+ * @param flush         flush the server before the replay (a capacity sweep's {@code --flush} between steps)
  * @param scale         copies of every original client ({@code --scale}), each with its keys in a namespace of its
  *                      own ({@code s1:} … {@code sN:}); 1 = the log as it is
  * @param captureServers a packet capture's servers whose traffic is replayed ({@code --capture-server HOST:PORT});
@@ -56,9 +59,19 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
                             Path times, boolean anyConnection, boolean allowFlush, boolean strict, Duration window,
                             int readAhead, Path trace, Path json, boolean live, Duration warmup,
                             ProtocolOptions protocolOptions, ConnectionOptions connection, Duration earlySend,
-                            Duration statsInterval, PoolOptions pool, int scale, List<String> captureServers) {
+                            Duration statsInterval, PoolOptions pool, int scale, List<String> captureServers,
+                            long readAheadBytes, boolean flush) {
     /** The most copies --scale makes: each copy reads the log (the page cache serves the rest). */
     public static final int MAX_SCALE = 1_000;
+    /** The least --read-ahead-bytes: a few thousand commands. */
+    public static final long MIN_READ_AHEAD_BYTES = 64L << 10;
+    /** The read-ahead's budget unless told. */
+    public static final long DEFAULT_READ_AHEAD_BYTES = 64L << 20;
+
+    /** The budget of the commands waiting for their client's busy connection, as given or the default. */
+    public long readAheadBudget() {
+        return readAheadBytes > 0 ? readAheadBytes : DEFAULT_READ_AHEAD_BYTES;
+    }
 
 
     public ReplayOptions {
@@ -103,6 +116,10 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         if (readAhead != 0) {
             checkedReadAhead(readAhead);
         }
+        if (readAheadBytes < 0 || readAheadBytes > 0 && readAheadBytes < MIN_READ_AHEAD_BYTES) {
+            throw new UserError("--read-ahead-memory: must be at least " + (MIN_READ_AHEAD_BYTES >> 10) + "k, not "
+                    + readAheadBytes + " bytes");
+        }
         if (scale < 1 || scale > MAX_SCALE) {
             throw new UserError("--scale: must be between 1 and " + MAX_SCALE + " copies, not " + scale);
         }
@@ -140,6 +157,31 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
             // below
         }
         throw new UserError("--speed: '" + text + "' is neither a number above 0 (1, 2.5) nor max");
+    }
+
+    /** A --read-ahead-memory as the user gave it: bytes, or with a k, m or g suffix (powers of 1024). */
+    public static long parseReadAheadMemory(String text) {
+        String t = text.trim().toLowerCase(Locale.ROOT);
+        long unit = 1;
+        if (t.endsWith("b")) {
+            t = t.substring(0, t.length() - 1);
+        }
+        if (t.endsWith("k") || t.endsWith("m") || t.endsWith("g")) {
+            unit = t.endsWith("k") ? 1L << 10 : t.endsWith("m") ? 1L << 20 : 1L << 30;
+            t = t.substring(0, t.length() - 1);
+        }
+        try {
+            long v = Long.parseLong(t.trim());
+            if (v > 0 && v <= (64L << 30) / unit) {
+                long bytes = v * unit;
+                if (bytes >= MIN_READ_AHEAD_BYTES) {
+                    return bytes;
+                }
+            }
+        } catch (NumberFormatException notANumber) {
+            // below
+        }
+        throw new UserError("--read-ahead-memory: '" + text + "' is not a size from 64k to 64g (such as 512k, 64m, 1g)");
     }
 
     /** A --read-ahead as the user gave it: 1 to 10,000,000 commands (0 stands for the format's own). */
@@ -196,6 +238,8 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         private Duration earlySend = RunConfig.DEFAULT_EARLY_SEND;
         private Duration statsInterval = Duration.ZERO;
         private int scale = 1;
+        private long readAheadBytes;
+        private boolean flush;
         private List<String> captureServers = List.of();
 
         private Builder(Path log) {
@@ -373,6 +417,18 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
             return this;
         }
 
+        /** Bytes of the heap for commands waiting for their client's busy connection (0: the default). */
+        public Builder readAheadBytes(long v) {
+            readAheadBytes = v;
+            return this;
+        }
+
+        /** Flush the server before the replay. */
+        public Builder flush(boolean v) {
+            flush = v;
+            return this;
+        }
+
         /** The servers of a packet capture whose traffic is replayed ({@code --capture-server}, repeatable). */
         public Builder captureServers(List<String> v) {
             captureServers = v;
@@ -383,7 +439,7 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
             return new ReplayOptions(log, format, server, protocol, speed, maxWait, loops, only, keyPrefix, rateCap,
                     threads, connections, pipeline, timeout, tcpNoDelay, times, anyConnection, allowFlush, strict,
                     window, readAhead, trace, json, live, warmup, protocolOptions, connection, earlySend, statsInterval, pool,
-                    scale, captureServers);
+                    scale, captureServers, readAheadBytes, flush);
         }
     }
 }

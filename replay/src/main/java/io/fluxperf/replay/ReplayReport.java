@@ -181,6 +181,12 @@ final class ReplayReport {
         } else {
             out.println("Send lag: n/a (--speed max sends as fast as the connections allow; latency from the write)");
         }
+        if (r.limit() != null) {
+            out.println(r.limit().inFlightLine());
+            if (r.limit().why() != null) {
+                out.println("Limited by: " + r.limit().why());
+            }
+        }
         out.println("Duration: original " + seconds(r.originalSeconds()) + " s replay " + seconds(r.replaySeconds())
                 + " s expected " + seconds(r.expectedSeconds()) + " s (speed " + r.speed()
                 + (r.loops() > 1 ? ", " + r.loops() + " loops" : "") + ")");
@@ -329,6 +335,7 @@ final class ReplayReport {
             }
         }
         putLateness(replay, r);
+        putLimit(replay, r.limit());
         putSeconds(replay, "originalSeconds", r.originalSeconds());
         putSeconds(replay, "replaySeconds", r.replaySeconds());
         putSeconds(replay, "expectedSeconds", r.expectedSeconds());
@@ -366,6 +373,43 @@ final class ReplayReport {
             replay.put("failure", r.failure());
         }
         return replay;
+    }
+
+    /** Commands in flight and what held the replay back ({@link ReplayLimit}); null without figures. */
+    private static void putLimit(ObjectNode replay, ReplayLimit l) {
+        if (l == null) {
+            replay.putNull("inFlight");
+            replay.putNull("limit");
+            return;
+        }
+        ObjectNode f = replay.putObject("inFlight");
+        f.put("mean", l.inFlightMean());
+        f.put("most", l.inFlightMost());
+        f.put("readerWaitShare", l.readerWaitShare());
+        f.put("readerWaitNanos", l.readerWaitNanos());
+        f.put("loopCpuShare", l.loopShare());
+        f.put("readAheadPeakBytes", l.readAheadPeak());
+        f.put("readAheadBudgetBytes", l.readAheadBudget());
+        if (l.limit() == null) {
+            replay.putNull("limit");
+        } else {
+            ObjectNode n = replay.putObject("limit");
+            n.put("reason", l.limit());
+            n.put("text", l.why());
+        }
+    }
+
+    /** A replay's {@link ReplayLimit} as {@link #writeJson} wrote it; null when it holds none. */
+    static ReplayLimit readLimit(JsonNode replay) {
+        JsonNode f = replay.path("inFlight");
+        if (!f.isObject()) {
+            return null;
+        }
+        JsonNode n = replay.path("limit");
+        return new ReplayLimit(f.path("mean").asDouble(), f.path("most").asLong(), f.path("readerWaitShare").asDouble(),
+                f.path("readerWaitNanos").asLong(), f.path("loopCpuShare").asDouble(-1), f.path("readAheadPeakBytes").asLong(),
+                f.path("readAheadBudgetBytes").asLong(), n.isObject() ? n.path("reason").asText() : null,
+                n.isObject() ? n.path("text").asText() : null);
     }
 
     /** The schedule's keeping: null figures when there was no schedule (--speed max). */

@@ -31,13 +31,14 @@ import java.util.Map;
  *                        the order of the run's intervals; empty without blocks
  * @param originalReplies what the original server answered the commands sent, where the log holds its
  *                        replies (a packet capture); null otherwise
+ * @param limit           commands in flight, the read-ahead's memory, and what held the replay back
  */
 public record ReplayResult(RunResult run, String log, LogFormat format, String protocol, String speed, int loops,
                            long[] sendLagNanos, double originalSeconds, double replaySeconds, double expectedSeconds,
                            Map<String, Long> commands, long commandsRead, long lines, long badLines,
                            List<String> firstBadLines, Map<String, Long> skipped, long filtered, long late,
                            Map<String, Long> adjusted, List<String> notes, String failure, boolean warmup,
-                           List<LogPosition> intervalPositions, OriginalReplies originalReplies) {
+                           List<LogPosition> intervalPositions, OriginalReplies originalReplies, ReplayLimit limit) {
 
     /** Lines read but not replayed: bad, skipped, filtered. */
     public long linesSkipped() {

@@ -68,6 +68,11 @@ final class ReplaySource implements RequestSource, AutoCloseable {
     private io.fluxperf.engine.shard.Shard shard;
     /** Commands without a client seen so far (a sharded replay deals them round-robin over the agents). */
     private long clientless;
+    /** The bytes the load threads together may hold of commands waiting for their client's busy connection. */
+    private long backlogBytes = ReplayOptions.DEFAULT_READ_AHEAD_BYTES;
+    /** Each thread's most bytes and commands held so, written on its loop. */
+    private final java.util.concurrent.atomic.AtomicLongArray backlogPeakBytes;
+    private final java.util.concurrent.atomic.AtomicLongArray backlogPeakCommands;
 
     /**
      * @param workloadByVerb workload index of each planned verb id; other verbs go to {@code otherWorkload}
@@ -93,6 +98,60 @@ final class ReplaySource implements RequestSource, AutoCloseable {
         this.entries = new LogEntry[maxEntries];
         this.free = new int[maxEntries];
         this.window = new ReorderWindow(entries);
+        this.backlogPeakBytes = new java.util.concurrent.atomic.AtomicLongArray(threads);
+        this.backlogPeakCommands = new java.util.concurrent.atomic.AtomicLongArray(threads);
+    }
+
+    /**
+     * The bytes of the heap the load threads together may hold of commands that are due but wait
+     * for their client's busy connection (each thread an equal share). Call before the run.
+     */
+    ReplaySource backlogBytes(long bytes) {
+        this.backlogBytes = bytes;
+        return this;
+    }
+
+    @Override
+    public long backlogBytes(int thread, int threads) {
+        return anyConnection ? 0 : Math.max(1, backlogBytes / threads);
+    }
+
+    @Override
+    public void backlogPeak(int thread, long bytes, int requests) {
+        backlogPeakBytes.accumulateAndGet(thread, bytes, Math::max);
+        backlogPeakCommands.accumulateAndGet(thread, requests, Math::max);
+    }
+
+    /** The most bytes of the heap the load threads held at once of commands waiting for their connection (the sum of each thread's peak). */
+    long backlogPeakBytes() {
+        long sum = 0;
+        for (int i = 0; i < backlogPeakBytes.length(); i++) {
+            sum += backlogPeakBytes.get(i);
+        }
+        return sum;
+    }
+
+    /** The same in commands. */
+    long backlogPeakCommands() {
+        long sum = 0;
+        for (int i = 0; i < backlogPeakCommands.length(); i++) {
+            sum += backlogPeakCommands.get(i);
+        }
+        return sum;
+    }
+
+    /** How long the load threads together waited for the reader with room to send, ns. */
+    long readerWaitNanos() {
+        long sum = 0;
+        for (Lane l : lanes) {
+            sum += l.readerWaitNanos();
+        }
+        return sum;
+    }
+
+    /** See {@link #backlogBytes(long)}. */
+    long backlogBudget() {
+        return backlogBytes;
     }
 
     /**

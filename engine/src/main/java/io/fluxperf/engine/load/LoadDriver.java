@@ -57,6 +57,15 @@ final class LoadDriver implements SlotEvents {
     private final ServerQueues serverQueues;
     private final PoolRouter router;
     private final CodecFactory[] memberCodecs;
+    /** Several servers: one empty figure each, and one for requests sent to none; null with one. */
+    private final List<ServerStats> serverShapes;
+    /**
+     * The periodic check of timeouts and the loop's alarm, both let go at {@link #close()}: on loops
+     * that outlive the run (a warm-up's, shared with the run after it) either would keep this driver
+     * and its figures reachable for as long as the loop lives.
+     */
+    private final java.util.concurrent.ScheduledFuture<?> timeoutChecks;
+    private final io.fluxperf.engine.netty.AlarmIoHandler alarm;
     private CompletableFuture<Void> phaseDone = CompletableFuture.completedFuture(null);
     /** Reads the connections' TCP_INFO, once a second (not per request: a getsockopt each). */
     private final TcpProbe tcpProbe = new TcpProbe();
@@ -126,12 +135,8 @@ final class LoadDriver implements SlotEvents {
             this.router = serverPool.newRouter();
             this.pool = new RequestPool(count * pipeline + ServerQueues.capacity(byMember, pipeline) + 1);
         }
-        this.recorder = new ThreadRecorder(config.workloads().size(),
-                !config.statsInterval().isZero() || config.admin() != null, tracer, // the admin endpoint's figures too
-                clientLoop.alarm(), serverShapes);
-        if (config.admin() != null) {
-            recorder.intervalPerWorkload();
-        }
+        this.serverShapes = serverShapes;
+        this.recorder = new ThreadRecorder(config.workloads().size(), tracer, clientLoop.alarm(), serverShapes);
         // the alarm is handed to the scheduler before the loop's first task below hands it to the loop
         this.scheduler = new SendScheduler(loop, clientLoop.alarm(), config.connection().busyPoll(), config.earlySend(),
                 slots, recorder, pool, errors, this::checkPhaseDone, perRequest ? this::sentOn : null);
@@ -143,7 +148,8 @@ final class LoadDriver implements SlotEvents {
             scheduler.pool(serverQueues, router);
         }
         long period = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(TimeUnit.MILLISECONDS.toNanos(50), timeoutNanos / 10));
-        loop.scheduleAtFixedRate(this::checkTimeouts, period, period, TimeUnit.NANOSECONDS);
+        this.alarm = clientLoop.alarm();
+        this.timeoutChecks = loop.scheduleAtFixedRate(this::checkTimeouts, period, period, TimeUnit.NANOSECONDS);
         loop.execute(tuning::onLoadLoop);
     }
 
@@ -170,6 +176,11 @@ final class LoadDriver implements SlotEvents {
 
     int workloadCount() {
         return recorder.workloadCount();
+    }
+
+    /** Several servers: one empty figure each (and one for requests sent to none); null with one. */
+    List<ServerStats> serverShapes() {
+        return serverShapes;
     }
 
     /** Emptied figures of this thread's shape (its workloads, and its servers when it has several). */
@@ -217,7 +228,9 @@ final class LoadDriver implements SlotEvents {
     CompletableFuture<Void> close() {
         CompletableFuture<Void> done = new CompletableFuture<>();
         onLoop(() -> {
+            timeoutChecks.cancel(false);
             scheduler.shutdown();
+            alarm.onAlarm(NO_ALARM); // the next run's scheduler hears it from its start
             connections.shutdown();
             done.complete(null);
         });
@@ -274,42 +287,15 @@ final class LoadDriver implements SlotEvents {
      *                  in the same event-loop step as the figures restart, so both agree
      */
     CompletableFuture<ThreadFigures> swap(ThreadFigures spare, boolean endWarmup) {
-        return swap(spare, endWarmup, false);
-    }
-
-    /** @param discarded the figures swapped out are not kept (the preload's, the warm-up's): the second's go with them */
-    CompletableFuture<ThreadFigures> swap(ThreadFigures spare, boolean endWarmup, boolean discarded) {
         CompletableFuture<ThreadFigures> result = new CompletableFuture<>();
         onLoop(() -> {
             if (endWarmup) {
                 recorder.endWarmup();
             }
-            if (discarded) {
-                recorder.dropSecond();
-            }
             long taken = System.nanoTime();
             scheduler.countRoomWait(taken); // a wait going on: its part so far belongs to the interval ending
             result.complete(recorder.swap(spare, connections.openCount(), taken));
         });
-        return result;
-    }
-
-    /** Keeps each second's figures as well, from now on (a run directory's seconds.hlog). */
-    void keepSeconds() {
-        onLoop(recorder::keepSeconds);
-    }
-
-    /** Ends the second going on and returns its figures; the thread records into {@code spare} from then. */
-    CompletableFuture<ThreadFigures> swapSecond(ThreadFigures spare) {
-        CompletableFuture<ThreadFigures> result = new CompletableFuture<>();
-        onLoop(() -> result.complete(recorder.swapSecond(spare, System.nanoTime())));
-        return result;
-    }
-
-    /** The window's figures so far, for the live line (see {@link ThreadRecorder#live()}). */
-    CompletableFuture<ThreadRecorder.LiveCounts> live() {
-        CompletableFuture<ThreadRecorder.LiveCounts> result = new CompletableFuture<>();
-        onLoop(() -> result.complete(recorder.live()));
         return result;
     }
 
@@ -320,18 +306,14 @@ final class LoadDriver implements SlotEvents {
         return result;
     }
 
-    /** The running window's figures so far, copied on the loop (the admin endpoint's counters). */
-    CompletableFuture<ThreadRecorder.WindowSoFar> windowSoFar() {
-        CompletableFuture<ThreadRecorder.WindowSoFar> result = new CompletableFuture<>();
-        onLoop(() -> result.complete(recorder.windowSoFar(connections.openCount())));
-        return result;
-    }
-
-    /** The statistics block's figures since the last call, which starts them again from zero. */
-    CompletableFuture<ThreadRecorder.IntervalFigures> interval() {
-        CompletableFuture<ThreadRecorder.IntervalFigures> result = new CompletableFuture<>();
-        onLoop(() -> result.complete(recorder.interval(connections.openCount())));
-        return result;
+    /** How the threads kept their schedule, asked once every request has ended (after the last window). */
+    static SendLateness lateness(List<LoadDriver> drivers) {
+        List<CompletableFuture<SendLateness>> futures = drivers.stream().map(LoadDriver::lateness).toList();
+        List<SendLateness> threads = new ArrayList<>();
+        for (CompletableFuture<SendLateness> f : futures) {
+            threads.add(LoopTasks.await(f, java.time.Duration.ofSeconds(10)));
+        }
+        return SendLateness.merge(threads);
     }
 
     /** How this thread kept its schedule in the measured part of its phase; ask once its requests have ended. */
@@ -339,11 +321,6 @@ final class LoadDriver implements SlotEvents {
         CompletableFuture<SendLateness> result = new CompletableFuture<>();
         onLoop(() -> result.complete(recorder.lateness()));
         return result;
-    }
-
-    /** Empties this thread's figures in place, during the warm-up only (whose figures are not kept). */
-    void clearWarmupFigures() {
-        onLoop(recorder::clear);
     }
 
     /** A connection per request: the slot's one request went out on it. */
@@ -359,6 +336,9 @@ final class LoadDriver implements SlotEvents {
             // the loop is shutting down: nothing waits to be sent any more
         }
     }
+
+    /** Hears a closed driver's alarm: nothing. */
+    private static final java.util.function.LongConsumer NO_ALARM = setFor -> { };
 
     /** An empty task: queued from another thread, it only wakes the loop. */
     private static final Runnable NOTHING = () -> { };

@@ -60,4 +60,22 @@ public interface RequestSource {
      */
     default void unsent(int thread, Request r) {
     }
+
+    /**
+     * How many bytes of the heap ({@link Request#retainedBytes()}) thread {@code thread} may give to
+     * requests that are due but wait for their own connection ({@link Request#affinity()}) while
+     * it sends the others; 0 (the default): none, such a request waits at the head and the thread
+     * with it. A replay gives each thread a share of its read-ahead budget, so that one busy client
+     * never keeps the others from sending.
+     */
+    default long backlogBytes(int thread, int threads) {
+        return 0;
+    }
+
+    /**
+     * Thread {@code thread}'s requests waiting for their own connection reached a new peak this
+     * phase: {@code bytes} of the heap in {@code requests} requests. On the thread's event loop.
+     */
+    default void backlogPeak(int thread, long bytes, int requests) {
+    }
 }

@@ -35,6 +35,14 @@ import reactor.core.publisher.BaseSubscriber;
  * intended time. Requests closer together than that share one wake-up, one flush and one wake-up
  * of the server, where an alarm each would cost a context switch each on both sides.
  *
+ * <p>A request bound to its own connection ({@link Request#affinity()}: a replayed client's) that
+ * finds that connection busy, or other requests of its own waiting for it, joins them in the
+ * connection's backlog ({@link ConnectionBacklogs}) when its source grants one
+ * ({@link RequestSource#backlogBytes}), and the next request is taken: one busy client never keeps
+ * the others from sending, and each client's requests still leave in order. When the backlogs'
+ * budget of bytes is spent, or the request's key has an earlier request waiting for another
+ * connection (keys keep the log's order across clients), the request waits at the head as above.
+ *
  * <p>With several servers ({@link #pool}) each request goes to the server its key is placed on
  * ({@link PoolRouter}), on a connection of that server with room; when it has none the request
  * waits in that server's queue ({@link ServerQueues}) and the next request is taken, so that a
@@ -107,12 +115,18 @@ final class SendScheduler {
         pumpQueued = false;
         pump();
     };
+    /** Requests due that wait for their own busy connection; null when the phase's source grants none. */
+    private ConnectionBacklogs backlogs;
+    /** The pool's capacity as the thread made it: in flight and one more. */
+    private final int baseCapacity;
     /** With several servers: each one's connections and waiting requests, and where keys go; null with one. */
     private ServerQueues queues;
     private PoolRouter router;
     private final PoolSender poolSender = new PoolSender();
     /** A pump ends requests without sending them (a dead server's) at most this many times before it lets the loop run. */
     private static final int MAX_UNSENT_PER_PUMP = 256;
+    /** A pump puts at most this many requests behind their busy connections before it lets the loop run. */
+    private static final int MAX_PARKED_PER_PUMP = 256;
 
     /**
      * @param early    how long before its time a paced request may leave with others due
@@ -133,6 +147,7 @@ final class SendScheduler {
         this.onSend = onSend;
         this.queued = new boolean[slots.size()];
         this.dirty = new boolean[slots.size()];
+        this.baseCapacity = pool.capacity();
         alarm.onAlarm(this::wakeUp);
     }
 
@@ -155,6 +170,13 @@ final class SendScheduler {
         subscriber = new SourceSubscriber(source, thread);
         this.source = source;
         this.thread = thread;
+        long budget = queues == null ? source.backlogBytes(thread, threads) : 0;
+        backlogs = budget > 0 ? new ConnectionBacklogs(slots.size(), budget) : null;
+        reportedPeak = 0;
+        if (backlogs != null) {
+            // each request held costs at least RETAINED_BASE bytes: the budget bounds their number too
+            pool.ensureCapacity((int) Math.min(Integer.MAX_VALUE - 8, baseCapacity + budget / Request.RETAINED_BASE));
+        }
         source.requests(thread, threads, pool, startNanos, loop).subscribe(subscriber);
         pump();
     }
@@ -175,6 +197,9 @@ final class SendScheduler {
                 pool.release(pending);
             }
             pending = null;
+        }
+        if (backlogs != null) {
+            backlogs.clear(subscriber != null ? subscriber::dropUnsent : pool::release);
         }
     }
 
@@ -199,12 +224,14 @@ final class SendScheduler {
 
     /** A request waits for a connection, or the phase's source may still give more: connections are still needed. */
     boolean needsConnections() {
-        return pending != null || !sourceDone && !stopping || queues != null && !queues.isEmpty();
+        return pending != null || !sourceDone && !stopping || queues != null && !queues.isEmpty()
+                || backlogs != null && !backlogs.isEmpty();
     }
 
     /** Nothing waits here and nothing more will come: the phase is over once its requests in flight end. */
     boolean drained() {
-        return (sourceDone || stopping) && pending == null && (queues == null || queues.isEmpty());
+        return (sourceDone || stopping) && pending == null && (queues == null || queues.isEmpty())
+                && (backlogs == null || backlogs.isEmpty());
     }
 
     /** Lets the loop sleep again (the phase is over, or the run ends). */
@@ -225,6 +252,9 @@ final class SendScheduler {
             return;
         }
         int i = c.index();
+        if (backlogs != null) {
+            backlogs.mayHaveRoom(i);
+        }
         if (!queued[i]) {
             queued[i] = true;
             ready.addLast(c);
@@ -256,15 +286,22 @@ final class SendScheduler {
         }
         pumping = true;
         int unsent = 0;
+        int parked = 0;
         try {
             long now = System.nanoTime();
             if (queues != null) {
                 queues.drain(now, poolSender);
             }
+            if (backlogs != null) {
+                sendWaiting(now);
+            }
             while (true) {
                 if (pending == null) {
                     if (sourceDone || stopping || subscriber == null || asked) {
                         break; // an ask still open is answered by a task of the source's own
+                    }
+                    if (backlogs != null && pool.available() == 0) {
+                        break; // every request is in flight or waits: a reply frees one and pumps again
                     }
                     asked = true;
                     subscriber.requestOne();
@@ -291,7 +328,26 @@ final class SendScheduler {
                     }
                     continue;
                 }
-                ConnectionSlot c = r.affinity() >= 0 ? connectionFor(r.affinity()) : pickConnection();
+                ConnectionSlot c;
+                if (backlogs != null && backlogs.keyWaitsElsewhere(r, r.affinity() >= 0 ? r.affinity() % slots.size() : -1)) {
+                    c = null; // its key's earlier request waits for another connection: it goes first
+                } else if (r.affinity() >= 0) {
+                    int own = r.affinity() % slots.size();
+                    c = backlogs != null && backlogs.holds(own) ? null : connectionFor(own);
+                    if (c == null && backlogs != null && backlogs.offer(own, r)) {
+                        pending = null; // it waits for its own connection; the others go on
+                        if (backlogs.peakBytes() > reportedPeak) {
+                            reportPeak();
+                        }
+                        if (++parked >= MAX_PARKED_PER_PUMP) {
+                            pumpAfterReads(); // let the loop read, time out and end windows in between
+                            break;
+                        }
+                        continue;
+                    }
+                } else {
+                    c = pickConnection();
+                }
                 if (c == null) {
                     if (r.isScheduled() && roomWaitSince == NO_ROOM_WAIT) {
                         // one that left early with others is not due before its time
@@ -305,24 +361,50 @@ final class SendScheduler {
                     roomWaitSince = NO_ROOM_WAIT;
                 }
                 pending = null;
-                int bytes = c.send(r, now);
-                if (onSend != null) {
-                    onSend.accept(c);
-                }
-                int i = c.index();
-                if (!dirty[i]) {
-                    dirty[i] = true;
-                    dirtySlots.add(c);
-                }
-                if (c.canSend()) {
-                    slotReady(c); // pipelining: room for more
-                }
-                recorder.sent(r, bytes, now);
+                send(c, r, now);
             }
         } finally {
             pumping = false;
             flushAll();
             afterPump.run();
+        }
+    }
+
+    /** Sends {@code r} on {@code c} now, into the connection's batch. */
+    private void send(ConnectionSlot c, Request r, long now) {
+        int bytes = c.send(r, now);
+        if (onSend != null) {
+            onSend.accept(c);
+        }
+        int i = c.index();
+        if (!dirty[i]) {
+            dirty[i] = true;
+            dirtySlots.add(c);
+        }
+        if (c.canSend()) {
+            slotReady(c); // pipelining: room for more
+        }
+        recorder.sent(r, bytes, now);
+    }
+
+    /** Sends the waiting requests of every connection that got room, oldest first, as far as there is room. */
+    private void sendWaiting(long now) {
+        int i;
+        while ((i = backlogs.nextReady()) >= 0) {
+            ConnectionSlot c = slots.get(i);
+            while (c.canSend() && backlogs.holds(i)) {
+                send(c, backlogs.poll(i), now);
+            }
+        }
+    }
+
+    /** The highest backlog of this phase so far, told to the source (it reports its read-ahead's memory). */
+    private long reportedPeak;
+
+    private void reportPeak() {
+        reportedPeak = backlogs.peakBytes();
+        if (source != null) {
+            source.backlogPeak(thread, reportedPeak, backlogs.peakCount());
         }
     }
 
@@ -440,9 +522,9 @@ final class SendScheduler {
         }
     }
 
-    /** The connection a request with affinity must use, or null while it has no room (order is kept). */
-    private ConnectionSlot connectionFor(int affinity) {
-        ConnectionSlot c = slots.get(affinity % slots.size());
+    /** The connection {@code own} (a request's affinity modulo the connections), or null while it has no room. */
+    private ConnectionSlot connectionFor(int own) {
+        ConnectionSlot c = slots.get(own);
         return c.canSend() ? c : null;
     }
 

@@ -22,8 +22,13 @@ final class ThreadFigures {
     final Histogram sendLag = LatencyHistograms.create();
     /** Connect start to ready for load (TCP, TLS and protocol handshakes), per connection made, ns. */
     final Histogram connectLatency = LatencyHistograms.create();
-    /** CPU time the thread's event loop used in the interval (less its idle polls under --busy-poll), ns; -1 where the JVM cannot tell. */
-    long loopCpuNanos = -1;
+    /** Marks a {@link #loopCpuNanos} that is not known (a difference of two readings may be below zero). */
+    static final long UNKNOWN_CPU = Long.MIN_VALUE;
+    /**
+     * CPU time the thread's event loop used in the interval (less its idle polls under --busy-poll),
+     * ns; {@link #UNKNOWN_CPU} where the JVM cannot tell or the interval began before the phase.
+     */
+    long loopCpuNanos = UNKNOWN_CPU;
     /** {@link System#nanoTime()} on the loop when it took the figures: the end of the interval they cover. */
     long takenNanos;
 
@@ -45,8 +50,16 @@ final class ThreadFigures {
 
     /** Empties every figure, for the next interval. */
     void reset() {
+        reset(NO_PAUSE);
+    }
+
+    private static final Runnable NO_PAUSE = () -> { };
+
+    /** Empties every figure, with {@code pause} after each workload's (the host policy's, between steps). */
+    void reset(Runnable pause) {
         for (WorkloadStats w : workloads) {
             w.reset();
+            pause.run();
         }
         connections.reset();
         tcp.reset();
@@ -57,8 +70,26 @@ final class ThreadFigures {
                 s.reset();
             }
         }
-        loopCpuNanos = -1;
+        loopCpuNanos = UNKNOWN_CPU;
         takenNanos = 0;
+    }
+
+    /**
+     * Bytes of the histograms held, as HdrHistogram estimates them: two per workload, the send lag,
+     * the connect times, TCP's RTTs and each server's latency (the memory formula's check).
+     */
+    long histogramBytes() {
+        long bytes = sendLag.getEstimatedFootprintInBytes() + connectLatency.getEstimatedFootprintInBytes()
+                + tcp.histogramBytes();
+        for (WorkloadStats w : workloads) {
+            bytes += w.latency().getEstimatedFootprintInBytes() + w.service().getEstimatedFootprintInBytes();
+        }
+        if (servers != null) {
+            for (ServerStats s : servers) {
+                bytes += s.histogramBytes();
+            }
+        }
+        return bytes;
     }
 
     /**

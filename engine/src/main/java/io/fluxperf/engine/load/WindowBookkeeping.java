@@ -82,56 +82,42 @@ final class WindowBookkeeping {
     }
 
     /**
-     * The window made of every thread's figures, with its summaries.
+     * The window made of its figures, every thread's added ({@link RunningWindow}), with its summaries.
+     * The window gets histograms of its own: a listener may keep it.
      *
      * @param cpuNanos this process's CPU time in the window; -1 unknown
      */
-    WindowResult window(int number, long startNanos, long endNanos, long cpuNanos, List<ThreadFigures> figures) {
+    WindowResult window(int number, long startNanos, long endNanos, long cpuNanos, FigureSum figures) {
+        ThreadFigures f = figures.sum;
         List<WorkloadStats> workloads = new ArrayList<>();
-        for (int i = 0; i < configs.size(); i++) {
-            workloads.add(new WorkloadStats());
-        }
         WorkloadStats total = new WorkloadStats();
-        ConnectionCounts connections = new ConnectionCounts();
-        Histogram lag = WorkloadStats.newHistogram();
-        Histogram connect = WorkloadStats.newHistogram();
-        long[] loopCpu = new long[figures.size()];
-        TcpHealth tcp = new TcpHealth();
-        for (int t = 0; t < figures.size(); t++) {
-            ThreadFigures f = figures.get(t);
-            loopCpu[t] = f.loopCpuNanos;
-            tcp.add(f.tcp);
-            for (int i = 0; i < workloads.size(); i++) {
-                add(workloads.get(i), f.workloads[i]);
-            }
-            connections.add(f.connections);
-            pause.run();
-            lag.add(f.sendLag);
-            pause.run();
-            connect.add(f.connectLatency);
-        }
-        for (WorkloadStats w : workloads) {
+        for (int i = 0; i < configs.size(); i++) {
+            WorkloadStats w = new WorkloadStats();
+            add(w, f.workloads[i]);
             add(total, w);
+            workloads.add(w);
         }
-        WindowResult w = new WindowResult(number, startNanos, endNanos, configs(startNanos, endNanos), workloads, total, connections, lag,
-                connect, cpuNanos, loopCpu).withTcp(tcp);
-        if (figures.get(0).servers != null) {
-            w = w.withPool(servers(figures));
+        ConnectionCounts connections = f.connections.copy();
+        Histogram lag = WorkloadStats.newHistogram();
+        lag.add(f.sendLag);
+        pause.run();
+        Histogram connect = WorkloadStats.newHistogram();
+        connect.add(f.connectLatency);
+        TcpHealth tcp = f.tcp.copy();
+        WindowResult w = new WindowResult(number, startNanos, endNanos, configs(startNanos, endNanos), workloads, total,
+                connections, lag, connect, cpuNanos, figures.loopCpuNanos()).withTcp(tcp);
+        if (f.servers != null) {
+            w = w.withPool(servers(f.servers));
         }
         return summariesInSteps ? w.withSummaries(summaries(w)) : w;
     }
 
     /** Each server's figures over every thread. */
-    private PoolFigures servers(List<ThreadFigures> figures) {
-        ServerStats[] first = figures.get(0).servers;
+    private PoolFigures servers(ServerStats[] figures) {
         List<ServerStats> sum = new ArrayList<>();
-        for (int i = 0; i < first.length; i++) {
-            ServerStats s = first[i].emptyCopy();
-            for (ThreadFigures f : figures) {
-                s.add(f.servers[i]);
-                pause.run();
-            }
-            sum.add(s);
+        for (ServerStats s : figures) {
+            sum.add(s.copy());
+            pause.run();
         }
         long refreshes = 0;
         if (mapRefreshes != null) {
@@ -234,5 +220,40 @@ final class WindowBookkeeping {
         double stddev = h.getStdDeviation();
         pause.run();
         return LatencySummary.of(h, mean, stddev);
+    }
+
+    /**
+     * One window's end on made-up figures, through the code a real one runs (the listener's too),
+     * for the host policy's rehearsal: values over the whole range, and counts of every size a
+     * window holds (HdrHistogram's encoder writes a count in 1 to 9 bytes).
+     */
+    static void rehearse(List<WorkloadConfig> workloads, RunListener listener) {
+        FigureSum made = new FigureSum(workloads.size(), 1, null, () -> { });
+        ThreadFigures f = made.sum;
+        for (WorkloadStats w : f.workloads) {
+            for (int v = 0; v < 2_000; v++) {
+                long nanos = 1_000L + (long) v * v * 97;
+                long count = 1L << ((v * 7) % 40);
+                w.latency().recordValueWithCount(nanos, count);
+                w.service().recordValueWithCount(nanos / 2, count);
+                f.sendLag.recordValueWithCount(v, count);
+            }
+        }
+        made.loopCpuNanos(0, 900_000_000L); // far beyond the made-up window: the saturated-client line is rehearsed too
+        WindowBookkeeping rehearsal = new WindowBookkeeping(() -> { }, true, workloads);
+        WindowResult window = rehearsal.window(0, 0, 1, -1, made);
+        listener.rehearseWindow(window);
+        rehearsal.addToRun(window);
+        rehearsal.keep(window).total().latency().getValueAtPercentile(99);
+        rehearsal.run();
+    }
+
+    /** One summary of a made-up window's latency, for the host policy's rehearsal. */
+    static void rehearseSummary() {
+        Histogram h = WorkloadStats.newHistogram();
+        for (int v = 1; v < 2_000; v++) {
+            h.recordValueWithCount(1_000L + (long) v * v * 97, v);
+        }
+        LatencySummary.of(h);
     }
 }

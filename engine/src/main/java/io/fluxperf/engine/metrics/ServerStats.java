@@ -103,6 +103,11 @@ public final class ServerStats {
         ask += other.ask;
     }
 
+    /** Bytes of its latency histogram, as HdrHistogram estimates them. */
+    public long histogramBytes() {
+        return latency().getEstimatedFootprintInBytes();
+    }
+
     public void reset() {
         outcomes.reset();
         latency.reset();

@@ -78,6 +78,11 @@ public final class TcpHealth {
         return rttMicros.copy();
     }
 
+    /** Bytes of its RTT histogram, as HdrHistogram estimates them. */
+    public long histogramBytes() {
+        return rttMicros.getEstimatedFootprintInBytes();
+    }
+
     public void reset() {
         samples = retransmits = lost = roundLost = 0;
         rttMicros.reset();

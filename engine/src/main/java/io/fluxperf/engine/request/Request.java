@@ -61,6 +61,8 @@ public final class Request {
     private long rangeEnd = DEFAULT_RANGE_END;
     private boolean byScore;
     private int truncate;
+    /** A number of its source's own (a replay's verb), given back to the source with the request; not sent. */
+    private int sourceTag;
 
     /** Clears everything for reuse. */
     public Request reset() {
@@ -93,6 +95,7 @@ public final class Request {
         rangeEnd = DEFAULT_RANGE_END;
         byScore = false;
         truncate = 0;
+        sourceTag = 0;
         return this;
     }
 
@@ -302,6 +305,25 @@ public final class Request {
     public int affinity() {
         return affinity;
     }
+
+    /** Tags this request with a number of its source's own (a replay: the log's verb), for the source's accounts. */
+    public Request sourceTag(int tag) {
+        this.sourceTag = tag;
+        return this;
+    }
+
+    public int sourceTag() {
+        return sourceTag;
+    }
+
+    /** About the bytes of the heap this request holds: the object and its arrays, as they have grown. */
+    public int retainedBytes() {
+        return RETAINED_BASE + keyBytes.length + 4 * keyEnds.length + argBytes.length + 4 * argEnds.length
+                + ownValue.length + memberBytes.length + 4 * memberEnds.length;
+    }
+
+    /** The object's fields and its arrays' headers: a request holds at least this many bytes. */
+    public static final int RETAINED_BASE = 256;
 
     /**
      * Appends a field or member name of the request's key (HSET k f1 v f2 v, SADD k m1 m2): like a

@@ -155,6 +155,12 @@ public final class RunOrchestrator {
      * low rate its requests would take seconds, and the JIT counts calls, not seconds.
      */
     static final double WARMUP_MIN_RATE = 20_000;
+    /**
+     * A generated warm-up's key spaces hold at most this many keys: it sends about as many requests,
+     * and a --hit preload of a large key space into the embedded target (twice, a target per round)
+     * was the heap's largest holder before the load (100,000 keys: about 50 MB live at a collection).
+     */
+    static final long WARMUP_MAX_KEYS = 10_000;
 
     /** Warms this process up before the run (see the class comment); null: no warm-up. */
     public RunOrchestrator warmUp(Warmup w) {
@@ -487,7 +493,8 @@ public final class RunOrchestrator {
         }
         RunConfig warm = config.toBuilder().server(null).windows(1).duration(Duration.ofSeconds(30)).warmup(Duration.ZERO)
                 .requests(warmup.source() == null ? warmup.requests() : 0).statsInterval(Duration.ZERO).connection(plain)
-                .connections(Math.min(config.connections(), 8)).workloads(atLeastMinRate(answered))
+                .connections(Math.min(config.connections(), 8))
+                .workloads(warmup.source() == null ? atMostWarmupKeys(atLeastMinRate(answered)) : atLeastMinRate(answered))
                 .protocolOptions(p.forEmbeddedTarget(config.protocolOptions())).startAt(null).admin(null).ramps(List.of()).build();
         try (WarmupTrace trace = traced ? WarmupTrace.open(warm) : null) {
             RunTrace t = trace == null ? null : trace.trace();
@@ -531,6 +538,12 @@ public final class RunOrchestrator {
         }
         double factor = WARMUP_MIN_RATE / total;
         return workloads.stream().map(w -> w.withRate(w.rate() * factor)).toList();
+    }
+
+    /** The workloads with key spaces of at most {@link #WARMUP_MAX_KEYS} keys, the rest of each kept. */
+    static List<WorkloadConfig> atMostWarmupKeys(List<WorkloadConfig> workloads) {
+        return workloads.stream().map(w -> w.keyspace().count() <= WARMUP_MAX_KEYS ? w
+                : w.withKeyspace(w.keyspace().withCount(WARMUP_MAX_KEYS))).toList();
     }
 
     /** Without --server, the embedded target of the protocol on a free loopback port (and a UDP port for --udp). */

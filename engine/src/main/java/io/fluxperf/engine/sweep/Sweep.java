@@ -137,7 +137,7 @@ public final class Sweep {
             config = config.toBuilder().warmup(firstStepWarmup).build();
         }
         RunResult result = runner.run(number, rate, config);
-        SweepStep s = judge(number, refinement, again, rate, result, config, objectives);
+        SweepStep s = judge(number, refinement, again, rate, result, config, objectives, runner.achieved(result, rate));
         onStep.accept(s);
         return s;
     }
@@ -161,9 +161,15 @@ public final class Sweep {
     static SweepStep judge(int number, boolean refinement, boolean again, double rate, RunResult result, RunConfig config,
                            List<StepObjective> objectives) {
         WindowResult w = result.windows().isEmpty() ? result.total() : result.windows().get(result.windows().size() - 1);
+        return judge(number, refinement, again, rate, result, config, objectives, w.rate());
+    }
+
+    /** The same, with the rate the step achieved as its runner tells it ({@link StepRunner#achieved}). */
+    static SweepStep judge(int number, boolean refinement, boolean again, double rate, RunResult result, RunConfig config,
+                           List<StepObjective> objectives, double achieved) {
+        WindowResult w = result.windows().isEmpty() ? result.total() : result.windows().get(result.windows().size() - 1);
         LatencySummary l = w.summaries().latency();
         OutcomeCounts o = w.total().outcomes();
-        double achieved = w.rate();
         String unreached = null;
         if (result.interrupted()) {
             unreached = "interrupted";

@@ -23,6 +23,11 @@ public abstract class CommandProcessorBase {
     private ByteBuf out;
     /** The wall-clock time of the current read batch, in milliseconds (expiry times are wall-clock). */
     protected long now;
+    /** The test knobs' pacer, told of each request by {@link #served}; null: none. */
+    private ReplyPacer pacer;
+    /** Requests served since the replies were last taken, and whether one had a slow key (this batch). */
+    private int batchRequests;
+    private boolean batchSlow;
 
     /**
      * @param initialCapacity bytes of a new reply batch buffer
@@ -37,6 +42,39 @@ public abstract class CommandProcessorBase {
     /** The clock for the commands of the next read (wall-clock ms). */
     public final void now(long nowMillis) {
         this.now = nowMillis;
+    }
+
+    /** The test knobs' pacer that {@link #served} tells (null: none); a new read batch begins. */
+    public final void startBatch(ReplyPacer p) {
+        pacer = p;
+        batchRequests = 0;
+        batchSlow = false;
+    }
+
+    /**
+     * A request for the key {@code b[off, off + len)} (len 0: none) was answered in this batch:
+     * the test knobs count it (a capacity) and look at its key (a slow key prefix).
+     */
+    protected final void served(byte[] b, int off, int len) {
+        ReplyPacer p = pacer;
+        if (p != null) {
+            batchRequests++;
+            if (!batchSlow && len > 0 && p.slowKey(b, off, len)) {
+                batchSlow = true;
+            }
+        }
+    }
+
+    /** Requests served since the last call (the replies taken with it); at least the knobs count one per batch. */
+    public final int takeBatchRequests() {
+        int n = batchRequests;
+        batchRequests = 0;
+        return n;
+    }
+
+    /** Whether this read batch held a request for a slow key. */
+    public final boolean batchSlow() {
+        return batchSlow;
     }
 
     /** The replies collected since the last call, or null if none; the caller owns the buffer. */

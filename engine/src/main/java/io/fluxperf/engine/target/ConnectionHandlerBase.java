@@ -79,8 +79,18 @@ public abstract class ConnectionHandlerBase extends ChannelInboundHandlerAdapter
 
     /** Hands replies to the writer (which owns them from here), counting their bytes. */
     protected final void writeOut(ByteBuf replies, boolean flush) {
+        writeOut(replies, flush, 1, false);
+    }
+
+    /** The same for the replies to {@code requests} requests, {@code slow} when the batch held a slow key (test knobs). */
+    protected final void writeOut(ByteBuf replies, boolean flush, int requests, boolean slow) {
         countBytesWritten(replies.readableBytes());
-        writer.write(replies, batchArrivalNanos, flush);
+        writer.write(replies, batchArrivalNanos, flush, requests, slow);
+    }
+
+    /** The test knobs' pacer, or null. */
+    protected final ReplyPacer pacer() {
+        return pacer;
     }
 
     /** Closes the connection once everything written so far is on the wire. */

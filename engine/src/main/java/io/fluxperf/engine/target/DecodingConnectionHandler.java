@@ -52,6 +52,7 @@ public abstract class DecodingConnectionHandler<P extends CommandProcessorBase> 
         }
         if (startBatch()) {
             processor.now(System.currentTimeMillis());
+            processor.startBatch(pacer());
         }
         countBytesRead(in.readableBytes());
         if (decoderStopped()) {
@@ -106,6 +107,6 @@ public abstract class DecodingConnectionHandler<P extends CommandProcessorBase> 
 
     private void writeReplies(ByteBuf replies, boolean endOfBatch) {
         unflushed = !endOfBatch;
-        writeOut(replies, endOfBatch);
+        writeOut(replies, endOfBatch, processor.takeBatchRequests(), processor.batchSlow());
     }
 }

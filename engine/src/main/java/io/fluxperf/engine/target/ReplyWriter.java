@@ -70,6 +70,11 @@ public final class ReplyWriter {
      *                     because it grew large)
      */
     public void write(ByteBuf batch, long arrivalNanos, boolean flush) {
+        write(batch, arrivalNanos, flush, 1, false);
+    }
+
+    /** The same for the replies to {@code requests} requests, {@code slow} when their batch held a slow key. */
+    public void write(ByteBuf batch, long arrivalNanos, boolean flush, int requests, boolean slow) {
         if (closed) {
             batch.release();
             return;
@@ -83,7 +88,7 @@ public final class ReplyWriter {
             return;
         }
         long now = System.nanoTime();
-        long due = pacer.releaseTime(arrivalNanos, now);
+        long due = pacer.releaseTime(arrivalNanos, now, requests, slow);
         if (held.isEmpty() && due <= now) {
             ctx.writeAndFlush(batch, ctx.voidPromise());
             return;

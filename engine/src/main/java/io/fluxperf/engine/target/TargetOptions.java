@@ -28,10 +28,18 @@ import java.util.Objects;
  * @param tlsCert          PEM certificate chain for TLS on the TCP listener; null: plain TCP.
  *                         Goes with {@code tlsKey}
  * @param tlsKey           PEM private key (PKCS#8) of {@code tlsCert}; null: plain TCP
+ * @param slowKeyPrefix    TEST KNOB: a read batch with a request for a key that starts with this
+ *                         has its replies written {@code slowDelay} later (one slow client among
+ *                         fast ones); null: none
+ * @param slowDelay        TEST KNOB: the extra delay of such a batch
+ * @param capacity         TEST KNOB: the server answers at most this many requests per second, all
+ *                         connections together; beyond it replies queue (a server of fixed
+ *                         capacity); 0: no limit
  */
 public record TargetOptions(String bindAddress, int port, int threads, long memoryLimitBytes,
                             Duration responseDelay, Duration stallEvery, Duration stallFor,
-                            int udpPort, Path unixPath, Path tlsCert, Path tlsKey) {
+                            int udpPort, Path unixPath, Path tlsCert, Path tlsKey,
+                            String slowKeyPrefix, Duration slowDelay, long capacity) {
 
     public static final String DEFAULT_BIND_ADDRESS = "127.0.0.1";
     public static final long DEFAULT_MEMORY_LIMIT_BYTES = 64L << 20;
@@ -74,6 +82,24 @@ public record TargetOptions(String bindAddress, int port, int threads, long memo
         if ((tlsCert == null) != (tlsKey == null)) {
             throw new IllegalArgumentException("tlsCert and tlsKey go together: set both or neither");
         }
+        slowDelay = slowDelay == null ? Duration.ZERO : slowDelay;
+        if (slowDelay.isNegative()) {
+            throw new IllegalArgumentException("slow delay " + slowDelay + " is negative");
+        }
+        if (slowKeyPrefix != null && slowKeyPrefix.isEmpty()) {
+            slowKeyPrefix = null;
+        }
+        if (capacity < 0) {
+            throw new IllegalArgumentException("capacity " + capacity + " requests/s is negative");
+        }
+    }
+
+    /** The options without the test knobs added later (a slow key prefix, a capacity). */
+    public TargetOptions(String bindAddress, int port, int threads, long memoryLimitBytes,
+                         Duration responseDelay, Duration stallEvery, Duration stallFor,
+                         int udpPort, Path unixPath, Path tlsCert, Path tlsKey) {
+        this(bindAddress, port, threads, memoryLimitBytes, responseDelay, stallEvery, stallFor, udpPort, unixPath,
+                tlsCert, tlsKey, null, Duration.ZERO, 0);
     }
 
     /** The options without the listeners added later (UDP, Unix socket, TLS): TCP only. */
@@ -95,7 +121,8 @@ public record TargetOptions(String bindAddress, int port, int threads, long memo
         return new Builder()
                 .bindAddress(bindAddress).port(port).threads(threads).memoryLimitBytes(memoryLimitBytes)
                 .responseDelay(responseDelay).stall(stallEvery, stallFor)
-                .udpPort(udpPort).unixPath(unixPath).tls(tlsCert, tlsKey);
+                .udpPort(udpPort).unixPath(unixPath).tls(tlsCert, tlsKey)
+                .slowKeys(slowKeyPrefix, slowDelay).capacity(capacity);
     }
 
     /** Whether the TCP listener speaks TLS. */
@@ -105,7 +132,8 @@ public record TargetOptions(String bindAddress, int port, int threads, long memo
 
     /** Whether a test knob changes when replies are written (the fast path skips all timing work otherwise). */
     public boolean pacesReplies() {
-        return !responseDelay.isZero() || !stallEvery.isZero();
+        return !responseDelay.isZero() || !stallEvery.isZero() || slowKeyPrefix != null && !slowDelay.isZero()
+                || capacity > 0;
     }
 
     /** Collects options; {@link #build()} checks them. */
@@ -121,8 +149,24 @@ public record TargetOptions(String bindAddress, int port, int threads, long memo
         private Path unixPath;
         private Path tlsCert;
         private Path tlsKey;
+        private String slowKeyPrefix;
+        private Duration slowDelay = Duration.ZERO;
+        private long capacity;
 
         private Builder() {
+        }
+
+        /** TEST KNOB: a read batch with a request for a key starting with {@code prefix} is answered {@code delay} later. */
+        public Builder slowKeys(String prefix, Duration delay) {
+            this.slowKeyPrefix = prefix;
+            this.slowDelay = delay;
+            return this;
+        }
+
+        /** TEST KNOB: at most {@code requestsPerSecond} answered per second; beyond it replies queue. 0: no limit. */
+        public Builder capacity(long requestsPerSecond) {
+            this.capacity = requestsPerSecond;
+            return this;
         }
 
         public Builder bindAddress(String bindAddress) {
@@ -179,7 +223,7 @@ public record TargetOptions(String bindAddress, int port, int threads, long memo
 
         public TargetOptions build() {
             return new TargetOptions(bindAddress, port, threads, memoryLimitBytes, responseDelay, stallEvery, stallFor,
-                    udpPort, unixPath, tlsCert, tlsKey);
+                    udpPort, unixPath, tlsCert, tlsKey, slowKeyPrefix, slowDelay, capacity);
         }
     }
 }

@@ -29,17 +29,24 @@ class WindowBookkeepingTest {
         return f;
     }
 
+    /** Every thread's figures of one interval, added as the running window adds them. */
+    private static FigureSum summed(ThreadFigures... threads) {
+        FigureSum sum = new FigureSum(WORKLOADS.size(), threads.length, null, () -> { });
+        sum.add(new Interval(List.of(threads), 0, ThreadFigures.takenNanos(List.of(threads))));
+        return sum;
+    }
+
     @Test
     void windowsAddEveryThreadsFiguresAndTheRunAddsEveryWindow() {
         WindowBookkeeping b = new WindowBookkeeping(() -> { }, true, WORKLOADS);
-        WindowResult w1 = b.window(1, 0, 1_000_000_000L, 10_000_000, List.of(figures(1_000, 1), figures(2_000, 3)));
+        WindowResult w1 = b.window(1, 0, 1_000_000_000L, 10_000_000, summed(figures(1_000, 1), figures(2_000, 3)));
         assertEquals(2_000, w1.total().outcomes().requests());
         assertEquals(1_000, w1.workloads().get(0).outcomes().requests());
         assertEquals(2_000, w1.sendLag().getTotalCount());
         assertEquals(2, w1.connections().openedCount());
         assertEquals(LatencySummary.of(w1.total().latency()), w1.summaries().latency(), "the summaries are the histograms'");
         b.addToRun(w1);
-        WindowResult w2 = b.window(2, 1_000_000_000L, 2_000_000_000L, 10_000_000, List.of(figures(3_000, 5)));
+        WindowResult w2 = b.window(2, 1_000_000_000L, 2_000_000_000L, 10_000_000, summed(figures(3_000, 5)));
         b.addToRun(w2);
         WindowResult run = b.run();
         assertEquals(3_000, run.total().outcomes().requests());
@@ -56,7 +63,7 @@ class WindowBookkeepingTest {
     void everyHistogramStepIsFollowedByAPause() {
         AtomicInteger pauses = new AtomicInteger();
         WindowBookkeeping b = new WindowBookkeeping(pauses::incrementAndGet, true, WORKLOADS);
-        WindowResult w = b.window(1, 0, 1_000_000_000L, -1, List.of(figures(1_000, 1)));
+        WindowResult w = b.window(1, 0, 1_000_000_000L, -1, summed(figures(1_000, 1)));
         int afterWindow = pauses.get();
         // per thread: 2 workloads x (counts, latency, service) + send lag + connect; then the total; then summaries
         assertTrue(afterWindow >= 2 * 2 + 2 + 2 * 2, "pauses while assembling: " + afterWindow);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.KeyspaceConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.request.Command;
@@ -85,5 +86,17 @@ class RunOrchestratorWarmupTest {
         assertSame(fast, RunOrchestrator.atLeastMinRate(fast), "a run faster than the floor warms up at its own rate");
         List<WorkloadConfig> closed = List.of(WorkloadConfig.of(Command.GET));
         assertSame(closed, RunOrchestrator.atLeastMinRate(closed), "a closed loop has no rate to scale");
+    }
+
+    @Test
+    void aGeneratedWarmUpPreloadsAtMostItsOwnKeys() {
+        KeyspaceConfig large = KeyspaceConfig.defaults().withCount(100_000).withKeyLength(24);
+        List<WorkloadConfig> run = List.of(WorkloadConfig.of(Command.GET).withKeyspace(large).withHit(true),
+                WorkloadConfig.of(Command.SET));
+        List<WorkloadConfig> warm = RunOrchestrator.atMostWarmupKeys(run);
+        assertEquals(RunOrchestrator.WARMUP_MAX_KEYS, warm.get(0).keyspace().count());
+        assertEquals(24, warm.get(0).keyspace().keyLength(), "the keys keep their length");
+        assertTrue(warm.get(0).hit(), "and the reads still hit");
+        assertSame(run.get(1), warm.get(1), "a small key space is kept as it is");
     }
 }

@@ -77,6 +77,11 @@ final class MemcacheCommandProcessor extends CommandProcessorBase implements Mem
         }
         int n = line.memcachedTokens();
         byte first = line.firstByte(0);
+        if (line.count() > 1) {
+            served(line.bytes, line.start(1), line.length(1));
+        } else {
+            served(line.bytes, 0, 0);
+        }
         if (MetaCommands.isMeta(line)) {
             meta.onLine(line, decoder, out(), now);
             writeEarlyIfLarge();

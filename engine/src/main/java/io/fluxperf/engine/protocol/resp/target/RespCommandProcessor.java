@@ -81,6 +81,11 @@ final class RespCommandProcessor extends CommandProcessorBase implements RespReq
                 c.counters.failed(v);
             }
         }
+        if (a.count() > 1) {
+            served(a.bytes, a.start(1), a.length(1));
+        } else {
+            served(a.bytes, 0, 0);
+        }
         writeEarlyIfLarge();
     }
 

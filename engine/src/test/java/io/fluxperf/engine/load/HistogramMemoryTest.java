@@ -1,0 +1,141 @@
+package io.fluxperf.engine.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.WorkloadConfig;
+import io.fluxperf.engine.metrics.ConnectionCounts;
+import io.fluxperf.engine.metrics.IntervalSample;
+import io.fluxperf.engine.metrics.ServerStats;
+import io.fluxperf.engine.metrics.TcpHealth;
+import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.request.Command;
+import io.fluxperf.trace.LatencyHistograms;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The memory formula of docs/internals.md ("How memory grows"), checked against the histograms the
+ * recorders and the clock's consumers really hold: per load thread two interval buffers of
+ * {@code (2W + 2)} latency histograms (plus one per server), whatever the cadences; each cadence a
+ * fixed set on the run's thread, not one per thread.
+ */
+class HistogramMemoryTest {
+    /** One latency histogram of the usual range and precision (1 ns .. 1 h, 3 digits). */
+    private static final long H = LatencyHistograms.create().getEstimatedFootprintInBytes();
+    /** One of the admin endpoint's per-workload histograms (2 digits). */
+    private static final long A = StatsBlocks.adminHistograms(1)[0].getEstimatedFootprintInBytes();
+    /** TCP's RTT histogram. */
+    private static final long R = new TcpHealth().histogramBytes();
+
+    /** The formula: bytes per load thread. {@code servers}: 0 with one server, else the pool's members. */
+    static long perThread(int workloads, int servers) {
+        return 2 * ((2L * workloads + 2 + serverFigures(servers)) * H + R);
+    }
+
+    /** The formula: bytes on the run's thread, by cadence. */
+    static long runThread(int workloads, int servers, boolean seconds, boolean stats, boolean admin, boolean live) {
+        long s = serverFigures(servers);
+        long window = (2L * workloads + 2 + s) * H + 2 * R;
+        long run = (2L * workloads + 4 + s) * H + R; // the whole run's sums: each workload, the total, lag, connect
+        long bytes = window + run;
+        if (seconds) {
+            bytes += (2L * workloads + 2) * H + 2 * R;
+        }
+        if (stats || admin) {
+            bytes += (3 + s) * H + 2 * R + (admin ? 2L * workloads * A : 0);
+        }
+        if (live) {
+            bytes += H;
+        }
+        return bytes;
+    }
+
+    private static long serverFigures(int servers) {
+        return servers == 0 ? 0 : servers + 1; // one more for requests sent to none
+    }
+
+    @ParameterizedTest
+    @CsvSource({"1, 1, 0, false, false, false, false", "2, 1, 0, true, true, true, true", "2, 20, 0, true, true, true, true",
+            "4, 3, 2, false, true, false, true"})
+    void theHistogramsHeldAreTheFormulas(int threads, int workloads, int servers, boolean seconds, boolean stats,
+                                         boolean admin, boolean live) {
+        List<WorkloadConfig> configs = Collections.nCopies(workloads, WorkloadConfig.of(Command.GET));
+        List<ServerStats> shapes = null;
+        if (servers > 0) {
+            shapes = new ArrayList<>();
+            for (int i = 0; i < servers; i++) {
+                shapes.add(new ServerStats("s" + i, null));
+            }
+            shapes.add(new ServerStats(ServerStats.NOT_SENT, null));
+        }
+        long perThread = 0;
+        for (int buffer = 0; buffer < 2; buffer++) { // the one recorded into and the spare
+            perThread += new ThreadRecorder(workloads, null, null, shapes).newFigures().histogramBytes();
+        }
+        assertEquals(perThread(workloads, servers), perThread, "per thread");
+
+        Runnable none = () -> { };
+        RunningWindow running = new RunningWindow(workloads, threads, shapes, none);
+        long run = running.figures().histogramBytes() + runSums(configs, threads, shapes);
+        if (seconds) {
+            run += new WindowSeconds(new RunListener() { }, workloads, threads, none).histogramBytes();
+        }
+        if (stats || admin) {
+            RunConfig config = RunConfig.builder().workloads(configs).build();
+            run += new StatsBlocks(config, 1, new RunListener() { }, admin ? new NoFeed() : null, new RunErrors(), null,
+                    running, shapes, none).histogramBytes();
+        }
+        if (live) {
+            run += H; // LiveLine's window latency, all workloads together
+        }
+        assertEquals(runThread(workloads, servers, seconds, stats, admin, live), run, "on the run's thread");
+        System.out.printf("threads %d, workloads %d, servers %d: %.1f MB%n", threads, workloads, servers,
+                (threads * perThread + run) / 1e6);
+    }
+
+    /** What WindowBookkeeping holds for the whole run once a window has been added. */
+    private static long runSums(List<WorkloadConfig> configs, int threads, List<ServerStats> shapes) {
+        WindowBookkeeping b = new WindowBookkeeping(() -> { }, false, configs);
+        FigureSum one = new FigureSum(configs.size(), threads, shapes, () -> { });
+        WindowResult w = b.window(1, 0, 1, -1, one);
+        b.addToRun(w);
+        WindowResult run = b.run();
+        long bytes = run.sendLag().getEstimatedFootprintInBytes() + run.connectLatency().getEstimatedFootprintInBytes()
+                + run.total().latency().getEstimatedFootprintInBytes() + run.total().service().getEstimatedFootprintInBytes()
+                + R;
+        for (var s : run.workloads()) {
+            bytes += s.latency().getEstimatedFootprintInBytes() + s.service().getEstimatedFootprintInBytes();
+        }
+        if (run.pool() != null) {
+            for (ServerStats s : run.pool().servers()) {
+                bytes += s.histogramBytes();
+            }
+        }
+        return bytes;
+    }
+
+    /** An admin feed that reads nothing: only its presence shapes the statistics blocks. */
+    private static final class NoFeed implements LiveFeed {
+        @Override
+        public void connected(long open, long failed) {
+        }
+
+        @Override
+        public void measuring(long nanos) {
+        }
+
+        @Override
+        public void interval(IntervalSample sample, Histogram latency, Histogram sendLag, Histogram[] latencyByWorkload,
+                             Histogram[] serviceByWorkload, long[][] windowSoFar, ConnectionCounts connections, double[] rates) {
+        }
+
+        @Override
+        public void window(WindowResult window) {
+        }
+    }
+}
