@@ -2,6 +2,7 @@ package io.fluxperf.replay;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -399,7 +400,7 @@ final class ReplayReport {
         }
     }
 
-    /** A replay's {@link ReplayLimit} as {@link #writeJson} wrote it; null when it holds none. */
+    /** A replay's {@link ReplayLimit} as {@link #jsonResult} wrote it; null when it holds none. */
     static ReplayLimit readLimit(JsonNode replay) {
         JsonNode f = replay.path("inFlight");
         if (!f.isObject()) {
