@@ -118,7 +118,8 @@ public final class McbCommand implements Callable<Integer>, Streams.Aware {
         report.condition(settings);
         out.flush();
         McbRunReport runReport = new McbRunReport(report, settings, out, streams.err(), threadTimes, verbose);
-        RunOrchestrator run = new RunOrchestrator(config, runReport);
+        // mcb's users count the server's connections and commands: no floor probe beside them
+        RunOrchestrator run = new RunOrchestrator(config, runReport).floorProbe(false);
         if (!noWarmup) {
             // mcb is a C program: its figures carry no warm-up, and fluxperf's should not carry a cold JVM
             run.warmUp(new RunOrchestrator.Warmup(single ? WARMUP_REQUESTS_SINGLE : WARMUP_REQUESTS, null));

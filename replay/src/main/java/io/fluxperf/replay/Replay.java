@@ -243,7 +243,8 @@ public final class Replay {
         ReplayRunReport report = new ReplayRunReport(directory != null ? directory.tee(out) : out, err, plan, source, finisher);
         RunOrchestrator orchestrator = new RunOrchestrator(config, report).source(source)
                 .outputs(new RunOutputs(options.json(), null, traceDir, false))
-                .tuning(tuning).liveSamples(options.live()).junit(junit);
+                .tuning(tuning).liveSamples(options.live()).junit(junit)
+                .floorProbe(false); // the server sees the log's commands exactly once, and nothing else (invariant 12)
         if (directory != null) {
             orchestrator.runDirectory(directory);
         }

@@ -79,6 +79,8 @@ public final class RunOrchestrator {
     private volatile io.fluxperf.engine.pubsub.PubSubRun subscribers;
     /** Whether the run judges how far its figures can be trusted (pauses, floor, intervals, stability). */
     private boolean trustChecks = true;
+    /** Whether the trust checks time the idle round trip before the load (its no-op commands reach the server). */
+    private boolean floorProbe = true;
     /** The run's trust as it goes; null without {@link #trustChecks}. */
     private io.fluxperf.engine.trust.TrustRecorder trust;
     /** The run's whole trust, once it has ended; null before or without {@link #trustChecks}. */
@@ -221,6 +223,16 @@ public final class RunOrchestrator {
         return this;
     }
 
+    /**
+     * Whether the latency floor is measured (on by default, with {@link #trustChecks}). A replay and
+     * mcb leave it out: their users count what reaches the server (a replayed log's commands exactly
+     * once, mcb's connection per command), and the probe's no-ops and connection would be counted.
+     */
+    public RunOrchestrator floorProbe(boolean on) {
+        this.floorProbe = on;
+        return this;
+    }
+
     /** The run's trust (docs/measurement.md), after {@link #execute()}; null when the run did not judge it. */
     public io.fluxperf.engine.trust.RunTrust trust() {
         return runTrust;
@@ -325,7 +337,7 @@ public final class RunOrchestrator {
             attachAdmin(description); // answers during the warm-up too, and a rate set then holds for the run
             // the floor's probe connects and warms its own code now, beside the in-process warm-up, on a
             // thread started before the warm-up lowers this one's priority; it times its round trips after
-            try (io.fluxperf.engine.trust.FloorProbe probe = trustChecks
+            try (io.fluxperf.engine.trust.FloorProbe probe = trustChecks && floorProbe
                     ? io.fluxperf.engine.trust.FloorProbe.start(p, config, servers == null ? address : null) : null) {
                 if (trustChecks) {
                     trust = new io.fluxperf.engine.trust.TrustRecorder(config, pauses);

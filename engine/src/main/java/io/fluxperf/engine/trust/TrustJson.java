@@ -27,7 +27,7 @@ public final class TrustJson {
         root.put("verdict", t.verdict().text());
         ArrayNode flags = root.putArray("flags");
         t.verdict().ordered().forEach(f -> flags.add(f.label()));
-        root.set("floor", floor(t.floor()));
+        root.set("floor", t.floor() == null ? F.nullNode() : floor(t.floor())); // null: not probed (replay, mcb)
         root.put("pauseThresholdNanos", PauseDetector.THRESHOLD_NANOS);
         ArrayNode pauses = root.putArray("pauses");
         t.pauses().forEach(p -> pauses.add(pause(p)));
