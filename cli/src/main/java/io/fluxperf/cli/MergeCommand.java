@@ -76,7 +76,7 @@ public final class MergeCommand implements Callable<Integer>, Streams.Aware {
             throw new UserError("--out: name the merged run directory to write");
         }
         RunMerge merge = RunMerge.of(inputs);
-        merge.write(out, runDirectory.overwrite, RunDirectories.commandLine(spec), null, commandMerge(merge));
+        merge.write(out, runDirectory.overwrite, RunDirectories.commandLine(spec), java.util.Map.of(), commandMerge(merge));
         streams.out().println("Merged " + inputs.size() + " " + merge.command() + "s into " + out + " (fluxperf report " + out + ")");
         streams.out().flush();
         return 0;
@@ -97,7 +97,7 @@ public final class MergeCommand implements Callable<Integer>, Streams.Aware {
         }
         RunMerge merge = RunMerge.of(shards.shardDirectories());
         merge.write(to, runDirectory.overwrite, RunDirectories.commandLine(spec),
-                shards.resultFields(new com.fasterxml.jackson.databind.ObjectMapper()), commandMerge(merge));
+                shards.resultSections(), commandMerge(merge));
         shards.describe().forEach(streams.out()::println);
         if (!shards.missing().isEmpty()) {
             streams.err().println("fluxperf: merge: partial: " + runDir + " is missing shard-"

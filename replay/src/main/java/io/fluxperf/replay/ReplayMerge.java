@@ -9,6 +9,7 @@ import io.fluxperf.engine.metrics.LatencySummary;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.SendLateness;
 import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.report.JsonResult;
 import io.fluxperf.engine.rundir.RunDirectory;
 import io.fluxperf.engine.rundir.RunMerge;
 import io.fluxperf.engine.run.TextRunReport;
@@ -102,10 +103,8 @@ public final class ReplayMerge implements RunMerge.CommandMerge {
     }
 
     @Override
-    public JsonNode figures(RunResult shown) throws IOException {
-        ByteArrayOutputStream json = new ByteArrayOutputStream();
-        ReplayReport.writeJson(result, json);
-        return MAPPER.readTree(json.toByteArray());
+    public JsonResult jsonResult(RunResult shown) {
+        return ReplayReport.jsonResult(result);
     }
 
     @Override

@@ -1,8 +1,9 @@
 package io.fluxperf.replay;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxperf.engine.Printable;
@@ -12,10 +13,8 @@ import io.fluxperf.engine.log.LogInput;
 import io.fluxperf.engine.metrics.IntervalSample;
 import io.fluxperf.engine.metrics.LiveSample;
 import io.fluxperf.engine.metrics.SendLateness;
-import io.fluxperf.engine.report.JsonReport;
+import io.fluxperf.engine.report.JsonResult;
 import io.fluxperf.engine.report.TextReport;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -283,25 +282,35 @@ final class ReplayReport {
         return Math.abs(sourceNanos - replayNanos) > 1_000_000 ? log + ", " + replay : log;
     }
 
-    /** The JSON result of {@code run} with a {@code replay} object for the fidelity; {@code out} is left open. */
-    static void writeJson(ReplayResult r, OutputStream out) throws IOException {
-        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-        ObjectNode root = (ObjectNode) mapper.readTree(new JsonReport().toJson(r.run()));
-        JsonNode intervals = root.get("intervals");
-        if (intervals != null && intervals.isArray()) {
-            for (int i = 0; i < intervals.size() && i < r.intervalPositions().size(); i++) {
-                LogPosition p = r.intervalPositions().get(i);
-                ObjectNode position = ((ObjectNode) intervals.get(i)).putObject("position");
-                position.put("loop", p.loop());
-                position.put("line", p.line());
-                if (p.sizeKnown()) {
-                    position.put("percent", Math.round(p.fraction() * 1e5) / 1e3);
-                } else {
-                    position.putNull("percent");
-                }
-            }
+    /**
+     * The JSON result of {@code r}'s run with the replay's own sections: each statistics interval
+     * with where in the log the replay was ({@code "position"}), and {@code "replay"}, the fidelity.
+     */
+    static JsonResult jsonResult(ReplayResult r) {
+        JsonResult json = JsonResult.of(r.run());
+        List<IntervalSample> samples = r.run().intervals();
+        List<PositionedInterval> intervals = new ArrayList<>();
+        for (int i = 0; i < samples.size(); i++) {
+            LogPosition p = i < r.intervalPositions().size() ? r.intervalPositions().get(i) : null;
+            intervals.add(new PositionedInterval(samples.get(i), p == null ? null
+                    : new Position(p.loop(), p.line(), p.sizeKnown() ? Math.round(p.fraction() * 1e5) / 1e3 : null)));
         }
-        ObjectNode replay = root.putObject("replay");
+        return json.section("intervals", intervals).section("replay", replaySection(r));
+    }
+
+    /** A statistics interval and the log position the replay had reached at its end (none past the last known). */
+    record PositionedInterval(@JsonUnwrapped IntervalSample sample,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) Position position) {
+    }
+
+    /** @param percent how far into the log, in percent; null when its size is not known */
+    record Position(int loop, long line, Double percent) {
+    }
+
+    /** The {@code "replay"} section: the log, the speed, and how faithfully it was replayed. */
+    private static ObjectNode replaySection(ReplayResult r) {
+        ObjectMapper mapper = new ObjectMapper();
+        ObjectNode replay = mapper.createObjectNode();
         replay.put("log", r.log());
         replay.put("format", r.format().label());
         replay.put("protocol", r.protocol());
@@ -364,7 +373,7 @@ final class ReplayReport {
         if (r.failure() != null) {
             replay.put("failure", r.failure());
         }
-        mapper.writer().without(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET).writeValue(out, root);
+        return replay;
     }
 
     /** Commands in flight and what held the replay back ({@link ReplayLimit}); null without figures. */
@@ -391,7 +400,7 @@ final class ReplayReport {
         }
     }
 
-    /** A replay's {@link ReplayLimit} as {@link #writeJson} wrote it; null when it holds none. */
+    /** A replay's {@link ReplayLimit} as {@link #jsonResult} wrote it; null when it holds none. */
     static ReplayLimit readLimit(JsonNode replay) {
         JsonNode f = replay.path("inFlight");
         if (!f.isObject()) {

@@ -7,10 +7,9 @@ import io.fluxperf.engine.metrics.IntervalSample;
 import io.fluxperf.engine.metrics.LiveSample;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.report.JsonResult;
 import io.fluxperf.engine.run.TextRunReport;
 import io.fluxperf.engine.trace.RunTrace;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -107,10 +106,10 @@ final class ReplayRunReport extends TextRunReport {
     }
 
     @Override
-    public void writeJson(RunResult run, OutputStream json) throws IOException {
+    public JsonResult jsonResult(RunResult run) {
         if (result == null) {
             throw new UserError("--json: the replay ended before its result was made");
         }
-        ReplayReport.writeJson(result, json);
+        return ReplayReport.jsonResult(result);
     }
 }

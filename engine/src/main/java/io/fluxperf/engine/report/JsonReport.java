@@ -10,9 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Writes a run as JSON (--json FILE) for scripts and dashboards: the effective config, every
- * window with every workload, and the whole-run total. The layout is {@link JsonResultModel};
- * every requests figure is the sum of the outcomes written next to it, so the file reconciles.
+ * Writes a run as JSON (--json FILE, a run directory's result.json) for scripts and dashboards:
+ * the effective config, every window with every workload, the whole-run total, and what each part
+ * of the run adds ({@link JsonResult}). The figures' layout is {@link JsonResultModel}; every
+ * requests figure is the sum of the outcomes written next to it, so the file reconciles.
  */
 public final class JsonReport {
     private final ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
@@ -46,8 +47,17 @@ public final class JsonReport {
 
     /** Writes to {@code out} and leaves it open. */
     public void write(RunResult result, OutputStream out) throws IOException {
-        mapper.writer().without(JsonGenerator.Feature.AUTO_CLOSE_TARGET)
-                .writeValue(out, JsonResultModel.of(result, version));
+        write(JsonResult.of(result, version), out);
+    }
+
+    /** Writes {@code result} with every section its parts added to {@code out}, and leaves it open. */
+    public void write(JsonResult result, OutputStream out) throws IOException {
+        mapper.writer().without(JsonGenerator.Feature.AUTO_CLOSE_TARGET).writeValue(out, result);
+    }
+
+    /** The figures of {@code result} ({@link JsonResult#of(RunResult, String)}) stamped with this report's version. */
+    public JsonResult result(RunResult result) {
+        return JsonResult.of(result, version);
     }
 
     /** The effective config alone, as the JSON result shows it (for a trace's header). */
@@ -60,7 +70,7 @@ public final class JsonReport {
     }
 
     public String toJson(RunResult result) throws IOException {
-        return mapper.writeValueAsString(JsonResultModel.of(result, version));
+        return mapper.writeValueAsString(JsonResult.of(result, version));
     }
 
 }

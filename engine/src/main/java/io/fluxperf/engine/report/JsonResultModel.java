@@ -6,7 +6,6 @@ import io.fluxperf.engine.config.ValueSize;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.ConnectionCounts;
 import io.fluxperf.engine.metrics.HitrateWarmup;
-import io.fluxperf.engine.metrics.IntervalSample;
 import io.fluxperf.engine.metrics.LatencySummary;
 import io.fluxperf.engine.metrics.PoolFigures;
 import io.fluxperf.engine.metrics.ServerStats;
@@ -21,18 +20,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The shape of the JSON result, as plain records mapped from a {@link RunResult}. Kept apart from
+ * The shape of the run's figures in the JSON result ({@link JsonResult}), as plain records mapped
+ * from a {@link RunResult}. Kept apart from
  * the engine's config and metrics classes so that they carry no Jackson annotations and the JSON
  * layout can change without touching them. Times are ns relative to the first window's start,
  * latencies ns, config durations ms.
  */
 final class JsonResultModel {
     private JsonResultModel() {
-    }
-
-    /** @param warmup how a warm-up to a hit rate ended (--warmup-hitrate); null without one */
-    record Result(String fluxperf, Config config, String target, String stopReason, long preloadedKeys,
-                  Warmup warmup, List<Window> windows, Window total, List<IntervalSample> intervals) {
     }
 
     /**
@@ -132,6 +127,7 @@ final class JsonResultModel {
     /**
      * One window, or the whole run (number 0). requests is the sum of the five outcomes below it;
      * mismatch is a part of error: reads whose value was not the one the run writes for the key.
+     * loopCpuNanos, each load thread's CPU time, is a run directory's (absent from {@code --json}).
      */
     record Window(int number, long start, long end, double seconds, long requests, long ok, long miss, long error,
                   long timeout, long closed, long mismatch, double rate, Double successPercent, Double hitratePercent,
@@ -148,7 +144,9 @@ final class JsonResultModel {
                   @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
                   Messages messages,
                   @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-                  io.fluxperf.engine.metrics.TcpFigures tcp) {
+                  io.fluxperf.engine.metrics.TcpFigures tcp,
+                  @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                  long[] loopCpuNanos) {
     }
 
     record Workload(int index, String name, String method, double targetRate, boolean belowTarget, long requests,
@@ -162,18 +160,6 @@ final class JsonResultModel {
      */
     record Connections(long attempts, long opened, long failures, long closed, long open, long roomWaitNanos,
                        long roomWaitBehindNanos) {
-    }
-
-    static Result of(RunResult r, String version) {
-        RunConfig config = r.config();
-        long origin = !r.windows().isEmpty() ? r.windows().get(0).startNanos() : r.total().startNanos();
-        List<Window> windows = new ArrayList<>();
-        for (WindowResult w : r.windows()) {
-            windows.add(window(w, config, origin));
-        }
-        return new Result(version, config(config), r.target(), r.stopReason().label(), r.preloadedKeys(),
-                Warmup.of(r.warmup()), windows,
-                window(r.total(), config, origin), r.intervals());
     }
 
     static Config config(RunConfig c) {
@@ -214,7 +200,8 @@ final class JsonResultModel {
         return m;
     }
 
-    static Window window(WindowResult w, RunConfig run, long origin) {
+    /** @param loopCpu whether to give each load thread's CPU time (a run directory's result) */
+    static Window window(WindowResult w, RunConfig run, long origin, boolean loopCpu) {
         List<WorkloadConfig> configs = WindowFigures.configs(w, run);
         List<Workload> workloads = new ArrayList<>();
         for (int i = 0; i < w.workloads().size(); i++) {
@@ -238,7 +225,7 @@ final class JsonResultModel {
                 servers(w), w.pool() != null && w.pool().cluster()
                         ? new Redirects(w.pool().moved(), w.pool().ask(), w.pool().mapRefreshes()) : null,
                 Topology.of(w.topology(), origin), Messages.of(w.messages()),
-                w.tcp().figures().samples() > 0 ? w.tcp().figures() : null);
+                w.tcp().figures().samples() > 0 ? w.tcp().figures() : null, loopCpu ? w.loopCpuNanos() : null);
     }
 
     private static List<Server> servers(WindowResult w) {

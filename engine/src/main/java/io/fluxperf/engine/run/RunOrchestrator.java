@@ -19,6 +19,8 @@ import io.fluxperf.engine.pool.ServerPool;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.report.HdrLogWriter;
+import io.fluxperf.engine.report.JsonReport;
+import io.fluxperf.engine.report.JsonResult;
 import io.fluxperf.engine.slo.Evaluator;
 import io.fluxperf.engine.slo.JunitXml;
 import io.fluxperf.engine.slo.ResultFigures;
@@ -437,33 +439,19 @@ public final class RunOrchestrator {
             report.trustVerdict(runTrust.verdict());
         }
         files.writeJson(out -> {
-            if (verdicts == null && runTrust == null) {
-                report.writeJson(result, out);
-            } else {
-                writeJsonWithTrust(result, out);
+            JsonResult json = report.jsonResult(result);
+            if (verdicts != null) {
+                json.section("slo", verdicts.json());
             }
+            if (runTrust != null) {
+                json.section("trust", io.fluxperf.engine.trust.TrustJson.of(runTrust));
+            }
+            new JsonReport().write(json, out);
         });
         if (junitFile != null) {
             junitFile.write(verdicts, "fluxperf");
         }
         return result;
-    }
-
-    /** The command's JSON result with the verdicts added as its "slo" object and the run's trust as its "trust". */
-    private void writeJsonWithTrust(RunResult result, java.io.OutputStream out) throws IOException {
-        java.io.ByteArrayOutputStream own = new java.io.ByteArrayOutputStream();
-        report.writeJson(result, own);
-        com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper()
-                .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
-        com.fasterxml.jackson.databind.node.ObjectNode root =
-                (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(own.toByteArray());
-        if (verdicts != null) {
-            root.set("slo", verdicts.json());
-        }
-        if (runTrust != null) {
-            root.set("trust", io.fluxperf.engine.trust.TrustJson.of(runTrust));
-        }
-        mapper.writer().without(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET).writeValue(out, root);
     }
 
     /**

@@ -4,10 +4,8 @@ import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.load.RunErrors;
 import io.fluxperf.engine.load.RunListener;
 import io.fluxperf.engine.metrics.RunResult;
-import io.fluxperf.engine.report.JsonReport;
+import io.fluxperf.engine.report.JsonResult;
 import io.fluxperf.engine.trace.RunTrace;
-import java.io.IOException;
-import java.io.OutputStream;
 
 /**
  * What a command shows of its run: the lines before the load, as the load goes
@@ -61,8 +59,12 @@ public interface RunReport extends RunListener {
     default void objectives(io.fluxperf.engine.slo.SloVerdicts verdicts) {
     }
 
-    /** The JSON result ({@code --json}): the run's figures as {@link JsonReport} lays them out. */
-    default void writeJson(RunResult result, OutputStream out) throws IOException {
-        new JsonReport().write(result, out);
+    /**
+     * The command's JSON result ({@code --json}, and the heart of a run directory's result.json):
+     * the run's figures, to which a command adds its own sections (replay: its fidelity). Each call
+     * makes a new one: the caller adds its sections ("slo", a run directory's fields) to it.
+     */
+    default JsonResult jsonResult(RunResult result) {
+        return JsonResult.of(result);
     }
 }

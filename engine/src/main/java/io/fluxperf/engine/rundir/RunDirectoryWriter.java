@@ -1,6 +1,5 @@
 package io.fluxperf.engine.rundir;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -20,6 +19,7 @@ import io.fluxperf.engine.metrics.StopReason;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.report.IntervalLog;
 import io.fluxperf.engine.report.JsonReport;
+import io.fluxperf.engine.report.JsonResult;
 import io.fluxperf.engine.run.RunReport;
 import io.fluxperf.engine.trace.RunTrace;
 import io.fluxperf.trace.FileErrors;
@@ -153,7 +153,7 @@ public final class RunDirectoryWriter implements AutoCloseable {
     /** A sharded run's agent (issue 31): result.json's "shard", asked for when it is written, after the load. */
     private java.util.function.Supplier<?> shard;
 
-    /** Makes result.json's "shard" what {@code info} gives when the result is written (a record Jackson maps). */
+    /** Makes result.json's "shard" section what {@code info} gives when the result is written (a record Jackson writes). */
     public void shard(java.util.function.Supplier<?> info) {
         this.shard = info;
     }
@@ -303,90 +303,65 @@ public final class RunDirectoryWriter implements AutoCloseable {
 
     /** result.json: the JSON result's figures, with what the directory adds (docs/results.md), written whole or not at all. */
     private void writeResult(RunResult result, String error) throws IOException {
-        JsonNode figures;
-        if (recorded != null && error == null) {
-            // the command's own JSON result: replay's carries its fidelity block
-            java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
-            recorded.writeJson(result, b);
-            figures = mapper.readTree(b.toByteArray());
-        } else {
-            figures = mapper.readTree(new JsonReport().toJson(result));
-        }
-        ObjectNode root = resultNode(mapper, result, figures, command, configHash, this::epochNanos, events, errors, trace,
-                error);
+        // the command's own JSON result (replay's carries its fidelity block), unless the run failed before it had one
+        JsonResult figures = recorded != null && error == null ? recorded.jsonResult(result) : JsonResult.of(result);
+        JsonResult json = result(figures, command, configHash, this::epochNanos, events, errors, trace, error);
         if (shard != null) {
-            root.set("shard", mapper.valueToTree(shard.get()));
+            json.section("shard", shard.get());
         }
         if (slo != null) {
-            root.set("slo", slo);
+            json.section("slo", slo);
         }
         if (trust != null) {
-            root.set("trust", trust);
+            json.section("trust", trust);
         } else if (floor != null || !trustWindows.isEmpty()) {
             // a run that ended without a result: what it judged of its windows
-            ObjectNode partial = root.putObject("trust");
+            ObjectNode partial = mapper.createObjectNode();
             partial.set("floor", floor);
             partial.set("windows", trustWindows);
+            json.section("trust", partial);
         }
-        writeResult(mapper, dir, root);
+        writeResult(dir, json);
     }
 
     /**
-     * result.json's tree: the JSON result of {@code result} ({@link JsonReport}) between the
-     * directory's own fields.
+     * result.json's model: the command's JSON result ({@code figures}, of {@link JsonResult#run()})
+     * between the directory's own sections, each window with its load threads' CPU time.
      *
      * @param toEpochNanos the result's nanoTime values as ns since the epoch
      * @param error        why the run failed, or null
      */
-    static ObjectNode resultNode(ObjectMapper mapper, RunResult result, String command, String configHash,
-                                 LongUnaryOperator toEpochNanos, ArrayNode events, ObjectNode errors, ObjectNode trace,
-                                 String error) throws IOException {
-        return resultNode(mapper, result, mapper.readTree(new JsonReport().toJson(result)), command, configHash,
-                toEpochNanos, events, errors, trace, error);
-    }
-
-    /** @param figures the command's JSON result of {@code result} */
-    static ObjectNode resultNode(ObjectMapper mapper, RunResult result, JsonNode figures, String command,
-                                 String configHash, LongUnaryOperator toEpochNanos, ArrayNode events, ObjectNode errors,
-                                 ObjectNode trace, String error) throws IOException {
-        ObjectNode root = mapper.createObjectNode();
-        root.put("format", RunFiles.FORMAT);
-        root.put("command", command);
-        root.put("configHash", configHash);
+    static JsonResult result(JsonResult figures, String command, String configHash, LongUnaryOperator toEpochNanos,
+                             ArrayNode events, ObjectNode errors, ObjectNode trace, String error) {
+        RunResult result = figures.run();
         long origin = !result.windows().isEmpty() ? result.windows().get(0).startNanos() : result.total().startNanos();
-        root.put("startEpochMs", Math.floorDiv(toEpochNanos.applyAsLong(origin), 1_000_000L));
-        root.put("endEpochMs", Math.floorDiv(toEpochNanos.applyAsLong(result.total().endNanos()), 1_000_000L));
-        root.setAll((ObjectNode) figures);
+        JsonResult json = JsonResult.around(figures)
+                .section("format", RunFiles.FORMAT)
+                .section("command", command)
+                .section("configHash", configHash)
+                .section("startEpochMs", Math.floorDiv(toEpochNanos.applyAsLong(origin), 1_000_000L))
+                .section("endEpochMs", Math.floorDiv(toEpochNanos.applyAsLong(result.total().endNanos()), 1_000_000L))
+                .sections(figures)
+                .withLoopCpu();
         if (error != null) {
-            root.put("stopReason", "failed");
+            json.section("stopReason", "failed");
         }
-        ArrayNode windowNodes = (ArrayNode) root.get("windows");
-        for (int i = 0; i < result.windows().size(); i++) {
-            loopCpu((ObjectNode) windowNodes.get(i), result.windows().get(i));
-        }
-        loopCpu((ObjectNode) root.get("total"), result.total());
-        root.set("events", events);
-        root.set("errors", errors);
-        root.set("trace", trace);
-        root.put("error", error);
-        root.putNull("shard");
-        root.putNull("mergedFrom");
-        return root;
+        return json.section("events", events)
+                .section("errors", errors)
+                .section("trace", trace)
+                .section("error", error)
+                .section("shard", null)
+                .section("mergedFrom", null);
     }
 
     /** Writes result.json beside a temporary file and renames it into place: a reader never sees half of it. */
-    static void writeResult(ObjectMapper mapper, Path dir, JsonNode root) throws IOException {
+    static void writeResult(Path dir, JsonResult json) throws IOException {
         Path file = dir.resolve(RunFiles.RESULT);
         Path partial = dir.resolve(RunFiles.RESULT + ".partial");
-        mapper.writeValue(partial.toFile(), root);
-        Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    }
-
-    private static void loopCpu(ObjectNode window, WindowResult w) {
-        ArrayNode a = window.putArray("loopCpuNanos");
-        for (long n : w.loopCpuNanos()) {
-            a.add(n);
+        try (OutputStream out = Files.newOutputStream(partial)) {
+            new JsonReport().write(json, out);
         }
+        Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     private long epochNanos(long nanoTime) {
@@ -649,8 +624,8 @@ public final class RunDirectoryWriter implements AutoCloseable {
         }
 
         @Override
-        public void writeJson(RunResult result, OutputStream out) throws IOException {
-            report.writeJson(result, out);
+        public JsonResult jsonResult(RunResult result) {
+            return report.jsonResult(result);
         }
     }
 

@@ -16,6 +16,7 @@ import io.fluxperf.engine.metrics.TcpHealth;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.metrics.WorkloadStats;
 import io.fluxperf.engine.report.IntervalLog;
+import io.fluxperf.engine.report.JsonResult;
 import io.fluxperf.trace.FileErrors;
 import io.fluxperf.trace.TraceFormatException;
 import io.fluxperf.trace.TraceHeader;
@@ -170,7 +171,7 @@ public final class RunMerge {
         RunResult shown(RunResult merged);
 
         /** The command's JSON result of {@code shown} (what its {@code --json} writes), for result.json. */
-        JsonNode figures(RunResult shown) throws IOException;
+        JsonResult jsonResult(RunResult shown);
 
         /** The merged directory's report.txt, once its result.json and logs are written. */
         String report(RunDirectory merged, RunResult shown);
@@ -179,21 +180,21 @@ public final class RunMerge {
     /**
      * Writes the merged run directory.
      *
-     * @param extra fields to add to result.json (a sharded run's), or null
+     * @param extra sections to add to result.json (a sharded run's "shards"), in order; none: empty
      * @throws UserError naming --out when it cannot be written
      */
-    public void write(Path out, boolean overwrite, List<String> commandLine, ObjectNode extra) {
+    public void write(Path out, boolean overwrite, List<String> commandLine, Map<String, ?> extra) {
         write(out, overwrite, commandLine, extra, null);
     }
 
     /**
      * Writes the merged run directory.
      *
-     * @param extra   fields to add to result.json (a sharded run's), or null
+     * @param extra   sections to add to result.json (a sharded run's "shards"), in order; none: empty
      * @param command what a replay's merge adds ({@link CommandMerge}); null for runs
      * @throws UserError naming --out when it cannot be written
      */
-    public void write(Path out, boolean overwrite, List<String> commandLine, ObjectNode extra, CommandMerge command) {
+    public void write(Path out, boolean overwrite, List<String> commandLine, Map<String, ?> extra, CommandMerge command) {
         if (command == null && !"run".equals(command())) {
             throw new IllegalStateException("a merge of '" + command() + "' directories needs that command's merge");
         }
@@ -234,23 +235,19 @@ public final class RunMerge {
             writeSeconds(out, base, windows);
             ObjectNode trace = mergeTraces(out);
             RunResult shown = command == null ? merged : command.shown(merged);
-            ObjectNode root = command == null
-                    ? RunDirectoryWriter.resultNode(mapper, merged, "run", RunDirectory.hash(configToml), n -> n,
+            // a run's merged config is the agents' together (rates summed), so its hash is the new config.toml's
+            JsonResult json = command == null
+                    ? RunDirectoryWriter.result(JsonResult.of(merged), "run", RunDirectory.hash(configToml), n -> n,
                     events(restored), errors(), trace, null)
-                    : RunDirectoryWriter.resultNode(mapper, shown, command.figures(shown), command(), first.configHash(),
-                    n -> n, events(restored), errors(), trace, null);
-            ArrayNode from = root.putArray("mergedFrom");
-            for (RunDirectory in : inputs) {
-                from.add(in.directory().toString());
-            }
-            if (extra != null) {
-                root.setAll(extra);
-            }
+                    : RunDirectoryWriter.result(command.jsonResult(shown), command(), first.configHash(), n -> n,
+                    events(restored), errors(), trace, null);
+            json.section("mergedFrom", inputs.stream().map(in -> in.directory().toString()).toList());
+            extra.forEach(json::section);
             ObjectNode trust = mergedTrust();
             if (trust != null) {
-                root.set("trust", trust);
+                json.section("trust", trust);
             }
-            RunDirectoryWriter.writeResult(mapper, out, root);
+            RunDirectoryWriter.writeResult(out, json);
             ObjectNode env = RunEnvironment.describe(mapper, commandLine, System.currentTimeMillis());
             ArrayNode inputEnvs = env.putArray("inputs");
             for (RunDirectory in : inputs) {

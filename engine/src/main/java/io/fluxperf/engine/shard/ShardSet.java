@@ -1,9 +1,6 @@
 package io.fluxperf.engine.shard;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.rundir.RunDirectory;
 import java.io.IOException;
@@ -221,18 +218,16 @@ public final class ShardSet {
         return out;
     }
 
-    /** What merge adds to the merged result.json: {@code "shards"} with the run id, the count, who is missing and the clocks. */
-    public ObjectNode resultFields(ObjectMapper mapper) {
-        ObjectNode extra = mapper.createObjectNode();
-        ObjectNode s = extra.putObject("shards");
-        s.put("runId", runId);
-        s.put("count", count);
-        ArrayNode merged = s.putArray("merged");
-        indexes.forEach(merged::add);
-        ArrayNode gone = s.putArray("missing");
-        missing.forEach(gone::add);
-        s.set("clocks", mapper.valueToTree(clocks()));
-        return extra;
+    /**
+     * result.json's {@code "shards"} of a merge: the run id, the shard count, the shards merged and
+     * missing (indexes), and each agent's clock ({@link #clocks()}).
+     */
+    public record Merged(String runId, int count, List<Integer> merged, List<Integer> missing, List<AgentClock> clocks) {
+    }
+
+    /** What merge adds to the merged result.json: its {@code "shards"} section. */
+    public java.util.Map<String, Object> resultSections() {
+        return java.util.Map.of("shards", new Merged(runId, count, List.copyOf(indexes), List.copyOf(missing), clocks()));
     }
 
     /** The lines merge prints about the shards: what was merged, what is missing, each agent's clock. */
