@@ -74,7 +74,7 @@ class SloConfigTest {
     void mistakesInTablesNameTheKeyAndLine() {
         assertEquals("ci.toml: slo[0].objectiv (line 10): unknown key; did you mean objective?",
                 error(WORKLOADS + "\n[[slo]]\nobjectiv = \"p99<2ms\"\n"));
-        assertEquals("ci.toml: slo[0].limit (line 11): unknown key; expected one of objective, workload, abort",
+        assertEquals("ci.toml: slo[0].limit (line 11): unknown key; expected one of objective, workload, abort, strict",
                 error(WORKLOADS + "\n[[slo]]\nobjective = \"p99<2ms\"\nlimit = 3\n"));
         assertEquals("ci.toml: slo[1].objective (line 12): 'p99<<2ms': expected a number after '<', as in p99<2ms,"
                         + " success>=99.9% or rate>=49500",
