@@ -39,9 +39,13 @@ class PauseDetectorTest {
         load.setDaemon(true);
         load.start();
         try (LoadThreads threads = new LoadThreads()) {
-            threads.rescan();
             if (SchedStat.ofCurrentThread() != null) {
-                assertTrue(threads.count() >= 1, "found fluxperf-load-7");
+                // the JVM names the OS thread once the thread runs, which start() does not wait for
+                org.awaitility.Awaitility.await("found fluxperf-load-7").atMost(java.time.Duration.ofSeconds(10))
+                        .pollInterval(java.time.Duration.ofMillis(10)).until(() -> {
+                            threads.rescan();
+                            return threads.count() >= 1;
+                        });
                 assertTrue(threads.waits().values().stream().allMatch(w -> w >= 0));
             }
         } finally {
