@@ -95,6 +95,10 @@ public final class FloorProbe implements AutoCloseable {
         if (config.connection().udp()) {
             return LatencyFloor.notMeasured("over UDP");
         }
+        if (config.connection().connectPerRequest()) {
+            // a connection-rate run's server counts its connections: the probe's would be one too many
+            return LatencyFloor.notMeasured("a connection per request");
+        }
         IdleRoundTrip trip = protocol.idleRoundTrip(config.protocolOptions(), config.server(), config.workloads());
         if (trip == null) {
             return LatencyFloor.notMeasured(protocol.name() + " has no no-op");
