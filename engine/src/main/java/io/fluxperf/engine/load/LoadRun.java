@@ -336,9 +336,6 @@ public final class LoadRun {
         if (startAt != Long.MIN_VALUE && stopRequested) {
             startAt = System.nanoTime(); // Ctrl-C while waiting: the (empty) run ends at once
         }
-        // closed-loop requests leave as soon as a driver starts, before `start`: thread times count from here
-        long launched = System.nanoTime();
-        long start = startAt != Long.MIN_VALUE ? startAt : launched + TimeUnit.MILLISECONDS.toNanos(1);
         boolean warmup = !config.warmup().isZero();
         int workloads = config.workloads().size();
         RunClock clock = new RunClock(drivers, tuning::pause, this::awaitStop);
@@ -363,6 +360,11 @@ public final class LoadRun {
         if (rampSteps != null) {
             clock.register(rampSteps);
         }
+        // the schedule starts after the consumers' histograms are made (milliseconds of allocation
+        // that would otherwise make the first requests late); closed-loop requests leave as soon as
+        // a driver starts, before `start`: thread times count from here
+        long launched = System.nanoTime();
+        long start = startAt != Long.MIN_VALUE ? startAt : launched + TimeUnit.MILLISECONDS.toNanos(1);
         List<CompletableFuture<Void>> phases = new ArrayList<>();
         for (LoadDriver d : drivers) {
             phases.add(d.start(load, start, true, warmup));
