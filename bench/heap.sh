@@ -60,7 +60,9 @@ if before:
 else:
     print("collections: none during the whole run")
 if load is not None and load[0]:
-    print(f"after the collection before the load: {len(load[0])} collections; heap after at most {max(load[1])} MB; "
+    print(f"in the load (after the collection before it): {len(load[0])} collections; heap after at most {max(load[1])} MB; "
           f"longest pause {max(load[2]):.1f} ms")
+elif load is not None:
+    print("in the load (after the collection before it): no collection")
 print(f"peak resident memory of the process: {rss} MB")
 PY
