@@ -4,9 +4,10 @@ import io.fluxperf.engine.log.LogEntry;
 import io.fluxperf.engine.log.ReaderContext;
 import io.fluxperf.engine.log.SpaceTokens;
 import io.fluxperf.engine.log.capture.CommandSink;
-import io.fluxperf.engine.log.capture.ConnectionReader;
+import io.fluxperf.engine.log.capture.AbstractConnectionReader;
+import io.fluxperf.engine.log.capture.LineBuffer;
+import io.fluxperf.engine.log.capture.StatedLength;
 import io.fluxperf.engine.request.Command;
-import java.util.Arrays;
 import java.util.Set;
 
 /**
@@ -26,13 +27,11 @@ import java.util.Set;
  * command is cut and the stream goes on; anywhere else it cannot be read on. A connection picked up
  * mid-stream starts at the first segment that begins with a whole command.
  */
-final class MemcacheConnectionReader implements ConnectionReader {
+final class MemcacheConnectionReader extends AbstractConnectionReader {
     /** The longest command line read (a get of many keys is long). */
     static final int MAX_LINE = 1 << 20;
     /** The longest reply line. */
     static final int MAX_REPLY_LINE = 64 << 10;
-    /** A value larger than this is read past, not held (memcached's largest item is 1 GiB). */
-    static final int HOLD_LIMIT = 64 << 20;
     static final String TOO_BIG = "commands larger than 64 MiB (read past, not held)";
     private static final int MAX_TOKENS = 256;
     private static final int BINARY_HEADER = 24;
@@ -42,14 +41,12 @@ final class MemcacheConnectionReader implements ConnectionReader {
     static final Set<String> META = Set.of("mg", "ms", "md", "ma", "mn", "me");
 
     // request states
-    private static final int R_SYNC = 0;
     private static final int R_START = 1;
     private static final int R_LINE = 2;
     private static final int R_DATA = 3;
     private static final int R_BIN_HEADER = 4;
     private static final int R_BIN_HEAD = 5;
     private static final int R_BIN_VALUE = 6;
-    private static final int R_DEAD = 7;
 
     // reply kinds the FIFO remembers
     private static final byte K_GET = 0;
@@ -77,18 +74,9 @@ final class MemcacheConnectionReader implements ConnectionReader {
 
     // ---- the client's side ----
     private int rState;
-    private LogEntry e;
-    private byte[] line = new byte[512];
-    private int lineLength;
-    private boolean cut;
-    private boolean tooBig;
-    private boolean tentative;
-    private long tentativeBytes;
-    private long syncSkipped;
-    private int segmentFrom;
+    private final LineBuffer line = new LineBuffer();
     // a text data block
-    private long dataLeft;
-    private int crlfLeft;
+    private final StatedLength data = new StatedLength();
     private int dataAt;
     private boolean dataKept;
     /** What the command whose data block is being read becomes: null to replay it, else why it is skipped. */
@@ -107,47 +95,34 @@ final class MemcacheConnectionReader implements ConnectionReader {
     private long binValueLeft;
     private int binValueAt;
 
-    // commands waiting for their replies
-    private long[] waitHandle = new long[16];
-    private byte[] waitKind = new byte[16];
-    private int[] waitKeys = new int[16];
-    private int[] waitOpaque = new int[16];
-    private byte[] waitOpcode = new byte[16];
-    private int waitHead;
-    private int waitCount;
+    // a command waits with its kind (K_*, and a binary one's opcode << 8) and its key count, a quiet
+    // one's silence, or a binary one's opaque
 
     // ---- the server's side ----
     private int tState;
-    private byte[] reply = new byte[256];
-    private int replyLength;
+    private final LineBuffer reply = new LineBuffer();
     private int hits;
     private boolean inList;
-    private long replyDataLeft;
+    private final StatedLength replyData = new StatedLength();
     private boolean replyValueEnds;
     private final byte[] replyHeader = new byte[BINARY_HEADER];
     private int replyHeaderLength;
     private long replyBodyLeft;
 
     MemcacheConnectionReader(ReaderContext ctx) {
+        super(TOO_BIG);
         this.ctx = ctx;
         this.meta = new MetaRequests(ctx, null);
     }
 
     @Override
     public void reset(boolean fromStart) {
-        rState = fromStart ? R_START : R_SYNC;
-        e = null;
-        lineLength = 0;
-        cut = false;
-        tooBig = false;
-        tentative = false;
-        tentativeBytes = 0;
-        syncSkipped = 0;
+        super.reset(fromStart);
+        rState = R_START;
+        line.clear();
         quietMeta = false;
-        waitHead = 0;
-        waitCount = 0;
         tState = T_LINE;
-        replyLength = 0;
+        reply.clear();
         hits = 0;
         inList = false;
         replyHeaderLength = 0;
@@ -156,31 +131,13 @@ final class MemcacheConnectionReader implements ConnectionReader {
     // ================= requests =================
 
     @Override
-    public void request(byte[] b, int from, int to, CommandSink out) {
-        if (rState == R_DEAD) {
-            return;
-        }
-        if (rState == R_SYNC) {
-            if (!plausibleStart(b, from, to)) {
-                syncSkipped += to - from;
-                return;
-            }
-            tentative = true;
-            tentativeBytes = 0;
-            rState = R_START;
-        }
-        segmentFrom = from;
-        int p = from;
-        while (p < to && rState != R_DEAD && rState != R_SYNC) {
-            p = step(b, p, to, out);
-        }
-        if (tentative) {
-            tentativeBytes += to - from;
-        }
+    protected void atCommandStart() {
+        rState = R_START;
     }
 
     /** A segment of a connection picked up mid-stream that may begin a command: a binary request header or a verb. */
-    private static boolean plausibleStart(byte[] b, int from, int to) {
+    @Override
+    protected boolean mayStartCommand(byte[] b, int from, int to) {
         if (b[from] == (byte) 0x80) {
             return to - from >= 2 && MemcacheBinaryOps.known(b[from + 1]);
         }
@@ -197,65 +154,52 @@ final class MemcacheConnectionReader implements ConnectionReader {
         return MemcacheVerbs.command(verb) != null || META.contains(verb);
     }
 
-    private int step(byte[] b, int p, int to, CommandSink out) {
+    @Override
+    protected int step(byte[] b, int p, int to, CommandSink out) {
         switch (rState) {
             case R_START -> {
                 byte c = b[p];
                 if (c == '\r' || c == '\n') {
                     return p + 1; // memcached skips empty lines
                 }
-                e = out.begin();
-                cut = false;
-                tooBig = false;
+                begin(out);
                 quietMeta = false;
                 if (c == (byte) 0x80) {
                     headerLength = 0;
                     rState = R_BIN_HEADER;
                 } else {
-                    lineLength = 0;
+                    line.clear();
                     rState = R_LINE;
                 }
                 return p;
             }
             case R_LINE -> {
-                int nl = p;
-                while (nl < to && b[nl] != '\n') {
-                    nl++;
-                }
-                int n = nl - p;
-                if (lineLength + n > MAX_LINE) {
+                int q = line.feed(b, p, to, MAX_LINE);
+                if (line.tooLong()) {
                     return fail(out, b, p, to, "a line longer than 1 MiB");
                 }
-                if (lineLength + n > line.length) {
-                    line = Arrays.copyOf(line, Math.max(lineLength + n, line.length * 2));
+                if (!line.done()) {
+                    return q;
                 }
-                System.arraycopy(b, p, line, lineLength, n);
-                lineLength += n;
-                if (nl == to) {
-                    return to;
-                }
-                int end = lineLength > 0 && line[lineLength - 1] == '\r' ? lineLength - 1 : lineLength;
-                String bad = textCommand(end, out);
+                String bad = textCommand(line.bytes(), line.length(), out);
                 if (bad != null) {
-                    return fail(out, b, nl, to, bad);
+                    return fail(out, b, q - 1, to, bad);
                 }
-                return nl + 1;
+                return q;
             }
             case R_DATA -> {
-                if (dataLeft > 0) {
-                    int n = (int) Math.min(dataLeft, to - p);
+                if (data.inData()) {
+                    int n = data.take(to - p);
                     if (dataKept && !cut) {
                         System.arraycopy(b, p, e.value, dataAt, n);
                         dataAt += n;
                     }
-                    dataLeft -= n;
                     return p + n;
                 }
-                if (b[p] != (crlfLeft == 2 ? '\r' : '\n')) {
+                if (!data.takeLineEnd(b[p])) {
                     return fail(out, b, p, to, "a data block that does not end where its length says");
                 }
-                crlfLeft--;
-                if (crlfLeft == 0) {
+                if (data.done()) {
                     dataDone(out);
                 }
                 return p + 1;
@@ -306,76 +250,45 @@ final class MemcacheConnectionReader implements ConnectionReader {
         }
     }
 
-    private int fail(CommandSink out, byte[] b, int p, int to, String what) {
-        if (tentative) {
-            syncSkipped += tentativeBytes + (to - segmentFrom);
-            tentative = false;
-            tentativeBytes = 0;
-            rState = R_SYNC;
-            e = null;
-            out.abandon();
-            return to;
-        }
-        rState = R_DEAD;
-        e = null;
-        out.requestsLost("bytes that are no memcache command: " + what + " ('" + printable(line, 0, Math.min(lineLength, 24))
-                + "')");
-        return to;
+    @Override
+    protected String notACommand(byte[] b, int p, int to, String what) {
+        return "bytes that are no memcache command: " + what + " ('"
+                + printable(line.bytes(), 0, Math.min(line.length(), 24), 24) + "')";
     }
 
     @Override
-    public void requestGap(long n, CommandSink out) {
-        switch (rState) {
-            case R_DEAD -> {
+    protected boolean skipInCommand(long n, CommandSink out) {
+        if (rState == R_DATA && data.skip(n)) {
+            cut = true;
+            if (data.done()) {
+                dataDone(out);
             }
-            case R_SYNC -> syncSkipped += n;
-            default -> {
-                if (tentative) {
-                    syncSkipped += tentativeBytes + n;
-                    tentative = false;
-                    tentativeBytes = 0;
-                    rState = R_SYNC;
-                    e = null;
-                    out.abandon();
-                } else if (rState == R_DATA && n <= dataLeft + crlfLeft) {
-                    cut = true;
-                    long fromData = Math.min(n, dataLeft);
-                    dataLeft -= fromData;
-                    crlfLeft -= (int) (n - fromData);
-                    if (dataLeft == 0 && crlfLeft == 0) {
-                        dataDone(out);
-                    }
-                } else if ((rState == R_BIN_HEAD || rState == R_BIN_VALUE) && n <= binHeadNeeded - binHeadLength + binValueLeft) {
-                    cut = true;
-                    long fromHead = Math.min(n, binHeadNeeded - binHeadLength);
-                    binHeadLength += (int) fromHead;
-                    long rest = n - fromHead;
-                    if (rState == R_BIN_HEAD) {
-                        if (binHeadLength == binHeadNeeded) {
-                            startBinaryValue();
-                        }
-                    }
-                    binValueLeft -= rest;
-                    if (binHeadLength == binHeadNeeded && binValueLeft == 0) {
-                        binaryDone(out);
-                    }
-                } else {
-                    rState = R_DEAD;
-                    e = null;
-                    out.requestsLost(null);
-                }
-            }
+            return true;
         }
+        if ((rState == R_BIN_HEAD || rState == R_BIN_VALUE) && n <= binHeadNeeded - binHeadLength + binValueLeft) {
+            cut = true;
+            long fromHead = Math.min(n, binHeadNeeded - binHeadLength);
+            binHeadLength += (int) fromHead;
+            long rest = n - fromHead;
+            if (rState == R_BIN_HEAD && binHeadLength == binHeadNeeded) {
+                startBinaryValue();
+            }
+            binValueLeft -= rest;
+            if (binHeadLength == binHeadNeeded && binValueLeft == 0) {
+                binaryDone(out);
+            }
+            return true;
+        }
+        return false;
     }
 
     // ---- text commands ----
 
     /**
-     * A whole command line {@code line[0, end)}: fills the entry, or starts reading its data block.
+     * A whole command line {@code b[0, end)}: fills the entry, or starts reading its data block.
      * Returns null, or what makes the bytes no memcache command.
      */
-    private String textCommand(int end, CommandSink out) {
-        byte[] b = line;
+    private String textCommand(byte[] b, int end, CommandSink out) {
         int tokens = words.split(b, 0, end);
         if (tokens == 0) {
             rState = R_START;
@@ -390,7 +303,7 @@ final class MemcacheConnectionReader implements ConnectionReader {
                 return "no verb";
             }
         }
-        if (tentative) {
+        if (tentative()) {
             // proving a boundary: a command line a client writes holds no control bytes
             for (int i = 0; i < end; i++) {
                 if ((b[i] & 0xff) < 0x20 || b[i] == 0x7f) {
@@ -491,7 +404,7 @@ final class MemcacheConnectionReader implements ConnectionReader {
             }
             return r;
         }
-        return skipLine("unknown commands ('" + printable(b, from[0], to[0]) + "', answered ERROR)", K_LINE, 0, false, out);
+        return skipLine("unknown commands ('" + printable(b, from[0], to[0], 24) + "', answered ERROR)", K_LINE, 0, false, out);
     }
 
     /**
@@ -533,7 +446,7 @@ final class MemcacheConnectionReader implements ConnectionReader {
         } else if (noreply) {
             out.settle(handle, LogEntry.REPLY_UNKNOWN);
         } else {
-            waitFor(handle, kind, keys, 0, (byte) 0);
+            waiting.add(handle, kind, keys);
         }
         return null;
     }
@@ -544,7 +457,7 @@ final class MemcacheConnectionReader implements ConnectionReader {
         e = null;
         rState = R_START;
         if (!noreply) {
-            waitFor(handle, kind, keys, 0, (byte) 0);
+            waiting.add(handle, kind, keys);
         } else {
             quietWait(handle);
         }
@@ -554,14 +467,13 @@ final class MemcacheConnectionReader implements ConnectionReader {
     /** A quiet meta command waits in the FIFO as such, with what its silence means ({@link #K_QUIET}). */
     private void quietWait(long handle) {
         if (quietMeta) {
-            waitFor(handle, K_QUIET, quietSilence, 0, (byte) 0);
+            waiting.add(handle, K_QUIET, quietSilence);
         }
     }
 
     /** Reads the data block of {@code bytes} next; the command is skipped for {@code skip} unless null. */
     private String startData(long bytes, String skip, boolean noreply, CommandSink out) {
-        dataLeft = bytes;
-        crlfLeft = 2;
+        data.start(bytes, 2);
         dataSkip = skip;
         dataNoreply = noreply;
         dataKept = skip == null && bytes <= HOLD_LIMIT;
@@ -580,7 +492,7 @@ final class MemcacheConnectionReader implements ConnectionReader {
             long handle = out.cut();
             e = null;
             if (!dataNoreply) {
-                waitFor(handle, K_LINE, 0, 0, (byte) 0);
+                waiting.add(handle, K_LINE, 0);
             } else {
                 quietWait(handle);
             }
@@ -595,14 +507,6 @@ final class MemcacheConnectionReader implements ConnectionReader {
             return;
         }
         completeLine(K_LINE, 0, dataNoreply, out);
-    }
-
-    private void pickedUp(CommandSink out) {
-        if (tentative) {
-            tentative = false;
-            tentativeBytes = 0;
-            out.pickedUp(syncSkipped);
-        }
     }
 
     // ---- binary commands ----
@@ -657,10 +561,8 @@ final class MemcacheConnectionReader implements ConnectionReader {
         pickedUp(out);
         int op = binOpcode;
         long handle;
-        if (cut) {
-            handle = out.cut();
-        } else if (tooBig) {
-            handle = out.skip(TOO_BIG);
+        if (dropped()) {
+            handle = drop(out);
         } else {
             String skip = MemcacheBinaryOps.skipReason(op, ctx.allowFlush);
             if (skip != null) {
@@ -670,7 +572,7 @@ final class MemcacheConnectionReader implements ConnectionReader {
             }
         }
         e = null;
-        waitFor(handle, K_BINARY, 0, binOpaque, (byte) op);
+        waiting.add(handle, K_BINARY | op << 8, binOpaque);
     }
 
     private long binaryEntry(int op, CommandSink out) {
@@ -719,43 +621,6 @@ final class MemcacheConnectionReader implements ConnectionReader {
         return out.complete();
     }
 
-    private void waitFor(long handle, byte kind, int keys, int opaque, byte opcode) {
-        if (waitCount == waitHandle.length) {
-            int n = waitHandle.length * 2;
-            long[] h = new long[n];
-            byte[] k = new byte[n];
-            int[] ks = new int[n];
-            int[] o = new int[n];
-            byte[] op = new byte[n];
-            for (int i = 0; i < waitCount; i++) {
-                int slot = (waitHead + i) & (waitHandle.length - 1);
-                h[i] = waitHandle[slot];
-                k[i] = waitKind[slot];
-                ks[i] = waitKeys[slot];
-                o[i] = waitOpaque[slot];
-                op[i] = waitOpcode[slot];
-            }
-            waitHandle = h;
-            waitKind = k;
-            waitKeys = ks;
-            waitOpaque = o;
-            waitOpcode = op;
-            waitHead = 0;
-        }
-        int slot = (waitHead + waitCount) & (waitHandle.length - 1);
-        waitHandle[slot] = handle;
-        waitKind[slot] = kind;
-        waitKeys[slot] = keys;
-        waitOpaque[slot] = opaque;
-        waitOpcode[slot] = opcode;
-        waitCount++;
-    }
-
-    private void popWaiting() {
-        waitHead = (waitHead + 1) & (waitHandle.length - 1);
-        waitCount--;
-    }
-
     // ================= replies =================
 
     @Override
@@ -764,38 +629,24 @@ final class MemcacheConnectionReader implements ConnectionReader {
         while (p < to && tState != T_DEAD) {
             switch (tState) {
                 case T_LINE -> {
-                    if (replyLength == 0 && b[p] == (byte) 0x81) {
+                    if (reply.length() == 0 && b[p] == (byte) 0x81) {
                         replyHeaderLength = 0;
                         tState = T_BIN_HEADER;
                         break;
                     }
-                    int nl = p;
-                    while (nl < to && b[nl] != '\n') {
-                        nl++;
-                    }
-                    int n = nl - p;
-                    if (replyLength + n > MAX_REPLY_LINE) {
+                    p = reply.feed(b, p, to, MAX_REPLY_LINE);
+                    if (reply.tooLong()) {
                         lose(out);
                         return;
                     }
-                    if (replyLength + n > reply.length) {
-                        reply = Arrays.copyOf(reply, Math.max(replyLength + n, reply.length * 2));
-                    }
-                    System.arraycopy(b, p, reply, replyLength, n);
-                    replyLength += n;
-                    p = nl;
-                    if (nl < to) {
-                        p++;
-                        int end = replyLength > 0 && reply[replyLength - 1] == '\r' ? replyLength - 1 : replyLength;
-                        replyLine(end, out);
-                        replyLength = 0;
+                    if (reply.done()) {
+                        replyLine(reply.bytes(), reply.length(), out);
+                        reply.clear();
                     }
                 }
                 case T_DATA -> {
-                    int n = (int) Math.min(replyDataLeft, to - p);
-                    replyDataLeft -= n;
-                    p += n;
-                    if (replyDataLeft == 0) {
+                    p += replyData.take(to - p);
+                    if (replyData.done()) {
                         replyDataDone(out);
                     }
                 }
@@ -827,9 +678,8 @@ final class MemcacheConnectionReader implements ConnectionReader {
 
     @Override
     public void replyGap(long n, CommandSink out) {
-        if (tState == T_DATA && n <= replyDataLeft) {
-            replyDataLeft -= n;
-            if (replyDataLeft == 0) {
+        if (tState == T_DATA && replyData.skip(n)) {
+            if (replyData.done()) {
                 replyDataDone(out);
             }
         } else if (tState == T_BIN_BODY && n <= replyBodyLeft) {
@@ -847,19 +697,16 @@ final class MemcacheConnectionReader implements ConnectionReader {
         out.repliesLost();
     }
 
-    /** A whole text reply line {@code reply[0, end)}. */
-    private void replyLine(int end, CommandSink out) {
-        byte[] r = reply;
-        if (waitCount > 0 && waitKind[waitHead] == K_QUIET) {
+    /** A whole text reply line {@code r[0, end)}. */
+    private void replyLine(byte[] r, int end, CommandSink out) {
+        if (!waiting.isEmpty() && waiting.kind() == K_QUIET) {
             if (!(end == 2 && r[0] == 'M' && r[1] == 'N')) {
                 lose(out); // the quiet command's reply, or a later one's: they no longer pair
                 return;
             }
-            while (waitCount > 0 && waitKind[waitHead] == K_QUIET) {
-                long handle = waitHandle[waitHead];
-                byte silence = (byte) waitKeys[waitHead];
-                popWaiting();
-                out.settle(handle, silence);
+            while (!waiting.isEmpty() && waiting.kind() == K_QUIET) {
+                byte silence = (byte) waiting.value();
+                out.settle(waiting.take(), silence);
             }
         }
         if (startsWith(r, end, "VALUE ")) {
@@ -871,7 +718,7 @@ final class MemcacheConnectionReader implements ConnectionReader {
             }
             hits++;
             inList = true;
-            replyDataLeft = bytes + 2;
+            replyData.start(bytes + 2, 0);
             replyValueEnds = false;
             tState = T_DATA;
             return;
@@ -883,21 +730,20 @@ final class MemcacheConnectionReader implements ConnectionReader {
                 lose(out);
                 return;
             }
-            replyDataLeft = bytes + 2;
+            replyData.start(bytes + 2, 0);
             replyValueEnds = true;
             tState = T_DATA;
             return;
         }
-        byte kind = waitCount > 0 ? waitKind[waitHead] : K_LINE;
+        int kind = waiting.isEmpty() ? K_LINE : waiting.kind();
         boolean end3 = end == 3 && r[0] == 'E' && r[1] == 'N' && r[2] == 'D';
         if (kind == K_LIST && !end3 && !isError(r, end)) {
             return; // STAT … and metadump lines, until END
         }
         byte outcome;
         if (end3) {
-            outcome = waitCount > 0 && waitKind[waitHead] == K_GET && hits < waitKeys[waitHead] ? LogEntry.REPLY_MISS
-                    : LogEntry.REPLY_OK;
-            if (waitCount > 0 && waitKind[waitHead] == K_GET && waitKeys[waitHead] == 0) {
+            outcome = kind == K_GET && hits < waiting.value() ? LogEntry.REPLY_MISS : LogEntry.REPLY_OK;
+            if (kind == K_GET && waiting.value() == 0) {
                 outcome = hits > 0 ? LogEntry.REPLY_OK : LogEntry.REPLY_MISS;
             }
         } else {
@@ -916,19 +762,14 @@ final class MemcacheConnectionReader implements ConnectionReader {
     private void replyDone(byte outcome, CommandSink out) {
         hits = 0;
         inList = false;
-        if (waitCount == 0) {
-            if (rState == R_DEAD) {
-                out.unreadCommandAnswered();
-            }
+        if (noneWaiting(out)) {
             return;
         }
-        if (waitKind[waitHead] == K_BINARY) {
+        if ((waiting.kind() & 0xff) == K_BINARY) {
             lose(out); // a text reply to a binary command: the streams are out of step
             return;
         }
-        long handle = waitHandle[waitHead];
-        popWaiting();
-        out.settle(handle, outcome);
+        out.settle(waiting.take(), outcome);
     }
 
     /** A whole binary reply: matched to its command by opaque and opcode; quiet commands passed over were answered by silence. */
@@ -942,33 +783,26 @@ final class MemcacheConnectionReader implements ConnectionReader {
             lose(out);
             return;
         }
-        while (waitCount > 0) {
-            int slot = waitHead;
-            if (waitKind[slot] != K_BINARY) {
+        while (!waiting.isEmpty()) {
+            if ((waiting.kind() & 0xff) != K_BINARY) {
                 lose(out);
                 return;
             }
-            int op = waitOpcode[slot] & 0xff;
-            if (waitOpaque[slot] == opaque && op == opcode) {
+            int op = waiting.kind() >>> 8;
+            if (waiting.value() == opaque && op == opcode) {
                 if (op == MemcacheBinaryOps.STAT && keyLength > 0) {
                     return; // a STAT reply goes on until one with an empty key
                 }
-                long handle = waitHandle[slot];
-                popWaiting();
-                out.settle(handle, MemcacheBinaryOps.outcome(op, status));
+                out.settle(waiting.take(), MemcacheBinaryOps.outcome(op, status));
                 return;
             }
             if (!MemcacheBinaryOps.quiet(op)) {
                 lose(out); // a loud command that got no reply of its own: out of step
                 return;
             }
-            long handle = waitHandle[slot];
-            popWaiting();
-            out.settle(handle, MemcacheBinaryOps.silence(op));
+            out.settle(waiting.take(), MemcacheBinaryOps.silence(op));
         }
-        if (rState == R_DEAD) {
-            out.unreadCommandAnswered();
-        }
+        noneWaiting(out);
     }
 
     private static byte lineOutcome(byte[] r, int end) {
@@ -1013,14 +847,5 @@ final class MemcacheConnectionReader implements ConnectionReader {
 
     private static int int32(byte[] b, int at) {
         return (b[at] & 0xff) << 24 | (b[at + 1] & 0xff) << 16 | (b[at + 2] & 0xff) << 8 | b[at + 3] & 0xff;
-    }
-
-    private static String printable(byte[] b, int from, int to) {
-        StringBuilder s = new StringBuilder();
-        for (int i = from; i < to && i < from + 24; i++) {
-            int c = b[i] & 0xff;
-            s.append(c >= 0x20 && c < 0x7f && c != '\'' ? String.valueOf((char) c) : String.format("\\x%02x", c));
-        }
-        return s.toString();
     }
 }
