@@ -18,7 +18,7 @@ import io.fluxperf.engine.log.LogEntry;
  *       passed over ({@link #pickedUp}).</li>
  *   <li>Once not tentative, a failure or a gap outside a {@linkplain #skipInCommand stated length}
  *       ends the reading of requests for good ({@link CommandSink#requestsLost}); a reply that
- *       comes after that is counted as {@linkplain #settleNext answering an unread command}.</li>
+ *       comes after that is counted as {@linkplain WaitingCommands#noneFor answering an unread command}.</li>
  *   <li>The subclass's {@link #step} runs only while requests are read, never while syncing.</li>
  * </ul>
  */
@@ -122,7 +122,7 @@ public abstract class AbstractConnectionReader implements ConnectionReader {
             syncSkipped += tentativeBytes + n;
             resync(out);
         } else if (!skipInCommand(n, out)) {
-            requestsDone = true;
+            endRequests();
             e = null;
             out.requestsLost(null);
         }
@@ -139,7 +139,7 @@ public abstract class AbstractConnectionReader implements ConnectionReader {
             resync(out);
             return to;
         }
-        requestsDone = true;
+        endRequests();
         e = null;
         out.requestsLost(notACommand(b, p, to, what));
         return to;
@@ -155,7 +155,12 @@ public abstract class AbstractConnectionReader implements ConnectionReader {
 
     /** Reads no more of the client's stream, without counting it lost (it now carries another protocol). */
     protected final void stopRequests() {
+        endRequests();
+    }
+
+    private void endRequests() {
         requestsDone = true;
+        waiting.requestsEnded();
     }
 
     /** Whether a boundary is being proved: the connection was picked up mid-stream and no command of it is whole yet. */
@@ -187,34 +192,6 @@ public abstract class AbstractConnectionReader implements ConnectionReader {
     /** A {@link #dropped()} command is whole: counted as cut or as too big; returns its handle. */
     protected final long drop(CommandSink out) {
         return cut ? out.cut() : out.skip(tooBigReason);
-    }
-
-    // ---- replies ----
-
-    /**
-     * A whole reply for the oldest waiting command: settles it as {@code reply}. With none waiting,
-     * a reply after the requests were lost answers a command that was not read.
-     */
-    protected final void settleNext(CommandSink out, byte reply) {
-        if (!noneWaiting(out)) {
-            out.settle(waiting.take(), reply);
-        }
-    }
-
-    /** Whether no command waits for the reply that just came; if so, it is counted when it answers an unread command. */
-    protected final boolean noneWaiting(CommandSink out) {
-        if (!waiting.isEmpty()) {
-            return false;
-        }
-        if (requestsDone) {
-            out.unreadCommandAnswered();
-        }
-        return true;
-    }
-
-    /** Whether the reading of requests has ended (lost, or stopped). */
-    protected final boolean requestsDone() {
-        return requestsDone;
     }
 
     /** Up to {@code max} bytes of {@code b[from, to)} as text for a message: printable ASCII, the rest as {@code \xHH}. */

@@ -500,7 +500,7 @@ final class HttpConnectionReader extends AbstractConnectionReader {
     }
 
     private void settleFirst(CommandSink out) {
-        settleNext(out, status >= 200 && status < 300 ? LogEntry.REPLY_OK : LogEntry.REPLY_ERROR);
+        waiting.settleNext(out, status >= 200 && status < 300 ? LogEntry.REPLY_OK : LogEntry.REPLY_ERROR);
     }
 
     @Override

@@ -547,7 +547,7 @@ final class RespConnectionReader extends AbstractConnectionReader {
         byte type = topType;
         boolean push = type == '>';
         if (!push) {
-            if (!noneWaiting(out)) {
+            if (!waiting.noneFor(out)) {
                 int rule = waiting.kind();
                 Outcome o = RespOutcome.of(rule == 0 ? null : COMMANDS[rule - 1], type, topNil, topZero, elements, nilElements,
                         zeroElements);
