@@ -171,7 +171,7 @@ final class HttpConnectionReader extends AbstractConnectionReader {
                 if (!line.done()) {
                     return q;
                 }
-                long size = chunkSize(line.bytes(), line.length());
+                long size = HttpBytes.chunkSize(line.bytes(), line.length());
                 line.clear();
                 if (size < 0) {
                     return fail(out, b, q, to, "a chunk size that is not hexadecimal");
@@ -190,9 +190,9 @@ final class HttpConnectionReader extends AbstractConnectionReader {
 
     /** {@code METHOD SP request-target SP HTTP-version}. */
     private String requestLine(byte[] l, int n) {
-        int sp1 = indexOf(l, 0, n, (byte) ' ');
-        int sp2 = sp1 < 0 ? -1 : indexOf(l, sp1 + 1, n, (byte) ' ');
-        if (sp1 <= 0 || sp2 <= sp1 + 1 || n - sp2 - 1 != 8 || !startsWith(l, sp2 + 1, "HTTP/1.")) {
+        int sp1 = HttpBytes.indexOf(l, 0, n, (byte) ' ');
+        int sp2 = sp1 < 0 ? -1 : HttpBytes.indexOf(l, sp1 + 1, n, (byte) ' ');
+        if (sp1 <= 0 || sp2 <= sp1 + 1 || n - sp2 - 1 != 8 || !HttpBytes.startsWith(l, sp2 + 1, "HTTP/1.")) {
             return "not a request line";
         }
         for (int i = 0; i < sp1; i++) {
@@ -240,9 +240,9 @@ final class HttpConnectionReader extends AbstractConnectionReader {
         if (from < to && l[from] == '/') {
             return from + 1;
         }
-        int scheme = indexOf(l, from, to, (byte) ':');
+        int scheme = HttpBytes.indexOf(l, from, to, (byte) ':');
         if (scheme > from && scheme + 2 < to && l[scheme + 1] == '/' && l[scheme + 2] == '/') {
-            int slash = indexOf(l, scheme + 3, to, (byte) '/');
+            int slash = HttpBytes.indexOf(l, scheme + 3, to, (byte) '/');
             return slash < 0 ? -1 : slash + 1;
         }
         return -1;
@@ -252,19 +252,19 @@ final class HttpConnectionReader extends AbstractConnectionReader {
         if (n == 0) {
             return headDone(out);
         }
-        int colon = indexOf(l, 0, n, (byte) ':');
+        int colon = HttpBytes.indexOf(l, 0, n, (byte) ':');
         if (colon <= 0) {
             return "a header line without a colon";
         }
-        if (nameIs(l, colon, "content-length")) {
-            long v = decimal(l, colon + 1, n);
+        if (HttpBytes.nameIs(l, colon, "content-length")) {
+            long v = HttpBytes.decimal(l, colon + 1, n);
             if (v < 0) {
                 return "a Content-Length that is not a number";
             }
             contentLength = v;
-        } else if (nameIs(l, colon, "transfer-encoding")) {
-            chunked = endsWithToken(l, colon + 1, n, "chunked");
-        } else if (nameIs(l, colon, "upgrade")) {
+        } else if (HttpBytes.nameIs(l, colon, "transfer-encoding")) {
+            chunked = HttpBytes.endsWithToken(l, colon + 1, n, "chunked");
+        } else if (HttpBytes.nameIs(l, colon, "upgrade")) {
             upgrades = true;
         }
         return null;
@@ -393,7 +393,7 @@ final class HttpConnectionReader extends AbstractConnectionReader {
                         if (n == 0) {
                             break; // a stray line end between responses
                         }
-                        status = statusOf(l, n);
+                        status = HttpBytes.statusOf(l, n);
                         if (status < 0) {
                             lose(out);
                             return;
@@ -436,7 +436,7 @@ final class HttpConnectionReader extends AbstractConnectionReader {
                     if (!replyLine.done()) {
                         break;
                     }
-                    long size = chunkSize(replyLine.bytes(), replyLine.length());
+                    long size = HttpBytes.chunkSize(replyLine.bytes(), replyLine.length());
                     replyLine.clear();
                     if (size < 0) {
                         lose(out);
@@ -455,14 +455,14 @@ final class HttpConnectionReader extends AbstractConnectionReader {
     }
 
     private void responseHeader(byte[] l, int n) {
-        int colon = indexOf(l, 0, n, (byte) ':');
+        int colon = HttpBytes.indexOf(l, 0, n, (byte) ':');
         if (colon <= 0) {
             return;
         }
-        if (nameIs(l, colon, "content-length")) {
-            replyLength = decimal(l, colon + 1, n);
-        } else if (nameIs(l, colon, "transfer-encoding")) {
-            replyChunked = endsWithToken(l, colon + 1, n, "chunked");
+        if (HttpBytes.nameIs(l, colon, "content-length")) {
+            replyLength = HttpBytes.decimal(l, colon + 1, n);
+        } else if (HttpBytes.nameIs(l, colon, "transfer-encoding")) {
+            replyChunked = HttpBytes.endsWithToken(l, colon + 1, n, "chunked");
         }
     }
 
@@ -521,122 +521,5 @@ final class HttpConnectionReader extends AbstractConnectionReader {
     private void lose(CommandSink out) {
         tState = T_DEAD;
         out.repliesLost();
-    }
-
-    // ---- bytes ----
-
-    /** {@code HTTP/1.x SP 3DIGIT …}: the status code, or -1. */
-    private static int statusOf(byte[] l, int n) {
-        if (n < 12 || !startsWith(l, 0, "HTTP/1.") || l[8] != ' ') {
-            return -1;
-        }
-        int s = 0;
-        for (int i = 9; i < 12; i++) {
-            if (l[i] < '0' || l[i] > '9') {
-                return -1;
-            }
-            s = s * 10 + (l[i] - '0');
-        }
-        return s;
-    }
-
-    /** A chunk size line: hex digits, then optional extensions after ';'; -1 when not. */
-    static long chunkSize(byte[] l, int n) {
-        long v = 0;
-        int digits = 0;
-        int i = 0;
-        for (; i < n; i++) {
-            int c = l[i];
-            int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-            if (d < 0) {
-                break;
-            }
-            if (++digits > 15) {
-                return -1;
-            }
-            v = v << 4 | d;
-        }
-        while (i < n && (l[i] == ' ' || l[i] == '\t')) {
-            i++;
-        }
-        return digits == 0 || i < n && l[i] != ';' ? -1 : v;
-    }
-
-    private static long decimal(byte[] l, int from, int to) {
-        while (from < to && (l[from] == ' ' || l[from] == '\t')) {
-            from++;
-        }
-        while (to > from && (l[to - 1] == ' ' || l[to - 1] == '\t')) {
-            to--;
-        }
-        if (from == to || to - from > 18) {
-            return -1;
-        }
-        long v = 0;
-        for (int i = from; i < to; i++) {
-            if (l[i] < '0' || l[i] > '9') {
-                return -1;
-            }
-            v = v * 10 + (l[i] - '0');
-        }
-        return v;
-    }
-
-    private static boolean nameIs(byte[] l, int colon, String lower) {
-        if (colon != lower.length()) {
-            return false;
-        }
-        for (int i = 0; i < colon; i++) {
-            int c = l[i];
-            if (c >= 'A' && c <= 'Z') {
-                c += 32;
-            }
-            if (c != lower.charAt(i)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Whether the comma-separated list {@code l[from, to)} ends with {@code token} (case-insensitive). */
-    private static boolean endsWithToken(byte[] l, int from, int to, String token) {
-        while (to > from && (l[to - 1] == ' ' || l[to - 1] == '\t')) {
-            to--;
-        }
-        int start = to - token.length();
-        if (start < from) {
-            return false;
-        }
-        for (int i = 0; i < token.length(); i++) {
-            int c = l[start + i];
-            if (c >= 'A' && c <= 'Z') {
-                c += 32;
-            }
-            if (c != token.charAt(i)) {
-                return false;
-            }
-        }
-        return start == from || l[start - 1] == ' ' || l[start - 1] == ',' || l[start - 1] == '\t';
-    }
-
-    private static int indexOf(byte[] l, int from, int to, byte c) {
-        for (int i = from; i < to; i++) {
-            if (l[i] == c) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    static boolean startsWith(byte[] l, int at, String s) {
-        if (l.length - at < s.length()) {
-            return false;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            if (l[at + i] != s.charAt(i)) {
-                return false;
-            }
-        }
-        return true;
     }
 }

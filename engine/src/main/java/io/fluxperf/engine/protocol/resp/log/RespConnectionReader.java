@@ -203,7 +203,7 @@ final class RespConnectionReader extends AbstractConnectionReader {
                 if (!line.done()) {
                     return q;
                 }
-                if (!splitInline(line.bytes(), line.length())) {
+                if (!RedisInline.split(line.bytes(), line.length(), e)) {
                     return fail(out, b, p, to, null);
                 }
                 if (e.argCount == 0) {
@@ -300,108 +300,6 @@ final class RespConnectionReader extends AbstractConnectionReader {
             case "client" -> e.argCount > 1 && e.argLength(1) == 5 && (e.args[e.argStart(1)] | 0x20) == 'r'; // CLIENT REPLY
             default -> false;
         };
-    }
-
-    /**
-     * Splits an inline command {@code l[0, end)} into the entry's arguments as redis'
-     * {@code sdssplitargs} does: words apart by blanks, "double quotes" with C escapes and \xHH,
-     * 'single quotes' with \' only. False for unbalanced quotes (redis refuses the command).
-     */
-    private boolean splitInline(byte[] l, int end) {
-        int p = 0;
-        while (true) {
-            while (p < end && (l[p] == ' ' || l[p] == '\t' || l[p] == '\r' || l[p] == '\n')) {
-                p++;
-            }
-            if (p >= end) {
-                return true;
-            }
-            int out = e.beginArg(end - p);
-            byte[] a = e.args;
-            boolean dq = false;
-            boolean sq = false;
-            while (true) {
-                if (dq) {
-                    if (p >= end) {
-                        return false;
-                    }
-                    byte c = l[p];
-                    if (c == '\\' && p + 3 < end && l[p + 1] == 'x' && hex(l[p + 2]) >= 0 && hex(l[p + 3]) >= 0) {
-                        a[out++] = (byte) (hex(l[p + 2]) << 4 | hex(l[p + 3]));
-                        p += 4;
-                    } else if (c == '\\' && p + 1 < end) {
-                        byte x = l[p + 1];
-                        a[out++] = switch (x) {
-                            case 'n' -> '\n';
-                            case 'r' -> '\r';
-                            case 't' -> '\t';
-                            case 'b' -> '\b';
-                            case 'a' -> 7;
-                            default -> x;
-                        };
-                        p += 2;
-                    } else if (c == '"') {
-                        p++;
-                        if (p < end && l[p] != ' ' && l[p] != '\t') {
-                            return false;
-                        }
-                        break;
-                    } else {
-                        a[out++] = c;
-                        p++;
-                    }
-                } else if (sq) {
-                    if (p >= end) {
-                        return false;
-                    }
-                    byte c = l[p];
-                    if (c == '\\' && p + 1 < end && l[p + 1] == '\'') {
-                        a[out++] = '\'';
-                        p += 2;
-                    } else if (c == '\'') {
-                        p++;
-                        if (p < end && l[p] != ' ' && l[p] != '\t') {
-                            return false;
-                        }
-                        break;
-                    } else {
-                        a[out++] = c;
-                        p++;
-                    }
-                } else {
-                    if (p >= end) {
-                        break;
-                    }
-                    byte c = l[p];
-                    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
-                        break;
-                    } else if (c == '"') {
-                        dq = true;
-                        p++;
-                    } else if (c == '\'') {
-                        sq = true;
-                        p++;
-                    } else {
-                        a[out++] = c;
-                        p++;
-                    }
-                }
-            }
-            e.endArg(out);
-        }
-    }
-
-    private static int hex(byte c) {
-        if (c >= '0' && c <= '9') {
-            return c - '0';
-        }
-        if (c >= 'a' && c <= 'f') {
-            return c - 'a' + 10;
-        }
-        if (c >= 'A' && c <= 'F') {
-            return c - 'A' + 10;
-        }
-        return -1;
     }
 
     // ================= replies =================
@@ -622,50 +520,6 @@ final class RespConnectionReader extends AbstractConnectionReader {
         shapeDepth--;
         if (skipFrom == shapeDepth) {
             skipFrom = -1;
-        }
-    }
-
-    /** A decimal number ended by CRLF, read a byte at a time across segments. */
-    static final class NumberLine {
-        long value;
-        boolean negative;
-        boolean bad;
-        boolean done;
-        private int digits;
-        private boolean cr;
-
-        void clear() {
-            value = 0;
-            negative = false;
-            bad = false;
-            done = false;
-            digits = 0;
-            cr = false;
-        }
-
-        /** Feeds bytes from {@code p}; returns where it stopped ({@link #done} once the line ended). */
-        int feed(byte[] b, int p, int to) {
-            while (p < to) {
-                byte c = b[p++];
-                if (cr) {
-                    bad |= c != '\n' || digits == 0;
-                    done = true;
-                    return p;
-                }
-                if (c == '\r') {
-                    cr = true;
-                } else if (c >= '0' && c <= '9' && digits < 18) {
-                    value = value * 10 + (c - '0');
-                    digits++;
-                } else if (c == '-' && digits == 0 && !negative) {
-                    negative = true;
-                } else {
-                    bad = true;
-                    done = true;
-                    return p;
-                }
-            }
-            return p;
         }
     }
 }
