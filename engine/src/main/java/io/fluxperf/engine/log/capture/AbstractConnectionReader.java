@@ -81,7 +81,10 @@ public abstract class AbstractConnectionReader implements ConnectionReader {
      */
     protected abstract boolean skipInCommand(long n, CommandSink out);
 
-    /** What the bytes a failure stopped at are, for {@link CommandSink#requestsLost}: {@code b[p, to)}, and {@code what} the parser found. */
+    /**
+     * What the bytes a failure stopped at are, for {@link CommandSink#requestsLost}: {@code b[p, to)},
+     * and {@code what} the parser found.
+     */
     protected abstract String notACommand(byte[] b, int p, int to, String what);
 
     // ---- requests ----

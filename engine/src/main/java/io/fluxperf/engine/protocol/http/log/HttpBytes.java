@@ -1,6 +1,9 @@
 package io.fluxperf.engine.protocol.http.log;
 
-/** What an HTTP/1.1 reader of a capture looks for in a request's or response's head line (RFC 9112), read in place in its bytes. */
+/**
+ * What an HTTP/1.1 reader of a capture looks for in a request's or response's head lines
+ * (RFC 9112), read in place in their bytes.
+ */
 final class HttpBytes {
     private HttpBytes() {
     }

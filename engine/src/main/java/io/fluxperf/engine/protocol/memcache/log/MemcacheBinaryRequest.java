@@ -51,9 +51,9 @@ final class MemcacheBinaryRequest {
         opcode = header[1] & 0xff;
         keyLength = (header[2] & 0xff) << 8 | header[3] & 0xff;
         extrasLength = header[4] & 0xff;
-        long body = MemcacheBinaryOps.int32(header, 8) & 0xffffffffL;
+        long body = uint32(header, 8);
         opaque = MemcacheBinaryOps.int32(header, 12);
-        cas = (MemcacheBinaryOps.int32(header, 16) & 0xffffffffL) << 32 | MemcacheBinaryOps.int32(header, 20) & 0xffffffffL;
+        cas = uint32(header, 16) << 32 | uint32(header, 20);
         if (keyLength + extrasLength > body) {
             return "a binary header whose key and extras are longer than its body";
         }
@@ -83,7 +83,10 @@ final class MemcacheBinaryRequest {
         return headNeeded - headLength + valueLeft;
     }
 
-    /** A gap of {@code n} bytes, at most {@link #bodyLeft()}: passes over the head's part of it; returns the rest, the value's part. */
+    /**
+     * A gap of {@code n} bytes, at most {@link #bodyLeft()}: passes over the head's part of it;
+     * returns the rest, the value's part.
+     */
     long skipHead(long n) {
         long fromHead = Math.min(n, headNeeded - headLength);
         headLength += (int) fromHead;
@@ -104,7 +107,7 @@ final class MemcacheBinaryRequest {
         switch (c) {
             case SET, ADD, REPLACE, CAS -> {
                 if (extrasLength >= 8) {
-                    e.ttlSeconds = (int) Math.min(Integer.MAX_VALUE, MemcacheBinaryOps.int32(head, 4) & 0xffffffffL);
+                    e.ttlSeconds = (int) Math.min(Integer.MAX_VALUE, uint32(head, 4));
                 }
                 if (c == Command.CAS) {
                     e.numeric = cas;
@@ -112,7 +115,7 @@ final class MemcacheBinaryRequest {
             }
             case INCR, DECR -> {
                 if (extrasLength >= 20) {
-                    e.numeric = (MemcacheBinaryOps.int32(head, 0) & 0xffffffffL) << 32 | MemcacheBinaryOps.int32(head, 4) & 0xffffffffL;
+                    e.numeric = uint32(head, 0) << 32 | uint32(head, 4);
                     if (MemcacheBinaryOps.int32(head, 16) != -1) {
                         ctx.stats.adjust("binary " + verb + " that would create a missing key sent as " + verb
                                 + ", which does not");
@@ -121,7 +124,7 @@ final class MemcacheBinaryRequest {
             }
             case TOUCH -> {
                 if (extrasLength >= 4) {
-                    e.ttlSeconds = (int) Math.min(Integer.MAX_VALUE, MemcacheBinaryOps.int32(head, 0) & 0xffffffffL);
+                    e.ttlSeconds = (int) Math.min(Integer.MAX_VALUE, uint32(head, 0));
                 }
             }
             default -> {
@@ -135,5 +138,9 @@ final class MemcacheBinaryRequest {
         if (MemcacheBinaryOps.quiet(op)) {
             ctx.stats.adjust("quiet binary commands sent as their loud kind (every reply is timed)");
         }
+    }
+
+    private static long uint32(byte[] b, int at) {
+        return MemcacheBinaryOps.int32(b, at) & 0xffffffffL;
     }
 }

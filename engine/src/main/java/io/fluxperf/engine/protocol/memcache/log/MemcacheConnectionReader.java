@@ -356,7 +356,8 @@ final class MemcacheConnectionReader extends AbstractConnectionReader {
             return skipLine("get-and-touch commands (" + verb + ")", K_GET, Math.max(0, tokens - 2), false, out);
         }
         if (ADMIN.contains(verb) || verb.equals("flush_all")) {
-            byte kind = verb.equals("stats") || verb.equals("lru_crawler") && tokens > 1 && MemcacheReplyReader.is(b, from[1], to[1], "metadump")
+            boolean metadump = verb.equals("lru_crawler") && tokens > 1 && MemcacheReplyReader.is(b, from[1], to[1], "metadump");
+            byte kind = verb.equals("stats") || metadump
                     ? K_LIST : K_LINE;
             String r = skipLine("admin commands (" + verb + ")", kind, 0, noreply || verb.equals("quit"), out);
             if (verb.equals("watch")) {
