@@ -5,8 +5,17 @@ import io.fluxperf.engine.protocol.memcache.target.MemcacheCounters.Stat;
 import io.fluxperf.engine.protocol.memcache.target.MemcacheCounters.Verb;
 import io.fluxperf.engine.target.ByteKey;
 import io.netty.buffer.ByteBuf;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
+
+import static io.fluxperf.engine.protocol.memcache.target.MetaReplies.CRLF;
+import static io.fluxperf.engine.protocol.memcache.target.MetaReplies.MAX_OPAQUE;
+import static io.fluxperf.engine.protocol.memcache.target.MetaReplies.ascii;
+import static io.fluxperf.engine.protocol.memcache.target.MetaReplies.digits;
+import static io.fluxperf.engine.protocol.memcache.target.MetaReplies.errorLine;
+import static io.fluxperf.engine.protocol.memcache.target.MetaReplies.flag;
+import static io.fluxperf.engine.protocol.memcache.target.MetaReplies.opaque;
+import static io.fluxperf.engine.protocol.memcache.target.MetaReplies.secondsLeft;
+import static io.fluxperf.engine.protocol.memcache.target.MetaReplies.slabClass;
+import static io.fluxperf.engine.protocol.memcache.target.MetaReplies.writeKey;
 
 /**
  * One connection's meta commands ({@code mg}, {@code ms}, {@code md}, {@code ma}, {@code mn},
@@ -29,8 +38,6 @@ final class MetaCommands {
     private static final int KEY_MAX_LENGTH = MemcacheStore.MAX_KEY_LENGTH;
     /** memcached's MFLAG_MAX_OPT_LENGTH: more tokens than this (with the terminal one) are refused. */
     private static final int MAX_TOKENS = 20;
-    /** memcached's MFLAG_MAX_OPAQUE_LENGTH, the O included. */
-    private static final int MAX_OPAQUE = 32;
     /** memcached's sizeof(item) with cas on a 64-bit build, for me's size. */
     private static final int ITEM_HEADER = 48 + 8;
 
@@ -43,9 +50,7 @@ final class MetaCommands {
     private static final byte[] MN = ascii("MN\r\n");
     private static final byte[] ME = ascii("ME ");
     private static final byte[] EN_LINE = ascii("EN\r\n");
-    private static final byte[] CRLF = ascii("\r\n");
     private static final byte[] NEVER = ascii("-1");
-    private static final byte[] BINARY_KEY = ascii(" b");
     private static final byte[] ERROR = ascii("ERROR\r\n");
     private static final byte[] EXP = ascii(" exp=");
     private static final byte[] LA_CAS = ascii(" la=0 cas=");
@@ -570,33 +575,6 @@ final class MetaCommands {
 
     // ---- reply pieces ----
 
-    private static void flag(ByteBuf out, char f) {
-        out.writeByte(' ');
-        out.writeByte(f);
-    }
-
-    /** Copies an O flag as given; false when it is too long. */
-    private static boolean opaque(CommandLine line, int i, ByteBuf out) {
-        if (line.length(i) > MAX_OPAQUE) {
-            return false;
-        }
-        out.writeByte(' ');
-        out.writeBytes(line.bytes, line.start(i), line.length(i));
-        return true;
-    }
-
-    /** The k flag: the key, base64-encoded and followed by b when it is binary. */
-    private static void writeKey(ByteBuf out, byte[] k, int offset, int length, boolean binary) {
-        out.writeByte(' ');
-        out.writeByte('k');
-        if (binary) {
-            Base64Keys.encode(k, offset, length, out);
-            out.writeBytes(BINARY_KEY);
-        } else {
-            out.writeBytes(k, offset, length);
-        }
-    }
-
     private void ttl(ByteBuf out, Item it, long now) {
         if (it.expiresAtMillis == Item.NEVER) {
             out.writeBytes(NEVER);
@@ -605,45 +583,8 @@ final class MetaCommands {
         }
     }
 
-    /** Whole seconds until the item expires, as memcached's clock of whole seconds shows them. */
-    private static long secondsLeft(Item it, long now) {
-        return Math.max(0, (it.expiresAtMillis - now + 999) / 1000);
-    }
-
-    private static long digits(long v) {
-        long n = 1;
-        for (long q = Long.divideUnsigned(v, 10); q != 0; q /= 10) {
-            n++;
-        }
-        return n;
-    }
-
-    /** memcached's slab class for an item of {@code total} bytes with its defaults (-n 48, -f 1.25). */
-    private static long slabClass(long total) {
-        long size = 96; // sizeof(item) + the 48-byte minimum chunk
-        long cls = 1;
-        while (total > size && cls < 63) {
-            size = (long) (size * 1.25);
-            if (size % 8 != 0) {
-                size += 8 - size % 8;
-            }
-            cls++;
-        }
-        return cls;
-    }
-
     private void error(ByteBuf out) {
         counters.count(Verb.ERROR);
         out.writeBytes(ERROR);
-    }
-
-    /** A CLIENT_ERROR or SERVER_ERROR line, which quiet mode never leaves out. */
-    private static void errorLine(ByteBuf out, String text) {
-        out.writeCharSequence(text, StandardCharsets.US_ASCII);
-        out.writeBytes(CRLF);
-    }
-
-    private static byte[] ascii(String s) {
-        return s.getBytes(StandardCharsets.US_ASCII);
     }
 }
