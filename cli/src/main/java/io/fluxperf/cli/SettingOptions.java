@@ -83,22 +83,11 @@ final class SettingOptions {
 
     private static OptionSpec option(Setting<?> s, SettingOptions into) {
         Class<?> type = s.type().flagClass();
+        Binding binding = new Binding(s, into);
         OptionSpec.Builder b = OptionSpec.builder(s.flags().toArray(String[]::new))
                 .description(s.help())
-                .getter(new CommandLine.Model.IGetter() {
-                    @Override
-                    @SuppressWarnings("unchecked")
-                    public <T> T get() {
-                        return (T) into.given.get(s);
-                    }
-                })
-                .setter(new CommandLine.Model.ISetter() {
-                    @Override
-                    @SuppressWarnings("unchecked")
-                    public <T> T set(T value) {
-                        return (T) (value == null ? into.given.remove(s) : into.given.put(s, value));
-                    }
-                });
+                .getter(binding)
+                .setter(binding);
         if (type == List.class) {
             b.type(List.class).auxiliaryTypes(String.class).arity("1");
         } else {
@@ -114,6 +103,26 @@ final class SettingOptions {
             b.converters(new DurationConverter());
         }
         return b.build();
+    }
+
+    /** Whether {@code o} was made here from a setting (not declared by hand). */
+    static boolean made(OptionSpec o) {
+        return o.getter() instanceof Binding;
+    }
+
+    /** Where an option made from setting {@code s} keeps its value: {@code into}'s map, under {@code s}. */
+    private record Binding(Setting<?> s, SettingOptions into) implements CommandLine.Model.IGetter, CommandLine.Model.ISetter {
+        @Override
+        @SuppressWarnings("unchecked")
+        public <T> T get() {
+            return (T) into.given.get(s);
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public <T> T set(T value) {
+            return (T) (value == null ? into.given.remove(s) : into.given.put(s, value));
+        }
     }
 
     private static boolean run(Setting<?> s) {

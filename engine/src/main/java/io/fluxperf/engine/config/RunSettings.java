@@ -7,8 +7,9 @@ import java.time.Duration;
  * The run settings given on the command line, before they are merged with a config file.
  * A null field was not given; the names are the flag names. {@link #toFlags} puts each under its
  * {@link Setting}, which {@link ConfigResolver} checks and merges over the file (flags win).
- * The cli still fills these fields from its own options; once it makes its options from
- * {@link Settings}, it can build {@link Flags} directly and this class goes.
+ * The cli makes most of its options from {@link Settings} and builds {@link Flags} directly; these
+ * fields remain for the options it still declares by hand and for tests. A new setting needs no
+ * field here.
  */
 public final class RunSettings {
     public Path config;
