@@ -1,9 +1,5 @@
 package io.fluxperf.engine.pause;
 
-import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -23,8 +19,8 @@ public final class LoadThreads implements AutoCloseable {
     static final String NAME_PREFIX = "fluxperf-load";
     /** A sampling interval in which a thread waited at least this share of it counts as starved. */
     static final double STARVED_SHARE = 0.8;
-    private static final Path TASKS = Path.of("/proc/self/task");
 
+    private final ProcessThreads found = new ProcessThreads(name -> name.startsWith(NAME_PREFIX));
     private final Map<Integer, Watched> threads = new HashMap<>();
 
     /** One load thread: its schedstat, its last sample and the stretch it is starved in, if any. */
@@ -42,35 +38,21 @@ public final class LoadThreads implements AutoCloseable {
         }
     }
 
-    /** Looks for load threads that started since the last look, and lets go of those that ended. */
+    /**
+     * Looks for load threads that started since the last look, and lets go of those that ended.
+     * It looks through /proc only when the process's thread count changed (see
+     * {@link ProcessThreads}): the detector calls it every half second, measurements included.
+     */
     public synchronized void rescan() {
         long now = System.nanoTime();
-        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
-            for (Path task : tasks) {
-                int tid;
-                try {
-                    tid = Integer.parseInt(task.getFileName().toString());
-                } catch (NumberFormatException e) {
-                    continue;
-                }
-                if (threads.containsKey(tid) || !isLoadThread(task)) {
-                    continue;
-                }
-                SchedStat s = SchedStat.ofThread(tid);
-                if (s != null) {
-                    threads.put(tid, new Watched(s, now));
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // no /proc (not Linux): there is nothing to watch
+        if (!found.refresh(now)) {
+            return;
         }
-    }
-
-    private static boolean isLoadThread(Path task) {
-        try {
-            return Files.readString(task.resolve("comm")).startsWith(NAME_PREFIX);
-        } catch (IOException | RuntimeException e) {
-            return false;
+        threads.keySet().retainAll(found.watched().keySet());
+        for (Map.Entry<Integer, SchedStat> e : found.watched().entrySet()) {
+            if (!threads.containsKey(e.getKey())) {
+                threads.put(e.getKey(), new Watched(e.getValue(), now));
+            }
         }
     }
 
@@ -89,8 +71,7 @@ public final class LoadThreads implements AutoCloseable {
             Map.Entry<Integer, Watched> e = it.next();
             long w = e.getValue().stat.waitNanos();
             if (w < 0) {
-                e.getValue().stat.close();
-                it.remove();
+                it.remove(); // it ended: the next look closes its file
             } else {
                 out.put(e.getKey(), w);
             }
@@ -132,7 +113,7 @@ public final class LoadThreads implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        threads.values().forEach(t -> t.stat.close());
         threads.clear();
+        found.close();
     }
 }
