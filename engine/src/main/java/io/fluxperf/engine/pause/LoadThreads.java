@@ -22,6 +22,8 @@ public final class LoadThreads implements AutoCloseable {
 
     private final ProcessThreads found = new ProcessThreads(name -> name.startsWith(NAME_PREFIX));
     private final Map<Integer, Watched> threads = new HashMap<>();
+    /** The watched threads as an array, which {@link #sample} walks without an iterator. */
+    private Watched[] sampled = new Watched[0];
 
     /** One load thread: its schedstat, its last sample and the stretch it is starved in, if any. */
     private static final class Watched {
@@ -54,6 +56,7 @@ public final class LoadThreads implements AutoCloseable {
                 threads.put(e.getKey(), new Watched(e.getValue(), now));
             }
         }
+        sampled = threads.values().toArray(new Watched[0]);
     }
 
     /** How many load threads are watched. */
@@ -72,6 +75,7 @@ public final class LoadThreads implements AutoCloseable {
             long w = e.getValue().stat.waitNanos();
             if (w < 0) {
                 it.remove(); // it ended: the next look closes its file
+                sampled = threads.values().toArray(new Watched[0]);
             } else {
                 out.put(e.getKey(), w);
             }
@@ -85,8 +89,8 @@ public final class LoadThreads implements AutoCloseable {
      * interval, for {@code thresholdNanos} of waiting or more in all.
      */
     synchronized List<PauseEvents.Event> sample(long now, long thresholdNanos) {
-        List<PauseEvents.Event> out = new ArrayList<>();
-        for (Watched t : threads.values()) {
+        List<PauseEvents.Event> out = List.of(); // every 5 ms: nothing allocated unless a stretch ended
+        for (Watched t : sampled) {
             long wait = t.stat.waitNanos();
             if (wait < 0) {
                 continue;
@@ -101,6 +105,9 @@ public final class LoadThreads implements AutoCloseable {
                 t.stretchWait += dw;
             } else if (t.stretchStart >= 0) {
                 if (t.stretchWait >= thresholdNanos) {
+                    if (out.isEmpty()) {
+                        out = new ArrayList<>();
+                    }
                     out.add(new PauseEvents.Event(t.stretchStart, t.lastNanos, PauseEvents.Kind.RUN_QUEUE, t.stretchWait));
                 }
                 t.stretchStart = -1;
@@ -114,6 +121,7 @@ public final class LoadThreads implements AutoCloseable {
     @Override
     public synchronized void close() {
         threads.clear();
+        sampled = new Watched[0];
         found.close();
     }
 }

@@ -111,7 +111,9 @@ public final class PauseDetector implements AutoCloseable {
                     baselineAt = now;
                 }
                 if (index == 0 && now >= nextSample) {
-                    loadThreads.sample(now, THRESHOLD_NANOS).forEach(events::add);
+                    for (PauseEvents.Event e : loadThreads.sample(now, THRESHOLD_NANOS)) {
+                        events.add(e);
+                    }
                     nextSample = now + SAMPLE_NANOS;
                     if (now >= nextRescan) {
                         loadThreads.rescan();
