@@ -227,7 +227,10 @@ public final class Replay {
         Pacer pacer = new Pacer(options.speed(), options.maxWait() == null ? 0 : options.maxWait().toNanos(),
                 options.rateCap());
         // --scale: every pass reads the log once per copy, each copy in its own key namespace
-        ReplaySource.Opener opener = options.scale() > 1 ? c -> ScaledReader.open(plan, c, options.scale()) : plan::open;
+        // where the format splits, several threads read the log in parts (SplitLogReader), put back in order
+        int readerThreads = SplitLogReader.threadsFor(options.readerThreads(), plan.prepared, options.log(), options.scale());
+        ReplaySource.Opener opener = options.scale() > 1 ? c -> ScaledReader.open(plan, c, options.scale())
+                : readerThreads > 1 ? c -> new SplitLogReader(options.log(), plan.prepared, c, readerThreads) : plan::open;
         ReplaySource source = new ReplaySource(opener, ctx, options.threads(), pacer, options.loops(),
                 options.readAheadOf(plan.format), options.anyConnection(), plan.only, workloadByVerb, other).shard(shard)
                 .backlogBytes(options.readAheadBudget());
