@@ -96,6 +96,15 @@ final class SplitLogReader implements LogReader {
      * @param prepared a log that {@link LogFormat.PreparedLog#splits() splits}
      */
     SplitLogReader(Path log, LogFormat.PreparedLog prepared, ReaderContext ctx, int threads) {
+        this(log, prepared, ctx, new Parts(threads));
+    }
+
+    /**
+     * Starts {@code parts.threads} threads that read {@code log}'s parts into {@code parts}: the parts
+     * of the pass before, whose buffers and entries the next pass ({@code --loop}) reuses.
+     */
+    SplitLogReader(Path log, LogFormat.PreparedLog prepared, ReaderContext ctx, Parts reused) {
+        int threads = reused.threads;
         if (!prepared.splits()) {
             throw new IllegalArgumentException("this log is read by one thread");
         }
@@ -105,9 +114,10 @@ final class SplitLogReader implements LogReader {
         this.whole = LogInput.open(log);
         this.in = whole.stream();
         Arrays.fill(clientByShared, -1);
-        this.parts = new Part[2 * threads + 2];
-        for (int i = 0; i < parts.length; i++) {
-            parts[i] = new Part();
+        this.parts = reused.parts;
+        for (Part p : parts) {
+            p.seq = -1;
+            p.done = false;
         }
         this.released = 0;
         this.workers = new Worker[threads];
@@ -377,6 +387,23 @@ final class SplitLogReader implements LogReader {
         return n;
     }
 
+    /**
+     * The parts in flight of one replay, {@code 2 × threads + 2}: made once and used by each pass
+     * over the log in turn (passes do not overlap), so that a pass allocates only its threads.
+     */
+    static final class Parts {
+        final int threads;
+        final Part[] parts;
+
+        Parts(int threads) {
+            this.threads = threads;
+            this.parts = new Part[2 * threads + 2];
+            for (int i = 0; i < parts.length; i++) {
+                parts[i] = new Part();
+            }
+        }
+    }
+
     /** One slot of the parts in flight: the bytes of a part of the log and the commands read from them. */
     private static final class Part {
         byte[] bytes = new byte[PART_BYTES];
@@ -441,7 +468,7 @@ final class SplitLogReader implements LogReader {
         final LogStats stats = new LogStats();
 
         Worker(int i) {
-            thread = new Thread(this::run, "fluxperf-replay-reader-" + (i + 1));
+            thread = new Thread(this::run, "fluxperf-parse-" + (i + 1));
             thread.setDaemon(true);
         }
 
