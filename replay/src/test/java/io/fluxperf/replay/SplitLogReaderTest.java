@@ -151,6 +151,35 @@ class SplitLogReaderTest {
                 "a line longer than a part is read whole");
     }
 
+    /**
+     * The thread that takes the commands allocates nothing per command: a pass (after the JIT's first
+     * passes, reusing the parts as a --loop does) allocates its reader, its file's buffer and its
+     * threads, a fixed amount whatever the log's length.
+     */
+    @Test
+    void aPassAllocatesNothingPerCommand() throws Exception {
+        Path log = monitorLog(25_000, false);
+        ReplayPlan plan = ReplayPlan.make(ReplayOptions.builder(log).live(false).build());
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        SplitLogReader.Parts parts = new SplitLogReader.Parts(2);
+        ReaderContext ctx = plan.context(new BadLines(false), new VerbTable(plan.verbs), new LogStats());
+        LogEntry e = new LogEntry();
+        long allocated = 0;
+        long commands = 0;
+        for (int pass = 0; pass < 6; pass++) {
+            long before = mx.getCurrentThreadAllocatedBytes();
+            commands = 0;
+            try (LogReader r = new SplitLogReader(log, plan.prepared, ctx, parts)) {
+                while (r.next(e.reset())) {
+                    commands++;
+                }
+            }
+            allocated = mx.getCurrentThreadAllocatedBytes() - before;
+        }
+        assertTrue(commands > 20_000, "commands: " + commands);
+        assertTrue(allocated < 256 << 10, allocated + " bytes allocated in a pass of " + commands + " commands");
+    }
+
     @Test
     void strictRaisesTheLogsFirstBadLine() throws Exception {
         Path log = monitorLog(6_000, true);
@@ -170,7 +199,11 @@ class SplitLogReaderTest {
 
     @Test
     void splitReplayKeepsEachClientsOrderAgainstRedis(RedisProcess target) throws Exception {
-        Path log = monitorLog(15_000, false);
+        Path log = monitorLog(6_000, false);
+        ReplayPlan plan = ReplayPlan.make(ReplayOptions.builder(log).live(false).build());
+        assertEquals(2, SplitLogReader.threadsFor(2, plan.prepared, log, 1), "the replay below reads on 2 threads");
+        assertEquals(1, SplitLogReader.threadsFor(0, plan.prepared, log, 1), "a small log: one thread unless told");
+        assertEquals(1, SplitLogReader.threadsFor(2, plan.prepared, log, 2), "--scale: one thread");
         Map<String, Long> logged = new TreeMap<>();
         Map<String, String> last = new TreeMap<>();
         for (String line : Files.readAllLines(log, StandardCharsets.ISO_8859_1)) {
