@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -71,8 +72,13 @@ class SamplesTest {
         assertFalse(text.contains("Exception"), text);
     }
 
-    /** The CI sample's [[slo]] tables are checked: each objective is listed with its verdict and value. */
+    /**
+     * The CI sample's [[slo]] tables are checked: each objective is listed with its verdict and
+     * value. Its objectives hold only on a machine with room (p99 under 250 ms, 2,500/s), so it
+     * runs as a timing test.
+     */
     @Test
+    @Tag("timing")
     void ciSampleChecksItsObjectives() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
