@@ -4,11 +4,13 @@
 #   bench/heap.sh                                  # 1,000 connections, 100,000/s, 20 s, -Xmx256m
 #   CONNECTIONS=2000 RATE=50000 bench/heap.sh
 #
-# Runs `fluxperf run` against a real memcached (-c 4096) with the heap capped at HEAP (the run
-# fails with an OutOfMemoryError if it needs more) and the GC log on, then prints the achieved rate
-# of every window, the errors, the heap in use before and after each collection (the largest of
-# each, over the whole process and after the run's own collection just before its load) and the
-# process's peak resident memory (/usr/bin/time %M, heap + direct buffers + JVM).
+# Runs `./fluxperf run` (the launcher, as users run it) against a real memcached (-c 4096) with the
+# heap capped at HEAP (the run fails with an OutOfMemoryError if it needs more) and the GC log on,
+# then prints the achieved rate of every window, the errors, the heap in use before and after each
+# collection (the largest of each, over the whole process and after the run's own collection just
+# before its load), the collections inside the measured windows (by the GC log's wall-clock time
+# against the run directory's window times) and the process's peak resident memory
+# (/usr/bin/time %M, heap + direct buffers + JVM).
 # Settings: CONNECTIONS [1000], RATE [100000], THREADS [2], DURATION (s) [20], HEAP [256m].
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -26,21 +28,30 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 memcached -p "$port" -l 127.0.0.1 -U 0 -t 1 -c 4096 -m 1024 -u "$(id -un)" >"$out/memcached.log" 2>&1 & mcpid=$!
 for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
 
-/usr/bin/time -f '%M' -o "$out/rss" java "-Xmx$HEAP" "-Xlog:gc:file=$out/gc.log" -jar cli/target/fluxperf.jar run \
+# through the launcher, as users run it: its class-data archive and its environment count in the memory
+FLUXPERF_JAVA_OPTS="-Xmx$HEAP -Xlog:gc:file=$out/gc.log:timemillis,uptime" /usr/bin/time -f '%M' -o "$out/rss" ./fluxperf run \
     -s "127.0.0.1:$port" -t "$THREADS" -c $((CONNECTIONS / THREADS)) --rate "$RATE" -d "$DURATION" -w 1 \
-    --warmup 3 --method get --hit --keyspace 100000 --no-live --json "$out/run.json" >"$out/run.txt" 2>&1 \
+    --warmup 3 --method get --hit --keyspace 100000 --no-live --out "$out/run" >"$out/run.txt" 2>&1 \
     || { cat "$out/run.txt" >&2; echo "heap: the run failed (output above; GC log in $out)" >&2; exit 1; }
 
 python3 - "$out" "$CONNECTIONS" "$RATE" "$HEAP" <<'PY'
 import json, re, sys
 out, conns, rate, heap = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-r = json.load(open(out + "/run.json"))
+r = json.load(open(out + "/run/result.json"))
+# the measured windows on the wall clock: the GC log's timemillis decoration is on the same clock
+origin = r["windows"][0]["start"]
+measured = [(r["startEpochMs"] + (w["start"] - origin) / 1e6, r["startEpochMs"] + (w["end"] - origin) / 1e6)
+            for w in r["windows"]]
+inside = []
 t = r["total"]
 before, after, pauses = [], [], []
 load = None  # the collections after the run's own one before its load (HostTuning's System.gc())
 for line in open(out + "/gc.log"):
     m = re.search(r"Pause .* (\d+)M->(\d+)M\((\d+)M\) ([\d.]+)ms", line)
     if m:
+        at = int(re.search(r"\[(\d+)ms\]", line).group(1))
+        if any(a <= at <= b for a, b in measured):
+            inside.append(float(m.group(4)))
         if "System.gc()" in line:
             load = ([], [], [])
             continue
@@ -60,7 +71,13 @@ if before:
 else:
     print("collections: none during the whole run")
 if load is not None and load[0]:
-    print(f"after the collection before the load: {len(load[0])} collections; heap after at most {max(load[1])} MB; "
+    print(f"in the load (after the collection before it): {len(load[0])} collections; heap after at most {max(load[1])} MB; "
           f"longest pause {max(load[2]):.1f} ms")
+elif load is not None:
+    print("in the load (after the collection before it): no collection")
+if inside:
+    print(f"inside the measured windows: {len(inside)} collections, longest pause {max(inside):.1f} ms")
+else:
+    print("inside the measured windows: no collection")
 print(f"peak resident memory of the process: {rss} MB")
 PY
