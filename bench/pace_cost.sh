@@ -6,6 +6,7 @@
 #   bench/pace_cost.sh                          # memcache get hit at 50,000/s, 50 connections
 #   RATE=20000 ROUNDS=3 bench/pace_cost.sh
 #   FLUXPERF_JAR=/tmp/old.jar bench/pace_cost.sh   # an earlier jar
+#   BASE_JAR=/tmp/old.jar bench/pace_cost.sh        # this jar and an earlier one, in the same rounds
 #   FLUXPERF_ARGS="--io-uring" bench/pace_cost.sh
 #
 # How: memcached (one thread) on SERVER_CPU, each client on CLIENT_CPU. `perf stat -p` attaches to
@@ -39,6 +40,8 @@ if [ -z "$FLUXPERF_JAR" ]; then
     FLUXPERF_JAR="$ROOT/cli/target/fluxperf.jar"
 fi
 cp "$FLUXPERF_JAR" "$OUTDIR/fluxperf.jar"
+BASE_JAR=${BASE_JAR:-}
+[ -z "$BASE_JAR" ] || cp "$BASE_JAR" "$OUTDIR/fluxperf-base.jar"
 cc -O2 -o "$OUTDIR/pace_reference" "$HERE/lib/pace_reference.c" || exit 1
 
 PORT=$(shuf -i 20000-30000 -n 1)
@@ -48,9 +51,9 @@ MC=$!
 trap 'kill "$MC" 2>/dev/null' EXIT
 for _ in $(seq 50); do (exec 3<>"/dev/tcp/$HOST/$PORT") 2>/dev/null && break; sleep 0.1; done
 
-mc_gets() {
+mc_ops() {
     ( exec 3<>"/dev/tcp/$HOST/$PORT"; printf 'stats\r\nquit\r\n' >&3; timeout 2 cat <&3 ) 2>/dev/null | tr -d '\r' |
-        awk '/^STAT cmd_get /{print $3}'
+        awk '/^STAT cmd_get /{g=$3} /^STAT cmd_set /{s=$3} END{print g+s}'
 }
 # segments sent and received by the client's sockets to the server (both directions, once each)
 client_segs() {
@@ -65,9 +68,9 @@ measure() {  # <name> <seconds before counting> command...
     local pid=$!
     sleep "$before"
     local g0 s0 c0 g1 s1 c1
-    g0=$(mc_gets); s0=$(client_segs); c0=$(proc_cpu "$pid")
+    g0=$(mc_ops); s0=$(client_segs); c0=$(proc_cpu "$pid")
     perf stat -x, -e "$EVENTS" -p "$pid" -o "$OUTDIR/$name.perf" -- sleep "$WINDOW" 2>/dev/null
-    g1=$(mc_gets); s1=$(client_segs); c1=$(proc_cpu "$pid")
+    g1=$(mc_ops); s1=$(client_segs); c1=$(proc_cpu "$pid")
     wait "$pid"
     local n=$((g1 - g0))
     awk -F, -v n="$n" -v name="$name" -v seg=$((s1 - s0)) -v c0="$c0" -v c1="$c1" -v hz="$HZ" -v w="$WINDOW" '
@@ -88,9 +91,11 @@ measure() {  # <name> <seconds before counting> command...
 echo "# $(date -u '+%F %T UTC'), rate $RATE/s, $CONNS connections, memcached on CPU $SERVER_CPU, client on CPU $CLIENT_CPU, counted over ${WINDOW} s; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-14s %8s %8s %8s %8s %8s %8s %8s %8s %8s %7s %7s %7s\n' client req/s sysc/req waits/req wr/req rd/req tfd/req futex/req csw/req segs/req usr_us sys_us cpu_us
 for r in $(seq 1 "$ROUNDS"); do
-    # shellcheck disable=SC2086
-    measure fluxperf-$r 9 java -jar "$OUTDIR/fluxperf.jar" run -s "$HOST:$PORT" -t 1 -c "$CONNS" --rate "$RATE" \
-        --method get --hit --bytes 64 --keyspace 100000 --warmup 2 -d $((WINDOW + 10)) --no-live $FLUXPERF_ARGS
+    for jar in fluxperf ${BASE_JAR:+fluxperf-base}; do
+        # shellcheck disable=SC2086
+        measure $jar-$r 14 java -jar "$OUTDIR/$jar.jar" run -s "$HOST:$PORT" -t 1 -c "$CONNS" --rate "$RATE" \
+            --method get --hit --bytes 64 --keyspace 100000 --warmup 2 -d $((WINDOW + 14)) --no-live $FLUXPERF_ARGS
+    done
     measure c_reference-$r 5 "$OUTDIR/pace_reference" "$HOST" "$PORT" "$RATE" "$CONNS" 1 100000 2 $((WINDOW + 6)) 1 sleep
 done
 log "outputs in $OUTDIR"
