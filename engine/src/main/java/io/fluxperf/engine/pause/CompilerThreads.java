@@ -1,9 +1,5 @@
 package io.fluxperf.engine.pause;
 
-import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -11,42 +7,31 @@ import java.util.List;
  * {@code C2 CompilerThre} in {@code /proc/self/task/TID/comm}, summed from their
  * {@code schedstat}): how much a second of the run spent compiling. The JVM's own
  * compilation-time counter is wall time, which a busy machine or a lowered priority stretches.
+ * Read once a second during a measurement, so it keeps the threads' files open and allocates
+ * nothing while the compiler threads stay the same. Not thread-safe.
  */
-public final class CompilerThreads {
+public final class CompilerThreads implements AutoCloseable {
     private static final List<String> NAMES = List.of("C1 CompilerThre", "C2 CompilerThre");
-    private static final Path TASKS = Path.of("/proc/self/task");
 
-    private CompilerThreads() {
-    }
+    private final ProcessThreads threads = new ProcessThreads(NAMES::contains);
 
     /** Their CPU time so far, ns, over the compiler threads alive now; -1 where it cannot be read. */
-    public static long cpuNanos() {
+    public synchronized long cpuNanos() {
+        threads.refresh(System.nanoTime());
         long sum = 0;
         boolean any = false;
-        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
-            for (Path task : tasks) {
-                String name;
-                try {
-                    name = Files.readString(task.resolve("comm")).strip();
-                } catch (IOException | RuntimeException e) {
-                    continue;
-                }
-                if (!NAMES.contains(name)) {
-                    continue;
-                }
-                try (SchedStat s = SchedStat.ofThread(Integer.parseInt(task.getFileName().toString()))) {
-                    long cpu = s == null ? -1 : s.cpuNanos();
-                    if (cpu >= 0) {
-                        sum += cpu;
-                        any = true;
-                    }
-                } catch (NumberFormatException e) {
-                    // not a thread's directory
-                }
+        for (SchedStat s : threads.stats()) {
+            long cpu = s.cpuNanos();
+            if (cpu >= 0) {
+                sum += cpu;
+                any = true;
             }
-        } catch (IOException | RuntimeException e) {
-            return -1;
         }
         return any ? sum : -1;
+    }
+
+    @Override
+    public synchronized void close() {
+        threads.close();
     }
 }

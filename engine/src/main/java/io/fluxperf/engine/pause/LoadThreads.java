@@ -1,9 +1,5 @@
 package io.fluxperf.engine.pause;
 
-import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -23,9 +19,11 @@ public final class LoadThreads implements AutoCloseable {
     static final String NAME_PREFIX = "fluxperf-load";
     /** A sampling interval in which a thread waited at least this share of it counts as starved. */
     static final double STARVED_SHARE = 0.8;
-    private static final Path TASKS = Path.of("/proc/self/task");
 
+    private final ProcessThreads found = new ProcessThreads(name -> name.startsWith(NAME_PREFIX));
     private final Map<Integer, Watched> threads = new HashMap<>();
+    /** The watched threads as an array, which {@link #sample} walks without an iterator. */
+    private Watched[] sampled = new Watched[0];
 
     /** One load thread: its schedstat, its last sample and the stretch it is starved in, if any. */
     private static final class Watched {
@@ -42,36 +40,23 @@ public final class LoadThreads implements AutoCloseable {
         }
     }
 
-    /** Looks for load threads that started since the last look, and lets go of those that ended. */
+    /**
+     * Looks for load threads that started since the last look, and lets go of those that ended.
+     * It looks through /proc only when the process's thread count changed (see
+     * {@link ProcessThreads}): the detector calls it every half second, measurements included.
+     */
     public synchronized void rescan() {
         long now = System.nanoTime();
-        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
-            for (Path task : tasks) {
-                int tid;
-                try {
-                    tid = Integer.parseInt(task.getFileName().toString());
-                } catch (NumberFormatException e) {
-                    continue;
-                }
-                if (threads.containsKey(tid) || !isLoadThread(task)) {
-                    continue;
-                }
-                SchedStat s = SchedStat.ofThread(tid);
-                if (s != null) {
-                    threads.put(tid, new Watched(s, now));
-                }
+        if (!found.refresh(now)) {
+            return;
+        }
+        threads.keySet().retainAll(found.watched().keySet());
+        for (Map.Entry<Integer, SchedStat> e : found.watched().entrySet()) {
+            if (!threads.containsKey(e.getKey())) {
+                threads.put(e.getKey(), new Watched(e.getValue(), now));
             }
-        } catch (IOException | RuntimeException e) {
-            // no /proc (not Linux): there is nothing to watch
         }
-    }
-
-    private static boolean isLoadThread(Path task) {
-        try {
-            return Files.readString(task.resolve("comm")).startsWith(NAME_PREFIX);
-        } catch (IOException | RuntimeException e) {
-            return false;
-        }
+        sampled = threads.values().toArray(new Watched[0]);
     }
 
     /** How many load threads are watched. */
@@ -89,8 +74,8 @@ public final class LoadThreads implements AutoCloseable {
             Map.Entry<Integer, Watched> e = it.next();
             long w = e.getValue().stat.waitNanos();
             if (w < 0) {
-                e.getValue().stat.close();
-                it.remove();
+                it.remove(); // it ended: the next look closes its file
+                sampled = threads.values().toArray(new Watched[0]);
             } else {
                 out.put(e.getKey(), w);
             }
@@ -104,8 +89,8 @@ public final class LoadThreads implements AutoCloseable {
      * interval, for {@code thresholdNanos} of waiting or more in all.
      */
     synchronized List<PauseEvents.Event> sample(long now, long thresholdNanos) {
-        List<PauseEvents.Event> out = new ArrayList<>();
-        for (Watched t : threads.values()) {
+        List<PauseEvents.Event> out = List.of(); // every 5 ms: nothing allocated unless a stretch ended
+        for (Watched t : sampled) {
             long wait = t.stat.waitNanos();
             if (wait < 0) {
                 continue;
@@ -120,6 +105,9 @@ public final class LoadThreads implements AutoCloseable {
                 t.stretchWait += dw;
             } else if (t.stretchStart >= 0) {
                 if (t.stretchWait >= thresholdNanos) {
+                    if (out.isEmpty()) {
+                        out = new ArrayList<>();
+                    }
                     out.add(new PauseEvents.Event(t.stretchStart, t.lastNanos, PauseEvents.Kind.RUN_QUEUE, t.stretchWait));
                 }
                 t.stretchStart = -1;
@@ -132,7 +120,8 @@ public final class LoadThreads implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        threads.values().forEach(t -> t.stat.close());
         threads.clear();
+        sampled = new Watched[0];
+        found.close();
     }
 }

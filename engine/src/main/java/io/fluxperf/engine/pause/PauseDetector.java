@@ -44,6 +44,7 @@ public final class PauseDetector implements AutoCloseable {
     private final PauseEvents events = new PauseEvents();
     private final AtomicLong lastAwake = new AtomicLong();
     private final LoadThreads loadThreads = new LoadThreads();
+    private final CompilerThreads compilerThreads = new CompilerThreads();
     private final GcPauses gc;
     private final Thread[] threads = new Thread[THREADS];
     private volatile boolean running = true;
@@ -73,6 +74,11 @@ public final class PauseDetector implements AutoCloseable {
     /** The load threads it watches (looked for again every {@link #RESCAN_NANOS}). */
     public LoadThreads loadThreads() {
         return loadThreads;
+    }
+
+    /** The JIT compiler threads, whose CPU time a run reads each second. */
+    public CompilerThreads compilerThreads() {
+        return compilerThreads;
     }
 
     /** The pauses that began in [{@code fromNanos}, {@code toNanos}), in time order. */
@@ -105,7 +111,9 @@ public final class PauseDetector implements AutoCloseable {
                     baselineAt = now;
                 }
                 if (index == 0 && now >= nextSample) {
-                    loadThreads.sample(now, THRESHOLD_NANOS).forEach(events::add);
+                    for (PauseEvents.Event e : loadThreads.sample(now, THRESHOLD_NANOS)) {
+                        events.add(e);
+                    }
                     nextSample = now + SAMPLE_NANOS;
                     if (now >= nextRescan) {
                         loadThreads.rescan();
@@ -137,5 +145,6 @@ public final class PauseDetector implements AutoCloseable {
         }
         gc.close();
         loadThreads.close();
+        compilerThreads.close();
     }
 }

@@ -55,9 +55,9 @@ public final class TrustRecorder {
         compiledAt = compiledMillis();
     }
 
-    /** The JIT compiler threads' CPU time so far, ms; -1 unknown. */
-    private static long compiledMillis() {
-        long nanos = io.fluxperf.engine.pause.CompilerThreads.cpuNanos();
+    /** The JIT compiler threads' CPU time so far, ms; -1 unknown (no detector, or not Linux). */
+    private long compiledMillis() {
+        long nanos = detector == null ? -1 : detector.compilerThreads().cpuNanos();
         return nanos < 0 ? -1 : nanos / 1_000_000;
     }
 
