@@ -72,6 +72,10 @@ measure() {  # <name> <seconds before counting> command...
     perf stat -x, -e "$EVENTS" -p "$pid" -o "$OUTDIR/$name.perf" -- sleep "$WINDOW" 2>/dev/null
     g1=$(mc_ops); s1=$(client_segs); c1=$(proc_cpu "$pid")
     wait "$pid"
+    if [ -z "$g0" ] || [ -z "$g1" ]; then
+        log "$name: the server's counters could not be read (a busy machine): no figures"
+        return
+    fi
     local n=$((g1 - g0))
     awk -F, -v n="$n" -v name="$name" -v seg=$((s1 - s0)) -v c0="$c0" -v c1="$c1" -v hz="$HZ" -v w="$WINDOW" '
         /^[0-9]/ { v[$3] = $1 }
