@@ -82,6 +82,53 @@ class LaterOnLoopSourceTest {
         }
     }
 
+    /**
+     * A paced source is asked only as far ahead as about a millisecond of its schedule, so that a
+     * rate change finds little timed by the old rate: at 200 requests a second (5 ms apart) every
+     * ask is for one request; at 100,000 a second (10 µs apart) the asks grow to batches.
+     */
+    @Test
+    void aPacedSourceIsAskedAboutAMillisecondAhead(MemcachedProcess memcached) {
+        Paced slow = new Paced(5_000_000L, 40);
+        Paced fast = new Paced(10_000L, 2_000);
+        for (Paced source : new Paced[] {slow, fast}) {
+            RunConfig config = RunConfig.builder().threads(1).connections(4).pipeline(1)
+                    .requests(source.total).windows(1).timeout(Duration.ofSeconds(1)).tcpNoDelay(true).seed(3)
+                    .workload(WorkloadConfig.of(Command.GET)).build();
+            RunResult result = assertTimeoutPreemptively(Duration.ofSeconds(20), () ->
+                    new LoadRun(config, new RunListener() { }).execute(
+                            new InetSocketAddress("127.0.0.1", memcached.port()), memcached.address(), source));
+            assertEquals(source.total, result.total().total().outcomes().requests());
+        }
+        assertEquals(1, slow.mostAsked.get(), "a slow paced source is asked one at a time");
+        assertTrue(fast.mostAsked.get() > 1 && fast.mostAsked.get() <= SendScheduler.AHEAD,
+                "a fast paced source is asked in batches within the queue: " + fast.mostAsked.get());
+    }
+
+    /** Requests {@code gapNanos} apart from the start, emitted synchronously on request. */
+    private static final class Paced implements RequestSource {
+        private final long gapNanos;
+        final int total;
+        final AtomicInteger mostAsked = new AtomicInteger();
+
+        Paced(long gapNanos, int total) {
+            this.gapNanos = gapNanos;
+            this.total = total;
+        }
+
+        @Override
+        public Flux<Request> requests(int thread, int threads, RequestPool pool, long startNanos) {
+            return Flux.<Request, long[]>generate(() -> new long[1], (n, sink) -> {
+                long i = n[0]++;
+                sink.next(pool.acquire().command(Command.GET, 0).addKey(i, 10).intendedNanos(startNanos + i * gapNanos));
+                if (i + 1 == total) {
+                    sink.complete();
+                }
+                return n;
+            }).doOnRequest(k -> mostAsked.accumulateAndGet((int) Math.min(Integer.MAX_VALUE, k), Math::max));
+        }
+    }
+
     /** Adds up what it is asked; every 200 µs, on the loop, emits all of it. */
     private static final class KeepsEveryAsk implements RequestSource {
         private final ScheduledExecutorService producer;
