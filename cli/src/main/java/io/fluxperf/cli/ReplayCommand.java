@@ -5,7 +5,9 @@ import io.fluxperf.engine.config.ConfigResolver;
 import io.fluxperf.engine.config.PoolOptions;
 import io.fluxperf.engine.config.ServerSpec;
 import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.Flags;
 import io.fluxperf.engine.config.RunSettings;
+import io.fluxperf.engine.config.Settings;
 import io.fluxperf.engine.host.HostTuning;
 import io.fluxperf.engine.log.LogFormat;
 import io.fluxperf.engine.metrics.StopReason;
@@ -28,6 +30,7 @@ import picocli.CommandLine.Option;
         header = "Replays a command log against a server, with the log's timing.",
         mixinStandardHelpOptions = true,
         sortOptions = false,
+        modelTransformer = SettingOptions.Replay.class,
         description = {"Replays a command log against a server with the log's own timing (or faster) and",
                 "reports it as 'run' does (outcomes, latency from the scheduled send time, one",
                 "workload per command) plus its fidelity: send lag, original and replay duration,",
@@ -70,8 +73,15 @@ import picocli.CommandLine.Option;
                 "the first one (exit 2).",
                 "Ctrl-C stops sending, waits for the replies in flight and prints the report of",
                 "what ran (exit code 130). Exit code 3: an objective (--slo) failed."})
-public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
+public final class ReplayCommand implements Callable<Integer>, Streams.Aware, SettingOptions.Owner {
     private Streams streams = Streams.system();
+    /** The flags of where and how to connect, made into options from {@code Settings}. */
+    private final SettingOptions settingOptions = new SettingOptions();
+
+    @Override
+    public SettingOptions settingOptions() {
+        return settingOptions;
+    }
 
     @Override
     public void streams(Streams streams) {
@@ -223,13 +233,16 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
         }
         RunSettings settings = connection.applyTo(new RunSettings());
         settings.serverDistribution = distribution;
-        PoolOptions pool = ConfigResolver.pool(settings);
-        if (settings.earlySend != null && settings.earlySend.isNegative()) {
+        Flags flags = settingOptions.addTo(settings.toFlags().toBuilder()).build();
+        PoolOptions pool = ConfigResolver.shared(flags).pool();
+        List<String> servers = given(flags, Settings.SERVER);
+        Duration earlySend = given(flags, Settings.EARLY_SEND);
+        if (earlySend != null && earlySend.isNegative()) {
             throw new UserError("--early-send: must be at least 0");
         }
         ReplayOptions options = ReplayOptions.builder(log)
                 .format(logFormat)
-                .server(pool.servers().isEmpty() ? settings.server : ServerSpec.parse(pool.servers().get(0)).address())
+                .server(pool.servers().isEmpty() ? (servers == null ? null : servers.get(0)) : ServerSpec.parse(pool.servers().get(0)).address())
                 .pool(pool)
                 .protocol(protocol)
                 .speed(ReplayOptions.parseSpeed(speed))
@@ -239,14 +252,14 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
                 .keyPrefix(keyPrefix)
                 .scale(scale)
                 .rateCap(rateCap == null ? 0 : rateCap)
-                .threads(or(settings.threads, RunConfig.DEFAULT_THREADS))
-                .connections(or(settings.connections, RunConfig.DEFAULT_CONNECTIONS))
-                .pipeline(or(settings.pipeline, RunConfig.DEFAULT_PIPELINE))
-                .timeout(or(settings.timeout, RunConfig.DEFAULT_TIMEOUT))
-                .tcpNoDelay(or(settings.tcpNoDelay, RunConfig.DEFAULT_TCP_NODELAY))
-                .connection(ConfigResolver.connectionOptions(settings))
-                .protocolOptions(ConfigResolver.given(settings, ProtocolOptions.none()))
-                .earlySend(or(settings.earlySend, RunConfig.DEFAULT_EARLY_SEND))
+                .threads(or(given(flags, Settings.THREADS), RunConfig.DEFAULT_THREADS))
+                .connections(or(given(flags, Settings.CONNECTIONS), RunConfig.DEFAULT_CONNECTIONS))
+                .pipeline(or(given(flags, Settings.PIPELINE), RunConfig.DEFAULT_PIPELINE))
+                .timeout(or(given(flags, Settings.TIMEOUT), RunConfig.DEFAULT_TIMEOUT))
+                .tcpNoDelay(or(given(flags, Settings.TCP_NODELAY), RunConfig.DEFAULT_TCP_NODELAY))
+                .connection(ConfigResolver.shared(flags).connection())
+                .protocolOptions(ConfigResolver.given(flags, ProtocolOptions.none()))
+                .earlySend(or(earlySend, RunConfig.DEFAULT_EARLY_SEND))
                 .times(times)
                 .anyConnection(anyConnection)
                 .allowFlush(allowFlush)
@@ -294,6 +307,12 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware {
         }
         return result.run().interrupted() ? (interruptExit != 0 ? interruptExit : RunCommand.EXIT_INTERRUPTED)
                 : RunCommand.objectivesExit(replay.verdicts());
+    }
+
+    /** The flag of {@code s} as given, unchecked (ReplayOptions checks it), or null. */
+    @SuppressWarnings("unchecked")
+    private static <T> T given(Flags flags, io.fluxperf.engine.config.Setting<T> s) {
+        return (T) flags.given(s);
     }
 
     private static <T> T or(T value, T fallback) {

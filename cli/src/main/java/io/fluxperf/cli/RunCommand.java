@@ -2,6 +2,7 @@ package io.fluxperf.cli;
 
 import io.fluxperf.engine.config.ConfigResolver;
 import io.fluxperf.engine.config.RunConfig;
+import io.fluxperf.engine.config.Flags;
 import io.fluxperf.engine.config.RunSettings;
 import io.fluxperf.engine.config.ServerDistribution;
 import io.fluxperf.engine.host.HostTuning;
@@ -24,6 +25,7 @@ import picocli.CommandLine.Option;
         header = "Loads a memcache, redis or HTTP server and reports its latency.",
         mixinStandardHelpOptions = true,
         sortOptions = false,
+        modelTransformer = SettingOptions.Run.class,
         description = {"Sends memcache, redis or HTTP requests and reports throughput, outcomes and latency percentiles.",
                 "Without --server it starts an embedded memcache server on a free loopback port and loads that."},
         footer = {"",
@@ -53,11 +55,18 @@ import picocli.CommandLine.Option;
                 "[[workload]] tables in the file. Ctrl-C stops sending, waits for replies in flight and",
                 "prints the report of what ran (exit code 130). Exit code 3: an objective (--slo, [[slo]])",
                 "failed; 2: a mistake in the flags or the config."})
-public final class RunCommand implements Callable<Integer>, Streams.Aware {
+public final class RunCommand implements Callable<Integer>, Streams.Aware, SettingOptions.Owner {
     static final int EXIT_INTERRUPTED = 130;
 
 
     private Streams streams = Streams.system();
+    /** The flags of the settings whose options are made from {@code Settings}. */
+    private final SettingOptions settingOptions = new SettingOptions();
+
+    @Override
+    public SettingOptions settingOptions() {
+        return settingOptions;
+    }
 
     @Override
     public void streams(Streams streams) {
@@ -113,18 +122,6 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
             description = "Load before the first window, not reported (default 0).")
     private Duration warmup;
 
-    @Option(names = "--connect-timeout", paramLabel = "TIME", converter = DurationConverter.class,
-            description = "How long a connect may take (default: twice --timeout, within 1 to 5 s).")
-    private Duration connectTimeout;
-
-    @Option(names = "--warmup-hitrate", paramLabel = "PERCENT",
-            description = "Warm up until the hit rate reaches PERCENT, for at most --warmup (default bound 60 s).")
-    private Double warmupHitrate;
-
-    @Option(names = "--arrivals", paramLabel = "NAME",
-            description = "Gaps between paced sends: smooth (default), uniform, normal or exponential (Poisson).")
-    private String arrivals;
-
     @Option(names = "--keyspace", paramLabel = "N", description = "Number of keys (default 10000).")
     private Long keyspace;
 
@@ -142,12 +139,6 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
     @Option(names = "--ttl", paramLabel = "SECONDS", description = "Expiry time that writes carry (default 0: none).")
     private Integer ttl;
 
-    @Option(names = "--requests", paramLabel = "N", description = "Stop after N requests in total (mcb's -n).")
-    private Long requests;
-
-    @Option(names = "--seed", paramLabel = "N", description = "Seed of the key, size and value generators (default 42).")
-    private Long seed;
-
     @Option(names = "--command", paramLabel = "WORDS",
             description = "A command workload (redis): words with __key__, __data__ and __counter__, e.g. \"SET __key__ __data__\".")
     private String command;
@@ -157,10 +148,6 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
 
     @Mixin
     private ConnectionFlags connection = new ConnectionFlags();
-
-    @Option(names = "--stats-interval", paramLabel = "TIME", converter = DurationConverter.class,
-            description = "Print a statistics block every TIME while running (dperf), e.g. 1 (default 0: off).")
-    private Duration statsInterval;
 
     @Option(names = "--json", paramLabel = "FILE", description = "Write every window, workload and the effective config as JSON.")
     private Path json;
@@ -270,7 +257,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
 
     /** The config from the flags and the file, checked, as this agent runs it; k8s checks its pods' config through it. */
     RunConfig config(java.util.function.Consumer<String> notes) {
-        return sharding.placeOut(sharding.apply(ConfigResolver.resolve(settings(), notes)));
+        return sharding.placeOut(sharding.apply(ConfigResolver.resolve(flags(), notes)));
     }
 
     /** 3 when an objective failed (--slo, [[slo]]), else 0. */
@@ -278,7 +265,13 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         return verdicts != null && verdicts.failed() ? io.fluxperf.engine.slo.SloVerdicts.EXIT_CODE : 0;
     }
 
-    RunSettings settings() { // sweep reads run's flags through it too
+    /** The flags given, under their settings, for {@code ConfigResolver}; sweep reads run's flags through it too. */
+    Flags flags() {
+        return settingOptions.addTo(settings().toFlags().toBuilder()).build();
+    }
+
+    /** The flags of run's own options (not made from {@code Settings}). */
+    private RunSettings settings() {
         RunSettings s = connection.applyTo(new RunSettings());
         s.config = config;
         s.protocol = protocol;
@@ -303,15 +296,9 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware {
         }
         s.exponent = exponent;
         s.ttl = ttl;
-        s.requests = requests;
-        s.seed = seed;
         s.command = command;
         s.path = path;
-        s.statsInterval = statsInterval;
         s.configFormat = configFormat;
-        s.warmupHitrate = warmupHitrate;
-        s.arrivals = arrivals;
-        s.connectTimeout = connectTimeout;
         s.waterfall = waterfall;
         s.out = out;
         s.slo = slo;

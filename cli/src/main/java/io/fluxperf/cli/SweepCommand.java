@@ -40,6 +40,7 @@ import picocli.CommandLine.Spec;
         header = "Finds the highest rate a server holds within its objectives.",
         mixinStandardHelpOptions = true,
         sortOptions = false,
+        modelTransformer = SettingOptions.Sweep.class,
         description = {"Finds the highest rate that meets the objectives: one window per rate, from",
                 "--from up by --step or --factor to --to; stops at the first rate that breaks",
                 "an --slo or cannot be reached, then bisects between the last good and the",
@@ -157,7 +158,7 @@ public final class SweepCommand implements Callable<Integer>, Streams.Aware {
                         + " a run; leave " + flag + " out");
             }
         }
-        RunConfig base = ConfigResolver.resolve(run.settings(), note -> streams.err().println("fluxperf: note: " + note));
+        RunConfig base = ConfigResolver.resolve(run.flags(), note -> streams.err().println("fluxperf: note: " + note));
         if (log != null) {
             return logSweep(base);
         }

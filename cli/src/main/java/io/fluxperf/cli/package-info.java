@@ -1,8 +1,9 @@
 /**
  * The command line: picocli commands over the engine and replay, and the only {@code main}
  * ({@link Main}). {@link RunCommand}, {@link ReplayCommand}, {@link ServeCommand} and
- * {@link McbCommand} each turn their flags into the engine's settings ({@code ConnectionFlags}
- * gives run and replay the same connection and protocol flags, checked by the same code) and hand
+ * {@link McbCommand} each turn their flags into the engine's settings (run, replay and sweep make
+ * the options of the engine's settings from {@code Settings} through {@code SettingOptions};
+ * {@code ConnectionFlags} gives run and replay the same protocol flags) and hand
  * the work to {@code RunOrchestrator}, {@code Replay} or an embedded target; they measure nothing
  * themselves. Run and replay also choose the host policy: the fuller one only when {@code main}
  * owns the JVM, never in a test's. The trace commands are in {@code .trace}, mcb's terms in

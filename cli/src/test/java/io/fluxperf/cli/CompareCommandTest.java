@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code fluxperf compare} over real runs: two runs against the embedded memcache target, one whose
- * replies wait 1 ms and one 3 ms, each a few seconds at a moderate paced rate.
+ * replies wait 1 ms and one 3 ms, each 3 s (the fewest seconds compare draws intervals from) at a
+ * moderate paced rate.
  */
 @Tag("timing")
 class CompareCommandTest {
@@ -41,12 +42,15 @@ class CompareCommandTest {
         threeMs = run(Duration.ofMillis(3), "three-ms");
     }
 
-    /** A 5 s run of gets at 400/s against an embedded target whose every reply waits {@code delay}. */
+    /**
+     * A 3 s run of gets at 700/s against an embedded target whose every reply waits {@code delay}: 2,100
+     * requests, more than 5 s at 400/s gave, on connections enough that even 3 ms replies queue for none.
+     */
     private static Path run(Duration delay, String name) {
         Path out = tmp.resolve(name);
         try (TargetServer server = Protocols.startTarget("memcache", TargetOptions.builder().responseDelay(delay).build())) {
             CliRun run = CliRun.of("run", "-s", "127.0.0.1:" + server.address().getPort(), "--method", "get", "--hit",
-                    "--keyspace", "1000", "--rate", "400", "-c", "4", "-d", "5", "--out", out.toString(), "--no-live");
+                    "--keyspace", "1000", "--rate", "700", "-c", "10", "-d", "3", "--out", out.toString(), "--no-live");
             assertEquals(0, run.exitCode(), run.out() + run.err());
         }
         return out;

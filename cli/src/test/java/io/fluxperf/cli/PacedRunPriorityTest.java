@@ -28,7 +28,7 @@ class PacedRunPriorityTest {
     @Test
     void aPacedRunLowersTheCompilersButNotTheLoops() throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux /proc");
-        Map<String, Integer> seen = watch("run", "-d", "3s", "-w", "2", "--rate", "2000", "-c", "2", "--no-live");
+        Map<String, Integer> seen = watch("run", "-d", "1s", "-w", "2", "--rate", "2000", "-c", "2", "--no-live");
         assumeTrue(seen.containsKey("fluxperf-load-0"), "the run was seen while it ran: " + seen);
         assertEquals(LOWEST, seen.get("C2 CompilerThre"), "C2: " + seen);
         assertEquals(LOWEST, seen.get("C1 CompilerThre"), "C1: " + seen);
@@ -40,7 +40,7 @@ class PacedRunPriorityTest {
     @Test
     void withoutHostTuningAPacedRunChangesNoPriority() throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux /proc");
-        Map<String, Integer> seen = watch("run", "-d", "3s", "-w", "2", "--rate", "2000", "-c", "2", "--no-live",
+        Map<String, Integer> seen = watch("run", "-d", "1s", "-w", "2", "--rate", "2000", "-c", "2", "--no-live",
                 "--no-host-tuning");
         assumeTrue(seen.containsKey("fluxperf-load-0"), "the run was seen while it ran: " + seen);
         assertEquals(0, seen.get("C2 CompilerThre"), "C2: " + seen);
@@ -50,7 +50,7 @@ class PacedRunPriorityTest {
     @Test
     void aClosedLoopRunChangesNoPriority() throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux /proc");
-        Map<String, Integer> seen = watch("run", "-d", "3s", "-c", "2", "--no-live");
+        Map<String, Integer> seen = watch("run", "-d", "1s", "-c", "2", "--no-live");
         assumeTrue(seen.containsKey("fluxperf-load-0"), "the run was seen while it ran: " + seen);
         assertEquals(0, seen.get("C2 CompilerThre"), "C2: " + seen);
         assertEquals(0, seen.get("fluxperf-load-0"), seen.toString());

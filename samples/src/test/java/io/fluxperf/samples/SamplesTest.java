@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -51,7 +52,10 @@ class SamplesTest {
     void runsAsIs(Path config) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = Main.execute(new String[] {"run", "--config", config.toString(), "--duration", "1", "--windows", "1", "--no-live"},
+        // half a second after a short warm-up: what is checked is that the config runs and every request is
+        // answered, and a sample's own warm-up (mixed-zipf's is 5 s) would only lengthen the suite
+        int code = Main.execute(new String[] {"run", "--config", config.toString(), "--duration", "500ms", "--windows", "1",
+                        "--warmup", "300ms", "--no-live"},
                 new Streams(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)));
         String text = out.toString(StandardCharsets.UTF_8);
         assertEquals(0, code, config + "\n" + text + err.toString(StandardCharsets.UTF_8));
@@ -68,8 +72,13 @@ class SamplesTest {
         assertFalse(text.contains("Exception"), text);
     }
 
-    /** The CI sample's [[slo]] tables are checked: each objective is listed with its verdict and value. */
+    /**
+     * The CI sample's [[slo]] tables are checked: each objective is listed with its verdict and
+     * value. Its objectives hold only on a machine with room (p99 under 250 ms, 2,500/s), so it
+     * runs as a timing test.
+     */
     @Test
+    @Tag("timing")
     void ciSampleChecksItsObjectives() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();

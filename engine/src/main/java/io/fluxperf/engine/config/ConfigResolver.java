@@ -191,8 +191,13 @@ public final class ConfigResolver {
      * its flag; not yet checked (that takes the protocol: {@link #protocolOptions}).
      */
     public static ProtocolOptions given(RunSettings flags, ProtocolOptions before) {
+        return given(flags.toFlags(), before);
+    }
+
+    /** {@link #given(RunSettings, ProtocolOptions)} of {@code flags}. */
+    public static ProtocolOptions given(Flags flags, ProtocolOptions before) {
         ProtocolOptions options = before;
-        for (ProtocolOptions.Value v : flags.toFlags().protocolOptions().values()) {
+        for (ProtocolOptions.Value v : flags.protocolOptions().values()) {
             options = options.with(v.option(), v.text(), v.place());
         }
         return options;

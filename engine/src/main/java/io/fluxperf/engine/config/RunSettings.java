@@ -7,8 +7,9 @@ import java.time.Duration;
  * The run settings given on the command line, before they are merged with a config file.
  * A null field was not given; the names are the flag names. {@link #toFlags} puts each under its
  * {@link Setting}, which {@link ConfigResolver} checks and merges over the file (flags win).
- * The cli still fills these fields from its own options; once it makes its options from
- * {@link Settings}, it can build {@link Flags} directly and this class goes.
+ * The cli makes most of its options from {@link Settings} and builds {@link Flags} directly; these
+ * fields remain for the options it still declares by hand and for tests. A new setting needs no
+ * field here.
  */
 public final class RunSettings {
     public Path config;
@@ -53,25 +54,15 @@ public final class RunSettings {
     public Boolean udp;
     public Boolean tls;
     public Path tlsCa;
-    public Boolean tlsInsecure;
-    public String sni;
     public Boolean connectPerRequest;
     public Integer holdConnections;
-    public Double connectRate;
     /** --io-uring: Netty's io_uring transport for the load connections. */
     public Boolean ioUring;
     /** --busy-poll: the load loops poll for I/O without waiting in the kernel. */
     public Boolean busyPoll;
     public Duration statsInterval;
-    /** --early-send: how long before its time a paced request may leave with others. */
-    public Duration earlySend;
-    /** --arrivals: smooth, uniform, normal or exponential gaps between paced sends. */
-    public String arrivals;
-    /** --warmup-hitrate: warm up until this hit rate (percent) is reached, at most --warmup (or its default bound). */
-    public Double warmupHitrate;
     /** --config-format: rpc-perf-2, rpc-perf-3, rpc-perf-5 or fluxperf; null: told by the file's shape. */
     public String configFormat;
-    public Duration connectTimeout;
     /** --out: the run directory to write. */
     public java.nio.file.Path out;
     /** --waterfall: a latency heatmap PNG to write at the run's end. */
@@ -119,12 +110,10 @@ public final class RunSettings {
                 .set(Settings.EXPONENT, exponent).set(Settings.TTL, ttl).set(Settings.REQUESTS, requests)
                 .set(Settings.SEED, seed).set(Settings.COMMAND, command).set(Settings.PATH, path)
                 .set(Settings.UDP, udp).set(Settings.TLS, tls).set(Settings.TLS_CA, tlsCa)
-                .set(Settings.TLS_INSECURE, tlsInsecure).set(Settings.SNI, sni)
                 .set(Settings.CONNECT_PER_REQUEST, connectPerRequest).set(Settings.HOLD_CONNECTIONS, holdConnections)
-                .set(Settings.CONNECT_RATE, connectRate).set(Settings.IO_URING, ioUring).set(Settings.BUSY_POLL, busyPoll)
-                .set(Settings.STATS_INTERVAL, statsInterval).set(Settings.EARLY_SEND, earlySend)
-                .set(Settings.ARRIVALS, arrivals).set(Settings.WARMUP_HITRATE, warmupHitrate)
-                .set(Settings.CONNECT_TIMEOUT, connectTimeout).set(Settings.OUT, out).set(Settings.WATERFALL, waterfall)
+                .set(Settings.IO_URING, ioUring).set(Settings.BUSY_POLL, busyPoll)
+                .set(Settings.STATS_INTERVAL, statsInterval)
+                .set(Settings.OUT, out).set(Settings.WATERFALL, waterfall)
                 .set(Settings.SERVER, servers != null && !servers.isEmpty() ? servers : server)
                 .set(Settings.CLUSTER, cluster).set(Settings.READ_FROM, readFrom)
                 .set(Settings.ADMIN, admin).set(Settings.RAMP, ramp).set(Settings.SLO, slo)

@@ -24,8 +24,8 @@ import java.util.List;
  * <p>A new setting of [general] is one declaration here, its row in docs/run.md, and the code
  * that reads it ({@code config.get(Settings.NEW)}): {@link ConfigResolver} takes it from the
  * flag, else the file, else the default, a config file's key is read and checked by its type, and
- * a run directory's config.toml writes it. Until the cli makes its options from this list, a new
- * flag also needs its {@code @Option} in the cli and its field in {@link RunSettings}.
+ * a run directory's config.toml writes it, and the cli makes its option from the declaration (its
+ * flags, value label and help line) for the commands {@link Setting#commands()} names.
  */
 public final class Settings {
     private static final List<Setting<?>> ALL = new ArrayList<>();

@@ -6,7 +6,9 @@
  * {@link io.fluxperf.engine.log.capture.CaptureReader} hands each connection's bytes to its
  * protocol's {@link io.fluxperf.engine.log.capture.ConnectionReader} (found through
  * {@link io.fluxperf.engine.protocol.Protocol#capture()}), which turns the client's bytes into log
- * entries and the server's into their original replies. {@link io.fluxperf.engine.log.capture.CaptureFormat}
+ * entries and the server's into their original replies; what such readers share (resync, lost
+ * streams, cut commands, the commands waiting for replies) is
+ * {@link io.fluxperf.engine.log.capture.AbstractConnectionReader}. {@link io.fluxperf.engine.log.capture.CaptureFormat}
  * scans a capture once to check it, to pick its server and to tell the protocol.
  */
 package io.fluxperf.engine.log.capture;

@@ -30,7 +30,7 @@ public final class HttpCapture implements CaptureProtocol {
     /** Whether {@code b[from, to)} starts with a request line's method and a space. */
     static boolean startsRequest(byte[] b, int from, int to) {
         for (String m : METHODS) {
-            if (to - from > m.length() && HttpConnectionReader.startsWith(b, from, m)) {
+            if (to - from > m.length() && HttpBytes.startsWith(b, from, m)) {
                 return true;
             }
         }

@@ -123,4 +123,9 @@ final class MemcacheBinaryOps {
     static byte silence(int op) {
         return op == GETQ || op == GETKQ || op == GATQ || op == GATKQ ? LogEntry.REPLY_MISS : LogEntry.REPLY_OK;
     }
+
+    /** The big-endian 32-bit number at {@code b[at, at + 4)}. */
+    static int int32(byte[] b, int at) {
+        return (b[at] & 0xff) << 24 | (b[at + 1] & 0xff) << 16 | (b[at + 2] & 0xff) << 8 | b[at + 3] & 0xff;
+    }
 }

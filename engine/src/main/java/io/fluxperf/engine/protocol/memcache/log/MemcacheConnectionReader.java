@@ -4,72 +4,49 @@ import io.fluxperf.engine.log.LogEntry;
 import io.fluxperf.engine.log.ReaderContext;
 import io.fluxperf.engine.log.SpaceTokens;
 import io.fluxperf.engine.log.capture.CommandSink;
-import io.fluxperf.engine.log.capture.ConnectionReader;
+import io.fluxperf.engine.log.capture.AbstractConnectionReader;
+import io.fluxperf.engine.log.capture.LineBuffer;
+import io.fluxperf.engine.log.capture.StatedLength;
 import io.fluxperf.engine.request.Command;
-import java.util.Arrays;
 import java.util.Set;
+
+import static io.fluxperf.engine.protocol.memcache.log.MemcacheReplyReader.K_BINARY;
+import static io.fluxperf.engine.protocol.memcache.log.MemcacheReplyReader.K_GET;
+import static io.fluxperf.engine.protocol.memcache.log.MemcacheReplyReader.K_LINE;
+import static io.fluxperf.engine.protocol.memcache.log.MemcacheReplyReader.K_LIST;
+import static io.fluxperf.engine.protocol.memcache.log.MemcacheReplyReader.K_QUIET;
 
 /**
  * Reads one captured memcached connection, text and binary protocol alike (each command is told by
  * its first byte, 0x80 for binary, as real clients mix them on one port): the client's commands
  * into log entries as the raw-stream reader makes them (values are the logged bytes, {@code noreply}
  * is dropped, meta commands become the text commands whose work they do, admin commands are
- * skipped), and the server's replies into each command's
- * original outcome by the rules of fluxperf's own codecs (a get is a hit when every key was found;
- * NOT_STORED, EXISTS and NOT_FOUND and binary statuses 1, 2 and 5 are misses; error replies are
- * errors). Binary replies are matched by opaque and opcode: a quiet command (GetQ, SetQ, …) that a
- * later reply passes over was answered by silence (a get's miss, a write's success).
+ * skipped), and the server's replies into each command's original outcome
+ * ({@link MemcacheReplyReader}).
  *
- * <p>Resumable state machines over the bytes: a command line or binary header is gathered across
- * segments, a data block is copied into the entry as it comes, a reply's value is only counted.
+ * <p>A resumable state machine over the bytes: a command line or binary header is gathered across
+ * segments, a data block is copied into the entry as it comes.
  * Gaps: inside a data block (text) or a binary body, whose lengths the protocol states, the
  * command is cut and the stream goes on; anywhere else it cannot be read on. A connection picked up
  * mid-stream starts at the first segment that begins with a whole command.
  */
-final class MemcacheConnectionReader implements ConnectionReader {
+final class MemcacheConnectionReader extends AbstractConnectionReader {
     /** The longest command line read (a get of many keys is long). */
     static final int MAX_LINE = 1 << 20;
-    /** The longest reply line. */
-    static final int MAX_REPLY_LINE = 64 << 10;
-    /** A value larger than this is read past, not held (memcached's largest item is 1 GiB). */
-    static final int HOLD_LIMIT = 64 << 20;
     static final String TOO_BIG = "commands larger than 64 MiB (read past, not held)";
     private static final int MAX_TOKENS = 256;
-    private static final int BINARY_HEADER = 24;
 
     static final Set<String> ADMIN = Set.of("version", "stats", "verbosity", "quit", "watch", "lru_crawler",
             "slabs", "lru", "shutdown", "cache_memlimit", "misbehave", "debugtime", "extstore");
     static final Set<String> META = Set.of("mg", "ms", "md", "ma", "mn", "me");
 
     // request states
-    private static final int R_SYNC = 0;
     private static final int R_START = 1;
     private static final int R_LINE = 2;
     private static final int R_DATA = 3;
     private static final int R_BIN_HEADER = 4;
     private static final int R_BIN_HEAD = 5;
     private static final int R_BIN_VALUE = 6;
-    private static final int R_DEAD = 7;
-
-    // reply kinds the FIFO remembers
-    private static final byte K_GET = 0;
-    private static final byte K_LINE = 1;
-    private static final byte K_LIST = 2; // stats, lru_crawler metadump: lines until END
-    private static final byte K_BINARY = 3;
-    /**
-     * A quiet meta command: answered only for some outcomes. An {@code MN} (the reply to the
-     * {@code mn} a client ends a quiet batch with) reaching it means silence: a get's miss, a
-     * write's success. Any other reply reaching it no longer pairs with the commands, and the
-     * connection's outcomes from there on are unknown.
-     */
-    private static final byte K_QUIET = 4;
-
-    // reply states
-    private static final int T_LINE = 0;
-    private static final int T_DATA = 1;
-    private static final int T_BIN_HEADER = 2;
-    private static final int T_BIN_BODY = 3;
-    private static final int T_DEAD = 4;
 
     private final ReaderContext ctx;
     private final SpaceTokens words = new SpaceTokens(MAX_TOKENS);
@@ -77,18 +54,9 @@ final class MemcacheConnectionReader implements ConnectionReader {
 
     // ---- the client's side ----
     private int rState;
-    private LogEntry e;
-    private byte[] line = new byte[512];
-    private int lineLength;
-    private boolean cut;
-    private boolean tooBig;
-    private boolean tentative;
-    private long tentativeBytes;
-    private long syncSkipped;
-    private int segmentFrom;
+    private final LineBuffer line = new LineBuffer();
     // a text data block
-    private long dataLeft;
-    private int crlfLeft;
+    private final StatedLength data = new StatedLength();
     private int dataAt;
     private boolean dataKept;
     /** What the command whose data block is being read becomes: null to replay it, else why it is skipped. */
@@ -99,88 +67,40 @@ final class MemcacheConnectionReader implements ConnectionReader {
     /** What a quiet meta command's silence means: a get's miss, a write's success. */
     private byte quietSilence;
     // a binary command
-    private final byte[] header = new byte[BINARY_HEADER];
-    private int headerLength;
-    private byte[] binHead = new byte[256];
-    private int binHeadLength;
-    private int binHeadNeeded;
-    private long binValueLeft;
+    private final MemcacheBinaryRequest bin = new MemcacheBinaryRequest();
     private int binValueAt;
 
-    // commands waiting for their replies
-    private long[] waitHandle = new long[16];
-    private byte[] waitKind = new byte[16];
-    private int[] waitKeys = new int[16];
-    private int[] waitOpaque = new int[16];
-    private byte[] waitOpcode = new byte[16];
-    private int waitHead;
-    private int waitCount;
+    // a command waits with its kind (K_*, and a binary one's opcode << 8) and its key count, a quiet
+    // one's silence, or a binary one's opaque
 
-    // ---- the server's side ----
-    private int tState;
-    private byte[] reply = new byte[256];
-    private int replyLength;
-    private int hits;
-    private boolean inList;
-    private long replyDataLeft;
-    private boolean replyValueEnds;
-    private final byte[] replyHeader = new byte[BINARY_HEADER];
-    private int replyHeaderLength;
-    private long replyBodyLeft;
+    private final MemcacheReplyReader replies;
 
     MemcacheConnectionReader(ReaderContext ctx) {
+        super(TOO_BIG);
         this.ctx = ctx;
         this.meta = new MetaRequests(ctx, null);
+        this.replies = new MemcacheReplyReader(waiting);
     }
 
     @Override
     public void reset(boolean fromStart) {
-        rState = fromStart ? R_START : R_SYNC;
-        e = null;
-        lineLength = 0;
-        cut = false;
-        tooBig = false;
-        tentative = false;
-        tentativeBytes = 0;
-        syncSkipped = 0;
+        super.reset(fromStart);
+        rState = R_START;
+        line.clear();
         quietMeta = false;
-        waitHead = 0;
-        waitCount = 0;
-        tState = T_LINE;
-        replyLength = 0;
-        hits = 0;
-        inList = false;
-        replyHeaderLength = 0;
+        replies.reset();
     }
 
     // ================= requests =================
 
     @Override
-    public void request(byte[] b, int from, int to, CommandSink out) {
-        if (rState == R_DEAD) {
-            return;
-        }
-        if (rState == R_SYNC) {
-            if (!plausibleStart(b, from, to)) {
-                syncSkipped += to - from;
-                return;
-            }
-            tentative = true;
-            tentativeBytes = 0;
-            rState = R_START;
-        }
-        segmentFrom = from;
-        int p = from;
-        while (p < to && rState != R_DEAD && rState != R_SYNC) {
-            p = step(b, p, to, out);
-        }
-        if (tentative) {
-            tentativeBytes += to - from;
-        }
+    protected void atCommandStart() {
+        rState = R_START;
     }
 
     /** A segment of a connection picked up mid-stream that may begin a command: a binary request header or a verb. */
-    private static boolean plausibleStart(byte[] b, int from, int to) {
+    @Override
+    protected boolean mayStartCommand(byte[] b, int from, int to) {
         if (b[from] == (byte) 0x80) {
             return to - from >= 2 && MemcacheBinaryOps.known(b[from + 1]);
         }
@@ -197,107 +117,93 @@ final class MemcacheConnectionReader implements ConnectionReader {
         return MemcacheVerbs.command(verb) != null || META.contains(verb);
     }
 
-    private int step(byte[] b, int p, int to, CommandSink out) {
+    @Override
+    protected int step(byte[] b, int p, int to, CommandSink out) {
         switch (rState) {
             case R_START -> {
                 byte c = b[p];
                 if (c == '\r' || c == '\n') {
                     return p + 1; // memcached skips empty lines
                 }
-                e = out.begin();
-                cut = false;
-                tooBig = false;
+                begin(out);
                 quietMeta = false;
                 if (c == (byte) 0x80) {
-                    headerLength = 0;
+                    bin.start();
                     rState = R_BIN_HEADER;
                 } else {
-                    lineLength = 0;
+                    line.clear();
                     rState = R_LINE;
                 }
                 return p;
             }
             case R_LINE -> {
-                int nl = p;
-                while (nl < to && b[nl] != '\n') {
-                    nl++;
-                }
-                int n = nl - p;
-                if (lineLength + n > MAX_LINE) {
+                int q = line.feed(b, p, to, MAX_LINE);
+                if (line.tooLong()) {
                     return fail(out, b, p, to, "a line longer than 1 MiB");
                 }
-                if (lineLength + n > line.length) {
-                    line = Arrays.copyOf(line, Math.max(lineLength + n, line.length * 2));
+                if (!line.done()) {
+                    return q;
                 }
-                System.arraycopy(b, p, line, lineLength, n);
-                lineLength += n;
-                if (nl == to) {
-                    return to;
-                }
-                int end = lineLength > 0 && line[lineLength - 1] == '\r' ? lineLength - 1 : lineLength;
-                String bad = textCommand(end, out);
+                String bad = textCommand(line.bytes(), line.length(), out);
                 if (bad != null) {
-                    return fail(out, b, nl, to, bad);
+                    return fail(out, b, q - 1, to, bad);
                 }
-                return nl + 1;
+                return q;
             }
             case R_DATA -> {
-                if (dataLeft > 0) {
-                    int n = (int) Math.min(dataLeft, to - p);
+                if (data.inData()) {
+                    int n = data.take(to - p);
                     if (dataKept && !cut) {
                         System.arraycopy(b, p, e.value, dataAt, n);
                         dataAt += n;
                     }
-                    dataLeft -= n;
                     return p + n;
                 }
-                if (b[p] != (crlfLeft == 2 ? '\r' : '\n')) {
+                if (!data.takeLineEnd(b[p])) {
                     return fail(out, b, p, to, "a data block that does not end where its length says");
                 }
-                crlfLeft--;
-                if (crlfLeft == 0) {
+                if (data.done()) {
                     dataDone(out);
                 }
                 return p + 1;
             }
             case R_BIN_HEADER -> {
-                int n = Math.min(BINARY_HEADER - headerLength, to - p);
-                System.arraycopy(b, p, header, headerLength, n);
-                headerLength += n;
-                p += n;
-                if (headerLength == BINARY_HEADER) {
-                    String bad = binaryHeader();
+                p = bin.feedHeader(b, p, to);
+                if (bin.headerWhole()) {
+                    String bad = bin.parseHeader();
                     if (bad != null) {
                         return fail(out, b, p, to, bad);
                     }
-                    if (binHeadNeeded == 0 && binValueLeft == 0) {
-                        binaryDone(out);
+                    if (bin.headWhole()) {
+                        startBinaryValue();
+                        if (bin.valueLeft == 0) {
+                            binaryDone(out);
+                        }
+                    } else {
+                        rState = R_BIN_HEAD;
                     }
                 }
                 return p;
             }
             case R_BIN_HEAD -> {
-                int n = Math.min(binHeadNeeded - binHeadLength, to - p);
-                System.arraycopy(b, p, binHead, binHeadLength, n);
-                binHeadLength += n;
-                p += n;
-                if (binHeadLength == binHeadNeeded) {
+                p = bin.feedHead(b, p, to);
+                if (bin.headWhole()) {
                     startBinaryValue();
-                    if (binValueLeft == 0) {
+                    if (bin.valueLeft == 0) {
                         binaryDone(out);
                     }
                 }
                 return p;
             }
             case R_BIN_VALUE -> {
-                int n = (int) Math.min(binValueLeft, to - p);
+                int n = (int) Math.min(bin.valueLeft, to - p);
                 if (dataKept && !cut) {
                     System.arraycopy(b, p, e.value, binValueAt, n);
                     binValueAt += n;
                 }
-                binValueLeft -= n;
+                bin.valueLeft -= n;
                 p += n;
-                if (binValueLeft == 0) {
+                if (bin.valueLeft == 0) {
                     binaryDone(out);
                 }
                 return p;
@@ -306,76 +212,43 @@ final class MemcacheConnectionReader implements ConnectionReader {
         }
     }
 
-    private int fail(CommandSink out, byte[] b, int p, int to, String what) {
-        if (tentative) {
-            syncSkipped += tentativeBytes + (to - segmentFrom);
-            tentative = false;
-            tentativeBytes = 0;
-            rState = R_SYNC;
-            e = null;
-            out.abandon();
-            return to;
-        }
-        rState = R_DEAD;
-        e = null;
-        out.requestsLost("bytes that are no memcache command: " + what + " ('" + printable(line, 0, Math.min(lineLength, 24))
-                + "')");
-        return to;
+    @Override
+    protected String notACommand(byte[] b, int p, int to, String what) {
+        return "bytes that are no memcache command: " + what + " ('"
+                + printable(line.bytes(), 0, Math.min(line.length(), 24), 24) + "')";
     }
 
     @Override
-    public void requestGap(long n, CommandSink out) {
-        switch (rState) {
-            case R_DEAD -> {
+    protected boolean skipInCommand(long n, CommandSink out) {
+        if (rState == R_DATA && data.skip(n)) {
+            cut = true;
+            if (data.done()) {
+                dataDone(out);
             }
-            case R_SYNC -> syncSkipped += n;
-            default -> {
-                if (tentative) {
-                    syncSkipped += tentativeBytes + n;
-                    tentative = false;
-                    tentativeBytes = 0;
-                    rState = R_SYNC;
-                    e = null;
-                    out.abandon();
-                } else if (rState == R_DATA && n <= dataLeft + crlfLeft) {
-                    cut = true;
-                    long fromData = Math.min(n, dataLeft);
-                    dataLeft -= fromData;
-                    crlfLeft -= (int) (n - fromData);
-                    if (dataLeft == 0 && crlfLeft == 0) {
-                        dataDone(out);
-                    }
-                } else if ((rState == R_BIN_HEAD || rState == R_BIN_VALUE) && n <= binHeadNeeded - binHeadLength + binValueLeft) {
-                    cut = true;
-                    long fromHead = Math.min(n, binHeadNeeded - binHeadLength);
-                    binHeadLength += (int) fromHead;
-                    long rest = n - fromHead;
-                    if (rState == R_BIN_HEAD) {
-                        if (binHeadLength == binHeadNeeded) {
-                            startBinaryValue();
-                        }
-                    }
-                    binValueLeft -= rest;
-                    if (binHeadLength == binHeadNeeded && binValueLeft == 0) {
-                        binaryDone(out);
-                    }
-                } else {
-                    rState = R_DEAD;
-                    e = null;
-                    out.requestsLost(null);
-                }
-            }
+            return true;
         }
+        if ((rState == R_BIN_HEAD || rState == R_BIN_VALUE) && n <= bin.bodyLeft()) {
+            cut = true;
+            long rest = bin.skipHead(n);
+            if (rState == R_BIN_HEAD && bin.headWhole()) {
+                startBinaryValue();
+            }
+            bin.valueLeft -= rest;
+            if (bin.headWhole() && bin.valueLeft == 0) {
+                binaryDone(out);
+            }
+            return true;
+        }
+        return false;
     }
 
     // ---- text commands ----
 
     /**
-     * A whole command line {@code line[0, end)}: fills the entry, or starts reading its data block.
+     * A whole command line {@code b[0, end)}: fills the entry, or starts reading its data block.
      * Returns null, or what makes the bytes no memcache command.
      */
-    private String textCommand(int end, CommandSink out) {
-        byte[] b = line;
+    private String textCommand(byte[] b, int end, CommandSink out) {
         int tokens = words.split(b, 0, end);
         if (tokens == 0) {
             rState = R_START;
@@ -390,7 +263,7 @@ final class MemcacheConnectionReader implements ConnectionReader {
                 return "no verb";
             }
         }
-        if (tentative) {
+        if (tentative()) {
             // proving a boundary: a command line a client writes holds no control bytes
             for (int i = 0; i < end; i++) {
                 if ((b[i] & 0xff) < 0x20 || b[i] == 0x7f) {
@@ -401,7 +274,7 @@ final class MemcacheConnectionReader implements ConnectionReader {
         int verbId = ctx.verbs.id(b, from[0], to[0]);
         String verb = ctx.verbs.name(verbId);
         int last = tokens;
-        boolean noreply = last > 1 && is(b, from[last - 1], to[last - 1], "noreply");
+        boolean noreply = last > 1 && MemcacheReplyReader.is(b, from[last - 1], to[last - 1], "noreply");
         if (noreply) {
             last--;
         }
@@ -483,7 +356,8 @@ final class MemcacheConnectionReader implements ConnectionReader {
             return skipLine("get-and-touch commands (" + verb + ")", K_GET, Math.max(0, tokens - 2), false, out);
         }
         if (ADMIN.contains(verb) || verb.equals("flush_all")) {
-            byte kind = verb.equals("stats") || verb.equals("lru_crawler") && tokens > 1 && is(b, from[1], to[1], "metadump")
+            boolean metadump = verb.equals("lru_crawler") && tokens > 1 && MemcacheReplyReader.is(b, from[1], to[1], "metadump");
+            byte kind = verb.equals("stats") || metadump
                     ? K_LIST : K_LINE;
             String r = skipLine("admin commands (" + verb + ")", kind, 0, noreply || verb.equals("quit"), out);
             if (verb.equals("watch")) {
@@ -491,14 +365,14 @@ final class MemcacheConnectionReader implements ConnectionReader {
             }
             return r;
         }
-        return skipLine("unknown commands ('" + printable(b, from[0], to[0]) + "', answered ERROR)", K_LINE, 0, false, out);
+        return skipLine("unknown commands ('" + printable(b, from[0], to[0], 24) + "', answered ERROR)", K_LINE, 0, false, out);
     }
 
     /**
      * A meta command ({@link MetaRequests}): sent as the text command whose work it does, its data
      * block read as a set's. A quiet one ({@code q}) is answered only when it fails (a get only when
      * it hits): when the server's replies reach it they no longer pair with the commands, and the
-     * connection's original outcomes from there on are unknown ({@link #K_QUIET}).
+     * connection's original outcomes from there on are unknown ({@link MemcacheReplyReader#K_QUIET}).
      */
     private String metaCommand(String verb, byte[] b, int tokens, CommandSink out) {
         String error = meta.line(b, words.from, words.to, tokens, e);
@@ -533,7 +407,7 @@ final class MemcacheConnectionReader implements ConnectionReader {
         } else if (noreply) {
             out.settle(handle, LogEntry.REPLY_UNKNOWN);
         } else {
-            waitFor(handle, kind, keys, 0, (byte) 0);
+            waiting.add(handle, kind, keys);
         }
         return null;
     }
@@ -544,24 +418,23 @@ final class MemcacheConnectionReader implements ConnectionReader {
         e = null;
         rState = R_START;
         if (!noreply) {
-            waitFor(handle, kind, keys, 0, (byte) 0);
+            waiting.add(handle, kind, keys);
         } else {
             quietWait(handle);
         }
         return null;
     }
 
-    /** A quiet meta command waits in the FIFO as such, with what its silence means ({@link #K_QUIET}). */
+    /** A quiet meta command waits in the FIFO as such, with what its silence means ({@link MemcacheReplyReader#K_QUIET}). */
     private void quietWait(long handle) {
         if (quietMeta) {
-            waitFor(handle, K_QUIET, quietSilence, 0, (byte) 0);
+            waiting.add(handle, K_QUIET, quietSilence);
         }
     }
 
     /** Reads the data block of {@code bytes} next; the command is skipped for {@code skip} unless null. */
     private String startData(long bytes, String skip, boolean noreply, CommandSink out) {
-        dataLeft = bytes;
-        crlfLeft = 2;
+        data.start(bytes, 2);
         dataSkip = skip;
         dataNoreply = noreply;
         dataKept = skip == null && bytes <= HOLD_LIMIT;
@@ -580,7 +453,7 @@ final class MemcacheConnectionReader implements ConnectionReader {
             long handle = out.cut();
             e = null;
             if (!dataNoreply) {
-                waitFor(handle, K_LINE, 0, 0, (byte) 0);
+                waiting.add(handle, K_LINE, 0);
             } else {
                 quietWait(handle);
             }
@@ -597,56 +470,14 @@ final class MemcacheConnectionReader implements ConnectionReader {
         completeLine(K_LINE, 0, dataNoreply, out);
     }
 
-    private void pickedUp(CommandSink out) {
-        if (tentative) {
-            tentative = false;
-            tentativeBytes = 0;
-            out.pickedUp(syncSkipped);
-        }
-    }
-
     // ---- binary commands ----
-
-    private int binOpcode;
-    private int binKeyLength;
-    private int binExtrasLength;
-    private long binBody;
-    private int binOpaque;
-    private long binCas;
-
-    /** The 24-byte request header is whole: checks it and sets up reading the body. */
-    private String binaryHeader() {
-        if (header[0] != (byte) 0x80) {
-            return "a binary header without the request magic 0x80";
-        }
-        binOpcode = header[1] & 0xff;
-        binKeyLength = (header[2] & 0xff) << 8 | header[3] & 0xff;
-        binExtrasLength = header[4] & 0xff;
-        binBody = int32(header, 8) & 0xffffffffL;
-        binOpaque = int32(header, 12);
-        binCas = (int32(header, 16) & 0xffffffffL) << 32 | int32(header, 20) & 0xffffffffL;
-        if (binKeyLength + binExtrasLength > binBody) {
-            return "a binary header whose key and extras are longer than its body";
-        }
-        binHeadNeeded = binKeyLength + binExtrasLength;
-        binHeadLength = 0;
-        if (binHead.length < binHeadNeeded) {
-            binHead = new byte[Math.max(binHeadNeeded, binHead.length * 2)];
-        }
-        binValueLeft = binBody - binHeadNeeded;
-        rState = binHeadNeeded > 0 ? R_BIN_HEAD : R_BIN_VALUE;
-        if (binHeadNeeded == 0) {
-            startBinaryValue();
-        }
-        return null;
-    }
 
     private void startBinaryValue() {
         rState = R_BIN_VALUE;
-        dataKept = binValueLeft <= HOLD_LIMIT && MemcacheBinaryOps.carriesValue(binOpcode);
-        tooBig = binValueLeft > HOLD_LIMIT;
+        dataKept = bin.valueLeft <= HOLD_LIMIT && MemcacheBinaryOps.carriesValue(bin.opcode);
+        tooBig = bin.valueLeft > HOLD_LIMIT;
         if (dataKept && !cut) {
-            e.valueBuffer((int) binValueLeft);
+            e.valueBuffer((int) bin.valueLeft);
         }
         binValueAt = 0;
     }
@@ -655,372 +486,32 @@ final class MemcacheConnectionReader implements ConnectionReader {
     private void binaryDone(CommandSink out) {
         rState = R_START;
         pickedUp(out);
-        int op = binOpcode;
+        int op = bin.opcode;
         long handle;
-        if (cut) {
-            handle = out.cut();
-        } else if (tooBig) {
-            handle = out.skip(TOO_BIG);
+        if (dropped()) {
+            handle = drop(out);
         } else {
             String skip = MemcacheBinaryOps.skipReason(op, ctx.allowFlush);
             if (skip != null) {
                 handle = out.skip(skip);
             } else {
-                handle = binaryEntry(op, out);
+                bin.fill(e, ctx);
+                handle = out.complete();
             }
         }
         e = null;
-        waitFor(handle, K_BINARY, 0, binOpaque, (byte) op);
-    }
-
-    private long binaryEntry(int op, CommandSink out) {
-        Command c = MemcacheBinaryOps.command(op, binCas);
-        String verb = c == Command.FLUSH ? "flush_all" : c.label();
-        byte[] v = MemcacheBinaryOps.VERB_BYTES[c.ordinal()];
-        e.verb = ctx.verbs.id(v, 0, v.length);
-        e.command(c);
-        if (binKeyLength > 0) {
-            e.addKey(ctx.keyPrefix, binHead, binExtrasLength, binKeyLength);
-        }
-        switch (c) {
-            case SET, ADD, REPLACE, CAS -> {
-                if (binExtrasLength >= 8) {
-                    e.ttlSeconds = (int) Math.min(Integer.MAX_VALUE, int32(binHead, 4) & 0xffffffffL);
-                }
-                if (c == Command.CAS) {
-                    e.numeric = binCas;
-                }
-            }
-            case INCR, DECR -> {
-                if (binExtrasLength >= 20) {
-                    e.numeric = (int32(binHead, 0) & 0xffffffffL) << 32 | int32(binHead, 4) & 0xffffffffL;
-                    if (int32(binHead, 16) != -1) {
-                        ctx.stats.adjust("binary " + verb + " that would create a missing key sent as " + verb
-                                + ", which does not");
-                    }
-                }
-            }
-            case TOUCH -> {
-                if (binExtrasLength >= 4) {
-                    e.ttlSeconds = (int) Math.min(Integer.MAX_VALUE, int32(binHead, 0) & 0xffffffffL);
-                }
-            }
-            default -> {
-                // get, delete, append, prepend, flush: key and value only
-            }
-        }
-        if (!MemcacheBinaryOps.carriesValue(op)) {
-            e.valueLogged = false;
-            e.valueLength = 0;
-        }
-        if (MemcacheBinaryOps.quiet(op)) {
-            ctx.stats.adjust("quiet binary commands sent as their loud kind (every reply is timed)");
-        }
-        return out.complete();
-    }
-
-    private void waitFor(long handle, byte kind, int keys, int opaque, byte opcode) {
-        if (waitCount == waitHandle.length) {
-            int n = waitHandle.length * 2;
-            long[] h = new long[n];
-            byte[] k = new byte[n];
-            int[] ks = new int[n];
-            int[] o = new int[n];
-            byte[] op = new byte[n];
-            for (int i = 0; i < waitCount; i++) {
-                int slot = (waitHead + i) & (waitHandle.length - 1);
-                h[i] = waitHandle[slot];
-                k[i] = waitKind[slot];
-                ks[i] = waitKeys[slot];
-                o[i] = waitOpaque[slot];
-                op[i] = waitOpcode[slot];
-            }
-            waitHandle = h;
-            waitKind = k;
-            waitKeys = ks;
-            waitOpaque = o;
-            waitOpcode = op;
-            waitHead = 0;
-        }
-        int slot = (waitHead + waitCount) & (waitHandle.length - 1);
-        waitHandle[slot] = handle;
-        waitKind[slot] = kind;
-        waitKeys[slot] = keys;
-        waitOpaque[slot] = opaque;
-        waitOpcode[slot] = opcode;
-        waitCount++;
-    }
-
-    private void popWaiting() {
-        waitHead = (waitHead + 1) & (waitHandle.length - 1);
-        waitCount--;
+        waiting.add(handle, K_BINARY | op << 8, bin.opaque);
     }
 
     // ================= replies =================
 
     @Override
     public void reply(byte[] b, int from, int to, CommandSink out) {
-        int p = from;
-        while (p < to && tState != T_DEAD) {
-            switch (tState) {
-                case T_LINE -> {
-                    if (replyLength == 0 && b[p] == (byte) 0x81) {
-                        replyHeaderLength = 0;
-                        tState = T_BIN_HEADER;
-                        break;
-                    }
-                    int nl = p;
-                    while (nl < to && b[nl] != '\n') {
-                        nl++;
-                    }
-                    int n = nl - p;
-                    if (replyLength + n > MAX_REPLY_LINE) {
-                        lose(out);
-                        return;
-                    }
-                    if (replyLength + n > reply.length) {
-                        reply = Arrays.copyOf(reply, Math.max(replyLength + n, reply.length * 2));
-                    }
-                    System.arraycopy(b, p, reply, replyLength, n);
-                    replyLength += n;
-                    p = nl;
-                    if (nl < to) {
-                        p++;
-                        int end = replyLength > 0 && reply[replyLength - 1] == '\r' ? replyLength - 1 : replyLength;
-                        replyLine(end, out);
-                        replyLength = 0;
-                    }
-                }
-                case T_DATA -> {
-                    int n = (int) Math.min(replyDataLeft, to - p);
-                    replyDataLeft -= n;
-                    p += n;
-                    if (replyDataLeft == 0) {
-                        replyDataDone(out);
-                    }
-                }
-                case T_BIN_HEADER -> {
-                    int n = Math.min(BINARY_HEADER - replyHeaderLength, to - p);
-                    System.arraycopy(b, p, replyHeader, replyHeaderLength, n);
-                    replyHeaderLength += n;
-                    p += n;
-                    if (replyHeaderLength == BINARY_HEADER) {
-                        replyBodyLeft = int32(replyHeader, 8) & 0xffffffffL;
-                        tState = T_BIN_BODY;
-                        if (replyBodyLeft == 0) {
-                            binaryReply(out);
-                        }
-                    }
-                }
-                case T_BIN_BODY -> {
-                    int n = (int) Math.min(replyBodyLeft, to - p);
-                    replyBodyLeft -= n;
-                    p += n;
-                    if (replyBodyLeft == 0) {
-                        binaryReply(out);
-                    }
-                }
-                default -> throw new IllegalStateException("reply state " + tState);
-            }
-        }
+        replies.reply(b, from, to, out);
     }
 
     @Override
     public void replyGap(long n, CommandSink out) {
-        if (tState == T_DATA && n <= replyDataLeft) {
-            replyDataLeft -= n;
-            if (replyDataLeft == 0) {
-                replyDataDone(out);
-            }
-        } else if (tState == T_BIN_BODY && n <= replyBodyLeft) {
-            replyBodyLeft -= n;
-            if (replyBodyLeft == 0) {
-                binaryReply(out);
-            }
-        } else if (tState != T_DEAD) {
-            lose(out);
-        }
-    }
-
-    private void lose(CommandSink out) {
-        tState = T_DEAD;
-        out.repliesLost();
-    }
-
-    /** A whole text reply line {@code reply[0, end)}. */
-    private void replyLine(int end, CommandSink out) {
-        byte[] r = reply;
-        if (waitCount > 0 && waitKind[waitHead] == K_QUIET) {
-            if (!(end == 2 && r[0] == 'M' && r[1] == 'N')) {
-                lose(out); // the quiet command's reply, or a later one's: they no longer pair
-                return;
-            }
-            while (waitCount > 0 && waitKind[waitHead] == K_QUIET) {
-                long handle = waitHandle[waitHead];
-                byte silence = (byte) waitKeys[waitHead];
-                popWaiting();
-                out.settle(handle, silence);
-            }
-        }
-        if (startsWith(r, end, "VALUE ")) {
-            int tokens = words.split(r, 0, end);
-            long bytes = tokens >= 4 ? MemcacheWatchReader.number(r, words.from[3], words.to[3]) : -1;
-            if (bytes < 0) {
-                lose(out);
-                return;
-            }
-            hits++;
-            inList = true;
-            replyDataLeft = bytes + 2;
-            replyValueEnds = false;
-            tState = T_DATA;
-            return;
-        }
-        if (startsWith(r, end, "VA ")) { // a meta get's value: the reply ends after it
-            int tokens = words.split(r, 0, end);
-            long bytes = tokens >= 2 ? MemcacheWatchReader.number(r, words.from[1], words.to[1]) : -1;
-            if (bytes < 0) {
-                lose(out);
-                return;
-            }
-            replyDataLeft = bytes + 2;
-            replyValueEnds = true;
-            tState = T_DATA;
-            return;
-        }
-        byte kind = waitCount > 0 ? waitKind[waitHead] : K_LINE;
-        boolean end3 = end == 3 && r[0] == 'E' && r[1] == 'N' && r[2] == 'D';
-        if (kind == K_LIST && !end3 && !isError(r, end)) {
-            return; // STAT … and metadump lines, until END
-        }
-        byte outcome;
-        if (end3) {
-            outcome = waitCount > 0 && waitKind[waitHead] == K_GET && hits < waitKeys[waitHead] ? LogEntry.REPLY_MISS
-                    : LogEntry.REPLY_OK;
-            if (waitCount > 0 && waitKind[waitHead] == K_GET && waitKeys[waitHead] == 0) {
-                outcome = hits > 0 ? LogEntry.REPLY_OK : LogEntry.REPLY_MISS;
-            }
-        } else {
-            outcome = lineOutcome(r, end);
-        }
-        replyDone(outcome, out);
-    }
-
-    private void replyDataDone(CommandSink out) {
-        tState = T_LINE;
-        if (replyValueEnds) {
-            replyDone(LogEntry.REPLY_OK, out);
-        }
-    }
-
-    private void replyDone(byte outcome, CommandSink out) {
-        hits = 0;
-        inList = false;
-        if (waitCount == 0) {
-            if (rState == R_DEAD) {
-                out.unreadCommandAnswered();
-            }
-            return;
-        }
-        if (waitKind[waitHead] == K_BINARY) {
-            lose(out); // a text reply to a binary command: the streams are out of step
-            return;
-        }
-        long handle = waitHandle[waitHead];
-        popWaiting();
-        out.settle(handle, outcome);
-    }
-
-    /** A whole binary reply: matched to its command by opaque and opcode; quiet commands passed over were answered by silence. */
-    private void binaryReply(CommandSink out) {
-        tState = T_LINE;
-        int opcode = replyHeader[1] & 0xff;
-        int status = (replyHeader[6] & 0xff) << 8 | replyHeader[7] & 0xff;
-        int keyLength = (replyHeader[2] & 0xff) << 8 | replyHeader[3] & 0xff;
-        int opaque = int32(replyHeader, 12);
-        if (replyHeader[0] != (byte) 0x81) {
-            lose(out);
-            return;
-        }
-        while (waitCount > 0) {
-            int slot = waitHead;
-            if (waitKind[slot] != K_BINARY) {
-                lose(out);
-                return;
-            }
-            int op = waitOpcode[slot] & 0xff;
-            if (waitOpaque[slot] == opaque && op == opcode) {
-                if (op == MemcacheBinaryOps.STAT && keyLength > 0) {
-                    return; // a STAT reply goes on until one with an empty key
-                }
-                long handle = waitHandle[slot];
-                popWaiting();
-                out.settle(handle, MemcacheBinaryOps.outcome(op, status));
-                return;
-            }
-            if (!MemcacheBinaryOps.quiet(op)) {
-                lose(out); // a loud command that got no reply of its own: out of step
-                return;
-            }
-            long handle = waitHandle[slot];
-            popWaiting();
-            out.settle(handle, MemcacheBinaryOps.silence(op));
-        }
-        if (rState == R_DEAD) {
-            out.unreadCommandAnswered();
-        }
-    }
-
-    private static byte lineOutcome(byte[] r, int end) {
-        if (isError(r, end)) {
-            return LogEntry.REPLY_ERROR;
-        }
-        if (is(r, 0, end, "NOT_STORED") || is(r, 0, end, "EXISTS") || is(r, 0, end, "NOT_FOUND")
-                || is(r, 0, end, "EN") || is(r, 0, end, "NF") || is(r, 0, end, "NS") || is(r, 0, end, "EX")) {
-            return LogEntry.REPLY_MISS;
-        }
-        return LogEntry.REPLY_OK;
-    }
-
-    private static boolean isError(byte[] r, int end) {
-        return is(r, 0, end, "ERROR") || startsWith(r, end, "ERROR ") || startsWith(r, end, "CLIENT_ERROR")
-                || startsWith(r, end, "SERVER_ERROR");
-    }
-
-    private static boolean startsWith(byte[] r, int end, String prefix) {
-        if (end < prefix.length()) {
-            return false;
-        }
-        for (int i = 0; i < prefix.length(); i++) {
-            if (r[i] != prefix.charAt(i)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean is(byte[] b, int from, int to, String text) {
-        if (to - from != text.length()) {
-            return false;
-        }
-        for (int k = 0; k < text.length(); k++) {
-            if (b[from + k] != text.charAt(k)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static int int32(byte[] b, int at) {
-        return (b[at] & 0xff) << 24 | (b[at + 1] & 0xff) << 16 | (b[at + 2] & 0xff) << 8 | b[at + 3] & 0xff;
-    }
-
-    private static String printable(byte[] b, int from, int to) {
-        StringBuilder s = new StringBuilder();
-        for (int i = from; i < to && i < from + 24; i++) {
-            int c = b[i] & 0xff;
-            s.append(c >= 0x20 && c < 0x7f && c != '\'' ? String.valueOf((char) c) : String.format("\\x%02x", c));
-        }
-        return s.toString();
+        replies.replyGap(n, out);
     }
 }

@@ -5,8 +5,17 @@ import io.fluxperf.engine.protocol.memcache.target.MemcacheCounters.Stat;
 import io.fluxperf.engine.protocol.memcache.target.MemcacheCounters.Verb;
 import io.fluxperf.engine.target.ByteKey;
 import io.netty.buffer.ByteBuf;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
+
+import static io.fluxperf.engine.protocol.memcache.target.MetaReplies.CRLF;
+import static io.fluxperf.engine.protocol.memcache.target.MetaReplies.MAX_OPAQUE;
+import static io.fluxperf.engine.protocol.memcache.target.MetaReplies.ascii;
+import static io.fluxperf.engine.protocol.memcache.target.MetaReplies.digits;
+import static io.fluxperf.engine.protocol.memcache.target.MetaReplies.errorLine;
+import static io.fluxperf.engine.protocol.memcache.target.MetaReplies.flag;
+import static io.fluxperf.engine.protocol.memcache.target.MetaReplies.opaque;
+import static io.fluxperf.engine.protocol.memcache.target.MetaReplies.secondsLeft;
+import static io.fluxperf.engine.protocol.memcache.target.MetaReplies.slabClass;
+import static io.fluxperf.engine.protocol.memcache.target.MetaReplies.writeKey;
 
 /**
  * One connection's meta commands ({@code mg}, {@code ms}, {@code md}, {@code ma}, {@code mn},
@@ -29,8 +38,6 @@ final class MetaCommands {
     private static final int KEY_MAX_LENGTH = MemcacheStore.MAX_KEY_LENGTH;
     /** memcached's MFLAG_MAX_OPT_LENGTH: more tokens than this (with the terminal one) are refused. */
     private static final int MAX_TOKENS = 20;
-    /** memcached's MFLAG_MAX_OPAQUE_LENGTH, the O included. */
-    private static final int MAX_OPAQUE = 32;
     /** memcached's sizeof(item) with cas on a 64-bit build, for me's size. */
     private static final int ITEM_HEADER = 48 + 8;
 
@@ -43,9 +50,7 @@ final class MetaCommands {
     private static final byte[] MN = ascii("MN\r\n");
     private static final byte[] ME = ascii("ME ");
     private static final byte[] EN_LINE = ascii("EN\r\n");
-    private static final byte[] CRLF = ascii("\r\n");
     private static final byte[] NEVER = ascii("-1");
-    private static final byte[] BINARY_KEY = ascii(" b");
     private static final byte[] ERROR = ascii("ERROR\r\n");
     private static final byte[] EXP = ascii(" exp=");
     private static final byte[] LA_CAS = ascii(" la=0 cas=");
@@ -53,8 +58,6 @@ final class MetaCommands {
     private static final byte[] NOT_FETCHED_CLS = ascii(" fetch=no cls=");
     private static final byte[] SIZE = ascii(" size=");
     private static final String BAD_FORMAT = "CLIENT_ERROR bad command line format";
-    private static final String BAD_TOKEN = "CLIENT_ERROR bad token in command line format";
-    private static final String INVALID_FLAG = "CLIENT_ERROR invalid flag";
     private static final String OPAQUE_TOO_LONG = "CLIENT_ERROR opaque token too long";
 
     private final MemcacheStore store;
@@ -62,30 +65,7 @@ final class MetaCommands {
     private final AsciiNumbers numbers;
     private final ByteKey probe = ByteKey.probe();
     private final MetaResult result = new MetaResult();
-
-    /** The key of the current command, base64-decoded when it came with b. */
-    private byte[] key = new byte[256];
-    private int keyLength;
-
-    // the flags of the current command (memcached's struct _meta_flags)
-    private long seen;
-    private String error;
-    private boolean keyBinary;
-    private boolean value;
-    private boolean quiet;
-    private boolean noUpdate;
-    private boolean vivify;
-    private boolean hasCas;
-    private boolean hasTtl;
-    /** The later of N and T decides the expiry of an item the command creates. */
-    private boolean ttlAfterVivify;
-    private byte mode;
-    private int clientFlags;
-    private long casValue;
-    private long delta;
-    private long initial;
-    private long ttlExpiry;
-    private long vivifyExpiry;
+    private final MetaFlags flags;
 
     // an ms waiting for its data block: its line's tokens are kept for the reply's flags
     private boolean awaitingData;
@@ -105,6 +85,7 @@ final class MetaCommands {
         this.store = store;
         this.counters = counters;
         this.numbers = numbers;
+        this.flags = new MetaFlags(numbers);
     }
 
     /** Whether {@code line} is a meta command: two bytes, the first 'm'. */
@@ -158,13 +139,14 @@ final class MetaCommands {
             errorLine(out, "CLIENT_ERROR options flags are too long");
             return;
         }
-        if (!preparse(line, 2, n, now)) {
-            errorLine(out, error == null ? BAD_FORMAT : error);
+        if (!flags.parse(line, 2, n, now)) {
+            errorLine(out, flags.error == null ? BAD_FORMAT : flags.error);
             return;
         }
-        ByteKey k = probe.view(key, 0, keyLength);
-        long newExpiry = hasTtl ? ttlExpiry : MetaResult.KEEP;
-        store.metaGet(k, noUpdate, newExpiry, vivify, ttlAfterVivify && hasTtl ? ttlExpiry : vivifyExpiry, keyBinary,
+        ByteKey k = probe.view(flags.key, 0, flags.keyLength);
+        long newExpiry = flags.hasTtl ? flags.ttlExpiry : MetaResult.KEEP;
+        long vivifiedExpiry = flags.ttlAfterVivify && flags.hasTtl ? flags.ttlExpiry : flags.vivifyExpiry;
+        store.metaGet(k, flags.noUpdate, newExpiry, flags.vivify, vivifiedExpiry, flags.keyBinary,
                 now, result);
         Item it = result.item;
         int mark = out.writerIndex();
@@ -181,16 +163,16 @@ final class MetaCommands {
                         return;
                     }
                 } else if (f == 'k') {
-                    writeKey(out, key, 0, keyLength, keyBinary);
+                    writeKey(out, flags.key, 0, flags.keyLength, flags.keyBinary);
                 }
             }
             out.writeBytes(CRLF);
-            if (quiet) {
+            if (flags.quiet) {
                 out.writerIndex(mark); // quiet mode leaves a miss out
             }
             return;
         }
-        if (value) {
+        if (flags.value) {
             out.writeBytes(VA);
             numbers.writeUnsigned(out, it.value.length);
         } else {
@@ -227,7 +209,7 @@ final class MetaCommands {
                         return;
                     }
                 }
-                case 'k' -> writeKey(out, key, 0, keyLength, it.binaryKey);
+                case 'k' -> writeKey(out, flags.key, 0, flags.keyLength, it.binaryKey);
                 default -> {
                     // flags that only change what is done (b, q, u, v, N, P, L)
                 }
@@ -240,7 +222,7 @@ final class MetaCommands {
             flag(out, 'W');
         }
         out.writeBytes(CRLF);
-        if (value) {
+        if (flags.value) {
             out.writeBytes(it.value);
             out.writeBytes(CRLF);
         }
@@ -278,10 +260,10 @@ final class MetaCommands {
             errorLine(out, BAD_FORMAT);
             return;
         }
-        String problem = preparse(line, 3, n, now) ? null : error == null ? BAD_FORMAT : error;
+        String problem = flags.parse(line, 3, n, now) ? null : flags.error == null ? BAD_FORMAT : flags.error;
         int storeMode = MemcacheStore.SET;
         if (problem == null) {
-            switch (mode) {
+            switch (flags.mode) {
                 case 0, 'S' -> storeMode = MemcacheStore.SET;
                 case 'E' -> storeMode = MemcacheStore.ADD;
                 case 'A' -> storeMode = MemcacheStore.APPEND;
@@ -295,12 +277,12 @@ final class MetaCommands {
                 problem = OPAQUE_TOO_LONG; // memcached checks it after the mode
             }
         }
-        if (problem == null && hasCas && (storeMode == MemcacheStore.SET || storeMode == MemcacheStore.REPLACE)) {
+        if (problem == null && flags.hasCas && (storeMode == MemcacheStore.SET || storeMode == MemcacheStore.REPLACE)) {
             storeMode = MemcacheStore.CAS; // as memcached upgrades them
         }
-        if (problem == null && !store.fits(keyLength, length)) {
+        if (problem == null && !store.fits(flags.keyLength, length)) {
             counters.increment(Stat.STORE_TOO_LARGE);
-            store.delete(probe.view(key, 0, keyLength), now); // memcached drops the stale value, whatever the mode
+            store.delete(probe.view(flags.key, 0, flags.keyLength), now); // memcached drops the stale value, whatever the mode
             problem = "SERVER_ERROR object too large for cache";
         }
         if (problem != null) {
@@ -309,12 +291,12 @@ final class MetaCommands {
             return;
         }
         pendingMode = storeMode;
-        pendingKey = ByteKey.copyOf(key, 0, keyLength);
-        pendingBinary = keyBinary;
-        pendingFlags = clientFlags;
-        pendingExpiry = hasTtl ? ttlExpiry : Item.NEVER;
-        pendingCas = hasCas ? casValue : 0;
-        pendingQuiet = quiet;
+        pendingKey = ByteKey.copyOf(flags.key, 0, flags.keyLength);
+        pendingBinary = flags.keyBinary;
+        pendingFlags = flags.clientFlags;
+        pendingExpiry = flags.hasTtl ? flags.ttlExpiry : Item.NEVER;
+        pendingCas = flags.hasCas ? flags.casValue : 0;
+        pendingQuiet = flags.quiet;
         keepTokens(line, n);
         awaitingData = true;
         decoder.expectData((int) length);
@@ -352,7 +334,7 @@ final class MetaCommands {
                     out.writeByte(' ');
                     out.writeBytes(b, from, pendingEnds[i] - from);
                 }
-                case 'k' -> writeKey(out, key, 0, keyLength, pendingBinary); // still the ms's key: nothing ran since
+                case 'k' -> writeKey(out, flags.key, 0, flags.keyLength, pendingBinary); // still the ms's key: nothing ran since
                 case 'c' -> {
                     flag(out, 'c');
                     numbers.writeUnsigned(out, stored == MemcacheStore.STORED && result.item != null ? result.item.cas : 0);
@@ -395,7 +377,7 @@ final class MetaCommands {
             errorLine(out, "CLIENT_ERROR options flags too long");
             return;
         }
-        if (!preparse(line, 2, n, now)) {
+        if (!flags.parse(line, 2, n, now)) {
             errorLine(out, "CLIENT_ERROR invalid or duplicate flag");
             return;
         }
@@ -405,11 +387,11 @@ final class MetaCommands {
                 return;
             }
         }
-        ByteKey k = probe.view(key, 0, keyLength);
+        ByteKey k = probe.view(flags.key, 0, flags.keyLength);
         byte[] code;
-        if (hasCas) {
+        if (flags.hasCas) {
             Item it = store.peek(k, now);
-            if (it != null && it.cas != casValue) {
+            if (it != null && it.cas != flags.casValue) {
                 counters.increment(Stat.DELETE_MISSES);
                 code = EX;
             } else if (it != null && store.delete(k, now)) {
@@ -426,7 +408,7 @@ final class MetaCommands {
             counters.increment(Stat.DELETE_MISSES);
             code = NF;
         }
-        if (code == HD && quiet) {
+        if (code == HD && flags.quiet) {
             return;
         }
         out.writeBytes(code);
@@ -435,7 +417,7 @@ final class MetaCommands {
             if (f == 'O') {
                 opaque(line, i, out);
             } else if (f == 'k') {
-                writeKey(out, key, 0, keyLength, keyBinary);
+                writeKey(out, flags.key, 0, flags.keyLength, flags.keyBinary);
             }
         }
         out.writeBytes(CRLF);
@@ -457,14 +439,14 @@ final class MetaCommands {
             errorLine(out, "CLIENT_ERROR options flags too long");
             return;
         }
-        delta = 1;
-        initial = 0;
-        if (!preparse(line, 2, n, now)) {
+        flags.delta = 1;
+        flags.initial = 0;
+        if (!flags.parse(line, 2, n, now)) {
             errorLine(out, "CLIENT_ERROR invalid or duplicate flag");
             return;
         }
         boolean incr;
-        switch (mode) {
+        switch (flags.mode) {
             case 0, 'I', '+' -> incr = true;
             case 'D', '-' -> incr = false;
             default -> {
@@ -472,8 +454,9 @@ final class MetaCommands {
                 return;
             }
         }
-        ByteKey k = probe.view(key, 0, keyLength);
-        int status = store.arithmetic(k, incr, delta, hasCas ? casValue : 0, hasTtl ? ttlExpiry : MetaResult.KEEP, now,
+        ByteKey k = probe.view(flags.key, 0, flags.keyLength);
+        int status = store.arithmetic(k, incr, flags.delta, flags.hasCas ? flags.casValue : 0,
+                flags.hasTtl ? flags.ttlExpiry : MetaResult.KEEP, now,
                 numbers, result);
         long number = numbers.value;
         Item it = null;
@@ -489,14 +472,14 @@ final class MetaCommands {
             }
             case MemcacheStore.EXISTS -> code = EX;
             default -> {
-                if (vivify) {
+                if (flags.vivify) {
                     // created from J (0), counted as neither a hit nor a miss, as memcached does
-                    long expiry = hasTtl && ttlAfterVivify ? ttlExpiry : vivifyExpiry;
-                    int stored = store.store(MemcacheStore.ADD, ByteKey.copyOf(key, 0, keyLength), 0, expiry,
-                            AsciiNumbers.unsignedValue(initial, 1), 0, keyBinary, now, result);
+                    long expiry = flags.hasTtl && flags.ttlAfterVivify ? flags.ttlExpiry : flags.vivifyExpiry;
+                    int stored = store.store(MemcacheStore.ADD, ByteKey.copyOf(flags.key, 0, flags.keyLength), 0, expiry,
+                            AsciiNumbers.unsignedValue(flags.initial, 1), 0, flags.keyBinary, now, result);
                     if (stored == MemcacheStore.STORED && result.item != null) {
                         it = result.item;
-                        number = initial;
+                        number = flags.initial;
                     } else {
                         code = NS;
                     }
@@ -508,7 +491,7 @@ final class MetaCommands {
         }
         int mark = out.writerIndex();
         if (it != null) {
-            if (value) {
+            if (flags.value) {
                 out.writeBytes(VA);
                 numbers.writeUnsigned(out, digits(number));
             } else {
@@ -526,7 +509,7 @@ final class MetaCommands {
                     return;
                 }
             } else if (f == 'k') {
-                writeKey(out, key, 0, keyLength, keyBinary);
+                writeKey(out, flags.key, 0, flags.keyLength, flags.keyBinary);
             } else if (it != null && f == 'c') {
                 flag(out, 'c');
                 numbers.writeUnsigned(out, it.cas);
@@ -535,12 +518,12 @@ final class MetaCommands {
                 ttl(out, it, now);
             }
         }
-        if (it != null && value) {
+        if (it != null && flags.value) {
             out.writeBytes(CRLF);
             numbers.writeUnsigned(out, number);
         }
         out.writeBytes(CRLF);
-        if (it != null && status == MemcacheStore.OK && quiet) {
+        if (it != null && status == MemcacheStore.OK && flags.quiet) {
             out.writerIndex(mark); // quiet mode leaves a success out (but not a creation)
         }
     }
@@ -553,26 +536,25 @@ final class MetaCommands {
             errorLine(out, BAD_FORMAT);
             return;
         }
-        keyLength = line.length(1);
-        System.arraycopy(line.bytes, line.start(1), keyBuffer(keyLength), 0, keyLength);
+        flags.readKey(line);
         if (n >= 4 && line.length(2) == 1 && line.firstByte(2) == 'b') {
-            int decoded = Base64Keys.decode(key, 0, keyLength, key, 0);
+            int decoded = Base64Keys.decode(flags.key, 0, flags.keyLength, flags.key, 0);
             if (decoded < 0) {
                 errorLine(out, BAD_FORMAT);
                 return;
             }
-            keyLength = decoded;
+            flags.keyLength = decoded;
         }
-        Item it = store.peek(probe.view(key, 0, keyLength), now);
+        Item it = store.peek(probe.view(flags.key, 0, flags.keyLength), now);
         if (it == null) {
             out.writeBytes(EN_LINE);
             return;
         }
         out.writeBytes(ME);
         if (it.binaryKey) {
-            Base64Keys.encode(key, 0, keyLength, out);
+            Base64Keys.encode(flags.key, 0, flags.keyLength, out);
         } else {
-            out.writeBytes(key, 0, keyLength);
+            out.writeBytes(flags.key, 0, flags.keyLength);
         }
         out.writeBytes(EXP);
         if (it.expiresAtMillis == Item.NEVER) {
@@ -584,177 +566,14 @@ final class MetaCommands {
         out.writeBytes(LA_CAS);
         numbers.writeUnsigned(out, it.cas);
         out.writeBytes(it.fetched ? FETCHED_CLS : NOT_FETCHED_CLS);
-        long total = ITEM_HEADER + keyLength + 1 + (it.flags == 0 ? 0 : 4) + it.value.length + 2;
+        long total = ITEM_HEADER + flags.keyLength + 1 + (it.flags == 0 ? 0 : 4) + it.value.length + 2;
         numbers.writeUnsigned(out, slabClass(total));
         out.writeBytes(SIZE);
         numbers.writeUnsigned(out, total);
         out.writeBytes(CRLF);
     }
 
-    // ---- flags ----
-
-    /**
-     * memcached's {@code _meta_flag_preparse}: reads the flags from token {@code first}, decoding the
-     * key for b. Returns false on a bad flag, with {@link #error} set when memcached names it.
-     */
-    private boolean preparse(CommandLine line, int first, int n, long now) {
-        seen = 0;
-        error = null;
-        keyBinary = false;
-        value = false;
-        quiet = false;
-        noUpdate = false;
-        vivify = false;
-        hasCas = false;
-        hasTtl = false;
-        ttlAfterVivify = false;
-        mode = 0;
-        clientFlags = 0;
-        keyLength = line.length(1);
-        System.arraycopy(line.bytes, line.start(1), keyBuffer(keyLength), 0, keyLength);
-        boolean failed = false;
-        byte[] b = line.bytes;
-        for (int i = first; i < n - 1; i++) {
-            int from = line.start(i);
-            int to = line.end(i);
-            byte o = b[from];
-            if (o < 0 || o >= 127 || seen(o)) {
-                error = "CLIENT_ERROR duplicate flag";
-                return false;
-            }
-            switch (o) {
-                case 'b' -> {
-                    int decoded = Base64Keys.decode(key, 0, keyLength, key, 0);
-                    if (decoded < 0) {
-                        error = "CLIENT_ERROR error decoding key";
-                        failed = true;
-                        decoded = 0;
-                    }
-                    keyLength = decoded;
-                    keyBinary = true;
-                }
-                case 'N' -> {
-                    vivify = true;
-                    if (!numbers.parseSigned(b, from + 1, to)) {
-                        error = BAD_TOKEN;
-                        failed = true;
-                    } else {
-                        vivifyExpiry = Item.expiryMillis((int) numbers.value, now);
-                        ttlAfterVivify = false;
-                    }
-                }
-                case 'T' -> {
-                    if (!numbers.parseSigned(b, from + 1, to)) {
-                        error = BAD_TOKEN;
-                        failed = true;
-                    } else {
-                        ttlExpiry = Item.expiryMillis((int) numbers.value, now);
-                        hasTtl = true;
-                        ttlAfterVivify = true;
-                    }
-                }
-                case 'O', 'P', 'L', 'k', 's', 't', 'c', 'f', 'h' -> {
-                    // return flags and proxy hints: read when answering
-                }
-                case 'v' -> value = true;
-                case 'u' -> noUpdate = true;
-                case 'q' -> quiet = true;
-                case 'F' -> {
-                    if (!numbers.parseUnsigned(b, from + 1, to)) {
-                        failed = true;
-                    } else {
-                        clientFlags = (int) numbers.value;
-                    }
-                }
-                case 'C' -> {
-                    if (!numbers.parseUnsigned64(b, from + 1, to)) {
-                        error = BAD_TOKEN;
-                        failed = true;
-                    } else {
-                        casValue = numbers.value;
-                        hasCas = true;
-                    }
-                }
-                case 'M' -> {
-                    if (to - from != 2) {
-                        error = "CLIENT_ERROR incorrect length for M token";
-                        failed = true;
-                    } else {
-                        mode = b[from + 1];
-                    }
-                }
-                case 'J' -> {
-                    if (!numbers.parseUnsigned64(b, from + 1, to)) {
-                        error = "CLIENT_ERROR invalid numeric initial value";
-                        failed = true;
-                    } else {
-                        initial = numbers.value;
-                    }
-                }
-                case 'D' -> {
-                    if (!numbers.parseUnsigned64(b, from + 1, to)) {
-                        error = "CLIENT_ERROR invalid numeric delta value";
-                        failed = true;
-                    } else {
-                        delta = numbers.value;
-                    }
-                }
-                default -> {
-                    // unknown to memcached, or (I, R, l) not kept here
-                    error = INVALID_FLAG;
-                    return false;
-                }
-            }
-        }
-        return !failed;
-    }
-
-    /** Marks flag {@code o} as seen; true when it was already. */
-    private boolean seen(byte o) {
-        if (o < 64) {
-            return false; // only letters can pass the switch; the rest are invalid flags anyway
-        }
-        long bit = 1L << (o - 64);
-        boolean was = (seen & bit) != 0;
-        seen |= bit;
-        return was;
-    }
-
-    private byte[] keyBuffer(int length) {
-        if (key.length < length) {
-            key = new byte[Math.max(length, key.length * 2)];
-        }
-        return key;
-    }
-
     // ---- reply pieces ----
-
-    private static void flag(ByteBuf out, char f) {
-        out.writeByte(' ');
-        out.writeByte(f);
-    }
-
-    /** Copies an O flag as given; false when it is too long. */
-    private static boolean opaque(CommandLine line, int i, ByteBuf out) {
-        if (line.length(i) > MAX_OPAQUE) {
-            return false;
-        }
-        out.writeByte(' ');
-        out.writeBytes(line.bytes, line.start(i), line.length(i));
-        return true;
-    }
-
-    /** The k flag: the key, base64-encoded and followed by b when it is binary. */
-    private static void writeKey(ByteBuf out, byte[] k, int offset, int length, boolean binary) {
-        out.writeByte(' ');
-        out.writeByte('k');
-        if (binary) {
-            Base64Keys.encode(k, offset, length, out);
-            out.writeBytes(BINARY_KEY);
-        } else {
-            out.writeBytes(k, offset, length);
-        }
-    }
 
     private void ttl(ByteBuf out, Item it, long now) {
         if (it.expiresAtMillis == Item.NEVER) {
@@ -764,45 +583,8 @@ final class MetaCommands {
         }
     }
 
-    /** Whole seconds until the item expires, as memcached's clock of whole seconds shows them. */
-    private static long secondsLeft(Item it, long now) {
-        return Math.max(0, (it.expiresAtMillis - now + 999) / 1000);
-    }
-
-    private static long digits(long v) {
-        long n = 1;
-        for (long q = Long.divideUnsigned(v, 10); q != 0; q /= 10) {
-            n++;
-        }
-        return n;
-    }
-
-    /** memcached's slab class for an item of {@code total} bytes with its defaults (-n 48, -f 1.25). */
-    private static long slabClass(long total) {
-        long size = 96; // sizeof(item) + the 48-byte minimum chunk
-        long cls = 1;
-        while (total > size && cls < 63) {
-            size = (long) (size * 1.25);
-            if (size % 8 != 0) {
-                size += 8 - size % 8;
-            }
-            cls++;
-        }
-        return cls;
-    }
-
     private void error(ByteBuf out) {
         counters.count(Verb.ERROR);
         out.writeBytes(ERROR);
-    }
-
-    /** A CLIENT_ERROR or SERVER_ERROR line, which quiet mode never leaves out. */
-    private static void errorLine(ByteBuf out, String text) {
-        out.writeCharSequence(text, StandardCharsets.US_ASCII);
-        out.writeBytes(CRLF);
-    }
-
-    private static byte[] ascii(String s) {
-        return s.getBytes(StandardCharsets.US_ASCII);
     }
 }

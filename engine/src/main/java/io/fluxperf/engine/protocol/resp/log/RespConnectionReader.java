@@ -3,7 +3,9 @@ package io.fluxperf.engine.protocol.resp.log;
 import io.fluxperf.engine.log.LogEntry;
 import io.fluxperf.engine.log.ReaderContext;
 import io.fluxperf.engine.log.capture.CommandSink;
-import io.fluxperf.engine.log.capture.ConnectionReader;
+import io.fluxperf.engine.log.capture.AbstractConnectionReader;
+import io.fluxperf.engine.log.capture.LineBuffer;
+import io.fluxperf.engine.log.capture.StatedLength;
 import io.fluxperf.engine.protocol.resp.RespOutcome;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.Outcome;
@@ -25,24 +27,21 @@ import java.util.Arrays;
  * <p>After SUBSCRIBE, PSUBSCRIBE, SSUBSCRIBE, MONITOR or CLIENT REPLY the server's messages are no
  * longer one reply per command: the connection's later replies are not read.
  */
-final class RespConnectionReader implements ConnectionReader {
+final class RespConnectionReader extends AbstractConnectionReader {
     /** redis' own limit for an inline command (PROTO_INLINE_MAX_SIZE). */
     static final int MAX_INLINE = 64 << 10;
     /** redis' proto-max-bulk-len default. */
     static final long MAX_BULK = 512L << 20;
-    /** A command holding more bytes than this is read past, not kept (and counted as skipped). */
-    static final long HOLD_LIMIT = 64L << 20;
     static final String TOO_BIG = "commands larger than 64 MiB (read past, not held)";
     private static final int MAX_ARGS = 1 << 20;
+    private static final Command[] COMMANDS = Command.values();
 
-    private static final int R_SYNC = 0;
     private static final int R_START = 1;
     private static final int R_COUNT = 2;
     private static final int R_BULK_HEAD = 3;
     private static final int R_BULK_LENGTH = 4;
     private static final int R_BULK_DATA = 5;
     private static final int R_INLINE = 6;
-    private static final int R_DEAD = 7;
 
     private static final int T_TYPE = 0;
     private static final int T_LINE = 1;
@@ -56,29 +55,12 @@ final class RespConnectionReader implements ConnectionReader {
 
     // ---- the client's side ----
     private int rState;
-    private LogEntry e;
     private final NumberLine requestNumber = new NumberLine();
     private long argsLeft;
-    private long dataLeft;
-    private int crlfLeft;
-    private int argAt;
+    private final StatedLength bulk = new StatedLength();
     private int argEnd;
     private long held;
-    private boolean cut;
-    private boolean tooBig;
-    private boolean tentative;
-    private long tentativeBytes;
-    private long syncSkipped;
-    /** Where the segment being read started (a failed attempt at a boundary skips all of it). */
-    private int segmentFrom;
-    private byte[] line = new byte[256];
-    private int lineLength;
-
-    // commands waiting for their replies
-    private long[] waitingHandle = new long[16];
-    private Command[] waitingCommand = new Command[16];
-    private int waitingHead;
-    private int waitingCount;
+    private final LineBuffer line = new LineBuffer();
 
     // ---- the server's side ----
     private int tState;
@@ -87,8 +69,7 @@ final class RespConnectionReader implements ConnectionReader {
     private int lineBytes;
     private boolean lineZero;
     private boolean lineCr;
-    private long replyLeft;
-    private int replyCrlfLeft;
+    private final StatedLength replyBulk = new StatedLength();
     private long[] left = new long[8];
     private byte[] types = new byte[8];
     private int depth;
@@ -103,6 +84,7 @@ final class RespConnectionReader implements ConnectionReader {
     private long zeroElements;
 
     RespConnectionReader(ReaderContext ctx) {
+        super(TOO_BIG);
         this.ctx = ctx;
         this.verbs = new RedisVerbs(ctx, "AUTH/HELLO (a connection's setup: give --password, --user or --resp)");
         this.prefixer = ctx.keyPrefix == null ? null : new RedisMonitorReader.Prefixer(ctx.keyPrefix);
@@ -110,16 +92,9 @@ final class RespConnectionReader implements ConnectionReader {
 
     @Override
     public void reset(boolean fromStart) {
-        rState = fromStart ? R_START : R_SYNC;
-        e = null;
-        cut = false;
-        tooBig = false;
+        super.reset(fromStart);
+        rState = R_START;
         held = 0;
-        tentative = false;
-        tentativeBytes = 0;
-        syncSkipped = 0;
-        waitingHead = 0;
-        waitingCount = 0;
         tState = T_TYPE;
         depth = 0;
         clearShape();
@@ -128,36 +103,22 @@ final class RespConnectionReader implements ConnectionReader {
     // ================= requests =================
 
     @Override
-    public void request(byte[] b, int from, int to, CommandSink out) {
-        if (rState == R_DEAD) {
-            return;
-        }
-        if (rState == R_SYNC) {
-            if (b[from] != '*') {
-                syncSkipped += to - from;
-                return;
-            }
-            tentative = true;
-            tentativeBytes = 0;
-            rState = R_START;
-        }
-        segmentFrom = from;
-        int p = from;
-        while (p < to && rState != R_DEAD && rState != R_SYNC) {
-            p = step(b, p, to, out);
-        }
-        if (tentative) {
-            tentativeBytes += to - from;
-        }
+    protected boolean mayStartCommand(byte[] b, int from, int to) {
+        return b[from] == '*';
     }
 
-    /** Takes one step of the request state machine from {@code p}; returns where it stopped. */
-    private int step(byte[] b, int p, int to, CommandSink out) {
+    @Override
+    protected void atCommandStart() {
+        rState = R_START;
+    }
+
+    @Override
+    protected int step(byte[] b, int p, int to, CommandSink out) {
         switch (rState) {
             case R_START -> {
                 byte c = b[p];
                 if (c == '*') {
-                    begin(out);
+                    startCommand(out);
                     requestNumber.clear();
                     rState = R_COUNT;
                     return p + 1;
@@ -165,11 +126,11 @@ final class RespConnectionReader implements ConnectionReader {
                 if (c == '\r' || c == '\n') {
                     return p + 1; // an empty inline command: redis ignores it
                 }
-                if (tentative) {
-                    return fail(out, b, p, to);
+                if (tentative()) {
+                    return fail(out, b, p, to, null);
                 }
-                begin(out);
-                lineLength = 0;
+                startCommand(out);
+                line.clear();
                 rState = R_INLINE;
                 return p;
             }
@@ -179,7 +140,7 @@ final class RespConnectionReader implements ConnectionReader {
                     return p;
                 }
                 if (requestNumber.bad || requestNumber.value > MAX_ARGS) {
-                    return fail(out, b, p, to);
+                    return fail(out, b, p, to, null);
                 }
                 if (requestNumber.value <= 0) {
                     rState = R_START; // "*0" and "*-1": redis reads nothing and answers nothing
@@ -193,7 +154,7 @@ final class RespConnectionReader implements ConnectionReader {
             }
             case R_BULK_HEAD -> {
                 if (b[p] != '$') {
-                    return fail(out, b, p, to);
+                    return fail(out, b, p, to, null);
                 }
                 requestNumber.clear();
                 rState = R_BULK_LENGTH;
@@ -206,61 +167,44 @@ final class RespConnectionReader implements ConnectionReader {
                 }
                 long n = requestNumber.value;
                 if (requestNumber.bad || requestNumber.negative || n > MAX_BULK) {
-                    return fail(out, b, p, to);
+                    return fail(out, b, p, to, null);
                 }
-                dataLeft = n;
-                crlfLeft = 2;
+                bulk.start(n, 2);
                 held += n;
                 if (!tooBig && held > HOLD_LIMIT) {
                     tooBig = true;
                 }
-                if (!tooBig && !cut) {
-                    argAt = e.beginArg((int) n);
-                    argEnd = argAt;
+                if (!dropped()) {
+                    argEnd = e.beginArg((int) n);
                 }
                 rState = R_BULK_DATA;
                 return p;
             }
             case R_BULK_DATA -> {
-                if (dataLeft > 0) {
-                    int n = (int) Math.min(dataLeft, to - p);
-                    if (!tooBig && !cut) {
+                if (bulk.inData()) {
+                    int n = bulk.take(to - p);
+                    if (!dropped()) {
                         System.arraycopy(b, p, e.args, argEnd, n);
                         argEnd += n;
                     }
-                    dataLeft -= n;
-                    p += n;
-                    return p;
+                    return p + n;
                 }
-                byte expected = crlfLeft == 2 ? (byte) '\r' : (byte) '\n';
-                if (b[p] != expected) {
-                    return fail(out, b, p, to);
+                if (!bulk.takeLineEnd(b[p])) {
+                    return fail(out, b, p, to, null);
                 }
-                crlfLeft--;
-                p++;
                 bulkDone(out);
-                return p;
+                return p + 1;
             }
             case R_INLINE -> {
-                int nl = p;
-                while (nl < to && b[nl] != '\n') {
-                    nl++;
+                int q = line.feed(b, p, to, MAX_INLINE);
+                if (line.tooLong()) {
+                    return fail(out, b, p, to, null);
                 }
-                int n = nl - p;
-                if (lineLength + n > MAX_INLINE) {
-                    return fail(out, b, p, to);
+                if (!line.done()) {
+                    return q;
                 }
-                if (lineLength + n > line.length) {
-                    line = Arrays.copyOf(line, Math.max(lineLength + n, line.length * 2));
-                }
-                System.arraycopy(b, p, line, lineLength, n);
-                lineLength += n;
-                if (nl == to) {
-                    return to;
-                }
-                int end = lineLength > 0 && line[lineLength - 1] == '\r' ? lineLength - 1 : lineLength;
-                if (!splitInline(end)) {
-                    return fail(out, b, p, to);
+                if (!RedisInline.split(line.bytes(), line.length(), e)) {
+                    return fail(out, b, p, to, null);
                 }
                 if (e.argCount == 0) {
                     rState = R_START; // blank: nothing to run
@@ -269,25 +213,23 @@ final class RespConnectionReader implements ConnectionReader {
                 } else {
                     finish(out);
                 }
-                return nl + 1;
+                return q;
             }
             default -> throw new IllegalStateException("request state " + rState);
         }
     }
 
-    private void begin(CommandSink out) {
-        e = out.begin();
-        cut = false;
-        tooBig = false;
+    private void startCommand(CommandSink out) {
+        begin(out);
         held = 0;
     }
 
     /** The bulk string being read has all its bytes and its CRLF: one argument more, maybe the last. */
-    private boolean bulkDone(CommandSink out) {
-        if (dataLeft > 0 || crlfLeft > 0) {
-            return false;
+    private void bulkDone(CommandSink out) {
+        if (!bulk.done()) {
+            return;
         }
-        if (!tooBig && !cut) {
+        if (!dropped()) {
             e.endArg(argEnd);
         }
         if (--argsLeft > 0) {
@@ -295,52 +237,21 @@ final class RespConnectionReader implements ConnectionReader {
         } else {
             finish(out);
         }
-        return true;
-    }
-
-    /** The bytes at {@code p} are not a redis command: a failed attempt at a boundary, or the stream's end. */
-    private int fail(CommandSink out, byte[] b, int p, int to) {
-        if (tentative) {
-            // not a boundary after all: this segment is skipped too, and the next one is tried
-            syncSkipped += tentativeBytes + (to - segmentFrom);
-            tentative = false;
-            tentativeBytes = 0;
-            rState = R_SYNC;
-            e = null;
-            out.abandon();
-            return to;
-        }
-        rState = R_DEAD;
-        out.requestsLost("bytes that are no redis command ('" + printable(b, p, to) + "')");
-        return to;
     }
 
     @Override
-    public void requestGap(long n, CommandSink out) {
-        switch (rState) {
-            case R_DEAD -> {
-            }
-            case R_SYNC -> syncSkipped += n;
-            default -> {
-                if (tentative) {
-                    syncSkipped += tentativeBytes + n;
-                    tentative = false;
-                    tentativeBytes = 0;
-                    rState = R_SYNC;
-                    e = null;
-                    out.abandon();
-                } else if (rState == R_BULK_DATA && n <= dataLeft + crlfLeft) {
-                    cut = true;
-                    long fromData = Math.min(n, dataLeft);
-                    dataLeft -= fromData;
-                    crlfLeft -= (int) (n - fromData);
-                    bulkDone(out);
-                } else {
-                    rState = R_DEAD;
-                    out.requestsLost(null);
-                }
-            }
+    protected String notACommand(byte[] b, int p, int to, String what) {
+        return "bytes that are no redis command ('" + printable(b, p, to, 16) + "')";
+    }
+
+    @Override
+    protected boolean skipInCommand(long n, CommandSink out) {
+        if (rState != R_BULK_DATA || !bulk.skip(n)) {
+            return false;
         }
+        cut = true;
+        bulkDone(out);
+        return true;
     }
 
     /** A whole command: replayed, skipped or counted as cut; its reply is waited for. */
@@ -348,17 +259,12 @@ final class RespConnectionReader implements ConnectionReader {
         LogEntry entry = e;
         e = null;
         rState = R_START;
-        if (tentative) {
-            tentative = false;
-            out.pickedUp(syncSkipped);
-        }
+        pickedUp(out);
         Command replyRule = null;
         boolean changesReplies = false;
         long handle;
-        if (cut) {
-            handle = out.cut();
-        } else if (tooBig) {
-            handle = out.skip(TOO_BIG);
+        if (dropped()) {
+            handle = drop(out);
         } else {
             int verb = ctx.verbs.id(entry.args, 0, entry.argLength(0));
             RedisVerbs.Verb v = verbs.verb(verb);
@@ -381,7 +287,7 @@ final class RespConnectionReader implements ConnectionReader {
                 handle = out.complete();
             }
         }
-        waitFor(handle, replyRule);
+        waiting.add(handle, replyRule == null ? 0 : replyRule.ordinal() + 1, 0);
         if (changesReplies) {
             out.repliesLost();
         }
@@ -394,129 +300,6 @@ final class RespConnectionReader implements ConnectionReader {
             case "client" -> e.argCount > 1 && e.argLength(1) == 5 && (e.args[e.argStart(1)] | 0x20) == 'r'; // CLIENT REPLY
             default -> false;
         };
-    }
-
-    private void waitFor(long handle, Command rule) {
-        if (waitingCount == waitingHandle.length) {
-            int n = waitingHandle.length * 2;
-            long[] h = new long[n];
-            Command[] c = new Command[n];
-            for (int i = 0; i < waitingCount; i++) {
-                int slot = (waitingHead + i) & (waitingHandle.length - 1);
-                h[i] = waitingHandle[slot];
-                c[i] = waitingCommand[slot];
-            }
-            waitingHandle = h;
-            waitingCommand = c;
-            waitingHead = 0;
-        }
-        int slot = (waitingHead + waitingCount) & (waitingHandle.length - 1);
-        waitingHandle[slot] = handle;
-        waitingCommand[slot] = rule;
-        waitingCount++;
-    }
-
-    /**
-     * Splits an inline command {@code line[0, end)} into the entry's arguments as redis'
-     * {@code sdssplitargs} does: words apart by blanks, "double quotes" with C escapes and \xHH,
-     * 'single quotes' with \' only. False for unbalanced quotes (redis refuses the command).
-     */
-    private boolean splitInline(int end) {
-        int p = 0;
-        byte[] l = line;
-        while (true) {
-            while (p < end && (l[p] == ' ' || l[p] == '\t' || l[p] == '\r' || l[p] == '\n')) {
-                p++;
-            }
-            if (p >= end) {
-                return true;
-            }
-            int out = e.beginArg(end - p);
-            byte[] a = e.args;
-            boolean dq = false;
-            boolean sq = false;
-            while (true) {
-                if (dq) {
-                    if (p >= end) {
-                        return false;
-                    }
-                    byte c = l[p];
-                    if (c == '\\' && p + 3 < end && l[p + 1] == 'x' && hex(l[p + 2]) >= 0 && hex(l[p + 3]) >= 0) {
-                        a[out++] = (byte) (hex(l[p + 2]) << 4 | hex(l[p + 3]));
-                        p += 4;
-                    } else if (c == '\\' && p + 1 < end) {
-                        byte x = l[p + 1];
-                        a[out++] = switch (x) {
-                            case 'n' -> '\n';
-                            case 'r' -> '\r';
-                            case 't' -> '\t';
-                            case 'b' -> '\b';
-                            case 'a' -> 7;
-                            default -> x;
-                        };
-                        p += 2;
-                    } else if (c == '"') {
-                        p++;
-                        if (p < end && l[p] != ' ' && l[p] != '\t') {
-                            return false;
-                        }
-                        break;
-                    } else {
-                        a[out++] = c;
-                        p++;
-                    }
-                } else if (sq) {
-                    if (p >= end) {
-                        return false;
-                    }
-                    byte c = l[p];
-                    if (c == '\\' && p + 1 < end && l[p + 1] == '\'') {
-                        a[out++] = '\'';
-                        p += 2;
-                    } else if (c == '\'') {
-                        p++;
-                        if (p < end && l[p] != ' ' && l[p] != '\t') {
-                            return false;
-                        }
-                        break;
-                    } else {
-                        a[out++] = c;
-                        p++;
-                    }
-                } else {
-                    if (p >= end) {
-                        break;
-                    }
-                    byte c = l[p];
-                    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
-                        break;
-                    } else if (c == '"') {
-                        dq = true;
-                        p++;
-                    } else if (c == '\'') {
-                        sq = true;
-                        p++;
-                    } else {
-                        a[out++] = c;
-                        p++;
-                    }
-                }
-            }
-            e.endArg(out);
-        }
-    }
-
-    private static int hex(byte c) {
-        if (c >= '0' && c <= '9') {
-            return c - '0';
-        }
-        if (c >= 'a' && c <= 'f') {
-            return c - 'a' + 10;
-        }
-        if (c >= 'A' && c <= 'F') {
-            return c - 'A' + 10;
-        }
-        return -1;
     }
 
     // ================= replies =================
@@ -583,8 +366,7 @@ final class RespConnectionReader implements ConnectionReader {
                         nil(t);
                         valueDone(false, out);
                     } else if (t == '$' || t == '=' || t == '!') {
-                        replyLeft = replyNumber.value;
-                        replyCrlfLeft = 2;
+                        replyBulk.start(replyNumber.value, 2);
                         tState = T_BULK;
                     } else {
                         long count = replyNumber.value * (t == '%' || t == '|' ? 2 : 1);
@@ -604,20 +386,16 @@ final class RespConnectionReader implements ConnectionReader {
                     }
                 }
                 case T_BULK -> {
-                    if (replyLeft > 0) {
-                        int n = (int) Math.min(replyLeft, to - p);
-                        replyLeft -= n;
-                        p += n;
-                    } else {
-                        if (b[p] != (replyCrlfLeft == 2 ? '\r' : '\n')) {
-                            tState = T_DEAD;
-                            out.repliesLost();
-                            return;
-                        }
+                    if (replyBulk.inData()) {
+                        p += replyBulk.take(to - p);
+                    } else if (replyBulk.takeLineEnd(b[p])) {
                         p++;
-                        replyCrlfLeft--;
+                    } else {
+                        tState = T_DEAD;
+                        out.repliesLost();
+                        return;
                     }
-                    if (replyLeft == 0 && replyCrlfLeft == 0) {
+                    if (replyBulk.done()) {
                         tState = T_TYPE;
                         scalar(valueType, false);
                         valueDone(false, out);
@@ -630,11 +408,8 @@ final class RespConnectionReader implements ConnectionReader {
 
     @Override
     public void replyGap(long n, CommandSink out) {
-        if (tState == T_BULK && n <= replyLeft + replyCrlfLeft) {
-            long fromData = Math.min(n, replyLeft);
-            replyLeft -= fromData;
-            replyCrlfLeft -= (int) (n - fromData);
-            if (replyLeft == 0 && replyCrlfLeft == 0) {
+        if (tState == T_BULK && replyBulk.skip(n)) {
+            if (replyBulk.done()) {
                 tState = T_TYPE;
                 scalar(valueType, false);
                 valueDone(false, out);
@@ -670,18 +445,12 @@ final class RespConnectionReader implements ConnectionReader {
         byte type = topType;
         boolean push = type == '>';
         if (!push) {
-            if (waitingCount > 0) {
-                int slot = waitingHead;
-                long handle = waitingHandle[slot];
-                Command rule = waitingCommand[slot];
-                waitingCommand[slot] = null;
-                waitingHead = (waitingHead + 1) & (waitingHandle.length - 1);
-                waitingCount--;
-                Outcome o = RespOutcome.of(rule, type, topNil, topZero, elements, nilElements, zeroElements);
-                out.settle(handle, o == Outcome.OK ? LogEntry.REPLY_OK : o == Outcome.MISS ? LogEntry.REPLY_MISS
+            if (!waiting.noneFor(out)) {
+                int rule = waiting.kind();
+                Outcome o = RespOutcome.of(rule == 0 ? null : COMMANDS[rule - 1], type, topNil, topZero, elements, nilElements,
+                        zeroElements);
+                out.settle(waiting.take(), o == Outcome.OK ? LogEntry.REPLY_OK : o == Outcome.MISS ? LogEntry.REPLY_MISS
                         : LogEntry.REPLY_ERROR);
-            } else if (rState == R_DEAD) {
-                out.unreadCommandAnswered();
             }
         }
         clearShape();
@@ -751,59 +520,6 @@ final class RespConnectionReader implements ConnectionReader {
         shapeDepth--;
         if (skipFrom == shapeDepth) {
             skipFrom = -1;
-        }
-    }
-
-    static String printable(byte[] b, int from, int to) {
-        StringBuilder s = new StringBuilder();
-        for (int i = from; i < to && i < from + 16; i++) {
-            int c = b[i] & 0xff;
-            s.append(c >= 0x20 && c < 0x7f && c != '\'' ? String.valueOf((char) c) : String.format("\\x%02x", c));
-        }
-        return s.toString();
-    }
-
-    /** A decimal number ended by CRLF, read a byte at a time across segments. */
-    static final class NumberLine {
-        long value;
-        boolean negative;
-        boolean bad;
-        boolean done;
-        private int digits;
-        private boolean cr;
-
-        void clear() {
-            value = 0;
-            negative = false;
-            bad = false;
-            done = false;
-            digits = 0;
-            cr = false;
-        }
-
-        /** Feeds bytes from {@code p}; returns where it stopped ({@link #done} once the line ended). */
-        int feed(byte[] b, int p, int to) {
-            while (p < to) {
-                byte c = b[p++];
-                if (cr) {
-                    bad |= c != '\n' || digits == 0;
-                    done = true;
-                    return p;
-                }
-                if (c == '\r') {
-                    cr = true;
-                } else if (c >= '0' && c <= '9' && digits < 18) {
-                    value = value * 10 + (c - '0');
-                    digits++;
-                } else if (c == '-' && digits == 0 && !negative) {
-                    negative = true;
-                } else {
-                    bad = true;
-                    done = true;
-                    return p;
-                }
-            }
-            return p;
         }
     }
 }
