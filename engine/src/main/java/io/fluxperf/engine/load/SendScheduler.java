@@ -27,10 +27,11 @@ import reactor.core.publisher.BaseSubscriber;
  * <p>Batched demand: the source is asked for as many requests as {@code ahead} and the pool have
  * room for ({@link #AHEAD} at most), once {@code ahead} is half empty, so a generated workload
  * emits a batch per ask instead of one request per {@code request(1)}. A paced source is asked
- * only as far ahead as {@link #LOOK_AHEAD_NANOS} of its requests (learnt from the gap between its
- * last two), and not at all while the newest request taken is not due yet: a slow rate still
- * takes one request at a time, and a rate change ({@link #ratesChanged}) finds at most that much
- * timed by the old rate. The head of {@code ahead} waits for its intended time, then for room on
+ * only as far ahead as {@link #LOOK_AHEAD_NANOS} of its requests (learnt from the mean gap of its
+ * last batch, and at most twice the last batch), and not at all while the newest request taken is
+ * not due yet: a slow rate still takes one request at a time, and a rate change
+ * ({@link #ratesChanged}) finds at most that much timed by the old rate, and learns the new gap
+ * afresh. The head of {@code ahead} waits for its intended time, then for room on
  * a connection (pipeline depth × connections bounds what is in flight, invariant 4), and that
  * wait is measured. While it waits, {@code ahead} fills up and the source is not asked for more,
  * so a slow server builds up lateness (which the open-loop latency shows) and never memory.
@@ -110,11 +111,20 @@ final class SendScheduler {
     /** Requests asked of the source that it has not emitted yet (a replay lane emits them as its reader catches up). */
     private int owed;
     /**
-     * The intended time of the last paced request taken, and its gap to the one before: 0 for a
-     * source that is not paced, {@link #GAP_UNKNOWN} or {@link #GAP_ONE_SEEN} while not yet known.
+     * The intended time of the last paced request taken, and the mean gap between the requests of
+     * the last ask (from the newest before it): 0 for a source that is not paced,
+     * {@link #GAP_UNKNOWN} or {@link #GAP_ONE_SEEN} while not yet known.
      */
     private long lastIntended;
     private long gapNanos = GAP_UNKNOWN;
+    /** Where the last ask's span began (the newest request before it) and how many it has brought. */
+    private long spanStart;
+    private int spanCount;
+    /**
+     * The last ask of a paced source: the next asks at most twice as many, so that one short gap
+     * of random arrivals at a low rate never brings seconds of requests at once.
+     */
+    private long lastAsk = 1;
     private boolean pumping;
     private boolean pumpQueued;
     /** How late this machine's alarms ring, learnt: a slow moving average, bounded. */
@@ -184,6 +194,7 @@ final class SendScheduler {
         alarm.pollOnly(busyPoll);
         owed = 0;
         gapNanos = GAP_UNKNOWN;
+        lastAsk = 1;
         subscriber = new SourceSubscriber();
         this.source = source;
         this.thread = thread;
@@ -230,6 +241,9 @@ final class SendScheduler {
      * the loop.
      */
     void ratesChanged() {
+        // the gap learnt was the old rate's: asked by it, a lower rate's requests would come hours ahead
+        gapNanos = GAP_UNKNOWN;
+        lastAsk = 1;
         Request r = ahead.peekLast(); // the source's latest: the one it can take back
         if (r == null || subscriber == null || !r.isScheduled()
                 || r.intendedNanos() - earlyNanos <= System.nanoTime()) {
@@ -238,7 +252,6 @@ final class SendScheduler {
         if (source.takeBack(r, thread)) {
             ahead.pollLast();
             pool.release(r);
-            gapNanos = GAP_UNKNOWN; // learn the new rate's gap before asking far ahead again
             pump();
         }
     }
@@ -402,11 +415,14 @@ final class SendScheduler {
         }
         long k = Math.min(AHEAD - ahead.size() - owed, pool.available() - owed);
         if (gapNanos != 0) {
-            k = Math.min(k, gapNanos < 0 ? 1 : Math.max(1, LOOK_AHEAD_NANOS / gapNanos));
+            k = Math.min(k, gapNanos < 0 ? 1 : Math.min(2 * lastAsk, Math.max(1, LOOK_AHEAD_NANOS / gapNanos)));
         }
         if (k <= 0) {
             return; // every request is in flight or waits: a reply frees one and pumps again
         }
+        lastAsk = k;
+        spanStart = lastIntended;
+        spanCount = 0;
         owed += (int) k;
         subscriber.request(k);
     }
@@ -417,7 +433,8 @@ final class SendScheduler {
         if (r.isScheduled()) {
             long t = r.intendedNanos();
             // requests due at the same time: a gap of 1 ns, so up to the room is asked for
-            gapNanos = gapNanos == GAP_UNKNOWN ? GAP_ONE_SEEN : Math.max(1, t - lastIntended);
+            spanCount++;
+            gapNanos = gapNanos == GAP_UNKNOWN ? GAP_ONE_SEEN : Math.max(1, (t - spanStart) / spanCount);
             lastIntended = t;
         } else {
             gapNanos = 0; // not paced: no look-ahead limit
