@@ -44,6 +44,7 @@ import picocli.CommandLine.Option;
                 "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log        # redis MONITOR, 1x",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log.gz --speed 2",
                 "  fluxperf replay -s 127.0.0.1:11211 -l klog.txt --speed max -c 50",
+                "  fluxperf replay -s 127.0.0.1:6379 -l big-monitor.log --speed max --reader-threads 2",
                 "  fluxperf replay -s 127.0.0.1:11211 -l stream.txt --times t.csv --loop 3",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --protocol memcache-meta --meta-flags q",
                 "  fluxperf replay -s 127.0.0.1:11211 -l run-trace/        # 'run --trace' dir",
@@ -156,6 +157,12 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware, Se
                     + " that one slow client never holds up the others (default 64m; 512k, 1g).")
     private String readAheadMemory;
 
+    @Option(names = "--reader-threads", paramLabel = "N",
+            description = "Threads that read and parse the log in parts of whole lines, put back in the log's order"
+                    + " (a redis MONITOR log, a plain file). Default: 1 below 16 MiB, else one per core beyond"
+                    + " two, at most 4; always 1 for a log that does not split, or with --scale.")
+    private Integer readerThreads;
+
     @Option(names = "--window", paramLabel = "TIME", converter = DurationConverter.class,
             description = "Report a window every TIME (default: one window for the whole replay).")
     private Duration window;
@@ -266,6 +273,7 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware, Se
                 .strict(strict)
                 .readAhead(readAhead == null ? 0 : ReplayOptions.checkedReadAhead(readAhead))
                 .readAheadBytes(readAheadMemory == null ? 0 : ReplayOptions.parseReadAheadMemory(readAheadMemory))
+                .readerThreads(readerThreads == null ? 0 : ReplayOptions.checkedReaderThreads(readerThreads))
                 .window(window)
                 .warmup(warmup)
                 .statsInterval(statsInterval)

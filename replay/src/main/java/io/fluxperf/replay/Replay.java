@@ -227,7 +227,10 @@ public final class Replay {
         Pacer pacer = new Pacer(options.speed(), options.maxWait() == null ? 0 : options.maxWait().toNanos(),
                 options.rateCap());
         // --scale: every pass reads the log once per copy, each copy in its own key namespace
-        ReplaySource.Opener opener = options.scale() > 1 ? c -> ScaledReader.open(plan, c, options.scale()) : plan::open;
+        // where the format splits, several threads read the log in parts (SplitLogReader), put back in order
+        int readerThreads = SplitLogReader.threadsFor(options.readerThreads(), plan.prepared, options.log(), options.scale());
+        ReplaySource.Opener opener = options.scale() > 1 ? c -> ScaledReader.open(plan, c, options.scale())
+                : readerThreads > 1 ? splitOpener(options.log(), plan.prepared, readerThreads) : plan::open;
         ReplaySource source = new ReplaySource(opener, ctx, options.threads(), pacer, options.loops(),
                 options.readAheadOf(plan.format), options.anyConnection(), plan.only, workloadByVerb, other).shard(shard)
                 .backlogBytes(options.readAheadBudget());
@@ -355,6 +358,13 @@ public final class Replay {
      * @param replayed the commands the load threads sent, per verb
      * @param originals what the original server answered those commands; null for a log without replies
      */
+    /** Passes over a log read in parts by {@code threads} threads, each pass reusing the parts of the one before. */
+    private static ReplaySource.Opener splitOpener(java.nio.file.Path log, io.fluxperf.engine.log.LogFormat.PreparedLog prepared,
+                                                  int threads) {
+        SplitLogReader.Parts parts = new SplitLogReader.Parts(threads);
+        return c -> new SplitLogReader(log, prepared, c, parts);
+    }
+
     private ReplayResult result(ReplayPlan plan, RunResult r, VerbTable verbs, LogStats stats, Map<String, Long> replayed,
                                 OriginalReplies originals, BadLines bad, Throwable failure, List<LogPosition> positions,
                                 ReplayLimit limit) {

@@ -67,7 +67,7 @@ public record ReplayLimit(double inFlightMean, long inFlightMost, double readerW
             } else if (readerShare >= READER_SHARE) {
                 limit = "reader";
                 why = String.format(Locale.ROOT, "the reader: the load threads waited for the log's reader %.0f %% of"
-                        + " the time with room to send", 100 * readerShare);
+                        + " the time with room to send (--reader-threads reads a log that splits on more threads)", 100 * readerShare);
             } else if (inFlight >= FULL_SHARE * most) {
                 limit = "connections";
                 why = String.format(Locale.ROOT, "the connections: %.1f of %d commands in flight on average, each"

@@ -48,6 +48,8 @@ import java.util.Locale;
  * @param readAheadBytes the heap the load threads may give to commands read ahead that are due but wait
  *                      for their client's busy connection ({@code --read-ahead-memory}); 0 = 64 MiB
  * @param flush         flush the server before the replay (a capacity sweep's {@code --flush} between steps)
+ * @param readerThreads threads that read and parse the log in parts ({@code --reader-threads}), where its format
+ *                      splits; 0 = chosen from the cores and the log's size ({@link SplitLogReader#threadsFor})
  * @param scale         copies of every original client ({@code --scale}), each with its keys in a namespace of its
  *                      own ({@code s1:} … {@code sN:}); 1 = the log as it is
  * @param captureServers a packet capture's servers whose traffic is replayed ({@code --capture-server HOST:PORT});
@@ -60,13 +62,21 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
                             int readAhead, Path trace, Path json, boolean live, Duration warmup,
                             ProtocolOptions protocolOptions, ConnectionOptions connection, Duration earlySend,
                             Duration statsInterval, PoolOptions pool, int scale, List<String> captureServers,
-                            long readAheadBytes, boolean flush) {
+                            long readAheadBytes, boolean flush, int readerThreads) {
     /** The most copies --scale makes: each copy reads the log (the page cache serves the rest). */
     public static final int MAX_SCALE = 1_000;
     /** The least --read-ahead-bytes: a few thousand commands. */
     public static final long MIN_READ_AHEAD_BYTES = 64L << 10;
     /** The read-ahead's budget unless told. */
     public static final long DEFAULT_READ_AHEAD_BYTES = 64L << 20;
+
+    /** {@code --reader-threads N} as given, checked: 1 to {@link SplitLogReader#MAX_THREADS}. */
+    public static int checkedReaderThreads(int n) {
+        if (n < 1 || n > SplitLogReader.MAX_THREADS) {
+            throw new UserError("--reader-threads: must be between 1 and " + SplitLogReader.MAX_THREADS + ", not " + n);
+        }
+        return n;
+    }
 
     /** The budget of the commands waiting for their client's busy connection, as given or the default. */
     public long readAheadBudget() {
@@ -119,6 +129,9 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         if (readAheadBytes < 0 || readAheadBytes > 0 && readAheadBytes < MIN_READ_AHEAD_BYTES) {
             throw new UserError("--read-ahead-memory: must be at least " + (MIN_READ_AHEAD_BYTES >> 10) + "k, not "
                     + readAheadBytes + " bytes");
+        }
+        if (readerThreads != 0) {
+            checkedReaderThreads(readerThreads);
         }
         if (scale < 1 || scale > MAX_SCALE) {
             throw new UserError("--scale: must be between 1 and " + MAX_SCALE + " copies, not " + scale);
@@ -239,6 +252,7 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
         private Duration statsInterval = Duration.ZERO;
         private int scale = 1;
         private long readAheadBytes;
+        private int readerThreads;
         private boolean flush;
         private List<String> captureServers = List.of();
 
@@ -417,6 +431,12 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
             return this;
         }
 
+        /** {@code --reader-threads}; 0: chosen from the cores and the log's size. */
+        public Builder readerThreads(int v) {
+            readerThreads = v;
+            return this;
+        }
+
         /** Bytes of the heap for commands waiting for their client's busy connection (0: the default). */
         public Builder readAheadBytes(long v) {
             readAheadBytes = v;
@@ -439,7 +459,7 @@ public record ReplayOptions(Path log, LogFormat format, String server, String pr
             return new ReplayOptions(log, format, server, protocol, speed, maxWait, loops, only, keyPrefix, rateCap,
                     threads, connections, pipeline, timeout, tcpNoDelay, times, anyConnection, allowFlush, strict,
                     window, readAhead, trace, json, live, warmup, protocolOptions, connection, earlySend, statsInterval, pool,
-                    scale, captureServers, readAheadBytes, flush);
+                    scale, captureServers, readAheadBytes, flush, readerThreads);
         }
     }
 }

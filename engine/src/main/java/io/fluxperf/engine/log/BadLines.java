@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * Lines that could not be parsed: counted, the first few kept with their place
  * ({@code app.log:1234: truncated line}); with {@code --strict} the first one is a
- * {@link UserError}. Written by the reader thread; the count may be read from any thread.
+ * {@link UserError}. Written by the reader thread (or the threads of a log read in parts, each line
+ * under the lock); the count may be read from any thread.
  */
 public final class BadLines {
     /** How many bad lines the report quotes. */
@@ -32,9 +33,9 @@ public final class BadLines {
         if (strict) {
             throw new UserError(message + " (--strict stops at the first bad line)");
         }
-        count++;
-        if (first.size() < KEPT) {
-            synchronized (first) {
+        synchronized (first) {
+            count++;
+            if (first.size() < KEPT) {
                 first.add(message);
             }
         }

@@ -6,11 +6,27 @@ import java.util.Arrays;
  * Original clients (a MONITOR address, a klog peer, a watch cfd, a trace connection) numbered
  * 0, 1, 2, … in the order they first appear, looked up from bytes without allocating after a
  * client's first sighting. Single-threaded (the reader's).
+ *
+ * <p>A log read in parts by several threads gives each thread a table in front of a shared one
+ * ({@link #ClientTable(ClientTable)}): it asks the shared table, under its lock, only at a client's
+ * first sighting in its thread, so that every part numbers a client alike (in the order the threads
+ * first saw them; the reader that puts the parts back in order numbers them again in log order).
  */
 public final class ClientTable {
     private byte[][] keys = new byte[1024][];
     private int[] ids = new int[1024];
     private int size;
+    /** The table this one stands in front of, or null. */
+    private final ClientTable shared;
+
+    public ClientTable() {
+        this.shared = null;
+    }
+
+    /** A table of one reader thread in front of {@code shared} (see the class comment). */
+    public ClientTable(ClientTable shared) {
+        this.shared = shared;
+    }
 
     /** The index of the client named by {@code b[from, to)}. */
     public int id(byte[] b, int from, int to) {
@@ -19,12 +35,21 @@ public final class ClientTable {
         for (int i = h & mask; ; i = (i + 1) & mask) {
             byte[] k = keys[i];
             if (k == null) {
+                int id;
+                if (shared != null) {
+                    synchronized (shared) {
+                        id = shared.id(b, from, to);
+                    }
+                } else {
+                    id = size;
+                }
                 keys[i] = Arrays.copyOfRange(b, from, to);
-                ids[i] = size++;
+                ids[i] = id;
+                size++;
                 if (size * 2 > keys.length) {
                     grow();
                 }
-                return size - 1;
+                return id;
             }
             if (Arrays.equals(k, 0, k.length, b, from, to)) {
                 return ids[i];

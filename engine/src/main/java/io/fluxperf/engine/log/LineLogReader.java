@@ -29,6 +29,14 @@ public abstract class LineLogReader implements LogReader {
         return false;
     }
 
+    /**
+     * Reads on after {@link #next} returned false at the end of a part, once the part's input holds
+     * the next part ({@link LogInput#part}); its first line is number {@code linesBefore + 1}.
+     */
+    public void restart(long linesBefore) {
+        lines.restart(linesBefore);
+    }
+
     @Override
     public long position() {
         return input.filePosition();

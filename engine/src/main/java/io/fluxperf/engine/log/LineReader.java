@@ -154,6 +154,16 @@ public final class LineReader {
         return -1;
     }
 
+    /**
+     * Goes on after the end of the stream, which now holds more (the next part of a log read in
+     * parts, {@code LogInput.part}): the next line is number {@code linesBefore + 1}.
+     */
+    public void restart(long linesBefore) {
+        pos = limit;
+        eof = false;
+        lineNumber = linesBefore;
+    }
+
     public byte[] buffer() {
         return buf;
     }

@@ -129,6 +129,49 @@ public final class LogEntry {
         return this;
     }
 
+    /**
+     * Makes this entry (already reset) a copy of what {@code o} was read as: its command, keys,
+     * arguments and value, and where it came from. Copies into this entry's own arrays, which grow
+     * only while they are smaller than what they receive.
+     */
+    public void copyFrom(LogEntry o) {
+        sortKey = o.sortKey;
+        timeNanos = o.timeNanos;
+        line = o.line;
+        position = o.position;
+        client = o.client;
+        verb = o.verb;
+        command(o.command);
+        ttlSeconds = o.ttlSeconds;
+        numeric = o.numeric;
+        int kb = o.keyStart(o.keyCount);
+        ensureKeys(kb);
+        System.arraycopy(o.keys, 0, keys, 0, kb);
+        if (keyEnds.length < o.keyCount) {
+            keyEnds = new int[o.keyEnds.length];
+        }
+        System.arraycopy(o.keyEnds, 0, keyEnds, 0, o.keyCount);
+        keyCount = o.keyCount;
+        int ab = o.argStart(o.argCount);
+        if (args.length < ab) {
+            args = new byte[o.args.length];
+        }
+        System.arraycopy(o.args, 0, args, 0, ab);
+        if (argEnds.length < o.argCount) {
+            argEnds = new int[o.argEnds.length];
+        }
+        System.arraycopy(o.argEnds, 0, argEnds, 0, o.argCount);
+        argCount = o.argCount;
+        valueArg = o.valueArg;
+        if (o.valueLogged) {
+            System.arraycopy(o.value, 0, valueBuffer(o.valueLength), 0, o.valueLength);
+        }
+        synthSize = o.synthSize;
+        readSize = o.readSize;
+        originalReply = o.originalReply;
+        dropped = o.dropped;
+    }
+
     // ---- keys ----
 
     public void addKey(byte[] prefix, byte[] b, int off, int len) {

@@ -62,6 +62,52 @@ public interface LogFormat {
         /** What the report says about how this log was read (e.g. where send times came from). */
         List<String> notes();
 
+        /**
+         * Whether the log may be read in parts, each a run of whole lines, by several threads:
+         * true where every line parses on its own (no state carried from one line to the next
+         * beyond the client and verb tables, which {@link ReaderContext#part} shares).
+         */
+        default boolean splits() {
+            return false;
+        }
+
+        /**
+         * A reader of parts of the log (only where {@link #splits()}): it reads the lines of
+         * {@code part}'s stream, and after each part's end reads the next one once
+         * {@link LineLogReader#restart} is called.
+         */
+        default LineLogReader openPart(LogInput part, ReaderContext ctx) {
+            throw new UnsupportedOperationException("this log is read by one thread");
+        }
+
+        /** A log whose passes {@code open} makes and whose parts {@code openPart} reads, with these notes. */
+        static PreparedLog splitting(Function<ReaderContext, LogReader> open,
+                                     java.util.function.BiFunction<LogInput, ReaderContext, LineLogReader> openPart,
+                                     List<String> notes) {
+            List<String> kept = List.copyOf(notes);
+            return new PreparedLog() {
+                @Override
+                public LogReader open(ReaderContext ctx) {
+                    return open.apply(ctx);
+                }
+
+                @Override
+                public List<String> notes() {
+                    return kept;
+                }
+
+                @Override
+                public boolean splits() {
+                    return true;
+                }
+
+                @Override
+                public LineLogReader openPart(LogInput part, ReaderContext ctx) {
+                    return openPart.apply(part, ctx);
+                }
+            };
+        }
+
         /** A log whose passes {@code open} makes, with these notes. */
         static PreparedLog of(Function<ReaderContext, LogReader> open, List<String> notes) {
             List<String> kept = List.copyOf(notes);

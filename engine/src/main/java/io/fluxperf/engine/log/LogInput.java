@@ -34,16 +34,18 @@ public final class LogInput implements AutoCloseable {
     }
 
     private final Path path;
-    private final Counting counting;
+    /** Bytes taken from the file so far. */
+    private final java.util.function.LongSupplier position;
     private final InputStream stream;
     private final Compression compression;
     private final long size;
     private volatile boolean cutShort;
     private boolean reported;
 
-    private LogInput(Path path, Counting counting, InputStream stream, Compression compression, long size) {
+    private LogInput(Path path, java.util.function.LongSupplier position, InputStream stream, Compression compression,
+                     long size) {
         this.path = path;
-        this.counting = counting;
+        this.position = position;
         this.stream = stream;
         this.compression = compression;
         this.size = size;
@@ -74,7 +76,7 @@ public final class LogInput implements AutoCloseable {
                         () -> self[0].cutShort = true, () -> counting.count);
                 case NONE -> buffered;
             };
-            self[0] = new LogInput(path, counting, stream, compression, size);
+            self[0] = new LogInput(path, () -> counting.count, stream, compression, size);
             return self[0];
         } catch (NoSuchFileException e) {
             throw new UserError(path + ": no such file");
@@ -83,6 +85,15 @@ public final class LogInput implements AutoCloseable {
         } catch (IOException e) {
             throw new UserError(path + ": cannot read: " + e.getMessage());
         }
+    }
+
+    /**
+     * A part of a log that is read in parts by several threads: {@code stream} holds one part's
+     * (decompressed) lines at a time, and {@code position} says how far into the file the part lies.
+     * A part is never cut short ({@link #reportEnd} says nothing): the whole log's input says that.
+     */
+    public static LogInput part(Path path, InputStream stream, java.util.function.LongSupplier position, long size) {
+        return new LogInput(path, position, stream, Compression.NONE, size);
     }
 
     public Path path() {
@@ -105,7 +116,7 @@ public final class LogInput implements AutoCloseable {
 
     /** Bytes read from the file so far (compressed bytes when compressed); read-ahead buffers count as read. */
     public long filePosition() {
-        return counting.count;
+        return position.getAsLong();
     }
 
     /**

@@ -48,6 +48,14 @@ public final class LogStats {
         adjusted.computeIfAbsent(Printable.quote(what), r -> new long[1])[0]++;
     }
 
+    /** Adds the lines {@code part} skipped and the commands it adjusted (a part of a log read by several threads). */
+    public void add(LogStats part) {
+        part.skipped.forEach((k, v) -> skipped.computeIfAbsent(k, r -> new long[1])[0] += v[0]);
+        part.adjusted.forEach((k, v) -> adjusted.computeIfAbsent(k, r -> new long[1])[0] += v[0]);
+        part.skipped.clear();
+        part.adjusted.clear();
+    }
+
     public Map<String, Long> adjusted() {
         Map<String, Long> out = new LinkedHashMap<>();
         adjusted.forEach((k, v) -> out.put(k, v[0]));

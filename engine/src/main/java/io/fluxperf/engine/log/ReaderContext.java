@@ -19,6 +19,8 @@ public final class ReaderContext {
     public final String protocol;
     /** Which commands that protocol speaks: they decide which verbs have a {@link Command} of their own. */
     private final Predicate<Command> speaks;
+    /** Of a part of a log read by several threads: the clients every part numbers alike; else null. */
+    private final ClientTable sharedClients;
     private Command[] byVerb = new Command[64];
     private boolean[] known = new boolean[64];
 
@@ -32,6 +34,34 @@ public final class ReaderContext {
         this.allowFlush = allowFlush;
         this.protocol = protocol;
         this.speaks = speaks;
+        this.sharedClients = null;
+    }
+
+    private ReaderContext(ReaderContext whole, VerbTable verbs, LogStats stats, ClientTable sharedClients) {
+        this.name = whole.name;
+        this.bad = whole.bad;
+        this.verbs = verbs;
+        this.stats = stats;
+        this.keyPrefix = whole.keyPrefix;
+        this.allowFlush = whole.allowFlush;
+        this.protocol = whole.protocol;
+        this.speaks = whole.speaks;
+        this.sharedClients = sharedClients;
+    }
+
+    /**
+     * The context of one thread that reads parts of this log: its own verbs (in front of this
+     * context's, {@link VerbTable#VerbTable(VerbTable)}) and counters ({@code stats}, added to this
+     * context's when the pass ends), the same bad lines, and clients numbered through
+     * {@code sharedClients}.
+     */
+    public ReaderContext part(LogStats stats, ClientTable sharedClients) {
+        return new ReaderContext(this, new VerbTable(verbs), stats, sharedClients);
+    }
+
+    /** A reader's table of original clients: its own, or, for a part of a log, one in front of the shared table. */
+    public ClientTable newClientTable() {
+        return sharedClients == null ? new ClientTable() : new ClientTable(sharedClients);
     }
 
     /** {@code app.log:12} */

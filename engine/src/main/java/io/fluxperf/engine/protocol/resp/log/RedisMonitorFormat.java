@@ -36,7 +36,9 @@ public final class RedisMonitorFormat implements LogFormat {
 
     @Override
     public PreparedLog prepare(Path log, Path sendTimes) {
-        return PreparedLog.of(ctx -> new RedisMonitorReader(LogInput.open(log), ctx), List.of());
+        // every MONITOR line stands on its own: the log splits into runs of lines, read by several threads
+        return PreparedLog.splitting(ctx -> new RedisMonitorReader(LogInput.open(log), ctx), RedisMonitorReader::new,
+                List.of());
     }
 
     @Override

@@ -26,7 +26,7 @@ final class RedisMonitorReader extends LineLogReader {
     static final String SCRIPT = "run inside a script (its EVAL or FCALL runs it again)";
     private static final byte[] LUA = {'l', 'u', 'a'};
 
-    private final ClientTable clients = new ClientTable();
+    private final ClientTable clients;
     /** What is known of each verb id, told once: a log has few verbs and many lines. */
     private final RedisVerbs verbs;
     private final int[] client = new int[2];
@@ -34,6 +34,7 @@ final class RedisMonitorReader extends LineLogReader {
 
     RedisMonitorReader(LogInput input, ReaderContext ctx) {
         super(input, 512 << 20, ctx);
+        this.clients = ctx.newClientTable();
         this.prefixer = ctx.keyPrefix == null ? null : new Prefixer(ctx.keyPrefix);
         this.verbs = new RedisVerbs(ctx, "AUTH/HELLO (MONITOR hides the password; use --password)");
     }
