@@ -36,9 +36,8 @@ public interface RequestSource {
     /**
      * Takes back {@code request}, the last one thread {@code thread}'s flux emitted, which was not
      * sent and waits for its intended time, as if it had never been emitted: the next one asked for
-     * is made again under what holds now (a rate just changed). Only the latest is taken back; the
-     * scheduler asks a paced source at most about a millisecond of its schedule ahead, so what it
-     * took before that keeps its time. On the thread's event loop.
+     * is made again under what holds now (a rate just changed). Only the latest is taken back: the
+     * scheduler asks a source whose requests are paced for one at a time. On the thread's event loop.
      *
      * @return whether it was taken back; if so the caller releases the request to its pool unsent,
      *         else it keeps it (a source that cannot, or whose flux has ended)

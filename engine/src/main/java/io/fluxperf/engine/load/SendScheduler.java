@@ -26,12 +26,12 @@ import reactor.core.publisher.BaseSubscriber;
  *
  * <p>Batched demand: the source is asked for as many requests as {@code ahead} and the pool have
  * room for ({@link #AHEAD} at most), once {@code ahead} is half empty, so a generated workload
- * emits a batch per ask instead of one request per {@code request(1)}. A paced source is asked
- * only as far ahead as {@link #LOOK_AHEAD_NANOS} of its requests (learnt from the mean gap of its
- * last batch, and at most twice the last batch), and not at all while the newest request taken is
- * not due yet: a slow rate still takes one request at a time, and a rate change
- * ({@link #ratesChanged}) finds at most that much timed by the old rate, and learns the new gap
- * afresh. The head of {@code ahead} waits for its intended time, then for room on
+ * emits a batch per ask instead of one request per {@code request(1)}. A paced source is asked for
+ * one request at a time, and not at all while the newest request taken is not due yet; every
+ * request due is still taken and sent in one pass. Why not more: a synchronous source makes every
+ * request asked for at once, timed by the rate in force, and only its latest can be taken back
+ * when the rate changes ({@link #ratesChanged}). A batch asked by the old rate's gap just after a
+ * change to a low rate held requests seconds apart, which the next change could not undo. The head of {@code ahead} waits for its intended time, then for room on
  * a connection (pipeline depth × connections bounds what is in flight, invariant 4), and that
  * wait is measured. While it waits, {@code ahead} fills up and the source is not asked for more,
  * so a slow server builds up lateness (which the open-loop latency shows) and never memory.
@@ -81,11 +81,6 @@ final class SendScheduler {
     private static final long NO_ROOM_WAIT = Long.MIN_VALUE;
     /** The most requests taken from the source ahead of sending them. */
     static final int AHEAD = 32;
-    /** A paced source is asked for at most this much of its schedule at once (see the class comment). */
-    static final long LOOK_AHEAD_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    /** {@link #gapNanos} before a paced request has come, and after one: ask for one at a time. */
-    private static final long GAP_UNKNOWN = -1;
-    private static final long GAP_ONE_SEEN = -2;
 
     private final EventLoop loop;
     private final AlarmIoHandler alarm;
@@ -110,21 +105,8 @@ final class SendScheduler {
     private final ArrayDeque<Request> ahead = new ArrayDeque<>(AHEAD);
     /** Requests asked of the source that it has not emitted yet (a replay lane emits them as its reader catches up). */
     private int owed;
-    /**
-     * The intended time of the last paced request taken, and the mean gap between the requests of
-     * the last ask (from the newest before it): 0 for a source that is not paced,
-     * {@link #GAP_UNKNOWN} or {@link #GAP_ONE_SEEN} while not yet known.
-     */
-    private long lastIntended;
-    private long gapNanos = GAP_UNKNOWN;
-    /** Where the last ask's span began (the newest request before it) and how many it has brought. */
-    private long spanStart;
-    private int spanCount;
-    /**
-     * The last ask of a paced source: the next asks at most twice as many, so that one short gap
-     * of random arrivals at a low rate never brings seconds of requests at once.
-     */
-    private long lastAsk = 1;
+    /** The last request taken was paced (and, until one has come, the source may be): ask for one at a time. */
+    private boolean pacedSource = true;
     private boolean pumping;
     private boolean pumpQueued;
     /** How late this machine's alarms ring, learnt: a slow moving average, bounded. */
@@ -193,8 +175,7 @@ final class SendScheduler {
         roomWaitSince = NO_ROOM_WAIT; // a wait of the phase before (a preload) is not this one's
         alarm.pollOnly(busyPoll);
         owed = 0;
-        gapNanos = GAP_UNKNOWN;
-        lastAsk = 1;
+        pacedSource = true;
         subscriber = new SourceSubscriber();
         this.source = source;
         this.thread = thread;
@@ -241,9 +222,6 @@ final class SendScheduler {
      * the loop.
      */
     void ratesChanged() {
-        // the gap learnt was the old rate's: asked by it, a lower rate's requests would come hours ahead
-        gapNanos = GAP_UNKNOWN;
-        lastAsk = 1;
         Request r = ahead.peekLast(); // the source's latest: the one it can take back
         if (r == null || subscriber == null || !r.isScheduled()
                 || r.intendedNanos() - earlyNanos <= System.nanoTime()) {
@@ -400,9 +378,8 @@ final class SendScheduler {
     }
 
     /**
-     * Asks the source for as many requests as {@code ahead} and the pool have room for, as far
-     * ahead as a paced source's look-ahead allows; none while the newest request taken is not due
-     * yet. A source that emits synchronously ({@link reactor.core.publisher.Flux#generate}) has
+     * Asks the source for as many requests as {@code ahead} and the pool have room for, a paced
+     * source for one; none while the newest request taken is not due yet. A source that emits synchronously ({@link reactor.core.publisher.Flux#generate}) has
      * put them into {@code ahead} when this returns.
      */
     private void ask(long now) {
@@ -414,15 +391,12 @@ final class SendScheduler {
             return; // what is taken already reaches past now
         }
         long k = Math.min(AHEAD - ahead.size() - owed, pool.available() - owed);
-        if (gapNanos != 0) {
-            k = Math.min(k, gapNanos < 0 ? 1 : Math.min(2 * lastAsk, Math.max(1, LOOK_AHEAD_NANOS / gapNanos)));
+        if (pacedSource) {
+            k = Math.min(k, 1); // see the class comment
         }
         if (k <= 0) {
             return; // every request is in flight or waits: a reply frees one and pumps again
         }
-        lastAsk = k;
-        spanStart = lastIntended;
-        spanCount = 0;
         owed += (int) k;
         subscriber.request(k);
     }
@@ -430,15 +404,7 @@ final class SendScheduler {
     /** A request the source emitted, on the loop. */
     private void taken(Request r) {
         owed--;
-        if (r.isScheduled()) {
-            long t = r.intendedNanos();
-            // requests due at the same time: a gap of 1 ns, so up to the room is asked for
-            spanCount++;
-            gapNanos = gapNanos == GAP_UNKNOWN ? GAP_ONE_SEEN : Math.max(1, (t - spanStart) / spanCount);
-            lastIntended = t;
-        } else {
-            gapNanos = 0; // not paced: no look-ahead limit
-        }
+        pacedSource = r.isScheduled();
         ahead.addLast(r);
         if (!pumping) {
             pumpAfterReads(); // emitted later, from a task of the source's own: a burst is sent together
