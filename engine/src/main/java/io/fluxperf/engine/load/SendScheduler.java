@@ -407,7 +407,7 @@ final class SendScheduler {
         pacedSource = r.isScheduled();
         ahead.addLast(r);
         if (!pumping) {
-            pumpAfterReads(); // emitted later, from a task of the source's own: a burst is sent together
+            pump(); // emitted later, from a task of the source's own (a replay lane woken by its reader)
         }
     }
 
