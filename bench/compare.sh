@@ -34,8 +34,9 @@
 #   REPEATS [3]      runs per tool and workload
 #   ONLY             workloads to run [all]: mc_get_p1 mc_get_p16 mc_set_1k
 #                    mc_rate20k mc_rate50k redis_get_p1 redis_get_p16
-#                    redis_set_p1 redis_set_p16 http_keepalive http_close
-#                    trace_cost (fluxperf against itself with --trace)
+#                    redis_set_p1 redis_set_p16 redis_rate50k http_keepalive
+#                    http_close http_rate20k trace_cost (fluxperf against
+#                    itself with --trace)
 #   MEMTIER          memtier_benchmark binary (its rows are skipped when unset)
 #   FLUXPERF_JAR     jar to measure [the repo's cli/target/fluxperf.jar, built
 #                    by ./fluxperf if stale]; copied into OUTDIR first, so a
@@ -77,7 +78,7 @@ ROOT=$(dirname "$HERE")
 DURATION=${DURATION:-10}
 WARMUP=${WARMUP:-2}
 REPEATS=${REPEATS:-3}
-ALL_WORKLOADS="mc_get_p1 mc_get_p16 mc_set_1k mc_rate20k mc_rate50k redis_get_p1 redis_get_p16 redis_set_p1 redis_set_p16 http_keepalive http_close trace_cost"
+ALL_WORKLOADS="mc_get_p1 mc_get_p16 mc_set_1k mc_rate20k mc_rate50k redis_get_p1 redis_get_p16 redis_set_p1 redis_set_p16 redis_rate50k http_keepalive http_close http_rate20k trace_cost"
 ONLY=${ONLY:-$ALL_WORKLOADS}
 MEMTIER=${MEMTIER:-}
 FLUXPERF_JAR=${FLUXPERF_JAR:-}
@@ -301,8 +302,9 @@ one_memtier() {  # <port> <protocol> [memtier args...]
         --hide-histogram --test-time="$DURATION" --json-out-file="$json" "$@"
     RES=$(parse_memtier "$json"); CPU_WIN=NA; EXTRA=""
 }
-one_reference() {  # <port> <rate>: the C reference, one window of DURATION after WARMUP
-    run_client "c_reference-$CUR_WL" -- "$REFERENCE" "$HOST" "$1" "$2" "$CONNS" 1 "$KEYSPACE" "$WARMUP" "$DURATION" 1 "$REFERENCE_MODE"
+one_reference() {  # <port> <rate> [memcache|redis|http:PATH]: the C reference, one window of DURATION after WARMUP
+    run_client "c_reference-$CUR_WL" -- "$REFERENCE" "$HOST" "$1" "$2" "$CONNS" 1 "$KEYSPACE" "$WARMUP" "$DURATION" 1 \
+        "$REFERENCE_MODE" 50 "${3:-memcache}"
     local out line1
     out=$(parse_reference "$CLI_OUT")
     line1=$(sed -n 1p <<< "$out")
@@ -572,6 +574,37 @@ mc_rate() {  # <rate>
 }
 wl_mc_rate20k() { mc_rate 20000; }
 wl_mc_rate50k() { mc_rate 50000; }
+
+# the machine's own gaps at a fixed rate (see mc_rate); sets STALLS
+fixed_rate_stalls() {  # <rate>
+    if [ "${STALL_SECONDS:-3}" != 0 ]; then
+        wait_quiet
+        STALLS=$(taskset -c "$CLIENT_CPU" python3 "$HERE/lib/cpu_stalls.py" "${STALL_SECONDS:-3}" "$1" ${IDEAL_COSTS:-5 10 15 18})
+    fi
+}
+wl_redis_rate50k() {
+    compare_begin redis_rate50k "redis get hit, 64 B values, fixed rate 50000/s (open loop)"
+    if ! fluxperf_speaks redis; then fluxperf_lacks "fluxperf has no redis yet" || return 0; fi
+    use_redis || { skip_workload "redis-server could not be started"; return; }
+    fixed_rate_stalls 50000
+    add_tool fluxperf one_fluxperf -s "$HOST:$REDIS_PORT" --protocol redis --method get --hit --bytes 64 --pipeline 1 --rate 50000
+    [ -n "$REFERENCE" ] && add_tool c_reference one_reference "$REDIS_PORT" 50000 redis
+    if [ -n "$MEMTIER" ]; then
+        memtier_populate "$REDIS_PORT" redis 64
+        add_tool memtier_benchmark one_memtier "$REDIS_PORT" redis --ratio=0:1 -d 64 --pipeline=1 \
+            --rate-limiting=$((50000 / CONNS))
+    fi
+    compare_run
+}
+wl_http_rate20k() {
+    compare_begin http_rate20k "HTTP GET of a 100-byte file, keep-alive, fixed rate 20000/s (open loop)"
+    if ! fluxperf_speaks http; then fluxperf_lacks "fluxperf has no http yet" || return 0; fi
+    use_nginx || { skip_workload "nginx could not be started"; return; }
+    fixed_rate_stalls 20000
+    add_tool fluxperf one_fluxperf -s "$HOST:$HTTP_PORT" --protocol http --method get --path /small.txt --rate 20000
+    [ -n "$REFERENCE" ] && add_tool c_reference one_reference "$HTTP_PORT" 20000 http:/small.txt
+    compare_run
+}
 
 # redis and HTTP: skipped (or peers only, PEERS_ANYWAY=1) while the fluxperf
 # jar's `run --help` does not list the protocol under --protocol.

@@ -19,11 +19,13 @@
  * the "c_reference" row of the fixed-rate workloads.
  *
  *   cc -O2 -o pace_reference bench/lib/pace_reference.c
- *   pace_reference HOST PORT RATE CONNECTIONS PIPELINE KEYSPACE WARMUP_S WINDOW_S WINDOWS [busy|sleep [EARLY_US]]
+ *   pace_reference HOST PORT RATE CONNECTIONS PIPELINE KEYSPACE WARMUP_S WINDOW_S WINDOWS [busy|sleep [EARLY_US [PROTOCOL]]]
  *
- * It first stores KEYSPACE keys (ref:<12 digits>, 16 bytes) with 64-byte values, then sends gets
- * of uniformly random keys for WARMUP_S seconds (not counted) and WINDOWS windows of WINDOW_S
- * seconds. A request belongs to the window its intended send time falls in. One line per window,
+ * PROTOCOL is memcache (the default), redis, or http:PATH. For memcache and redis it first stores
+ * KEYSPACE keys (ref:<12 digits>, 16 bytes) with 64-byte values, then sends gets of uniformly
+ * random keys (memcache "get", redis "GET" in RESP); for http it sends "GET PATH HTTP/1.1" on
+ * keep-alive connections (a reply that is not 200 counts as a miss). It sends them for WARMUP_S
+ * seconds (not counted) and WINDOWS windows of WINDOW_S seconds. A request belongs to the window its intended send time falls in. One line per window,
  * then a "total:" line of key=value figures for scripts:
  *
  *   window 1: 50000 requests/s; send lag p50 1 p99 9 p99.9 35 max 812 us; latency from the
@@ -124,9 +126,17 @@ typedef struct {
     uint64_t due[MAX_PIPELINE];     /* intended send times */
     uint64_t origin[MAX_PIPELINE];  /* what latency counts from: the intended time, or an early write */
     int head, inflight;
-    int matched;   /* how much of "END\r\n" the reply stream has matched so far */
-    int newlines;  /* newlines of the reply being read: 1 for a miss, 3 for a hit */
+    int matched;   /* memcache: how much of "END\r\n" the reply stream has matched so far; http: of "\r\n\r\n" */
+    int newlines;  /* memcache: newlines of the reply being read, 1 for a miss, 3 for a hit */
+    long number;   /* redis: the bulk length being read; http: the Content-Length */
+    int state;     /* redis and http: where in a reply the stream is (see reply_done) */
+    long skip;     /* redis and http: body bytes still to skip */
+    int miss;      /* the reply being read is a miss (redis nil, http not 200) */
+    int header;    /* http: how much of "Content-Length: " this header line has matched; -1: not it */
 } connection;
+
+enum { MEMCACHE, REDIS, HTTP };
+static int protocol = MEMCACHE;
 
 static connection conns[MAX_CONNECTIONS];
 /* one entry per free request slot, in the order the slots came free */
@@ -194,6 +204,86 @@ static void write_all(int fd, const char *buf, size_t len) {
 }
 
 /* Stores every key on one blocking connection, 100 sets per write. */
+static void preload_redis(int fd, long keyspace) {
+    static char batch[100 * 160];
+    static char in[65536];
+    char value[VALUE_BYTES];
+    memset(value, 'v', sizeof value);
+    for (long first = 0; first < keyspace; first += 100) {
+        size_t len = 0;
+        long n = keyspace - first < 100 ? keyspace - first : 100;
+        for (long k = first; k < first + n; k++) {
+            len += (size_t)sprintf(batch + len, "*3\r\n$3\r\nSET\r\n$16\r\nref:%0*ld\r\n$%d\r\n", KEY_DIGITS, k, VALUE_BYTES);
+            memcpy(batch + len, value, VALUE_BYTES); len += VALUE_BYTES;
+            memcpy(batch + len, "\r\n", 2); len += 2;
+        }
+        write_all(fd, batch, len);
+        long stored = 0;
+        while (stored < n) {  /* one "+OK\r\n" per set */
+            ssize_t r = read(fd, in, sizeof in);
+            if (r <= 0) fail("the server closed a connection while keys were stored");
+            for (ssize_t i = 0; i < r; i++) if (in[i] == '\n') stored++;
+        }
+    }
+}
+
+/* Whether byte ch ends a reply on c (redis or http), by a small state machine over the stream. */
+static int reply_done(connection *c, char ch) {
+    if (protocol == REDIS) {
+        switch (c->state) {
+        case 0:  /* the type byte: '$' a bulk string, anything else a line ("-ERR ...") */
+            c->number = 0; c->miss = 0;
+            c->state = ch == '$' ? 1 : 3;
+            return 0;
+        case 1:  /* the bulk length up to \n */
+            if (ch == '-') { c->miss = 1; return 0; }
+            if (ch >= '0' && ch <= '9') { c->number = c->number * 10 + (ch - '0'); return 0; }
+            if (ch != '\n') return 0;
+            if (c->miss) { c->state = 0; return 1; }
+            c->skip = c->number + 2; c->state = 2;
+            return 0;
+        case 2:  /* the value and its \r\n */
+            if (--c->skip > 0) return 0;
+            c->state = 0;
+            return 1;
+        default: /* a line reply: to its \n */
+            if (ch != '\n') return 0;
+            c->state = 0; c->miss = 1;
+            return 1;
+        }
+    }
+    /* http: the status line, headers to \r\n\r\n (Content-Length noted), then the body */
+    static const char length[] = "content-length:";
+    if (c->state == 2) {
+        if (--c->skip > 0) return 0;
+        c->state = 0; c->matched = 0;
+        return 1;
+    }
+    if (c->state == 0) {  /* the status line: "HTTP/1.1 200 ..." */
+        c->number = 0; c->miss = 0; c->header = 0; c->newlines = 0;
+        c->state = 1;
+    }
+    if (c->newlines == 0 && c->matched == 0 && ch == ' ' && c->header >= 0) { c->header = -2; return 0; }
+    if (c->header == -2) {  /* the status code's first digit */
+        c->miss = ch != '2';
+        c->header = -1;
+        return 0;
+    }
+    if (ch == "\r\n\r\n"[c->matched]) c->matched++;
+    else c->matched = ch == '\r';
+    if (ch == '\n') { c->newlines++; c->header = 0; }
+    else if (c->newlines > 0 && c->header >= 0) {
+        char lower = (char)(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch);
+        if (c->header < (int)sizeof length - 1) c->header = lower == length[c->header] ? c->header + 1 : -1;
+        else if (ch >= '0' && ch <= '9') c->number = c->number * 10 + (ch - '0');
+    }
+    if (c->matched < 4) return 0;
+    c->matched = 0;
+    if (c->number == 0) { c->state = 0; return 1; }
+    c->skip = c->number; c->state = 2;
+    return 0;
+}
+
 static void preload(int fd, long keyspace) {
     static char batch[100 * 128];
     static char in[65536];
@@ -218,8 +308,8 @@ static void preload(int fd, long keyspace) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 10 || argc > 12) {
-        fprintf(stderr, "usage: pace_reference HOST PORT RATE CONNECTIONS PIPELINE KEYSPACE WARMUP_S WINDOW_S WINDOWS [busy|sleep [EARLY_US]]\n");
+    if (argc < 10 || argc > 13) {
+        fprintf(stderr, "usage: pace_reference HOST PORT RATE CONNECTIONS PIPELINE KEYSPACE WARMUP_S WINDOW_S WINDOWS [busy|sleep [EARLY_US [memcache|redis|http:PATH]]]\n");
         return 2;
     }
     const char *host = argv[1], *port = argv[2];
@@ -231,11 +321,18 @@ int main(int argc, char **argv) {
     long window_s = arg(argv[8], "WINDOW_S", 1, 3600);
     int nwindows = (int)arg(argv[9], "WINDOWS", 1, MAX_WINDOWS);
     int busy = 1;
-    if (argc == 11) {
+    if (argc >= 11) {
         if (strcmp(argv[10], "sleep") == 0) busy = 0;
         else if (strcmp(argv[10], "busy") != 0) fail("the mode must be busy or sleep");
     }
-    const uint64_t early = argc == 12 ? (uint64_t)arg(argv[11], "EARLY_US", 0, 1000000) * 1000 : 50000;
+    const uint64_t early = argc >= 12 ? (uint64_t)arg(argv[11], "EARLY_US", 0, 1000000) * 1000 : 50000;
+    const char *path = "/";
+    if (argc == 13) {
+        if (strcmp(argv[12], "memcache") == 0) protocol = MEMCACHE;
+        else if (strcmp(argv[12], "redis") == 0) protocol = REDIS;
+        else if (strncmp(argv[12], "http:", 5) == 0 && argv[12][5] == '/') { protocol = HTTP; path = argv[12] + 5; }
+        else fail("the protocol must be memcache, redis or http:PATH");
+    }
 
     prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
     window *windows = calloc((size_t)nwindows, sizeof(window));
@@ -244,7 +341,8 @@ int main(int argc, char **argv) {
     for (int c = 0; c < nconns; c++) {
         conns[c].fd = connect_to(host, port);
     }
-    preload(conns[0].fd, keyspace);
+    if (protocol == MEMCACHE) preload(conns[0].fd, keyspace);
+    else if (protocol == REDIS) preload_redis(conns[0].fd, keyspace);
     room_capacity = nconns * pipeline;
     for (int slot = 0; slot < pipeline; slot++)
         for (int c = 0; c < nconns; c++) room_push(c);
@@ -267,9 +365,19 @@ int main(int argc, char **argv) {
     uint64_t alarm = 0;             /* when to wake for the next send; 0: not set */
     int64_t lead = 20000;           /* how late wake-ups come, learnt as fluxperf learns it */
     int pump = 1;                   /* awake for a reason: send what may leave */
-    char request[4 + 4 + KEY_DIGITS + 2];
-    memcpy(request, "get ref:", 8);
-    memcpy(request + 8 + KEY_DIGITS, "\r\n", 2);
+    char request[512];
+    size_t request_len, key_at;
+    if (protocol == MEMCACHE) {
+        request_len = (size_t)sprintf(request, "get ref:%0*d\r\n", KEY_DIGITS, 0);
+        key_at = 8;
+    } else if (protocol == REDIS) {
+        request_len = (size_t)sprintf(request, "*2\r\n$3\r\nGET\r\n$16\r\nref:%0*d\r\n", KEY_DIGITS, 0);
+        key_at = request_len - 2 - KEY_DIGITS;
+    } else {
+        if (strlen(path) > 300) fail("the http path is too long");
+        request_len = (size_t)snprintf(request, sizeof request, "GET %s HTTP/1.1\r\nHost: %s\r\n\r\n", path, host);
+        key_at = 0;
+    }
     static char in[65536];
     struct epoll_event events[256];
 
@@ -312,9 +420,9 @@ int main(int argc, char **argv) {
                 waiting_since = 0;
             }
             connection *c = &conns[room_pop()];
-            put_digits(request + 8, next_random() % (uint64_t)keyspace);
+            if (key_at) put_digits(request + key_at, next_random() % (uint64_t)keyspace);
             uint64_t at = now_ns();
-            write_all(c->fd, request, sizeof request);
+            write_all(c->fd, request, request_len);
             if (due >= measured) record(&windows[(due - measured) / window_ns].lag, at > due ? at - due : 0);
             int slot = (c->head + c->inflight) % MAX_PIPELINE;
             c->due[slot] = due;
@@ -344,10 +452,15 @@ int main(int argc, char **argv) {
             if (r < 0) { if (errno == EAGAIN || errno == EINTR) continue; fail("a read from the server failed"); }
             for (ssize_t i = 0; i < r; i++) {
                 char ch = in[i];
-                if (ch == '\n') c->newlines++;
-                if (ch == "END\r\n"[c->matched]) c->matched++;
-                else c->matched = ch == 'E';
-                if (c->matched < 5) continue;
+                if (protocol != MEMCACHE) {
+                    if (!reply_done(c, ch)) continue;
+                    c->newlines = c->miss ? 1 : 3;
+                } else {
+                    if (ch == '\n') c->newlines++;
+                    if (ch == "END\r\n"[c->matched]) c->matched++;
+                    else c->matched = ch == 'E';
+                    if (c->matched < 5) continue;
+                }
                 /* one reply complete: its connection has room, and the client is awake */
                 if (c->inflight == 0) fail("the server sent a reply nobody asked for");
                 uint64_t d = c->due[c->head], origin = c->origin[c->head];

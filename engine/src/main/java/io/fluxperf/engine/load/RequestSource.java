@@ -7,10 +7,12 @@ import reactor.core.publisher.Flux;
 
 /**
  * Where requests come from: generated workloads, a replayed command log, a trace. Each thread
- * of a run subscribes to its own flux on its event loop and asks for one request at a time, only
- * when it has room in flight, so the flux must take its requests from the thread's {@code pool}
- * (which always has one free when asked) and should emit them synchronously on request
- * ({@link Flux#generate}); one that emits from another thread is handed over to the event loop.
+ * of a run subscribes to its own flux on its event loop and asks for requests in batches, never
+ * more than the thread's {@code pool} has free when it asks, so the flux must take its requests
+ * from that pool. It emits them on the thread's event loop: synchronously on request
+ * ({@link Flux#generate}), or later from a task it runs on the loop (a replay lane whose reader
+ * caught up); a request emitted on another thread fails the phase. Demand adds up, as Reactive
+ * Streams has it: a source that cannot give all it was asked for now gives the rest later.
  * Requests with an intended send time must come in intended-time order.
  */
 public interface RequestSource {
@@ -34,7 +36,8 @@ public interface RequestSource {
     /**
      * Takes back {@code request}, the last one thread {@code thread}'s flux emitted, which was not
      * sent and waits for its intended time, as if it had never been emitted: the next one asked for
-     * is made again under what holds now (a rate just changed). On the thread's event loop.
+     * is made again under what holds now (a rate just changed). Only the latest is taken back: the
+     * scheduler asks a source whose requests are paced for one at a time. On the thread's event loop.
      *
      * @return whether it was taken back; if so the caller releases the request to its pool unsent,
      *         else it keeps it (a source that cannot, or whose flux has ended)

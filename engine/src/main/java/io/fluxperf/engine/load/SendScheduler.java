@@ -20,14 +20,21 @@ import reactor.core.publisher.BaseSubscriber;
 
 /**
  * When each request of one load thread leaves, and on which connection: it takes requests from
- * the phase's source one at a time, waits for each one's intended time (the loop's alarm) and for
- * a connection with room, encodes it there, and flushes each batch of sends together.
+ * the phase's source in batches into a small queue ({@code ahead}), waits for each one's intended
+ * time (the loop's alarm) and for a connection with room, encodes it there, and flushes each batch
+ * of sends together.
  *
- * <p>At most one request waits here ({@code pending}). A request whose intended time is in the
- * future waits for the alarm; one that is due waits for room on a connection (pipeline depth ×
- * connections bounds what is in flight, invariant 4), and that wait is measured. While it waits,
- * the source is not asked for more, so a slow server builds up lateness (which the open-loop
- * latency shows) and never memory.
+ * <p>Batched demand: the source is asked for as many requests as {@code ahead} and the pool have
+ * room for ({@link #AHEAD} at most), once {@code ahead} is half empty, so a generated workload
+ * emits a batch per ask instead of one request per {@code request(1)}. A paced source is asked for
+ * one request at a time, and not at all while the newest request taken is not due yet; every
+ * request due is still taken and sent in one pass. Why not more: a synchronous source makes every
+ * request asked for at once, timed by the rate in force, and only its latest can be taken back
+ * when the rate changes ({@link #ratesChanged}). A batch asked by the old rate's gap just after a
+ * change to a low rate held requests seconds apart, which the next change could not undo. The head of {@code ahead} waits for its intended time, then for room on
+ * a connection (pipeline depth × connections bounds what is in flight, invariant 4), and that
+ * wait is measured. While it waits, {@code ahead} fills up and the source is not asked for more,
+ * so a slow server builds up lateness (which the open-loop latency shows) and never memory.
  *
  * <p>Open loop: a request may leave up to {@code early} before its intended time when the loop
  * is awake anyway (the alarm rang for an earlier one, or a reply came in); its latency is then
@@ -50,8 +57,11 @@ import reactor.core.publisher.BaseSubscriber;
  *
  * <h2>Assumptions and guarantees</h2>
  * <ul>
- *   <li>Everything runs on the thread's event loop except {@link SourceSubscriber#hookOnNext}
- *       from a source that emits elsewhere, which hands the request over to the loop.</li>
+ *   <li>Everything runs on the thread's event loop; a source emits there too (synchronously when
+ *       asked, or later from a task of its own on the loop, as a replay lane does).</li>
+ *   <li>{@code ahead} never holds more than {@link #AHEAD} requests: the source is never asked for
+ *       more than {@code ahead} and the pool have room for, counting what it owes
+ *       ({@code owed}).</li>
  *   <li>{@link #pump()} is not re-entrant: a call from inside it (a send that completes a request
  *       at once) returns at once, and the outer call goes on.</li>
  *   <li>Every slot is in the ready queue at most once, and in the flush list at most once.</li>
@@ -69,6 +79,8 @@ final class SendScheduler {
      */
     static final long BEHIND_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long NO_ROOM_WAIT = Long.MIN_VALUE;
+    /** The most requests taken from the source ahead of sending them. */
+    static final int AHEAD = 32;
 
     private final EventLoop loop;
     private final AlarmIoHandler alarm;
@@ -84,19 +96,17 @@ final class SendScheduler {
     /** Told of each slot a request went out on (a connection per request counts them); null: nobody. */
     private final java.util.function.Consumer<ConnectionSlot> onSend;
 
+    /** The phase's source while it may still give requests; null once it ended or the phase stopped. */
     private SourceSubscriber subscriber;
     /** The phase's source and this thread's index in it, for {@link #ratesChanged()}. */
     private RequestSource source;
     private int thread;
-    private Request pending;
-    /**
-     * One request was asked of the source and has not come yet. A source that emits later (a
-     * replay lane whose ring was empty) must not be asked again meanwhile: it would emit two in a
-     * row, and {@link #pending} holds one.
-     */
-    private boolean asked;
-    private boolean sourceDone = true;
-    private boolean stopping;
+    /** Requests taken from the source, not yet sent, oldest first (at most {@link #AHEAD}). */
+    private final ArrayDeque<Request> ahead = new ArrayDeque<>(AHEAD);
+    /** Requests asked of the source that it has not emitted yet (a replay lane emits them as its reader catches up). */
+    private int owed;
+    /** The last request taken was paced (and, until one has come, the source may be): ask for one at a time. */
+    private boolean pacedSource = true;
     private boolean pumping;
     private boolean pumpQueued;
     /** How late this machine's alarms ring, learnt: a slow moving average, bounded. */
@@ -162,45 +172,47 @@ final class SendScheduler {
 
     /** Starts taking requests from {@code source}. On the loop. */
     void start(RequestSource source, int thread, int threads, long startNanos) {
-        stopping = false;
         roomWaitSince = NO_ROOM_WAIT; // a wait of the phase before (a preload) is not this one's
         alarm.pollOnly(busyPoll);
-        sourceDone = false;
-        asked = false;
-        subscriber = new SourceSubscriber(source, thread);
+        owed = 0;
+        pacedSource = true;
+        subscriber = new SourceSubscriber();
         this.source = source;
         this.thread = thread;
         long budget = queues == null ? source.backlogBytes(thread, threads) : 0;
         backlogs = budget > 0 ? new ConnectionBacklogs(slots.size(), budget) : null;
         reportedPeak = 0;
-        if (backlogs != null) {
-            // each request held costs at least RETAINED_BASE bytes: the budget bounds their number too
-            pool.ensureCapacity((int) Math.min(Integer.MAX_VALUE - 8, baseCapacity + budget / Request.RETAINED_BASE));
-        }
+        // each request held in a backlog costs at least RETAINED_BASE bytes: the budget bounds their number too
+        long held = backlogs != null ? budget / Request.RETAINED_BASE : 0;
+        pool.ensureCapacity((int) Math.min(Integer.MAX_VALUE - 8, baseCapacity + AHEAD + held));
         source.requests(thread, threads, pool, startNanos, loop).subscribe(subscriber);
         pump();
     }
 
     /**
-     * Stops asking the source; a request that waits is dropped unsent (it is no request) and given
-     * back to its source's count ({@link RequestSource#unsent}). On the loop.
+     * Stops asking the source; the requests that wait are dropped unsent (they are no requests) and
+     * given back to their source's count ({@link RequestSource#unsent}). On the loop.
      */
     void stop() {
-        stopping = true;
         if (subscriber != null) {
             subscriber.dispose();
+            subscriber = null;
         }
-        if (pending != null) {
-            if (subscriber != null) {
-                subscriber.dropUnsent(pending); // it came from the phase's source: always the latest
-            } else {
-                pool.release(pending);
-            }
-            pending = null;
+        Request r;
+        while ((r = ahead.pollFirst()) != null) {
+            dropUnsent(r);
         }
         if (backlogs != null) {
-            backlogs.clear(subscriber != null ? subscriber::dropUnsent : pool::release);
+            backlogs.clear(this::dropUnsent);
         }
+    }
+
+    /** {@code r} came from the phase's source and goes back to the pool unsent: the source takes it back. */
+    private void dropUnsent(Request r) {
+        if (source != null) {
+            source.unsent(thread, r);
+        }
+        pool.release(r);
     }
 
     /**
@@ -210,13 +222,13 @@ final class SendScheduler {
      * the loop.
      */
     void ratesChanged() {
-        Request r = pending;
-        if (r == null || stopping || source == null || !r.isScheduled()
+        Request r = ahead.peekLast(); // the source's latest: the one it can take back
+        if (r == null || subscriber == null || !r.isScheduled()
                 || r.intendedNanos() - earlyNanos <= System.nanoTime()) {
             return;
         }
         if (source.takeBack(r, thread)) {
-            pending = null;
+            ahead.pollLast();
             pool.release(r);
             pump();
         }
@@ -224,13 +236,13 @@ final class SendScheduler {
 
     /** A request waits for a connection, or the phase's source may still give more: connections are still needed. */
     boolean needsConnections() {
-        return pending != null || !sourceDone && !stopping || queues != null && !queues.isEmpty()
+        return !ahead.isEmpty() || subscriber != null || queues != null && !queues.isEmpty()
                 || backlogs != null && !backlogs.isEmpty();
     }
 
     /** Nothing waits here and nothing more will come: the phase is over once its requests in flight end. */
     boolean drained() {
-        return (sourceDone || stopping) && pending == null && (queues == null || queues.isEmpty())
+        return subscriber == null && ahead.isEmpty() && (queues == null || queues.isEmpty())
                 && (backlogs == null || backlogs.isEmpty());
     }
 
@@ -296,20 +308,13 @@ final class SendScheduler {
                 sendWaiting(now);
             }
             while (true) {
-                if (pending == null) {
-                    if (sourceDone || stopping || subscriber == null || asked) {
-                        break; // an ask still open is answered by a task of the source's own
-                    }
-                    if (backlogs != null && pool.available() == 0) {
-                        break; // every request is in flight or waits: a reply frees one and pumps again
-                    }
-                    asked = true;
-                    subscriber.requestOne();
-                    if (pending == null) {
-                        break; // exhausted, or a source that emits later from elsewhere
-                    }
+                if (ahead.size() + owed <= AHEAD / 2) {
+                    ask(now);
                 }
-                Request r = pending;
+                Request r = ahead.peekFirst();
+                if (r == null) {
+                    break; // the source ended, waits for room in the pool, or emits later on its own
+                }
                 if (r.isScheduled() && r.intendedNanos() - earlyNanos > now) {
                     now = System.nanoTime();
                     if (r.intendedNanos() - earlyNanos > now) {
@@ -318,9 +323,11 @@ final class SendScheduler {
                     }
                 }
                 if (queues != null) {
+                    ahead.pollFirst();
                     ServerQueues.Offer o = offerToPool(r, now);
                     if (o == ServerQueues.Offer.FULL) {
-                        break; // a reply from that server will pump again
+                        ahead.addFirst(r); // it stays first: a reply from that server will pump again
+                        break;
                     }
                     if (o == ServerQueues.Offer.FAILED && ++unsent >= MAX_UNSENT_PER_PUMP) {
                         pumpAfterReads(); // let the loop read and time out in between
@@ -335,7 +342,7 @@ final class SendScheduler {
                     int own = r.affinity() % slots.size();
                     c = backlogs != null && backlogs.holds(own) ? null : connectionFor(own);
                     if (c == null && backlogs != null && backlogs.offer(own, r)) {
-                        pending = null; // it waits for its own connection; the others go on
+                        ahead.pollFirst(); // it waits for its own connection; the others go on
                         if (backlogs.peakBytes() > reportedPeak) {
                             reportPeak();
                         }
@@ -360,13 +367,47 @@ final class SendScheduler {
                     countRoomWait(now);
                     roomWaitSince = NO_ROOM_WAIT;
                 }
-                pending = null;
+                ahead.pollFirst();
                 send(c, r, now);
             }
         } finally {
             pumping = false;
             flushAll();
             afterPump.run();
+        }
+    }
+
+    /**
+     * Asks the source for as many requests as {@code ahead} and the pool have room for, a paced
+     * source for one; none while the newest request taken is not due yet. A source that emits synchronously ({@link reactor.core.publisher.Flux#generate}) has
+     * put them into {@code ahead} when this returns.
+     */
+    private void ask(long now) {
+        if (subscriber == null) {
+            return;
+        }
+        Request newest = ahead.peekLast();
+        if (newest != null && newest.isScheduled() && newest.intendedNanos() - earlyNanos > now) {
+            return; // what is taken already reaches past now
+        }
+        long k = Math.min(AHEAD - ahead.size() - owed, pool.available() - owed);
+        if (pacedSource) {
+            k = Math.min(k, 1); // see the class comment
+        }
+        if (k <= 0) {
+            return; // every request is in flight or waits: a reply frees one and pumps again
+        }
+        owed += (int) k;
+        subscriber.request(k);
+    }
+
+    /** A request the source emitted, on the loop. */
+    private void taken(Request r) {
+        owed--;
+        pacedSource = r.isScheduled();
+        ahead.addLast(r);
+        if (!pumping) {
+            pump(); // emitted later, from a task of the source's own (a replay lane woken by its reader)
         }
     }
 
@@ -408,9 +449,8 @@ final class SendScheduler {
         }
     }
 
-    /** Places {@code r} on its key's server and sends, queues or ends it there; on {@link ServerQueues.Offer#FULL} it stays pending. */
+    /** Places {@code r} on its key's server and sends, queues or ends it there; on {@link ServerQueues.Offer#FULL} the caller keeps it. */
     private ServerQueues.Offer offerToPool(Request r, long now) {
-        pending = null;
         int m = router.place(r);
         if (m == KeyPlacement.SPREAD) {
             errors.requestError("the keys of one request live on different servers or slots; not sent");
@@ -419,9 +459,7 @@ final class SendScheduler {
         }
         r.server(m);
         ServerQueues.Offer o = queues.offer(r, m, now, poolSender);
-        if (o == ServerQueues.Offer.FULL) {
-            pending = r;
-        } else if (o == ServerQueues.Offer.FAILED) {
+        if (o == ServerQueues.Offer.FAILED) {
             errors.requestError(queues.isDown(m) ? SERVER_DOWN : QUEUE_FULL);
         }
         return o;
@@ -543,60 +581,31 @@ final class SendScheduler {
         return null;
     }
 
-    /** Pulls from the source one request at a time, only when there is room to send it. */
+    /** Takes what the source emits into {@code ahead}; asks only through {@link #ask}. */
     private final class SourceSubscriber extends BaseSubscriber<Request> {
-        private final RequestSource source;
-        private final int thread;
-
-        SourceSubscriber(RequestSource source, int thread) {
-            this.source = source;
-            this.thread = thread;
-        }
-
-        /** {@code r} came from this source and goes back to the pool unsent: the source takes it back. */
-        void dropUnsent(Request r) {
-            source.unsent(thread, r);
-            pool.release(r);
-        }
-
         @Override
         protected void hookOnSubscribe(Subscription subscription) {
             // nothing until there is room
         }
 
-        void requestOne() {
-            request(1);
-        }
-
         @Override
         protected void hookOnNext(Request r) {
-            if (loop.inEventLoop()) {
-                accept(r);
-                if (!pumping) {
-                    pump(); // emitted from a task of the source's own (a replay lane woken by its reader)
-                }
-            } else {
-                loop.execute(() -> {
-                    accept(r);
-                    pump();
-                });
+            if (!loop.inEventLoop()) {
+                // the contract of RequestSource: requests are emitted on the thread's loop
+                throw new IllegalStateException("a request source emitted off its load thread's event loop");
             }
-        }
-
-        private void accept(Request r) {
-            if (stopping || subscriber != this) {
-                dropUnsent(r);
+            if (subscriber != this) {
+                dropUnsent(r); // the phase stopped meanwhile
                 return;
             }
-            asked = false;
-            pending = r;
+            taken(r);
         }
 
         @Override
         protected void hookOnComplete() {
             onLoop(() -> {
                 if (subscriber == this) {
-                    sourceDone = true;
+                    subscriber = null;
                     afterPump.run();
                 }
             });
@@ -607,7 +616,7 @@ final class SendScheduler {
             onLoop(() -> {
                 errors.sourceFailed(error);
                 if (subscriber == this) {
-                    sourceDone = true;
+                    subscriber = null;
                     afterPump.run();
                 }
             });

@@ -2,7 +2,7 @@
  * One load test, across its threads. Each load thread is a {@code LoadDriver}: one event loop, its
  * connection slots, and the three rooms to which it passes each of its connections' events
  * ({@link io.fluxperf.engine.connection.SlotEvents}). {@code SendScheduler} decides when and where
- * each request leaves: it takes one request at a time from the phase's {@link RequestSource},
+ * each request leaves: it takes requests in batches from the phase's {@link RequestSource},
  * waits for its intended send time on the loop's alarm and for a connection with room, and flushes
  * each batch of sends together. {@code ConnectionManager} decides when each connection connects:
  * all at the start (at the connect rate if one is given), again after a loss with a growing

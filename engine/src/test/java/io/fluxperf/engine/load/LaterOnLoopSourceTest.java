@@ -22,6 +22,7 @@ import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Flux;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A source that has nothing when asked and emits later, from a task it runs on the load loop (as
@@ -52,13 +53,13 @@ class LaterOnLoopSourceTest {
 
     /**
      * A source that keeps every ask, as Reactive Streams lets it, and later emits as many requests
-     * as were asked (a replay lane whose reader caught up). The scheduler holds one request at a
-     * time, so it must not ask again while an ask is open: when it did, the second request emitted
-     * in a row replaced the first, which was never sent and never came back to the pool, until the
-     * pool ran dry and the replay failed.
+     * as were asked (a replay lane whose reader caught up). The scheduler asks in batches (issue
+     * 49), counting what is still owed: it never asks for more than its queue and the pool have
+     * room for, so nothing emitted is lost and the pool never runs dry (when an open ask was
+     * repeated, a request was once dropped unsent, until the pool ran dry and the replay failed).
      */
     @Test
-    void anAskStillOpenIsNotRepeated(MemcachedProcess memcached) {
+    void asksAreBatchedAndNeverExceedTheRoom(MemcachedProcess memcached) {
         int requests = 300;
         ScheduledExecutorService producer = Executors.newSingleThreadScheduledExecutor();
         try {
@@ -71,11 +72,60 @@ class LaterOnLoopSourceTest {
                     new LoadRun(config, new RunListener() { }).execute(
                             new InetSocketAddress("127.0.0.1", memcached.port()), memcached.address(),
                             source));
-            assertEquals(1, source.mostAsked.get(), "asks open at once");
+            assertTrue(source.mostAsked.get() <= SendScheduler.AHEAD, "asks open at once: " + source.mostAsked.get());
+            assertTrue(source.mostAsked.get() > 1, "a batch asked for at once");
+            assertTrue(source.asks.get() < requests / 4, "asks for " + requests + " requests: " + source.asks.get());
             assertEquals(requests, result.total().total().outcomes().requests());
             assertEquals(requests, memcached.stats().get("cmd_get") - before, "GETs the server saw");
         } finally {
             producer.shutdownNow();
+        }
+    }
+
+    /**
+     * A paced source is asked for one request at a time, at any rate: a synchronous source makes
+     * all it is asked for at once, timed by the rate in force, and a rate change can take back
+     * only the latest (RateChangeTest once caught a batch asked just after a change to 0.5/s,
+     * which held requests 2 s apart through the next change). Every request due still leaves in
+     * one pass: the fast source, 10 µs apart, is sent in full.
+     */
+    @Test
+    void aPacedSourceIsAskedForOneAtATime(MemcachedProcess memcached) {
+        Paced slow = new Paced(5_000_000L, 40);
+        Paced fast = new Paced(10_000L, 2_000);
+        for (Paced source : new Paced[] {slow, fast}) {
+            RunConfig config = RunConfig.builder().threads(1).connections(4).pipeline(1)
+                    .requests(source.total).windows(1).timeout(Duration.ofSeconds(1)).tcpNoDelay(true).seed(3)
+                    .workload(WorkloadConfig.of(Command.GET)).build();
+            RunResult result = assertTimeoutPreemptively(Duration.ofSeconds(20), () ->
+                    new LoadRun(config, new RunListener() { }).execute(
+                            new InetSocketAddress("127.0.0.1", memcached.port()), memcached.address(), source));
+            assertEquals(source.total, result.total().total().outcomes().requests());
+            assertEquals(1, source.mostAsked.get(), "asked at once of a paced source");
+        }
+    }
+
+    /** Requests {@code gapNanos} apart from the start, emitted synchronously on request. */
+    private static final class Paced implements RequestSource {
+        private final long gapNanos;
+        final int total;
+        final AtomicInteger mostAsked = new AtomicInteger();
+
+        Paced(long gapNanos, int total) {
+            this.gapNanos = gapNanos;
+            this.total = total;
+        }
+
+        @Override
+        public Flux<Request> requests(int thread, int threads, RequestPool pool, long startNanos) {
+            return Flux.<Request, long[]>generate(() -> new long[1], (n, sink) -> {
+                long i = n[0]++;
+                sink.next(pool.acquire().command(Command.GET, 0).addKey(i, 10).intendedNanos(startNanos + i * gapNanos));
+                if (i + 1 == total) {
+                    sink.complete();
+                }
+                return n;
+            }).doOnRequest(k -> mostAsked.accumulateAndGet((int) Math.min(Integer.MAX_VALUE, k), Math::max));
         }
     }
 
@@ -84,6 +134,7 @@ class LaterOnLoopSourceTest {
         private final ScheduledExecutorService producer;
         private final int total;
         final AtomicInteger mostAsked = new AtomicInteger();
+        final AtomicInteger asks = new AtomicInteger();
 
         KeepsEveryAsk(ScheduledExecutorService producer, int total) {
             this.producer = producer;
@@ -106,6 +157,7 @@ class LaterOnLoopSourceTest {
                         @Override
                         public void request(long n) {
                             asked[0] += n; // always on the loop: the scheduler asks there
+                            asks.incrementAndGet();
                             mostAsked.accumulateAndGet((int) asked[0], Math::max);
                         }
 
@@ -133,7 +185,10 @@ class LaterOnLoopSourceTest {
         }
     }
 
-    /** Answers every ask empty-handed, then emits one request 2 ms later from a task on the loop. */
+    /**
+     * Answers every ask empty-handed, then emits what was asked one request at a time, each 2 ms
+     * after the one before, from a task on the loop (asks add up, as Reactive Streams has them).
+     */
     private static final class LaterSource implements RequestSource {
         private final ScheduledExecutorService producer;
 
@@ -153,20 +208,29 @@ class LaterOnLoopSourceTest {
                 public void subscribe(CoreSubscriber<? super Request> actual) {
                     AtomicInteger emitted = new AtomicInteger();
                     actual.onSubscribe(new Subscription() {
+                        private long asked; // on the loop only
                         private boolean waiting;
 
                         @Override
                         public void request(long n) {
-                            if (waiting || emitted.get() == REQUESTS) {
+                            asked += n;
+                            later();
+                        }
+
+                        private void later() {
+                            if (waiting || asked == 0 || emitted.get() == REQUESTS) {
                                 return;
                             }
                             waiting = true;
                             producer.schedule(() -> loop.execute(() -> {
                                 waiting = false;
-                                int i = emitted.incrementAndGet(); // before onNext, which asks again
+                                asked--;
+                                int i = emitted.incrementAndGet(); // before onNext, which may ask again
                                 actual.onNext(pool.acquire().command(Command.GET, 0).addKey(i, 10));
                                 if (i == REQUESTS) {
                                     actual.onComplete();
+                                } else {
+                                    later();
                                 }
                             }), 2, TimeUnit.MILLISECONDS);
                         }
