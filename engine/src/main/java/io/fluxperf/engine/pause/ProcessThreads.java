@@ -161,21 +161,8 @@ final class ProcessThreads implements AutoCloseable {
             if (i < 0) {
                 return -1;
             }
-            i += 2; // ") " then field 3
-            for (int field = 3; field < 20; field++) {
-                while (i < length && text[i] != ' ') {
-                    i++;
-                }
-                i++;
-            }
-            int v = 0;
-            int digits = 0;
-            while (i < length && text[i] >= '0' && text[i] <= '9') {
-                v = v * 10 + (text[i] - '0');
-                i++;
-                digits++;
-            }
-            return digits == 0 ? -1 : v;
+            long count = SchedStat.number(text, i + 2, length, 20 - 3); // ") " then field 3
+            return count > Integer.MAX_VALUE ? -1 : (int) count;
         }
 
         @Override

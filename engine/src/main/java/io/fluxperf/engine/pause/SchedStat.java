@@ -69,7 +69,15 @@ final class SchedStat implements AutoCloseable {
 
     /** The file's {@code field}-th number (0: on CPU, 1: waiting, 2: slices); -1 when it is not there. */
     static long parse(byte[] text, int length, int field) {
-        int i = 0;
+        return number(text, 0, length, field);
+    }
+
+    /**
+     * The {@code field}-th of the space-separated numbers of a {@code /proc} line from
+     * {@code from} on (0 is the first); -1 when it is not there.
+     */
+    static long number(byte[] text, int from, int length, int field) {
+        int i = from;
         for (int skipped = 0; skipped < field; skipped++) {
             while (i < length && text[i] != ' ') {
                 i++;
