@@ -26,6 +26,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,6 +84,7 @@ class RpcPerf3ConfigsTest {
             """;
 
     @Test
+    @Tag("timing") // it judges the run's request count against its rate limit, within 1 %
     void everyKeyAgainstRedis(RedisProcess redis) throws IOException {
         Path png = dir.resolve("waterfall.png");
         Path file = write(dir, "redis3.toml", REDIS3.replace("SERVER", redis.address()).replace("PNG", png.toString()));

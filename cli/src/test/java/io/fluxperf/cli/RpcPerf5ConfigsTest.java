@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.zip.Deflater;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -100,6 +101,7 @@ class RpcPerf5ConfigsTest {
             """;
 
     @Test
+    @Tag("timing") // it judges the run's request count against its rate limit, within 1 %
     void everyKeyAgainstRedis(RedisProcess redis) {
         Path file = write(dir, "redis5.toml", REDIS5.replace("SERVER", redis.address()));
         CliRun run;
