@@ -32,7 +32,7 @@ if [ -n "${JOB_COMPLETION_INDEX:-}" ]; then
     echo "fluxperf: shard ${JOB_COMPLETION_INDEX} of ${FLUXPERF_SHARDS:-?}" >&2
 fi
 
-export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"  # as ./fluxperf sets it: about 8 MB less memory
+export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"  # as ./fluxperf sets it, for less resident memory
 # shellcheck disable=SC2086 # the options are words on purpose
 "$JAVA_BIN" -XX:MaxRAMPercentage=75 -Djava.io.tmpdir=/tmp -Djna.tmpdir=/tmp ${FLUXPERF_JAVA_OPTS:-} -jar "$JAR" "$@"
 status=$?

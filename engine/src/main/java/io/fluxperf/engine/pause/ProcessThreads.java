@@ -17,11 +17,11 @@ import java.util.function.Predicate;
 
 /**
  * The threads of this process whose kernel name ({@code /proc/self/task/TID/comm}) a predicate
- * wants, each with its {@code schedstat} held open. A look through {@code /proc/self/task}
- * allocates, and during a measurement it ran every half second and every second: so it is taken
- * only when the process's thread count changed, or at most every {@link #RELOOK_NANOS} in case one
- * thread ended as another began, and a thread's name is read only the first time it is seen. In
- * between, reading the watched threads allocates nothing. Not thread-safe.
+ * wants, each with its {@code schedstat} held open. It is read during measurements, where garbage
+ * brings collections, and a look through {@code /proc/self/task} allocates: so a look is taken only
+ * when the process's thread count changed, or every {@link #RELOOK_NANOS} in case one thread ended
+ * as another began, and a thread's name is read once. Reading the watched threads allocates
+ * nothing. Not thread-safe.
  */
 final class ProcessThreads implements AutoCloseable {
     static final long RELOOK_NANOS = TimeUnit.SECONDS.toNanos(10);

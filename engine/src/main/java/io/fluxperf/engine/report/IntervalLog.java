@@ -28,8 +28,8 @@ public final class IntervalLog implements Closeable {
     private final long baseEpochMillis;
     /**
      * The interval as written: tagged and stamped here, not in the caller's histogram. One copy,
-     * reused, because a fresh one each second (its counts and its encoding buffer) was 2 MB a
-     * second of garbage in a measured window, enough for a collection every few seconds.
+     * reused: a fresh one per interval (its counts and its encoding buffer) would be garbage made
+     * every second of a measured window, and bring collections into it.
      */
     private Histogram scratch;
 
