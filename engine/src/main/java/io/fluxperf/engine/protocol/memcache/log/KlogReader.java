@@ -1,6 +1,7 @@
 package io.fluxperf.engine.protocol.memcache.log;
 
 import io.fluxperf.engine.log.ClientTable;
+import io.fluxperf.engine.log.InOrderStep;
 import io.fluxperf.engine.log.LineLogReader;
 import io.fluxperf.engine.log.LineReader;
 import io.fluxperf.engine.log.LogEntry;
@@ -36,20 +37,30 @@ final class KlogReader extends LineLogReader {
     private static final String[] MONTHS = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
             "Nov", "Dec"};
 
-    private final Map<Long, int[]> perSecond;
-    private final Map<Long, int[]> seen = new HashMap<>();
-    private final ClientTable clients = new ClientTable();
-    private long lastSecond = Long.MIN_VALUE;
-    private int[] lastTotal;
-    private int[] lastSeen;
+    /** Spreads each second's commands over it; null in a part's reader (the split reader does it in order). */
+    private final InOrderStep spread;
+    private final ClientTable clients;
     private final SpaceTokens words = new SpaceTokens(MAX_TOKENS);
     private final int[] tokenFrom = words.from;
     private final int[] tokenTo = words.to;
 
-    /** @param perSecond commands per second from {@link #countSeconds}; null: no spreading (the scan) */
+    /**
+     * @param perSecond commands per second from {@link #countSeconds}; null for the reader of a part
+     *                  of the log, whose commands keep their whole second until {@link #spreading}
+     *                  completes them in the log's order
+     */
     KlogReader(LogInput input, ReaderContext ctx, Map<Long, int[]> perSecond) {
         super(input, 1 << 16, ctx);
-        this.perSecond = perSecond;
+        this.spread = perSecond == null ? null : spreading(perSecond);
+        this.clients = ctx.newClientTable();
+    }
+
+    /**
+     * The step that spreads a second's commands evenly over it, the k-th of n at k/n s in the log's
+     * order: a log read in parts does it after putting them back in that order.
+     */
+    static InOrderStep spreading(Map<Long, int[]> perSecond) {
+        return new Spread(perSecond);
     }
 
     /** Counts the lines of each second (epoch seconds → {count}) in one pass; unparsable lines are ignored here. */
@@ -84,6 +95,9 @@ final class KlogReader extends LineLogReader {
             if (error == null) {
                 e.line = n;
                 e.position = input.filePosition();
+                if (spread != null) {
+                    spread.apply(e);
+                }
                 return true;
             }
             if (!error.isEmpty()) {
@@ -195,29 +209,47 @@ final class KlogReader extends LineLogReader {
             default -> throw new IllegalStateException(c.toString());
         }
         e.client = clients.id(b, from, peerEnd);
-        e.timeNanos = second * 1_000_000_000L + spread(second);
+        e.timeNanos = second * 1_000_000_000L; // the place in its second: spreading()
         e.sortKey = e.timeNanos;
         return null;
     }
 
-    /** Where in its second the next command of {@code second} goes, ns. */
-    private long spread(long second) {
-        if (perSecond == null) {
-            return 0;
+    /** Where in its second each command goes: one pass's place in each second. */
+    private static final class Spread implements InOrderStep {
+        private final Map<Long, int[]> perSecond;
+        private final Map<Long, int[]> seen = new HashMap<>();
+        private long lastSecond = Long.MIN_VALUE;
+        private int[] lastTotal;
+        private int[] lastSeen;
+
+        Spread(Map<Long, int[]> perSecond) {
+            this.perSecond = perSecond;
         }
-        if (second != lastSecond) {
-            lastSecond = second;
-            lastTotal = perSecond.get(second);
-            lastSeen = seen.computeIfAbsent(second, s -> new int[1]);
+
+        @Override
+        public void apply(LogEntry e) {
+            long second = Math.floorDiv(e.timeNanos, 1_000_000_000L);
+            long t = second * 1_000_000_000L + offset(second);
+            e.timeNanos = t;
+            e.sortKey = t;
         }
-        int[] total = lastTotal;
-        int[] k = lastSeen;
-        if (total == null || total[0] <= 1) {
-            return 0;
+
+        /** Where in its second the next command of {@code second} goes, ns. */
+        private long offset(long second) {
+            if (second != lastSecond) {
+                lastSecond = second;
+                lastTotal = perSecond.get(second);
+                lastSeen = seen.computeIfAbsent(second, s -> new int[1]);
+            }
+            int[] total = lastTotal;
+            int[] k = lastSeen;
+            if (total == null || total[0] <= 1) {
+                return 0;
+            }
+            long at = 1_000_000_000L * Math.min(k[0], total[0] - 1) / total[0];
+            k[0]++;
+            return at;
         }
-        long at = 1_000_000_000L * Math.min(k[0], total[0] - 1) / total[0];
-        k[0]++;
-        return at;
     }
 
     /** Epoch seconds of the {@code [dd/Mon/yyyy:HH:MM:SS +zzzz]} in a klog line, or Long.MIN_VALUE. */
