@@ -2,6 +2,7 @@ package io.fluxperf.replay.cachetrace;
 
 import io.fluxperf.engine.log.LogFormat;
 import io.fluxperf.engine.log.LogInput;
+import io.fluxperf.engine.log.SecondCounts;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -44,7 +45,7 @@ public final class CacheTraceFormat implements LogFormat {
     public PreparedLog prepare(Path log, Path sendTimes) {
         SecondCounts seconds = CacheTraceReader.countSeconds(LogInput.open(log));
         return PreparedLog.splitting(ctx -> new CacheTraceReader(LogInput.open(log), ctx, seconds),
-                (part, ctx) -> new CacheTraceReader(part, ctx, null), ctx -> CacheTraceReader.spreading(seconds),
+                (part, ctx) -> new CacheTraceReader(part, ctx, null), ctx -> seconds.spreading(),
                 List.of(SPREAD_NOTE, SYNTHESISED));
     }
 

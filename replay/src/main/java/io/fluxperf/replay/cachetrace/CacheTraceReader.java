@@ -8,6 +8,7 @@ import io.fluxperf.engine.log.LineReader;
 import io.fluxperf.engine.log.LogEntry;
 import io.fluxperf.engine.log.LogInput;
 import io.fluxperf.engine.log.ReaderContext;
+import io.fluxperf.engine.log.SecondCounts;
 import io.fluxperf.engine.log.VerbTable;
 import java.io.IOException;
 import java.util.Arrays;
@@ -56,26 +57,13 @@ final class CacheTraceReader extends LineLogReader {
     /**
      * @param seconds commands per second from {@link #countSeconds}, shared by every pass; null for the
      *                reader of a part of the log, whose commands keep their whole second until
-     *                {@link #spreading} completes them in the log's order
+     *                {@link SecondCounts#spreading} completes them in the log's order
      */
     CacheTraceReader(LogInput input, ReaderContext ctx, SecondCounts seconds) {
         super(input, 1 << 16, ctx);
         Operations.check(ctx);
-        this.spread = seconds == null ? null : spreading(seconds);
+        this.spread = seconds == null ? null : seconds.spreading();
         this.clients = ctx.newClientTable();
-    }
-
-    /**
-     * The step that spreads a second's commands evenly over it, the k-th of n at k/n s: it needs
-     * each command in the log's order, so a log read in parts does it after putting them back in order.
-     */
-    static InOrderStep spreading(SecondCounts seconds) {
-        SecondCounts.Cursor cursor = seconds.newCursor();
-        return e -> {
-            long t = e.timeNanos + cursor.next(e.timeNanos / 1_000_000_000L);
-            e.timeNanos = t;
-            e.sortKey = t;
-        };
     }
 
     /** Counts the commands of each second in one pass: lines of seven fields whose timestamp parses. */
@@ -196,7 +184,7 @@ final class CacheTraceReader extends LineLogReader {
         }
         e.numeric = form.numeric;
         e.client = c[3] + 1 == c[4] ? -1 : clients.id(b, c[3] + 1, c[4]);
-        e.timeNanos = second * 1_000_000_000L; // the place in its second: spreading()
+        e.timeNanos = second * 1_000_000_000L; // the place in its second: SecondCounts.spreading()
         e.sortKey = e.timeNanos;
         return null;
     }

@@ -7,12 +7,11 @@ import io.fluxperf.engine.log.LineReader;
 import io.fluxperf.engine.log.LogEntry;
 import io.fluxperf.engine.log.LogInput;
 import io.fluxperf.engine.log.ReaderContext;
+import io.fluxperf.engine.log.SecondCounts;
 import io.fluxperf.engine.log.SpaceTokens;
 import io.fluxperf.engine.request.Command;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -46,38 +45,30 @@ final class KlogReader extends LineLogReader {
 
     /**
      * @param perSecond commands per second from {@link #countSeconds}; null for the reader of a part
-     *                  of the log, whose commands keep their whole second until {@link #spreading}
-     *                  completes them in the log's order
+     *                  of the log, whose commands keep their whole second until
+     *                  {@link SecondCounts#spreading} completes them in the log's order
      */
-    KlogReader(LogInput input, ReaderContext ctx, Map<Long, int[]> perSecond) {
+    KlogReader(LogInput input, ReaderContext ctx, SecondCounts perSecond) {
         super(input, 1 << 16, ctx);
-        this.spread = perSecond == null ? null : spreading(perSecond);
+        this.spread = perSecond == null ? null : perSecond.spreading();
         this.clients = ctx.newClientTable();
     }
 
-    /**
-     * The step that spreads a second's commands evenly over it, the k-th of n at k/n s in the log's
-     * order: a log read in parts does it after putting them back in that order.
-     */
-    static InOrderStep spreading(Map<Long, int[]> perSecond) {
-        return new Spread(perSecond);
-    }
-
     /** Counts the lines of each second (epoch seconds → {count}) in one pass; unparsable lines are ignored here. */
-    static Map<Long, int[]> countSeconds(LogInput input) {
-        Map<Long, int[]> counts = new HashMap<>();
+    static SecondCounts countSeconds(LogInput input) {
+        SecondCounts.Builder counts = new SecondCounts.Builder();
         try (input) {
             LineReader lines = new LineReader(input.stream(), 1 << 16);
             while (lines.next()) {
                 long s = second(lines.buffer(), lines.start(), lines.end());
                 if (s != Long.MIN_VALUE) {
-                    counts.computeIfAbsent(s, k -> new int[1])[0]++;
+                    counts.add(s);
                 }
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return counts;
+        return counts.build();
     }
 
     @Override
@@ -209,47 +200,9 @@ final class KlogReader extends LineLogReader {
             default -> throw new IllegalStateException(c.toString());
         }
         e.client = clients.id(b, from, peerEnd);
-        e.timeNanos = second * 1_000_000_000L; // the place in its second: spreading()
+        e.timeNanos = second * 1_000_000_000L; // the place in its second: SecondCounts.spreading()
         e.sortKey = e.timeNanos;
         return null;
-    }
-
-    /** Where in its second each command goes: one pass's place in each second. */
-    private static final class Spread implements InOrderStep {
-        private final Map<Long, int[]> perSecond;
-        private final Map<Long, int[]> seen = new HashMap<>();
-        private long lastSecond = Long.MIN_VALUE;
-        private int[] lastTotal;
-        private int[] lastSeen;
-
-        Spread(Map<Long, int[]> perSecond) {
-            this.perSecond = perSecond;
-        }
-
-        @Override
-        public void apply(LogEntry e) {
-            long second = Math.floorDiv(e.timeNanos, 1_000_000_000L);
-            long t = second * 1_000_000_000L + offset(second);
-            e.timeNanos = t;
-            e.sortKey = t;
-        }
-
-        /** Where in its second the next command of {@code second} goes, ns. */
-        private long offset(long second) {
-            if (second != lastSecond) {
-                lastSecond = second;
-                lastTotal = perSecond.get(second);
-                lastSeen = seen.computeIfAbsent(second, s -> new int[1]);
-            }
-            int[] total = lastTotal;
-            int[] k = lastSeen;
-            if (total == null || total[0] <= 1) {
-                return 0;
-            }
-            long at = 1_000_000_000L * Math.min(k[0], total[0] - 1) / total[0];
-            k[0]++;
-            return at;
-        }
     }
 
     /** Epoch seconds of the {@code [dd/Mon/yyyy:HH:MM:SS +zzzz]} in a klog line, or Long.MIN_VALUE. */

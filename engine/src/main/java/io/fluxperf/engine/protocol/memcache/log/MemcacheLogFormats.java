@@ -3,10 +3,10 @@ package io.fluxperf.engine.protocol.memcache.log;
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.log.LogFormat;
 import io.fluxperf.engine.log.LogInput;
+import io.fluxperf.engine.log.SecondCounts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -91,9 +91,9 @@ public final class MemcacheLogFormats {
          */
         @Override
         public PreparedLog prepare(Path log, Path sendTimes) {
-            Map<Long, int[]> perSecond = KlogReader.countSeconds(LogInput.open(log));
+            SecondCounts perSecond = KlogReader.countSeconds(LogInput.open(log));
             return PreparedLog.splitting(ctx -> new KlogReader(LogInput.open(log), ctx, perSecond),
-                    (part, ctx) -> new KlogReader(part, ctx, null), ctx -> KlogReader.spreading(perSecond),
+                    (part, ctx) -> new KlogReader(part, ctx, null), ctx -> perSecond.spreading(),
                     List.of(KlogReader.SPREAD_NOTE, SYNTHESISED));
         }
     };
