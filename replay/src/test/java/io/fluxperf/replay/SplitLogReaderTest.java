@@ -183,6 +183,27 @@ class SplitLogReaderTest {
         return write("klog-" + lines + ".log", out);
     }
 
+    /** The lines of a log, compressed or not. */
+    private static long lineCount(Path log) throws Exception {
+        long n = 0;
+        try (io.fluxperf.engine.log.LogInput in = io.fluxperf.engine.log.LogInput.open(log)) {
+            byte[] b = in.stream().readAllBytes();
+            for (byte x : b) {
+                n += x == '\n' ? 1 : 0;
+            }
+            return b.length > 0 && b[b.length - 1] != '\n' ? n + 1 : n;
+        }
+    }
+
+    /** {@code log} zstd-compressed, as Twitter publishes its traces. */
+    private static Path zstd(Path log) throws Exception {
+        Path z = log.resolveSibling(log.getFileName() + ".zst");
+        try (java.io.OutputStream out = new com.github.luben.zstd.ZstdOutputStream(Files.newOutputStream(z))) {
+            Files.copy(log, out);
+        }
+        return z;
+    }
+
     private Path write(String name, CharSequence text) throws Exception {
         Path log = dir.resolve(name);
         Files.writeString(log, text, StandardCharsets.ISO_8859_1);
@@ -223,7 +244,7 @@ class SplitLogReaderTest {
                 read.add(e);
                 e = new LogEntry();
             }
-            assertEquals(Files.readAllLines(log, StandardCharsets.ISO_8859_1).size(), r.lines(), threads + " threads: lines");
+            assertEquals(lineCount(log), r.lines(), threads + " threads: lines");
         }
         List<Whole> out = new ArrayList<>();
         for (LogEntry e : read) {
@@ -233,17 +254,22 @@ class SplitLogReaderTest {
     }
 
     /**
-     * The line formats other than MONITOR that split (cache traces, watch, klog) give in parts what
-     * one reader gives: every field of every command, in the log's order, with their seconds spread
-     * as one reader spreads them and watch's internal fetches dropped as one reader drops them; the
-     * same bad lines under the same numbers, the same skipped lines; lines straddle the parts' ends.
+     * The line formats other than MONITOR that split (cache traces, plain and zstd-compressed as
+     * published, watch, klog) give in parts what one reader gives: every field of every command, in
+     * the log's order, with their seconds spread as one reader spreads them and watch's internal
+     * fetches dropped as one reader drops them; the same bad lines under the same numbers, the same
+     * skipped lines; lines straddle the parts' ends.
      */
     @Test
     void traceWatchAndKlogPartsGiveWhatOneReaderGives() throws Exception {
-        for (Path log : List.of(cacheTrace(20_000), watchLog(12_000), klog(20_000))) {
-            long size = Files.size(log);
+        Path trace = cacheTrace(20_000);
+        for (Path log : List.of(trace, zstd(trace), watchLog(12_000), klog(20_000))) {
+            byte[] bytes;
+            try (io.fluxperf.engine.log.LogInput in = io.fluxperf.engine.log.LogInput.open(log)) {
+                bytes = in.stream().readAllBytes(); // a compressed log is cut after decompression
+            }
+            long size = bytes.length;
             assertTrue(size > 10L * SplitLogReader.PART_BYTES, log + " spans many parts: " + size);
-            byte[] bytes = Files.readAllBytes(log);
             int straddling = 0;
             for (long at = SplitLogReader.PART_BYTES; at < size; at += SplitLogReader.PART_BYTES) {
                 straddling += bytes[(int) at - 1] != '\n' ? 1 : 0;
