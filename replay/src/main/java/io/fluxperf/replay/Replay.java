@@ -230,7 +230,8 @@ public final class Replay {
         // where the format splits, several threads read the log in parts (SplitLogReader), put back in order
         int readerThreads = SplitLogReader.threadsFor(options.readerThreads(), plan.prepared, options.log(), options.scale());
         ReplaySource.Opener opener = options.scale() > 1 ? c -> ScaledReader.open(plan, c, options.scale())
-                : readerThreads > 1 ? splitOpener(options.log(), plan.prepared, readerThreads) : plan::open;
+                : readerThreads > 1 && plan.prepared.splits() ? splitOpener(options.log(), plan.prepared, readerThreads)
+                : readerThreads > 1 ? c -> plan.prepared.open(c, readerThreads) : plan::open;
         ReplaySource source = new ReplaySource(opener, ctx, options.threads(), pacer, options.loops(),
                 options.readAheadOf(plan.format), options.anyConnection(), plan.only, workloadByVerb, other).shard(shard)
                 .backlogBytes(options.readAheadBudget());

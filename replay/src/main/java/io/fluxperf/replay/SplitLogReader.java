@@ -146,7 +146,7 @@ final class SplitLogReader implements LogReader {
      * {@code --scale} replay, and a log that is not a plain file, are read by one.
      */
     static int threadsFor(int requested, LogFormat.PreparedLog prepared, Path log, int scale) {
-        if (!prepared.splits() || scale > 1 || !java.nio.file.Files.isRegularFile(log)) {
+        if (!prepared.splits() && !prepared.readsOnThreads() || scale > 1 || !java.nio.file.Files.isRegularFile(log)) {
             return 1;
         }
         if (requested > 0) {

@@ -72,6 +72,22 @@ public interface LogFormat {
         }
 
         /**
+         * Whether the log's commands may be read by several threads in another way than by parts of
+         * lines (a capture: by connection), through {@link #open(ReaderContext, int)}.
+         */
+        default boolean readsOnThreads() {
+            return false;
+        }
+
+        /**
+         * A new reader at the log's start that reads on {@code threads} threads (only where
+         * {@link #readsOnThreads()}), giving exactly the commands, in the order, of {@link #open(ReaderContext)}.
+         */
+        default LogReader open(ReaderContext ctx, int threads) {
+            return open(ctx);
+        }
+
+        /**
          * A reader of parts of the log (only where {@link #splits()}): it reads the lines of
          * {@code part}'s stream, and after each part's end reads the next one once
          * {@link LineLogReader#restart} is called.

@@ -48,6 +48,11 @@ public final class LogStats {
         adjusted.computeIfAbsent(Printable.quote(what), r -> new long[1])[0]++;
     }
 
+    /** Whether any line was skipped or command adjusted (what {@link #add} would move). */
+    public boolean anySkippedOrAdjusted() {
+        return !skipped.isEmpty() || !adjusted.isEmpty();
+    }
+
     /** Adds the lines {@code part} skipped and the commands it adjusted (a part of a log read by several threads). */
     public void add(LogStats part) {
         part.skipped.forEach((k, v) -> skipped.computeIfAbsent(k, r -> new long[1])[0] += v[0]);

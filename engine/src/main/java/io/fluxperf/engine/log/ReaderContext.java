@@ -60,6 +60,16 @@ public final class ReaderContext {
         return new ReaderContext(this, bad, new VerbTable(verbs), stats, sharedClients);
     }
 
+    /**
+     * The context of one thread that reads a share of this log's commands and whose verbs another
+     * thread enters in this context's table in the log's order: its own verbs (a table of its own,
+     * not in front of this context's), counters ({@code stats}) and bad lines ({@code bad}, strict as
+     * this context's).
+     */
+    public ReaderContext share(LogStats stats, BadLines bad) {
+        return new ReaderContext(this, bad, new VerbTable(), stats, null);
+    }
+
     /** A reader's table of original clients: its own, or, for a part of a log, one in front of the shared table. */
     public ClientTable newClientTable() {
         return sharedClients == null ? new ClientTable() : new ClientTable(sharedClients);

@@ -5,6 +5,7 @@ import io.fluxperf.engine.log.BadLines;
 import io.fluxperf.engine.log.LogEntry;
 import io.fluxperf.engine.log.LogFormat;
 import io.fluxperf.engine.log.LogInput;
+import io.fluxperf.engine.log.LogReader;
 import io.fluxperf.engine.log.LogStats;
 import io.fluxperf.engine.log.ReaderContext;
 import io.fluxperf.engine.log.VerbTable;
@@ -243,6 +244,17 @@ public final class CaptureFormat implements LogFormat {
         @Override
         public CaptureReader open(ReaderContext ctx) {
             return new CaptureReader(LogInput.open(log), ctx, selection);
+        }
+
+        @Override
+        public boolean readsOnThreads() {
+            return true;
+        }
+
+        /** On 2 threads or more, a {@link CaptureSplitReader}: the connections shared among the threads. */
+        @Override
+        public LogReader open(ReaderContext ctx, int threads) {
+            return threads < 2 ? open(ctx) : new CaptureSplitReader(LogInput.open(log), ctx, selection, threads);
         }
 
         @Override

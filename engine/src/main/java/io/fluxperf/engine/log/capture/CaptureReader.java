@@ -37,7 +37,12 @@ public final class CaptureReader implements LogReader {
     private final CaptureFile file;
     private final ReaderContext ctx;
     private final CaptureSelection selection;
-    private final TcpSegment seg = new TcpSegment();
+    final TcpSegment seg = new TcpSegment();
+    /** Of a thread's share of the connections ({@link CaptureSplitReader}): what it tells the merger; else null. */
+    private final Tap tap;
+    /** With a tap: the file position of the packet being handled, as the thread that reads the file saw it. */
+    long packetPosition;
+    private int connectionsMade;
     private final ConnectionReader[][] readerPool;
     private final int[] readerPoolSize;
     private final long[] commandsPerServer;
@@ -63,11 +68,11 @@ public final class CaptureReader implements LogReader {
     private int readyHead;
     private int readyCount;
 
-    private long firstPacketNanos = Long.MIN_VALUE;
-    private long now;
+    long firstPacketNanos = Long.MIN_VALUE;
+    long now;
     private long lastSweep;
     private boolean finished;
-    private final String snapReason;
+    final String snapReason;
     private final String lossReason = "commands cut by packets the capture lacks (never sent half)";
     private static final String ENDED_INSIDE = "commands the capture ends inside (never sent half)";
 
@@ -79,6 +84,7 @@ public final class CaptureReader implements LogReader {
         this.ctx = ctx;
         this.selection = selection;
         this.file = new CaptureFile(ctx.name, input.stream());
+        this.tap = null;
         int servers = selection.servers().size();
         this.readerPool = new ConnectionReader[servers][8];
         this.readerPoolSize = new int[servers];
@@ -86,6 +92,38 @@ public final class CaptureReader implements LogReader {
         this.snapReason = "commands cut by the capture's " + file.largestSnapLength() + "-byte snap length (never sent half)";
     }
 
+    /**
+     * The connections of one thread of a capture read by several ({@link CaptureSplitReader}): no file;
+     * that thread gives it the segments of its connections ({@link #segment}), the sweeps and the end,
+     * and {@code tap} hears what it opens, ends and releases.
+     */
+    CaptureReader(ReaderContext ctx, CaptureSelection selection, String snapReason, Tap tap) {
+        this.input = null;
+        this.file = null;
+        this.ctx = ctx;
+        this.selection = selection;
+        this.tap = tap;
+        int servers = selection.servers().size();
+        this.readerPool = new ConnectionReader[servers][8];
+        this.readerPoolSize = new int[servers];
+        this.commandsPerServer = new long[servers];
+        this.snapReason = snapReason;
+    }
+
+    /** What a thread's share of the connections tells the thread that puts the shares back in order. */
+    interface Tap {
+        /** {@code c} opened (its {@link TcpConnection#clientId} is its slot in this share). */
+        void opened(TcpConnection c);
+
+        /** {@code c} ended (after what its end released). */
+        void ended(TcpConnection c);
+
+        /** {@code c} released {@code e}. */
+        void released(LogEntry e, TcpConnection c);
+
+        /** What follows, up to the next call, is {@code c}'s part of a sweep or of the end of the capture. */
+        void group(TcpConnection c);
+    }
     /** Commands released per server, in the order of the selection's servers. */
     long[] commandsPerServer() {
         return commandsPerServer;
@@ -134,7 +172,7 @@ public final class CaptureReader implements LogReader {
         return true;
     }
 
-    private void segment(long time, long packet) {
+    void segment(long time, long packet) {
         TcpSegment s = seg;
         int h = hash(s.srcHi, s.srcLo, s.srcPort) + hash(s.dstHi, s.dstLo, s.dstPort);
         // a request and its reply come one after the other: the last connection first
@@ -209,12 +247,12 @@ public final class CaptureReader implements LogReader {
 
     private TcpConnection open(int h, int server, boolean toServer) {
         TcpSegment s = seg;
-        TcpConnection c = spareCount > 0 ? spareConnections[--spareCount] : new TcpConnection(this);
+        TcpConnection c = spareCount > 0 ? spareConnections[--spareCount] : newConnection();
         ConnectionReader r = readerPoolSize[server] > 0 ? readerPool[server][--readerPoolSize[server]]
                 : selection.protocols().get(server).newReader(ctx);
         c.open(toServer ? s.srcHi : s.dstHi, toServer ? s.srcLo : s.dstLo, toServer ? s.srcPort : s.dstPort,
                 toServer ? s.dstHi : s.srcHi, toServer ? s.dstLo : s.srcLo, toServer ? s.dstPort : s.srcPort,
-                nextClient++, selection.protocols().get(server), r);
+                tap == null ? nextClient++ : c.slot, selection.protocols().get(server), r);
         c.serverIndex = server;
         if (tableSize >= buckets.length) {
             rehash();
@@ -228,6 +266,15 @@ public final class CaptureReader implements LogReader {
         }
         c.liveIndex = liveCount;
         live[liveCount++] = c;
+        if (tap != null) {
+            tap.opened(c);
+        }
+        return c;
+    }
+
+    private TcpConnection newConnection() {
+        TcpConnection c = new TcpConnection(this);
+        c.slot = connectionsMade++;
         return c;
     }
 
@@ -283,13 +330,19 @@ public final class CaptureReader implements LogReader {
         }
         ended[(endedHead + endedCount) & (ended.length - 1)] = c;
         endedCount++;
+        if (tap != null) {
+            tap.ended(c);
+        }
     }
 
     /** Expires what waited too long on every live connection, and forgets connections ended long ago. */
-    private void sweep() {
+    void sweep() {
         for (int i = 0; i < liveCount; i++) {
             TcpConnection c = live[i];
             if (c.waiting()) {
+                if (tap != null) {
+                    tap.group(c);
+                }
                 c.expire(now);
             }
         }
@@ -318,14 +371,17 @@ public final class CaptureReader implements LogReader {
     }
 
     /** The end of the capture: every connection still open ends where the capture does. */
-    private void endAll() {
+    void endAll() {
         while (liveCount > 0) {
+            if (tap != null) {
+                tap.group(live[0]);
+            }
             end(live[0]);
         }
     }
 
     /** An endpoint's hash; a connection's is the sum of its two, the same in both directions. */
-    private static int hash(long hi, long lo, int port) {
+    static int hash(long hi, long lo, int port) {
         long x = (hi ^ lo ^ (long) port << 40) * 0x9E3779B97F4A7C15L;
         return (int) (x ^ x >>> 32);
     }
@@ -346,12 +402,16 @@ public final class CaptureReader implements LogReader {
     }
 
     long filePosition() {
-        return input.filePosition();
+        return input == null ? packetPosition : input.filePosition();
     }
 
     /** A command whose reply is known (or will not be), released in its client's order. */
     void release(LogEntry e, TcpConnection c) {
         commandsPerServer[c.serverIndex]++;
+        if (tap != null) {
+            tap.released(e, c);
+            return;
+        }
         if (readyCount == ready.length) {
             LogEntry[] grown = new LogEntry[ready.length * 2];
             for (int i = 0; i < readyCount; i++) {

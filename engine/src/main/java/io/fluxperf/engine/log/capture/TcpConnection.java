@@ -29,6 +29,8 @@ final class TcpConnection implements CommandSink, TcpStream.Receiver {
     long serverLo;
     int serverPort;
     int clientId;
+    /** The object's number in its reader, for ever (a thread's share of a capture names its connections by it). */
+    int slot;
     CaptureProtocol protocol;
     ConnectionReader reader;
     /** The next connection in the same bucket of the flow table. */
