@@ -50,32 +50,47 @@ class CaptureAllocationTest {
 
     /** Bytes this thread allocates reading the capture once, and the commands read. */
     private static long[] read(CaptureFormat.Prepared p, ReaderContext ctx, LogEntry e) throws Exception {
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        return read(p, ctx, e, 1);
+    }
+
+    /** The same, read on {@code threads} threads: the bytes the thread that is given the commands allocates. */
+    private static long[] read(CaptureFormat.Prepared p, ReaderContext ctx, LogEntry e, int threads) throws Exception {
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long id = Thread.currentThread().getId();
-        long before = threads.getThreadAllocatedBytes(id);
+        long before = mx.getThreadAllocatedBytes(id);
         long n = 0;
-        try (LogReader r = p.open(ctx)) {
+        try (LogReader r = threads == 1 ? p.open(ctx) : p.open(ctx, threads)) {
             while (r.next(e.reset())) {
                 n++;
             }
         }
-        return new long[] {threads.getThreadAllocatedBytes(id) - before, n};
+        return new long[] {mx.getThreadAllocatedBytes(id) - before, n};
     }
 
     @Test
     void nothingIsAllocatedPerCommand() throws Exception {
+        perCommand(1);
+    }
+
+    /** Read on two threads, the thread given the commands (the one that puts the shares in order) allocates nothing per command. */
+    @Test
+    void nothingIsAllocatedPerCommandWhereTheSharesAreMerged() throws Exception {
+        perCommand(2);
+    }
+
+    private void perCommand(int threads) throws Exception {
         CaptureFormat.Prepared small = CaptureFormat.INSTANCE.prepare(capture("small.pcap", 3_000), List.of(), null);
         CaptureFormat.Prepared large = CaptureFormat.INSTANCE.prepare(capture("large.pcap", 30_000), List.of(), null);
         ReaderContext ctx = RecordingSink.context("redis", null, false);
         LogEntry e = new LogEntry();
         for (int warm = 0; warm < 5; warm++) { // compiled, and the verb table and entry buffers grown
-            read(large, ctx, e);
+            read(large, ctx, e, threads);
         }
         long smallest = Long.MAX_VALUE;
         long largest = Long.MAX_VALUE;
         for (int i = 0; i < 3; i++) {
-            long[] s = read(small, ctx, e);
-            long[] l = read(large, ctx, e);
+            long[] s = read(small, ctx, e, threads);
+            long[] l = read(large, ctx, e, threads);
             assertEquals(3_000, s[1]);
             assertEquals(30_000, l[1]);
             smallest = Math.min(smallest, s[0]);
