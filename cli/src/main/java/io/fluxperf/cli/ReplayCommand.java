@@ -51,6 +51,7 @@ import picocli.CommandLine.Option;
                 "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log --only get,set --max-wait 1s",
                 "  fluxperf replay -s 127.0.0.1:11211 -l peak.pcap.zst --key-prefix r:",
                 "  fluxperf replay -s 127.0.0.1:6379 -l any.pcap --capture-server 10.0.0.5:6379",
+                "  fluxperf replay -s 127.0.0.1:11211 -l peak.pcap --speed max --reader-threads 3",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --key-prefix r: --json r.json",
                 "  fluxperf replay -s 127.0.0.1:11211 -l cluster52.0.zst --speed 10",
                 "  fluxperf replay -s 127.0.0.1:11211 -l cluster52.0.zst --speed max --reader-threads 3",
@@ -160,7 +161,8 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware, Se
 
     @Option(names = "--reader-threads", paramLabel = "N",
             description = "Threads that read and parse the log in parts of whole lines, put back in the log's order"
-                    + " (MONITOR, watch, klog and cache-trace logs in a file). Default: 1 below 16 MiB, else one per"
+                    + " (MONITOR, watch, klog and cache-trace logs in a file), or a packet capture by connection"
+                    + " (its TCP reassembly and protocol reading). Default: 1 below 16 MiB, else one per"
                     + " core beyond two, at most 4; always 1 for a log that does not split, or with --scale.")
     private Integer readerThreads;
 

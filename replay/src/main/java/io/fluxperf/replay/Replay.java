@@ -227,7 +227,8 @@ public final class Replay {
         Pacer pacer = new Pacer(options.speed(), options.maxWait() == null ? 0 : options.maxWait().toNanos(),
                 options.rateCap());
         // --scale: every pass reads the log once per copy, each copy in its own key namespace
-        // where the format splits, several threads read the log in parts (SplitLogReader), put back in order
+        // where the format splits, several threads read the log in parts (SplitLogReader), put back in order;
+        // a capture splits by connection (its format's own reader on threads)
         int readerThreads = SplitLogReader.threadsFor(options.readerThreads(), plan.prepared, options.log(), options.scale());
         ReplaySource.Opener opener = options.scale() > 1 ? c -> ScaledReader.open(plan, c, options.scale())
                 : readerThreads > 1 && plan.prepared.splits() ? splitOpener(options.log(), plan.prepared, readerThreads)

@@ -142,7 +142,8 @@ final class SplitLogReader implements LogReader {
      * The threads that read a log: {@code requested} ({@code --reader-threads}) or, when 0, more than
      * one only for a log of {@link #SPLIT_FROM_BYTES} or more on a machine with cores to spare (one
      * for each core beyond two, at most four: the load threads, the server's and the thread that
-     * paces and deals the commands need the first two). A log whose format does not split, a
+     * paces and deals the commands need the first two). A capture is read on that many threads by
+     * connection ({@link LogFormat.PreparedLog#readsOnThreads()}). A log whose format does not split, a
      * {@code --scale} replay, and a log that is not a plain file, are read by one.
      */
     static int threadsFor(int requested, LogFormat.PreparedLog prepared, Path log, int scale) {

@@ -124,6 +124,14 @@ class CaptureReplayTest {
         assertEquals("Skipped: 1 commands cut by packets the capture lacks (never sent half)", run.line("Skipped: "), run.out());
         assertEquals("Bad line: " + file + ", packet 15: connection 10.0.0.8:40000: 840 bytes missing at 0.009 s,"
                 + " 45 commands not replayed", run.line("Bad line: "), run.out());
+        // read on two threads, split by connection (--reader-threads 2): the same commands, cuts and bad line
+        Replays.Run split = replay(file, target.address(), x -> x.readerThreads(2));
+        stats = target.commandstats();
+        assertEquals(2L, stats.get("set"), split.out());
+        assertEquals(2L, stats.get("get"), split.out());
+        assertEquals(2L, stats.get("incr"), split.out());
+        assertEquals(run.line("Skipped: "), split.line("Skipped: "), split.out());
+        assertEquals(run.line("Bad line: "), split.line("Bad line: "), split.out());
     }
 
     @Test
