@@ -75,7 +75,8 @@ class EntrypointTest {
         assertEquals(2, r.get("shard").get("count").asInt());
         assertEquals(500.0, r.get("config").get("workloads").get(0).get("rate").asDouble(), "half the rate");
         String javaArgs = Files.readString(dir.resolve("java-args.txt"));
-        assertTrue(javaArgs.startsWith("-XX:MaxRAMPercentage=75 -Djava.io.tmpdir=/tmp -Djna.tmpdir=/tmp -jar"
+        assertTrue(javaArgs.startsWith("-XX:MaxRAMPercentage=75 -XX:+UseShenandoahGC -XX:ShenandoahGCHeuristics=compact"
+                + " -Xms16m -Djava.io.tmpdir=/tmp -Djna.tmpdir=/tmp -jar"
                 + " /opt/fluxperf/fluxperf.jar run -s "), javaArgs);
     }
 
