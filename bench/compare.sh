@@ -26,9 +26,9 @@
 #   segs/op          TCP segments received machine-wide (/proc/net/snmp) / server ops
 #   own_segs/op      TCP segments of the client's own connections to the server, both ways
 #                    (ss -ti segs_out + segs_in, as bench/pace_cost.sh counts them) / server
-#                    ops, over the longest stretch of 1-s samples in which the same connections
-#                    stayed open; other processes' traffic does not count. NA with a connection
-#                    per request (no stretch of the same connections)
+#                    ops, over the last stretch of 1-s samples in which the same connections
+#                    stayed open (fluxperf: its warm-up and window); other processes' traffic
+#                    does not count. NA with a connection per request
 #   spread           (max-min)/median of rps over the repeats, %
 #   others           CPUs used by other processes during the run (>0.1: not clean)
 #   runs             kept repeats / attempts
@@ -385,13 +385,14 @@ own_segs_sampler() {  # <file>
     done
 }
 
-# own_segs_per_op <file>: segments / server ops over the longest stretch with the same connections open
+# own_segs_per_op <file>: segments / server ops over the last stretch with the same connections open
+# (fluxperf's preload has connections of its own; the last are the warm-up's and the window's),
+# from its second sample on (the first may hold the connects)
 own_segs_per_op() {
-    awk '$4 != "NA" && $2 > 0 {
-            if (n == 0 || $3 != h || $2 != c) { h=$3; c=$2; s0=$1; o0=$4 }
-            else if ($4 - o0 > best) { best=$4 - o0; segs=$1 - s0 }
-            n++ }
-         END { if (best > 0) printf "%.2f", segs / best; else print "NA" }' "$1" 2>/dev/null || echo NA
+    awk '$4 == "NA" { next }
+         $2 == 0 || $3 != h || $2 != c { h=$3; c=$2; k=0 }
+         $2 > 0 { k++; if (k == 2) { s0=$1; o0=$4 } else if (k > 2) { s1=$1; o1=$4; ok=1 } else ok=0 }
+         END { if (ok && o1 > o0) printf "%.2f", (s1 - s0) / (o1 - o0); else print "NA" }' "$1" 2>/dev/null || echo NA
 }
 
 run_once() {  # <tool index> <round>
