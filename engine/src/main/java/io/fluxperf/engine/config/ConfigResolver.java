@@ -163,38 +163,10 @@ public final class ConfigResolver {
         }
     }
 
-    /** {@link #resolve(Flags)} of the flags a {@link RunSettings} holds. */
-    public static RunConfig resolve(RunSettings flags) {
-        return resolve(flags.toFlags());
-    }
-
-    /** {@link #resolve(Flags, java.util.function.Consumer)} of the flags a {@link RunSettings} holds. */
-    public static RunConfig resolve(RunSettings flags, java.util.function.Consumer<String> notes) {
-        return resolve(flags.toFlags(), notes);
-    }
-
-    /**
-     * The servers of the flags alone (a command without a config file: replay), checked but for
-     * the protocol's cluster mode, which the caller checks once it knows the protocol.
-     */
-    public static PoolOptions pool(RunSettings flags) {
-        return shared(flags.toFlags()).pool();
-    }
-
-    /** The connection options of the flags alone (a command without a config file: replay). */
-    public static ConnectionOptions connectionOptions(RunSettings flags) {
-        return shared(flags.toFlags()).connection();
-    }
-
     /**
      * The protocol options the flags give, after {@code before} (a config file's), each placed at
      * its flag; not yet checked (that takes the protocol: {@link #protocolOptions}).
      */
-    public static ProtocolOptions given(RunSettings flags, ProtocolOptions before) {
-        return given(flags.toFlags(), before);
-    }
-
-    /** {@link #given(RunSettings, ProtocolOptions)} of {@code flags}. */
     public static ProtocolOptions given(Flags flags, ProtocolOptions before) {
         ProtocolOptions options = before;
         for (ProtocolOptions.Value v : flags.protocolOptions().values()) {
