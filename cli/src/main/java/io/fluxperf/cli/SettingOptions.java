@@ -22,8 +22,9 @@ import picocli.CommandLine.Model.OptionSpec;
  * in docs/run.md and the code that reads it: no {@code @Option}, no field.
  *
  * <p>A command declares {@code modelTransformer = SettingOptions.Run.class} (or {@code Replay},
- * {@code Sweep}), which picocli applies when it builds the command; an option the command already
- * declares by hand (with its own handling, as {@code --distribution}) is left to it. picocli's type
+ * {@code Sweep}), which picocli applies when it builds the command. Every setting of {@code run}
+ * is made here; a command's own option of the same name (replay's {@code --distribution}, which
+ * names only the servers' placement) is left to it. picocli's type
  * conversion stays (an Integer flag given "abc" is its one-sentence error); the setting's check is
  * {@code ConfigResolver}'s, naming the flag.
  */
