@@ -52,6 +52,7 @@ import picocli.CommandLine.Option;
                 "  fluxperf replay -s 127.0.0.1:6379 -l any.pcap --capture-server 10.0.0.5:6379",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --key-prefix r: --json r.json",
                 "  fluxperf replay -s 127.0.0.1:11211 -l cluster52.0.zst --speed 10",
+                "  fluxperf replay -s 127.0.0.1:11211 -l cluster52.0.zst --speed max --reader-threads 3",
                 "  fluxperf replay -s 127.0.0.1:6379 -l monitor.log --scale 4 --loop 3",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --stats-interval 1s",
                 "  fluxperf replay -s 127.0.0.1:11211 -l watch.log --out runs/replay-1 --trace",
@@ -158,8 +159,8 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware, Se
 
     @Option(names = "--reader-threads", paramLabel = "N",
             description = "Threads that read and parse the log in parts of whole lines, put back in the log's order"
-                    + " (a redis MONITOR log, a plain file). Default: 1 below 16 MiB, else one per core beyond"
-                    + " two, at most 4; always 1 for a log that does not split, or with --scale.")
+                    + " (MONITOR, watch, klog and cache-trace logs in a file). Default: 1 below 16 MiB, else one per"
+                    + " core beyond two, at most 4; always 1 for a log that does not split, or with --scale.")
     private Integer readerThreads;
 
     @Option(names = "--window", paramLabel = "TIME", converter = DurationConverter.class,

@@ -1,7 +1,9 @@
 package io.fluxperf.replay;
 
 import io.fluxperf.engine.UserError;
+import io.fluxperf.engine.log.BadLines;
 import io.fluxperf.engine.log.ClientTable;
+import io.fluxperf.engine.log.InOrderStep;
 import io.fluxperf.engine.log.LineLogReader;
 import io.fluxperf.engine.log.LogEntry;
 import io.fluxperf.engine.log.LogFormat;
@@ -38,9 +40,13 @@ import java.util.concurrent.locks.LockSupport;
  *     under its lock at a client's first sighting), and {@link #next} numbers them again in the
  *     order they first appear in the log, as one reader numbers them. Verbs: the threads' tables
  *     ask the log's ({@link ReaderContext#part}).</li>
- * <li>What the threads counted (skipped lines, adjusted commands) is added to the log's counters
- *     at the end of the pass; bad lines are counted as they are found. Under {@code --strict} the
- *     first bad line's error is raised when {@link #next} reaches its place, so it is the log's first.</li>
+ * <li>What else a format carries from line to line (a second's commands spread over it, the fetch
+ *     memcached logs inside a store) its parts' readers leave undone, and {@link #next} does it to
+ *     each command in the log's order ({@link LogFormat.PreparedLog#inOrder}).</li>
+ * <li>What the threads counted (bad and skipped lines, adjusted commands) is added to the log's
+ *     counters part by part when {@link #next} reaches the part, so the bad lines the report
+ *     quotes are the log's first and the reasons for skipping come in the order one reader meets them. Under {@code --strict} the first bad
+ *     line's error is raised when {@link #next} reaches its place, so it is the log's first.</li>
  * </ul>
  */
 final class SplitLogReader implements LogReader {
@@ -61,6 +67,8 @@ final class SplitLogReader implements LogReader {
     private final Part[] parts;
     private final Worker[] workers;
     private final ClientTable sharedClients = new ClientTable();
+    /** What the format does in the log's order to each command (e.g. spreads a second's commands over it), or null. */
+    private final InOrderStep step;
 
     // ---- the cutting (under cutLock) ----
     private final Object cutLock = new Object();
@@ -111,6 +119,7 @@ final class SplitLogReader implements LogReader {
         this.path = log;
         this.ctx = ctx;
         this.prepared = prepared;
+        this.step = prepared.inOrder(ctx);
         this.whole = LogInput.open(log);
         this.in = whole.stream();
         Arrays.fill(clientByShared, -1);
@@ -168,6 +177,8 @@ final class SplitLogReader implements LogReader {
                 }
                 current = p;
                 index = 0;
+                ctx.bad.take(p.bad);
+                ctx.stats.add(p.stats);
             }
             Part p = current;
             if (index < p.count) {
@@ -175,6 +186,9 @@ final class SplitLogReader implements LogReader {
                 e.copyFrom(s);
                 if (e.client >= 0) {
                     e.client = client(e.client);
+                }
+                if (step != null) {
+                    step.apply(e);
                 }
                 position = p.filePosition;
                 return true;
@@ -234,9 +248,6 @@ final class SplitLogReader implements LogReader {
         Throwable f = cutFailure;
         if (f != null) {
             throw rethrown(f);
-        }
-        for (Worker w : workers) {
-            ctx.stats.add(w.stats);
         }
         whole.reportEnd(ctx);
     }
@@ -414,6 +425,9 @@ final class SplitLogReader implements LogReader {
         long lines;
         LogEntry[] entries = new LogEntry[0];
         int count;
+        /** The bad lines of the part, and its skipped lines, added to the log's in the log's order. */
+        final BadLines bad = new BadLines(false);
+        final LogStats stats = new LogStats();
         Throwable failure;
         volatile long seq = -1;
         volatile boolean done;
@@ -466,6 +480,8 @@ final class SplitLogReader implements LogReader {
     private final class Worker {
         final Thread thread;
         final LogStats stats = new LogStats();
+        /** The bad lines of the part being read (strict as the log's: the first raises at its place). */
+        final BadLines bad = new BadLines(ctx.bad.strict());
 
         Worker(int i) {
             thread = new Thread(this::run, "fluxperf-parse-" + (i + 1));
@@ -474,7 +490,7 @@ final class SplitLogReader implements LogReader {
 
         private void run() {
             PartStream stream = new PartStream();
-            ReaderContext own = ctx.part(stats, sharedClients);
+            ReaderContext own = ctx.part(stats, bad, sharedClients);
             LogInput input = LogInput.part(path, stream, stream::filePosition, whole.fileSize());
             LineLogReader reader = null;
             try {
@@ -503,6 +519,8 @@ final class SplitLogReader implements LogReader {
                     } catch (Throwable t) {
                         p.failure = t;
                     }
+                    p.bad.take(bad);
+                    p.stats.add(stats);
                     p.count = n;
                     p.done = true;
                     if (mergerWaiting) {

@@ -8,8 +8,8 @@ import java.util.List;
 /**
  * Lines that could not be parsed: counted, the first few kept with their place
  * ({@code app.log:1234: truncated line}); with {@code --strict} the first one is a
- * {@link UserError}. Written by the reader thread (or the threads of a log read in parts, each line
- * under the lock); the count may be read from any thread.
+ * {@link UserError}. Written by the reader thread (a log read in parts by several threads collects
+ * each part's in one of its own, {@link #take}); the count may be read from any thread.
  */
 public final class BadLines {
     /** How many bad lines the report quotes. */
@@ -37,6 +37,31 @@ public final class BadLines {
             count++;
             if (first.size() < KEPT) {
                 first.add(message);
+            }
+        }
+    }
+
+    /**
+     * Adds the bad lines {@code part} holds, after this one's, and empties it: a log read in parts
+     * by several threads collects each part's apart and adds them in the log's order, so that the
+     * lines kept are the log's first, as one reader keeps them.
+     */
+    public void take(BadLines part) {
+        List<String> lines;
+        long n;
+        synchronized (part.first) {
+            lines = part.first.isEmpty() ? List.of() : List.copyOf(part.first);
+            n = part.count;
+            part.first.clear();
+            part.count = 0;
+        }
+        if (n == 0) {
+            return;
+        }
+        synchronized (first) {
+            count += n;
+            for (int i = 0; i < lines.size() && first.size() < KEPT; i++) {
+                first.add(lines.get(i));
             }
         }
     }

@@ -64,8 +64,8 @@ public interface LogFormat {
 
         /**
          * Whether the log may be read in parts, each a run of whole lines, by several threads:
-         * true where every line parses on its own (no state carried from one line to the next
-         * beyond the client and verb tables, which {@link ReaderContext#part} shares).
+         * true where every line parses on its own, given the client and verb tables
+         * ({@link ReaderContext#part} shares them) and what {@link #inOrder} does in the log's order.
          */
         default boolean splits() {
             return false;
@@ -80,10 +80,31 @@ public interface LogFormat {
             throw new UnsupportedOperationException("this log is read by one thread");
         }
 
+        /**
+         * What the thread that puts a split log's parts back in order does to each command, one pass's
+         * ({@link InOrderStep}); null when a part's reader gives each command whole. Only where
+         * {@link #splits()}.
+         *
+         * @param ctx the context of the whole pass (not a part's)
+         */
+        default InOrderStep inOrder(ReaderContext ctx) {
+            return null;
+        }
+
         /** A log whose passes {@code open} makes and whose parts {@code openPart} reads, with these notes. */
         static PreparedLog splitting(Function<ReaderContext, LogReader> open,
                                      java.util.function.BiFunction<LogInput, ReaderContext, LineLogReader> openPart,
                                      List<String> notes) {
+            return splitting(open, openPart, ctx -> null, notes);
+        }
+
+        /**
+         * A log whose passes {@code open} makes and whose parts {@code openPart} reads, each pass of
+         * a split read completing the parts' commands with the step {@code inOrder} makes, with these notes.
+         */
+        static PreparedLog splitting(Function<ReaderContext, LogReader> open,
+                                     java.util.function.BiFunction<LogInput, ReaderContext, LineLogReader> openPart,
+                                     Function<ReaderContext, InOrderStep> inOrder, List<String> notes) {
             List<String> kept = List.copyOf(notes);
             return new PreparedLog() {
                 @Override
@@ -104,6 +125,11 @@ public interface LogFormat {
                 @Override
                 public LineLogReader openPart(LogInput part, ReaderContext ctx) {
                     return openPart.apply(part, ctx);
+                }
+
+                @Override
+                public InOrderStep inOrder(ReaderContext ctx) {
+                    return inOrder.apply(ctx);
                 }
             };
         }

@@ -37,9 +37,9 @@ public final class ReaderContext {
         this.sharedClients = null;
     }
 
-    private ReaderContext(ReaderContext whole, VerbTable verbs, LogStats stats, ClientTable sharedClients) {
+    private ReaderContext(ReaderContext whole, BadLines bad, VerbTable verbs, LogStats stats, ClientTable sharedClients) {
         this.name = whole.name;
-        this.bad = whole.bad;
+        this.bad = bad;
         this.verbs = verbs;
         this.stats = stats;
         this.keyPrefix = whole.keyPrefix;
@@ -51,12 +51,13 @@ public final class ReaderContext {
 
     /**
      * The context of one thread that reads parts of this log: its own verbs (in front of this
-     * context's, {@link VerbTable#VerbTable(VerbTable)}) and counters ({@code stats}, added to this
-     * context's when the pass ends), the same bad lines, and clients numbered through
-     * {@code sharedClients}.
+     * context's, {@link VerbTable#VerbTable(VerbTable)}), counters ({@code stats}, added to this
+     * context's when the pass ends) and bad lines ({@code bad}, strict as this context's and
+     * {@linkplain BadLines#take taken} into them part by part in the log's order), and clients
+     * numbered through {@code sharedClients}.
      */
-    public ReaderContext part(LogStats stats, ClientTable sharedClients) {
-        return new ReaderContext(this, new VerbTable(verbs), stats, sharedClients);
+    public ReaderContext part(LogStats stats, BadLines bad, ClientTable sharedClients) {
+        return new ReaderContext(this, bad, new VerbTable(verbs), stats, sharedClients);
     }
 
     /** A reader's table of original clients: its own, or, for a part of a log, one in front of the shared table. */

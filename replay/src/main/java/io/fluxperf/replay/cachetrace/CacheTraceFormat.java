@@ -2,6 +2,7 @@ package io.fluxperf.replay.cachetrace;
 
 import io.fluxperf.engine.log.LogFormat;
 import io.fluxperf.engine.log.LogInput;
+import io.fluxperf.engine.log.SecondCounts;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -35,11 +36,16 @@ public final class CacheTraceFormat implements LogFormat {
         return FIRST_LINE.matcher(firstLine).matches();
     }
 
-    /** A first pass counts each second's commands, to spread them over it. */
+    /**
+     * A first pass counts each second's commands, to spread them over it. Every line parses on its
+     * own, so the trace splits into runs of lines read by several threads; the spreading needs the
+     * log's order and is done as the runs are put back in it.
+     */
     @Override
     public PreparedLog prepare(Path log, Path sendTimes) {
         SecondCounts seconds = CacheTraceReader.countSeconds(LogInput.open(log));
-        return PreparedLog.of(ctx -> new CacheTraceReader(LogInput.open(log), ctx, seconds),
+        return PreparedLog.splitting(ctx -> new CacheTraceReader(LogInput.open(log), ctx, seconds),
+                (part, ctx) -> new CacheTraceReader(part, ctx, null), ctx -> seconds.spreading(),
                 List.of(SPREAD_NOTE, SYNTHESISED));
     }
 

@@ -2,11 +2,13 @@ package io.fluxperf.replay.cachetrace;
 
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.log.ClientTable;
+import io.fluxperf.engine.log.InOrderStep;
 import io.fluxperf.engine.log.LineLogReader;
 import io.fluxperf.engine.log.LineReader;
 import io.fluxperf.engine.log.LogEntry;
 import io.fluxperf.engine.log.LogInput;
 import io.fluxperf.engine.log.ReaderContext;
+import io.fluxperf.engine.log.SecondCounts;
 import io.fluxperf.engine.log.VerbTable;
 import java.io.IOException;
 import java.util.Arrays;
@@ -43,19 +45,25 @@ final class CacheTraceReader extends LineLogReader {
     private static final long MAX_SECONDS = 9_000_000_000L;
     private static final byte[] EX = {'E', 'X'};
 
-    private final SecondCounts.Cursor spread;
-    private final ClientTable clients = new ClientTable();
+    /** Spreads each second's commands over it; null in a part's reader (the split reader does it in order). */
+    private final InOrderStep spread;
+    private final ClientTable clients;
     private final int[] commas = new int[FIELDS - 1];
     private Operations.Form[] forms = new Operations.Form[16];
     private boolean[] decided = new boolean[16];
     /** Bytes of the values a stand-in sends as a literal argument; grown to the largest value size met. */
     private byte[] values = new byte[0];
 
-    /** @param seconds commands per second from {@link #countSeconds}, shared by every pass */
+    /**
+     * @param seconds commands per second from {@link #countSeconds}, shared by every pass; null for the
+     *                reader of a part of the log, whose commands keep their whole second until
+     *                {@link SecondCounts#spreading} completes them in the log's order
+     */
     CacheTraceReader(LogInput input, ReaderContext ctx, SecondCounts seconds) {
         super(input, 1 << 16, ctx);
         Operations.check(ctx);
-        this.spread = seconds.newCursor();
+        this.spread = seconds == null ? null : seconds.spreading();
+        this.clients = ctx.newClientTable();
     }
 
     /** Counts the commands of each second in one pass: lines of seven fields whose timestamp parses. */
@@ -102,6 +110,9 @@ final class CacheTraceReader extends LineLogReader {
             if (error == null) {
                 e.line = lines.lineNumber();
                 e.position = input.filePosition();
+                if (spread != null) {
+                    spread.apply(e);
+                }
                 return true;
             }
             ctx.bad.add(ctx.place(lines.lineNumber()), error);
@@ -173,7 +184,7 @@ final class CacheTraceReader extends LineLogReader {
         }
         e.numeric = form.numeric;
         e.client = c[3] + 1 == c[4] ? -1 : clients.id(b, c[3] + 1, c[4]);
-        e.timeNanos = second * 1_000_000_000L + spread.next(second);
+        e.timeNanos = second * 1_000_000_000L; // the place in its second: SecondCounts.spreading()
         e.sortKey = e.timeNanos;
         return null;
     }

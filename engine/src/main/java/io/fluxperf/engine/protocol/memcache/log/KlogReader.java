@@ -1,17 +1,17 @@
 package io.fluxperf.engine.protocol.memcache.log;
 
 import io.fluxperf.engine.log.ClientTable;
+import io.fluxperf.engine.log.InOrderStep;
 import io.fluxperf.engine.log.LineLogReader;
 import io.fluxperf.engine.log.LineReader;
 import io.fluxperf.engine.log.LogEntry;
 import io.fluxperf.engine.log.LogInput;
 import io.fluxperf.engine.log.ReaderContext;
+import io.fluxperf.engine.log.SecondCounts;
 import io.fluxperf.engine.log.SpaceTokens;
 import io.fluxperf.engine.request.Command;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -36,37 +36,39 @@ final class KlogReader extends LineLogReader {
     private static final String[] MONTHS = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
             "Nov", "Dec"};
 
-    private final Map<Long, int[]> perSecond;
-    private final Map<Long, int[]> seen = new HashMap<>();
-    private final ClientTable clients = new ClientTable();
-    private long lastSecond = Long.MIN_VALUE;
-    private int[] lastTotal;
-    private int[] lastSeen;
+    /** Spreads each second's commands over it; null in a part's reader (the split reader does it in order). */
+    private final InOrderStep spread;
+    private final ClientTable clients;
     private final SpaceTokens words = new SpaceTokens(MAX_TOKENS);
     private final int[] tokenFrom = words.from;
     private final int[] tokenTo = words.to;
 
-    /** @param perSecond commands per second from {@link #countSeconds}; null: no spreading (the scan) */
-    KlogReader(LogInput input, ReaderContext ctx, Map<Long, int[]> perSecond) {
+    /**
+     * @param perSecond commands per second from {@link #countSeconds}; null for the reader of a part
+     *                  of the log, whose commands keep their whole second until
+     *                  {@link SecondCounts#spreading} completes them in the log's order
+     */
+    KlogReader(LogInput input, ReaderContext ctx, SecondCounts perSecond) {
         super(input, 1 << 16, ctx);
-        this.perSecond = perSecond;
+        this.spread = perSecond == null ? null : perSecond.spreading();
+        this.clients = ctx.newClientTable();
     }
 
     /** Counts the lines of each second (epoch seconds → {count}) in one pass; unparsable lines are ignored here. */
-    static Map<Long, int[]> countSeconds(LogInput input) {
-        Map<Long, int[]> counts = new HashMap<>();
+    static SecondCounts countSeconds(LogInput input) {
+        SecondCounts.Builder counts = new SecondCounts.Builder();
         try (input) {
             LineReader lines = new LineReader(input.stream(), 1 << 16);
             while (lines.next()) {
                 long s = second(lines.buffer(), lines.start(), lines.end());
                 if (s != Long.MIN_VALUE) {
-                    counts.computeIfAbsent(s, k -> new int[1])[0]++;
+                    counts.add(s);
                 }
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return counts;
+        return counts.build();
     }
 
     @Override
@@ -84,6 +86,9 @@ final class KlogReader extends LineLogReader {
             if (error == null) {
                 e.line = n;
                 e.position = input.filePosition();
+                if (spread != null) {
+                    spread.apply(e);
+                }
                 return true;
             }
             if (!error.isEmpty()) {
@@ -195,29 +200,9 @@ final class KlogReader extends LineLogReader {
             default -> throw new IllegalStateException(c.toString());
         }
         e.client = clients.id(b, from, peerEnd);
-        e.timeNanos = second * 1_000_000_000L + spread(second);
+        e.timeNanos = second * 1_000_000_000L; // the place in its second: SecondCounts.spreading()
         e.sortKey = e.timeNanos;
         return null;
-    }
-
-    /** Where in its second the next command of {@code second} goes, ns. */
-    private long spread(long second) {
-        if (perSecond == null) {
-            return 0;
-        }
-        if (second != lastSecond) {
-            lastSecond = second;
-            lastTotal = perSecond.get(second);
-            lastSeen = seen.computeIfAbsent(second, s -> new int[1]);
-        }
-        int[] total = lastTotal;
-        int[] k = lastSeen;
-        if (total == null || total[0] <= 1) {
-            return 0;
-        }
-        long at = 1_000_000_000L * Math.min(k[0], total[0] - 1) / total[0];
-        k[0]++;
-        return at;
     }
 
     /** Epoch seconds of the {@code [dd/Mon/yyyy:HH:MM:SS +zzzz]} in a klog line, or Long.MIN_VALUE. */

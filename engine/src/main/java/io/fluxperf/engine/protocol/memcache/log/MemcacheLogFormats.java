@@ -3,10 +3,10 @@ package io.fluxperf.engine.protocol.memcache.log;
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.log.LogFormat;
 import io.fluxperf.engine.log.LogInput;
+import io.fluxperf.engine.log.SecondCounts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -17,9 +17,16 @@ import java.util.regex.Pattern;
 public final class MemcacheLogFormats {
     /** memcached's {@code watch fetchers mutations} output: {@code ts=… gid=… type=item_get key=…}. */
     public static final LogFormat WATCH = new Format("memcache-watch", "^ts=\\d+\\.\\d+ gid=\\d+ .*") {
+        /**
+         * Every line parses on its own, so the log splits into runs of lines read by several threads;
+         * dropping the fetch memcached logs inside a store needs the log's order and is done as the
+         * runs are put back in it.
+         */
         @Override
         public PreparedLog prepare(Path log, Path sendTimes) {
-            return PreparedLog.of(ctx -> new MemcacheWatchReader(LogInput.open(log), ctx), List.of(SYNTHESISED));
+            return PreparedLog.splitting(ctx -> new MemcacheWatchReader(LogInput.open(log), ctx, true),
+                    (part, ctx) -> new MemcacheWatchReader(part, ctx, false), MemcacheWatchReader.InternalFetches::new,
+                    List.of(SYNTHESISED));
         }
     };
 
@@ -77,11 +84,16 @@ public final class MemcacheLogFormats {
     /** twemcache's command log: {@code peer - [09/Jul/2012:18:15:45 -0700] "get key" 0 14}. */
     public static final LogFormat KLOG = new Format("klog",
             "^\\S+ - \\[\\d\\d/\\w{3}/\\d{4}:\\d\\d:\\d\\d:\\d\\d [-+]\\d{4}] \".*") {
-        /** klog's times are whole seconds: a first pass counts each second's commands, to spread them over it. */
+        /**
+         * klog's times are whole seconds: a first pass counts each second's commands, to spread them
+         * over it. Every line parses on its own, so the log splits into runs of lines read by several
+         * threads; the spreading needs the log's order and is done as the runs are put back in it.
+         */
         @Override
         public PreparedLog prepare(Path log, Path sendTimes) {
-            Map<Long, int[]> perSecond = KlogReader.countSeconds(LogInput.open(log));
-            return PreparedLog.of(ctx -> new KlogReader(LogInput.open(log), ctx, perSecond),
+            SecondCounts perSecond = KlogReader.countSeconds(LogInput.open(log));
+            return PreparedLog.splitting(ctx -> new KlogReader(LogInput.open(log), ctx, perSecond),
+                    (part, ctx) -> new KlogReader(part, ctx, null), ctx -> perSecond.spreading(),
                     List.of(KlogReader.SPREAD_NOTE, SYNTHESISED));
         }
     };

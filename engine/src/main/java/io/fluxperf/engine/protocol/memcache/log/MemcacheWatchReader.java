@@ -1,6 +1,7 @@
 package io.fluxperf.engine.protocol.memcache.log;
 
 import io.fluxperf.engine.log.ClientTable;
+import io.fluxperf.engine.log.InOrderStep;
 import io.fluxperf.engine.log.LineLogReader;
 import io.fluxperf.engine.log.LogEntry;
 import io.fluxperf.engine.log.LogInput;
@@ -36,16 +37,15 @@ import java.util.Arrays;
 final class MemcacheWatchReader extends LineLogReader {
     static final String INTERNAL_FETCH = "the fetch inside a store (memcached logs it as item_get)";
 
-    private final ClientTable clients = new ClientTable();
+    private final ClientTable clients;
+    /** Drops the fetch inside a store; null in a part's reader (the split reader does it in order). */
+    private final InternalFetches internalFetches;
     private final int getVerb;
     private final int[] storeVerbs = new int[6];
     private static final Command[] STORES = {Command.SET, Command.ADD, Command.REPLACE, Command.APPEND,
             Command.PREPEND, Command.CAS};
     /** Their labels, made once: {@link Command#label()} makes a new string on every call. */
     private static final String[] STORE_LABELS = Arrays.stream(STORES).map(Command::label).toArray(String[]::new);
-    /** Per client: the last command read and its generation, to drop the fetch inside a store. */
-    private LogEntry[] lastByClient = new LogEntry[64];
-    private int[] lastGeneration = new int[64];
 
     // fields of the line being parsed: [start, end) in the line buffer, -1 when absent
     private int tsFrom;
@@ -65,8 +65,14 @@ final class MemcacheWatchReader extends LineLogReader {
     private int sizeFrom;
     private int sizeTo;
 
-    MemcacheWatchReader(LogInput input, ReaderContext ctx) {
+    /**
+     * @param whole whether this reader reads the whole log (and drops the fetch inside a store
+     *              itself), not a part of it ({@link InternalFetches})
+     */
+    MemcacheWatchReader(LogInput input, ReaderContext ctx, boolean whole) {
         super(input, 1 << 20, ctx);
+        this.clients = ctx.newClientTable();
+        this.internalFetches = whole ? new InternalFetches(ctx) : null;
         this.getVerb = verb(ctx, "get");
         for (int i = 0; i < STORES.length; i++) {
             storeVerbs[i] = verb(ctx, STORE_LABELS[i]);
@@ -158,37 +164,61 @@ final class MemcacheWatchReader extends LineLogReader {
                 e.command(STORES[which]);
                 e.synthSize = (int) size;
                 e.ttlSeconds = ttl < 0 ? 0 : (int) Math.min(Integer.MAX_VALUE, ttl);
-                dropInternalFetch(e);
             }
-            remember(e);
+            if (internalFetches != null) {
+                internalFetches.apply(e);
+            }
             return true;
         }
         input.reportEnd(ctx);
         return false;
     }
 
-    /** A store's own fetch came just before it on the same connection: drop it if it is still unsent. */
-    private void dropInternalFetch(LogEntry store) {
-        int c = store.client;
-        if (c >= lastByClient.length) {
-            return;
-        }
-        LogEntry last = lastByClient[c];
-        if (last != null && last.generation == lastGeneration[c] && last.inWindow && last.command == Command.GET
-                && !last.dropped && Arrays.equals(last.keys, 0, last.keyLength(0), store.keys, 0, store.keyLength(0))) {
-            last.dropped = true;
-            ctx.stats.skip(INTERNAL_FETCH);
-        }
-    }
+    /**
+     * Drops the fetch memcached logs inside a store: the get of the same key that came just before
+     * the store on the same connection, if it is still unsent. It needs each client's commands in
+     * the log's order, so a log read in parts does it after putting them back in order.
+     */
+    static final class InternalFetches implements InOrderStep {
+        private final ReaderContext ctx;
+        /** Per client: the last command read and its generation. */
+        private LogEntry[] lastByClient = new LogEntry[64];
+        private int[] lastGeneration = new int[64];
 
-    private void remember(LogEntry e) {
-        int c = e.client;
-        if (c >= lastByClient.length) {
-            lastByClient = Arrays.copyOf(lastByClient, Math.max(c + 1, lastByClient.length * 2));
-            lastGeneration = Arrays.copyOf(lastGeneration, lastByClient.length);
+        InternalFetches(ReaderContext ctx) {
+            this.ctx = ctx;
         }
-        lastByClient[c] = e;
-        lastGeneration[c] = e.generation;
+
+        @Override
+        public void apply(LogEntry e) {
+            if (e.command != Command.GET) {
+                dropInternalFetch(e);
+            }
+            remember(e);
+        }
+
+        private void dropInternalFetch(LogEntry store) {
+            int c = store.client;
+            if (c >= lastByClient.length) {
+                return;
+            }
+            LogEntry last = lastByClient[c];
+            if (last != null && last.generation == lastGeneration[c] && last.inWindow && last.command == Command.GET
+                    && !last.dropped && Arrays.equals(last.keys, 0, last.keyLength(0), store.keys, 0, store.keyLength(0))) {
+                last.dropped = true;
+                ctx.stats.skip(INTERNAL_FETCH);
+            }
+        }
+
+        private void remember(LogEntry e) {
+            int c = e.client;
+            if (c >= lastByClient.length) {
+                lastByClient = Arrays.copyOf(lastByClient, Math.max(c + 1, lastByClient.length * 2));
+                lastGeneration = Arrays.copyOf(lastGeneration, lastByClient.length);
+            }
+            lastByClient[c] = e;
+            lastGeneration[c] = e.generation;
+        }
     }
 
     /** Finds the fields of a line; returns what is wrong with it, or null. */

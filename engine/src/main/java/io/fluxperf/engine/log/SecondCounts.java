@@ -1,15 +1,16 @@
-package io.fluxperf.replay.cachetrace;
+package io.fluxperf.engine.log;
 
 import java.util.Arrays;
 
 /**
  * How many commands each whole second of a log holds, counted by a first pass over it, so that a
- * reader can spread a second's commands evenly over it. Read-only once built and shared by every
+ * reader can spread a second's commands evenly over it (klog, Twitter's cache traces: their times
+ * are whole seconds). Read-only once built and shared by every
  * pass and copy of a replay; a reader keeps its own place in each second ({@link #newCursor()}).
  * The seconds are kept sorted, so memory is proportional to the seconds the log holds (12 bytes
  * each), and a reader of a log in time order finds the next second without a search.
  */
-final class SecondCounts {
+public final class SecondCounts {
     private final long[] seconds;
     private final int[] counts;
 
@@ -19,7 +20,7 @@ final class SecondCounts {
     }
 
     /** Collects counts, one command at a time, in any order. */
-    static final class Builder {
+    public static final class Builder {
         private long[] keys = new long[1024];
         private int[] values = new int[1024];
         private boolean[] used = new boolean[1024];
@@ -27,7 +28,7 @@ final class SecondCounts {
         private long last = Long.MIN_VALUE;
         private int lastSlot = -1;
 
-        void add(long second) {
+        public void add(long second) {
             if (second == last) {
                 values[lastSlot]++;
                 return;
@@ -50,7 +51,7 @@ final class SecondCounts {
             }
         }
 
-        SecondCounts build() {
+        public SecondCounts build() {
             long[] s = new long[size];
             int n = 0;
             for (int i = 0; i < keys.length; i++) {
@@ -100,8 +101,23 @@ final class SecondCounts {
         }
     }
 
+    /**
+     * The step that spreads each second's commands evenly over it in the log's order, the k-th of
+     * n at k/n s, on a command whose time is its whole second: one pass's (its own place in each
+     * second). A reader of the whole log applies it as it reads; a log read in parts applies it as
+     * the parts are put back in order.
+     */
+    public InOrderStep spreading() {
+        Cursor cursor = newCursor();
+        return e -> {
+            long t = e.timeNanos + cursor.next(Math.floorDiv(e.timeNanos, 1_000_000_000L));
+            e.timeNanos = t;
+            e.sortKey = t;
+        };
+    }
+
     /** Seconds that hold at least one command. */
-    int seconds() {
+    public int seconds() {
         return seconds.length;
     }
 
