@@ -46,7 +46,10 @@
 #   FLUXPERF_JAR     jar to measure [the repo's cli/target/fluxperf.jar, built
 #                    by ./fluxperf if stale]; copied into OUTDIR first, so a
 #                    rebuild during the run does not change what is measured
-#   FLUXPERF_JAVA_OPTS  extra JVM options for fluxperf runs [none]
+#   FLUXPERF_JAVA_OPTS  JVM options of the measured jar's runs [the collector options
+#                    the launcher ./fluxperf uses, from cli/target/fluxperf.gc; set empty for none]
+#   BASE_JAVA_OPTS   JVM options of BASE_JAR's runs [none: the JVM's default collector, as an
+#                    earlier launcher ran it]
 #   BASE_JAR         a second fluxperf jar (an earlier build) run beside the first as the
 #                    row fluxperf_base, in the same alternating rounds: the ratio columns of
 #                    that row are after/before [none]
@@ -87,8 +90,8 @@ ALL_WORKLOADS="mc_get_p1 mc_get_p16 mc_set_1k mc_rate20k mc_rate50k redis_get_p1
 ONLY=${ONLY:-$ALL_WORKLOADS}
 MEMTIER=${MEMTIER:-}
 FLUXPERF_JAR=${FLUXPERF_JAR:-}
-FLUXPERF_JAVA_OPTS=${FLUXPERF_JAVA_OPTS:-}
 BASE_JAR=${BASE_JAR:-}
+BASE_JAVA_OPTS=${BASE_JAVA_OPTS:-}
 PEERS=${PEERS:-1}
 PEERS_ANYWAY=${PEERS_ANYWAY:-0}
 SERVER_CPU=${SERVER_CPU:-0}
@@ -143,6 +146,10 @@ if [ -z "$FLUXPERF_JAR" ]; then
     "$ROOT/fluxperf" --version >/dev/null || { log "building fluxperf failed"; exit 1; }
     FLUXPERF_JAR="$ROOT/cli/target/fluxperf.jar"
 fi
+# measure the jar as users run it: with the collector the launcher chose (checked once per build)
+if [ -z "${FLUXPERF_JAVA_OPTS+set}" ]; then
+    FLUXPERF_JAVA_OPTS=$(cat "$ROOT/cli/target/fluxperf.gc" 2>/dev/null || true)
+fi
 [ -f "$FLUXPERF_JAR" ] || { log "no jar at $FLUXPERF_JAR"; exit 1; }
 JAR="$OUTDIR/fluxperf.jar"
 cp "$FLUXPERF_JAR" "$JAR"
@@ -160,7 +167,7 @@ GIT_DIRTY=$(git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null |
 fluxperf_speaks() { grep -A3 -- '--protocol' <<< "$FP_HELP" | grep -qiw "$1"; }
 
 HEADER="$(date -u '+%F %T UTC'), $(uname -r), nproc=$(nproc), cpu:$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
-HEADER2="$FP_VERSION (git $GIT_REV, $GIT_DIRTY modified tracked files), java $(java -version 2>&1 | head -n1 | cut -d'"' -f2); DURATION=${DURATION}s WARMUP=${WARMUP}s REPEATS=$REPEATS; server CPU $SERVER_CPU, client CPU $CLIENT_CPU; $CONNS connections, 1 client thread"
+HEADER2="$FP_VERSION (git $GIT_REV, $GIT_DIRTY modified tracked files), java $(java -version 2>&1 | head -n1 | cut -d'"' -f2); DURATION=${DURATION}s WARMUP=${WARMUP}s REPEATS=$REPEATS; server CPU $SERVER_CPU, client CPU $CLIENT_CPU; $CONNS connections, 1 client thread; fluxperf JVM options: ${FLUXPERF_JAVA_OPTS:-none}${BASE:+, base: ${BASE_JAVA_OPTS:-none}}"
 log "raw outputs in $OUTDIR"
 echo "# $HEADER"; echo "# $HEADER2"
 { echo "Measured $HEADER."; echo; echo "$HEADER2."; echo; } > "$SUMMARY"
@@ -272,7 +279,7 @@ one_fluxperf() {  # fluxperf run arguments beyond the common ones
 }
 
 one_fluxperf_base() {  # one_fluxperf with BASE_JAR's jar (bash scoping: JAR is this call's)
-    local JAR="$BASE"
+    local JAR="$BASE" FLUXPERF_JAVA_OPTS="$BASE_JAVA_OPTS"
     one_fluxperf "$@"
 }
 

@@ -9,6 +9,7 @@
 #   BASE_JAR=/tmp/old.jar bench/pace_cost.sh        # this jar and an earlier one, in the same rounds
 #   FLUXPERF_ARGS="--io-uring" bench/pace_cost.sh
 #   FLUXPERF_JAVA_OPTS="-Dname=value" bench/pace_cost.sh   # JVM options of the first jar's runs only
+#                                                 # (default: the launcher's collector options)
 #
 # How: memcached (one thread) on SERVER_CPU, each client on CLIENT_CPU. `perf stat -p` attaches to
 # the client once its warm-up is over and counts its syscalls by name (tracepoints, no ptrace: the
@@ -28,7 +29,6 @@ WINDOW=${WINDOW:-8}
 SERVER_CPU=${SERVER_CPU:-0}
 CLIENT_CPU=${CLIENT_CPU:-1}
 FLUXPERF_ARGS=${FLUXPERF_ARGS:-}
-FLUXPERF_JAVA_OPTS=${FLUXPERF_JAVA_OPTS:-}
 OUTDIR=${OUTDIR:-$(mktemp -d "${TMPDIR:-/tmp}/fluxperf-pacecost.XXXXXX")}
 HOST=127.0.0.1
 mkdir -p "$OUTDIR"
@@ -41,6 +41,8 @@ if [ -z "$FLUXPERF_JAR" ]; then
     "$ROOT/fluxperf" --version >/dev/null || { log "building fluxperf failed"; exit 1; }
     FLUXPERF_JAR="$ROOT/cli/target/fluxperf.jar"
 fi
+# the jar runs as users run it: with the collector the launcher chose (checked once per build)
+[ -n "${FLUXPERF_JAVA_OPTS+set}" ] || FLUXPERF_JAVA_OPTS=$(cat "$ROOT/cli/target/fluxperf.gc" 2>/dev/null || true)
 cp "$FLUXPERF_JAR" "$OUTDIR/fluxperf.jar"
 BASE_JAR=${BASE_JAR:-}
 [ -z "$BASE_JAR" ] || cp "$BASE_JAR" "$OUTDIR/fluxperf-base.jar"
