@@ -36,6 +36,9 @@ fi
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"  # as ./fluxperf sets it, for less resident memory
 # the collector ./fluxperf chooses, for the same reason (pauses under a millisecond); Temurin has it
 GC_OPTS="${FLUXPERF_GC_OPTS--XX:+UseShenandoahGC -XX:ShenandoahGCHeuristics=compact -Xms16m}"
+case " ${FLUXPERF_JAVA_OPTS:-} " in
+    *" -XX:+Use"*"GC "*) [ -n "${FLUXPERF_GC_OPTS+set}" ] || GC_OPTS="" ;;  # the user's collector: the JVM refuses two
+esac
 # shellcheck disable=SC2086 # the options are words on purpose
 "$JAVA_BIN" -XX:MaxRAMPercentage=75 $GC_OPTS -Djava.io.tmpdir=/tmp -Djna.tmpdir=/tmp ${FLUXPERF_JAVA_OPTS:-} -jar "$JAR" "$@"
 status=$?

@@ -96,5 +96,12 @@ class EntrypointTest {
         assertEquals(2, bad.exitValue());
         assertEquals("fluxperf: FLUXPERF_HOLD_SECONDS must be a whole number of seconds, not 'soon'",
                 Files.readString(dir.resolve("err.txt")).strip());
+
+        // a collector of the user's own replaces the image's: the JVM refuses two
+        Process own = entrypoint(dir, Map.of("FLUXPERF_JAVA_OPTS", "-XX:+UseSerialGC"), "--version");
+        assertTrue(own.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, own.exitValue(), Files.readString(dir.resolve("err.txt")));
+        String javaArgs = Files.readString(dir.resolve("java-args.txt"));
+        assertTrue(javaArgs.contains("-XX:+UseSerialGC") && !javaArgs.contains("Shenandoah"), javaArgs);
     }
 }
