@@ -24,6 +24,11 @@
 #   srv_us/op        server CPU / operations it served (memcached cmd_get+cmd_set,
 #                    redis total_commands_processed, nginx stub_status requests)
 #   segs/op          TCP segments received machine-wide (/proc/net/snmp) / server ops
+#   own_segs/op      TCP segments of the client's own connections to the server, both ways
+#                    (ss -ti segs_out + segs_in, as bench/pace_cost.sh counts them) / server
+#                    ops, over the last stretch of 1-s samples in which the same connections
+#                    stayed open (fluxperf: its warm-up and window); other processes' traffic
+#                    does not count. NA with a connection per request
 #   spread           (max-min)/median of rps over the repeats, %
 #   others           CPUs used by other processes during the run (>0.1: not clean)
 #   runs             kept repeats / attempts
@@ -41,7 +46,10 @@
 #   FLUXPERF_JAR     jar to measure [the repo's cli/target/fluxperf.jar, built
 #                    by ./fluxperf if stale]; copied into OUTDIR first, so a
 #                    rebuild during the run does not change what is measured
-#   FLUXPERF_JAVA_OPTS  extra JVM options for fluxperf runs [none]
+#   FLUXPERF_JAVA_OPTS  JVM options of the measured jar's runs [the collector options
+#                    the launcher ./fluxperf uses, from cli/target/fluxperf.gc; set empty for none]
+#   BASE_JAVA_OPTS   JVM options of BASE_JAR's runs [none: the JVM's default collector, as an
+#                    earlier launcher ran it]
 #   BASE_JAR         a second fluxperf jar (an earlier build) run beside the first as the
 #                    row fluxperf_base, in the same alternating rounds: the ratio columns of
 #                    that row are after/before [none]
@@ -82,8 +90,8 @@ ALL_WORKLOADS="mc_get_p1 mc_get_p16 mc_set_1k mc_rate20k mc_rate50k redis_get_p1
 ONLY=${ONLY:-$ALL_WORKLOADS}
 MEMTIER=${MEMTIER:-}
 FLUXPERF_JAR=${FLUXPERF_JAR:-}
-FLUXPERF_JAVA_OPTS=${FLUXPERF_JAVA_OPTS:-}
 BASE_JAR=${BASE_JAR:-}
+BASE_JAVA_OPTS=${BASE_JAVA_OPTS:-}
 PEERS=${PEERS:-1}
 PEERS_ANYWAY=${PEERS_ANYWAY:-0}
 SERVER_CPU=${SERVER_CPU:-0}
@@ -138,6 +146,10 @@ if [ -z "$FLUXPERF_JAR" ]; then
     "$ROOT/fluxperf" --version >/dev/null || { log "building fluxperf failed"; exit 1; }
     FLUXPERF_JAR="$ROOT/cli/target/fluxperf.jar"
 fi
+# measure the jar as users run it: with the collector the launcher chose (checked once per build)
+if [ -z "${FLUXPERF_JAVA_OPTS+set}" ]; then
+    FLUXPERF_JAVA_OPTS=$(cat "$ROOT/cli/target/fluxperf.gc" 2>/dev/null || true)
+fi
 [ -f "$FLUXPERF_JAR" ] || { log "no jar at $FLUXPERF_JAR"; exit 1; }
 JAR="$OUTDIR/fluxperf.jar"
 cp "$FLUXPERF_JAR" "$JAR"
@@ -155,13 +167,13 @@ GIT_DIRTY=$(git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null |
 fluxperf_speaks() { grep -A3 -- '--protocol' <<< "$FP_HELP" | grep -qiw "$1"; }
 
 HEADER="$(date -u '+%F %T UTC'), $(uname -r), nproc=$(nproc), cpu:$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
-HEADER2="$FP_VERSION (git $GIT_REV, $GIT_DIRTY modified tracked files), java $(java -version 2>&1 | head -n1 | cut -d'"' -f2); DURATION=${DURATION}s WARMUP=${WARMUP}s REPEATS=$REPEATS; server CPU $SERVER_CPU, client CPU $CLIENT_CPU; $CONNS connections, 1 client thread"
+HEADER2="$FP_VERSION (git $GIT_REV, $GIT_DIRTY modified tracked files), java $(java -version 2>&1 | head -n1 | cut -d'"' -f2); DURATION=${DURATION}s WARMUP=${WARMUP}s REPEATS=$REPEATS; server CPU $SERVER_CPU, client CPU $CLIENT_CPU; $CONNS connections, 1 client thread; fluxperf JVM options: ${FLUXPERF_JAVA_OPTS:-none}${BASE:+, base: ${BASE_JAVA_OPTS:-none}}"
 log "raw outputs in $OUTDIR"
 echo "# $HEADER"; echo "# $HEADER2"
 { echo "Measured $HEADER."; echo; echo "$HEADER2."; echo; } > "$SUMMARY"
 {
     echo "# $HEADER"; echo "# $HEADER2"
-    printf 'workload\ttool\tround\ttry\tkept\trequests\trps\tp50_us\tp99_us\tp999_us\tcpu_us_per_req\twhole_us_per_req\tuser_s\tsys_s\twall_s\trc\tsrv_cpu_s\tsrv_ops\tsrv_us_per_op\tsegs_per_op\tcli_util\tsrv_util\tothers_cpus\tloadavg1\textra\tcmd\n'
+    printf 'workload\ttool\tround\ttry\tkept\trequests\trps\tp50_us\tp99_us\tp999_us\tcpu_us_per_req\twhole_us_per_req\tuser_s\tsys_s\twall_s\trc\tsrv_cpu_s\tsrv_ops\tsrv_us_per_op\tsegs_per_op\town_segs_per_op\tcli_util\tsrv_util\tothers_cpus\tloadavg1\textra\tcmd\n'
 } > "$RAW"
 
 # ---------- servers (started on first use, stopped on exit) ----------
@@ -189,7 +201,7 @@ use_memcached() {
         start_pinned_server memcached "$MC_PORT" memcached -t 1 -p "$MC_PORT" -l "$HOST" -U 0 -m 1024 "${u[@]}" || return 1
         MC_PID=$SPID
     fi
-    SERVER_PIDS=$MC_PID; SRV_OPS_FN=mc_ops
+    SERVER_PIDS=$MC_PID; SRV_OPS_FN=mc_ops; SRV_PORT=$MC_PORT
 }
 
 redis_ops() { redis-cli -h "$HOST" -p "$REDIS_PORT" info stats 2>/dev/null | tr -d '\r' | awk -F: '/^total_commands_processed:/{print $2; f=1} END{if(!f) print "NA"}'; }
@@ -202,7 +214,7 @@ use_redis() {
             --appendonly no --dir "$OUTDIR/redis" --daemonize no || return 1
         REDIS_PID=$SPID
     fi
-    SERVER_PIDS=$REDIS_PID; SRV_OPS_FN=redis_ops
+    SERVER_PIDS=$REDIS_PID; SRV_OPS_FN=redis_ops; SRV_PORT=$REDIS_PORT
 }
 
 # nginx's request counter (stub_status; it counts these status requests too)
@@ -249,7 +261,7 @@ EOF
         start_pinned_server nginx "$HTTP_PORT" "$ngx" -e "$nd/logs/error.log" -p "$nd/" -c "$nd/nginx.conf" || return 1
         NGX_PID=$SPID
     fi
-    SERVER_PIDS=$NGX_PID; SRV_OPS_FN=nginx_ops
+    SERVER_PIDS=$NGX_PID; SRV_OPS_FN=nginx_ops; SRV_PORT=$HTTP_PORT
 }
 
 # ---------- one-run runners: each sets RES="requests rps p50 p99 p999", CPU_WIN, EXTRA ----------
@@ -267,7 +279,7 @@ one_fluxperf() {  # fluxperf run arguments beyond the common ones
 }
 
 one_fluxperf_base() {  # one_fluxperf with BASE_JAR's jar (bash scoping: JAR is this call's)
-    local JAR="$BASE"
+    local JAR="$BASE" FLUXPERF_JAVA_OPTS="$BASE_JAVA_OPTS"
     one_fluxperf "$@"
 }
 
@@ -365,6 +377,31 @@ fluxperf_lacks() {
 # TCP segments received machine-wide (loopback: every segment sent is also received)
 tcp_insegs() { awk '/^Tcp:/ { if (!h) { for (i=1;i<=NF;i++) if ($i=="InSegs") c=i; h=1 } else { print $c; exit } }' /proc/net/snmp; }
 
+# Every second while a client runs: the time, the server's operation count, the client connections'
+# segments (both ways) and a fingerprint of which connections are open (their local ports). ss
+# comes first, so the counter's own short connection is not among them.
+own_segs_sampler() {  # <file>
+    while :; do
+        local conns
+        conns=$(ss -tinH state established "dst $HOST:$SRV_PORT" 2>/dev/null |
+            awk '/^[^ \t]/ { n++; k=split($3, a, ":"); h=(h*31 + a[k]) % 1000000007 }   # a connection: its local port
+                 { for (i=1;i<=NF;i++) if ($i ~ /^segs_(out|in):/) { split($i, kv, ":"); s+=kv[2] } }
+                 END { print s+0, n+0, h+0 }')
+        echo "$conns $($SRV_OPS_FN)" >> "$1"
+        sleep 1
+    done
+}
+
+# own_segs_per_op <file>: segments / server ops over the last stretch with the same connections open
+# (fluxperf's preload has connections of its own; the last are the warm-up's and the window's),
+# from its second sample on (the first may hold the connects)
+own_segs_per_op() {
+    awk '$4 == "NA" { next }
+         $2 == 0 || $3 != h || $2 != c { h=$3; c=$2; k=0 }
+         $2 > 0 { k++; if (k == 2) { s0=$1; o0=$4 } else if (k > 2) { s1=$1; o1=$4; ok=1 } else ok=0 }
+         END { if (ok && o1 > o0) printf "%.2f", (s1 - s0) / (o1 - o0); else print "NA" }' "$1" 2>/dev/null || echo NA
+}
+
 run_once() {  # <tool index> <round>
     local i=$1 round=$2 tool=${TOOLS[$1]} tries=0 keep req rps p50 p99 p999 cpu whole cli_util
     local o0 o1 g0 g1 segs ops srv_op srv_util best="" best_oth="" best_try=""
@@ -373,7 +410,11 @@ run_once() {  # <tool index> <round>
         tries=$((tries + 1))
         RES="0 NA NA NA NA"; CPU_WIN=NA; EXTRA=""
         o0=$($SRV_OPS_FN); g0=$(tcp_insegs)
+        local own_file="$OUTDIR/$(printf '%03d' $((RUN_SEQ + 1)))-own-segs.txt" sampler own
+        own_segs_sampler "$own_file" & sampler=$!
         eval "${RUNNERS[$i]}"
+        kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null
+        own=$(own_segs_per_op "$own_file")
         g1=$(tcp_insegs); o1=$($SRV_OPS_FN)
         read -r req rps p50 p99 p999 <<< "$RES"
         whole=$(awk -v u="$CLI_USER" -v s="$CLI_SYS" -v n="$req" 'BEGIN{ if (u!="NA" && n>0) printf "%.3f", (u+s)/n*1e6; else print "NA" }')
@@ -403,11 +444,11 @@ run_once() {  # <tool index> <round>
         fi
         keep=0; [ "$clean" = 1 ] && [ "$ok" = 1 ] && keep=1
         printf '%s\t' "$CUR_WL" "$tool" "$round" "$tries" "$keep" "$req" "$rps" "$p50" "$p99" "$p999" "$cpu" "$whole" \
-            "$CLI_USER" "$CLI_SYS" "$CLI_WALL" "$CLI_RC" "$SRV_CPU" "$ops" "$srv_op" "$segs" "$cli_util" "$srv_util" "$OTHERS" "$LOAD1" "$EXTRA" >> "$RAW"
+            "$CLI_USER" "$CLI_SYS" "$CLI_WALL" "$CLI_RC" "$SRV_CPU" "$ops" "$srv_op" "$segs" "$own" "$cli_util" "$srv_util" "$OTHERS" "$LOAD1" "$EXTRA" >> "$RAW"
         printf '%s\n' "$CLI_CMD" >> "$RAW"
         log "$CUR_WL $tool round=$round try=$tries kept=$keep rps=$rps p50=$p50 p99=$p99 p999=$p999 cpu_us/req=$cpu whole=$whole" \
-            "util=$cli_util/$srv_util srv_us/op=$srv_op segs/op=$segs others=$OTHERS rc=$CLI_RC ${EXTRA}"
-        local this="$rps|$p50|$p99|$p999|$cpu|$whole|$cli_util|$srv_util|$srv_op|$segs|$OTHERS|$EXTRA"
+            "util=$cli_util/$srv_util srv_us/op=$srv_op segs/op=$segs own_segs/op=$own others=$OTHERS rc=$CLI_RC ${EXTRA}"
+        local this="$rps|$p50|$p99|$p999|$cpu|$whole|$cli_util|$srv_util|$srv_op|$segs|$own|$OTHERS|$EXTRA"
         [ "$keep" = 1 ] && break
         # remember the least disturbed attempt that produced figures
         if [ "$ok" = 1 ] && { [ -z "$best" ] || awk -v o="$OTHERS" -v b="$best_oth" 'BEGIN{exit !(o != "NA" && (b == "NA" || o < b))}'; }; then
@@ -424,10 +465,10 @@ run_once() {  # <tool index> <round>
             break
         fi
     done
-    IFS='|' read -r rps p50 p99 p999 cpu whole cli_util srv_util srv_op segs OTHERS EXTRA <<< "$this"
+    IFS='|' read -r rps p50 p99 p999 cpu whole cli_util srv_util srv_op segs own OTHERS EXTRA <<< "$this"
     V[$i,rps]+="$rps "; V[$i,p50]+="$p50 "; V[$i,p99]+="$p99 "; V[$i,p999]+="$p999 "
     V[$i,cpu]+="$cpu "; V[$i,whole]+="$whole "; V[$i,cu]+="$cli_util "; V[$i,su]+="$srv_util "
-    V[$i,sop]+="$srv_op "; V[$i,seg]+="$segs "
+    V[$i,sop]+="$srv_op "; V[$i,seg]+="$segs "; V[$i,own]+="$own "
     V[$i,oth]+="$OTHERS "; V[$i,kept]=$(( ${V[$i,kept]:-0} + 1 )); V[$i,tries]=$(( ${V[$i,tries]:-0} + tries ))
     [ -n "$EXTRA" ] && V[$i,extra]+="$EXTRA"$'\n'
     return 0
@@ -455,13 +496,13 @@ compare_report() {
     for i in $(seq 0 $((n - 1))); do [ "${TOOLS[$i]}" = fluxperf ] && fp=$i; done
     echo; echo "== $CUR_WL: $CUR_TITLE =="
     [ -n "$FP_SKIP" ] && echo "fluxperf skipped: $FP_SKIP"
-    printf '%-17s %9s %7s %7s %7s %10s %12s %9s %9s %9s %11s %10s %8s %7s %6s %5s\n' tool rps p50 p99 p99.9 \
-        cpu_us/req whole_us/req cli/srv rps_ratio cpu_ratio whole_ratio srv_us/op segs/op spread% others runs
+    printf '%-17s %9s %7s %7s %7s %10s %12s %9s %9s %9s %11s %10s %8s %12s %7s %6s %5s\n' tool rps p50 p99 p99.9 \
+        cpu_us/req whole_us/req cli/srv rps_ratio cpu_ratio whole_ratio srv_us/op segs/op own_segs/op spread% others runs
     {
         echo "### $CUR_WL: $CUR_TITLE"; echo
         [ -n "$FP_SKIP" ] && { echo "fluxperf skipped: $FP_SKIP"; echo; }
-        echo "| tool | rps | p50 µs | p99 µs | p99.9 µs | client CPU µs/req | fluxperf whole-process µs/req | util cli/srv | rps fluxperf/peer | CPU fluxperf/peer | whole-process CPU fluxperf/peer | server µs/op | TCP segs/op | rps spread | others | runs |"
-        echo "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|"
+        echo "| tool | rps | p50 µs | p99 µs | p99.9 µs | client CPU µs/req | fluxperf whole-process µs/req | util cli/srv | rps fluxperf/peer | CPU fluxperf/peer | whole-process CPU fluxperf/peer | server µs/op | TCP segs/op, machine-wide | TCP segs/op, own connections | rps spread | others | runs |"
+        echo "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
     } >> "$SUMMARY"
     for i in $(seq 0 $((n - 1))); do
         lt=""; case "${V[$i,p50]}" in '<='*) lt="<=";; esac
@@ -477,12 +518,12 @@ compare_report() {
         fi
         [ "$i" = "$fp" ] || m_whole="-"
         local util="$(med "$i" cu 2)/$(med "$i" su 2)" runs="${V[$i,kept]}/${V[$i,tries]}"
-        local sop seg; sop=$(med "$i" sop 2); seg=$(med "$i" seg 2)
-        printf '%-17s %9s %7s %7s %7s %10s %12s %9s %9s %9s %11s %10s %8s %7s %6s %5s\n' "${TOOLS[$i]}" "$m_rps" \
-            "$p50" "$p99" "$p999" "$m_cpu" "$m_whole" "$util" "$r_rps" "$r_cpu" "$r_whole" "$sop" "$seg" "$spread" "$(med "$i" oth 2)" "$runs"
-        printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%% | %s | %s |\n' "${TOOLS[$i]}" \
+        local sop seg own; sop=$(med "$i" sop 2); seg=$(med "$i" seg 2); own=$(med "$i" own 2)
+        printf '%-17s %9s %7s %7s %7s %10s %12s %9s %9s %9s %11s %10s %8s %12s %7s %6s %5s\n' "${TOOLS[$i]}" "$m_rps" \
+            "$p50" "$p99" "$p999" "$m_cpu" "$m_whole" "$util" "$r_rps" "$r_cpu" "$r_whole" "$sop" "$seg" "$own" "$spread" "$(med "$i" oth 2)" "$runs"
+        printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%% | %s | %s |\n' "${TOOLS[$i]}" \
             "$m_rps" "$p50" "$p99" "$p999" "$m_cpu" "$m_whole" "$util" \
-            "$r_rps" "$r_cpu" "$r_whole" "$sop" "$seg" "$spread" "$(med "$i" oth 2)" "$runs" >> "$SUMMARY"
+            "$r_rps" "$r_cpu" "$r_whole" "$sop" "$seg" "$own" "$spread" "$(med "$i" oth 2)" "$runs" >> "$SUMMARY"
     done
     echo >> "$SUMMARY"
     if [ -n "$STALLS" ]; then

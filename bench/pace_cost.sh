@@ -8,6 +8,8 @@
 #   FLUXPERF_JAR=/tmp/old.jar bench/pace_cost.sh   # an earlier jar
 #   BASE_JAR=/tmp/old.jar bench/pace_cost.sh        # this jar and an earlier one, in the same rounds
 #   FLUXPERF_ARGS="--io-uring" bench/pace_cost.sh
+#   FLUXPERF_JAVA_OPTS="-Dname=value" bench/pace_cost.sh   # JVM options of the first jar's runs only
+#                                                 # (default: the launcher's collector options)
 #
 # How: memcached (one thread) on SERVER_CPU, each client on CLIENT_CPU. `perf stat -p` attaches to
 # the client once its warm-up is over and counts its syscalls by name (tracepoints, no ptrace: the
@@ -39,6 +41,8 @@ if [ -z "$FLUXPERF_JAR" ]; then
     "$ROOT/fluxperf" --version >/dev/null || { log "building fluxperf failed"; exit 1; }
     FLUXPERF_JAR="$ROOT/cli/target/fluxperf.jar"
 fi
+# the jar runs as users run it: with the collector the launcher chose (checked once per build)
+[ -n "${FLUXPERF_JAVA_OPTS+set}" ] || FLUXPERF_JAVA_OPTS=$(cat "$ROOT/cli/target/fluxperf.gc" 2>/dev/null || true)
 cp "$FLUXPERF_JAR" "$OUTDIR/fluxperf.jar"
 BASE_JAR=${BASE_JAR:-}
 [ -z "$BASE_JAR" ] || cp "$BASE_JAR" "$OUTDIR/fluxperf-base.jar"
@@ -96,8 +100,9 @@ echo "# $(date -u '+%F %T UTC'), rate $RATE/s, $CONNS connections, memcached on 
 printf '%-14s %8s %8s %8s %8s %8s %8s %8s %8s %8s %7s %7s %7s\n' client req/s sysc/req waits/req wr/req rd/req tfd/req futex/req csw/req segs/req usr_us sys_us cpu_us
 for r in $(seq 1 "$ROUNDS"); do
     for jar in fluxperf ${BASE_JAR:+fluxperf-base}; do
+        opts=""; [ "$jar" = fluxperf ] && opts=$FLUXPERF_JAVA_OPTS
         # shellcheck disable=SC2086
-        measure $jar-$r 14 java -jar "$OUTDIR/$jar.jar" run -s "$HOST:$PORT" -t 1 -c "$CONNS" --rate "$RATE" \
+        measure $jar-$r 14 java $opts -jar "$OUTDIR/$jar.jar" run -s "$HOST:$PORT" -t 1 -c "$CONNS" --rate "$RATE" \
             --method get --hit --bytes 64 --keyspace 100000 --warmup 2 -d $((WINDOW + 14)) --no-live $FLUXPERF_ARGS
     done
     measure c_reference-$r 5 "$OUTDIR/pace_reference" "$HOST" "$PORT" "$RATE" "$CONNS" 1 100000 2 $((WINDOW + 6)) 1 sleep

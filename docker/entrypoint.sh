@@ -7,6 +7,7 @@
 #   'kubectl cp' can copy the results out of a pod without a shared volume (0: exit at once).
 # FLUXPERF_RESULTS: where the results are (for the message and the marker file); default /results.
 # FLUXPERF_JAR, JAVA, FLUXPERF_JAVA_OPTS: the jar, the java binary and its options.
+# FLUXPERF_GC_OPTS: the collector's options in place of ./fluxperf's choice (empty: the JVM's default).
 set -u
 
 JAR="${FLUXPERF_JAR:-/opt/fluxperf/fluxperf.jar}"
@@ -33,8 +34,13 @@ if [ -n "${JOB_COMPLETION_INDEX:-}" ]; then
 fi
 
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"  # as ./fluxperf sets it, for less resident memory
+# the collector ./fluxperf chooses, for the same reason (pauses under a millisecond); Temurin has it
+GC_OPTS="${FLUXPERF_GC_OPTS--XX:+UseShenandoahGC -XX:ShenandoahGCHeuristics=compact -Xms16m}"
+case " ${FLUXPERF_JAVA_OPTS:-} " in
+    *" -XX:+Use"*"GC "*) [ -n "${FLUXPERF_GC_OPTS+set}" ] || GC_OPTS="" ;;  # the user's collector: the JVM refuses two
+esac
 # shellcheck disable=SC2086 # the options are words on purpose
-"$JAVA_BIN" -XX:MaxRAMPercentage=75 -Djava.io.tmpdir=/tmp -Djna.tmpdir=/tmp ${FLUXPERF_JAVA_OPTS:-} -jar "$JAR" "$@"
+"$JAVA_BIN" -XX:MaxRAMPercentage=75 $GC_OPTS -Djava.io.tmpdir=/tmp -Djna.tmpdir=/tmp ${FLUXPERF_JAVA_OPTS:-} -jar "$JAR" "$@"
 status=$?
 
 if [ "$status" -eq 0 ] && [ "$HOLD" -gt 0 ]; then

@@ -1,6 +1,6 @@
 package io.fluxperf.cli;
 
-import io.fluxperf.engine.config.RunSettings;
+import io.fluxperf.engine.config.Flags;
 import java.util.List;
 import picocli.CommandLine.Option;
 
@@ -46,9 +46,9 @@ final class ConnectionFlags {
                     + "(for comparing with and without; see docs/internals.md).")
     boolean noHostTuning;
 
-    /** Puts the protocol's options of these flags into {@code s}, for {@code ConfigResolver}. */
-    RunSettings applyTo(RunSettings s) {
-        return s.protocolOption("header", headers).protocolOption("http-ok", httpOk).protocolOption("user", user)
+    /** Puts the protocol's options of these flags into {@code b}, for {@code ConfigResolver}. */
+    Flags.Builder applyTo(Flags.Builder b) {
+        return b.protocolOption("header", headers).protocolOption("http-ok", httpOk).protocolOption("user", user)
                 .protocolOption("password", password).protocolOption("db", db).protocolOption("resp", resp)
                 .protocolOption("meta-flags", metaFlags).protocolOption("meta-get-flags", metaGetFlags);
     }

@@ -6,7 +6,6 @@ import io.fluxperf.engine.config.PoolOptions;
 import io.fluxperf.engine.config.ServerSpec;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.Flags;
-import io.fluxperf.engine.config.RunSettings;
 import io.fluxperf.engine.config.Settings;
 import io.fluxperf.engine.host.HostTuning;
 import io.fluxperf.engine.log.LogFormat;
@@ -241,9 +240,8 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware, Se
         if (rateCap != null && !(rateCap > 0)) {
             throw new UserError("--rate-cap: must be a number above 0, not " + rateCap);
         }
-        RunSettings settings = connection.applyTo(new RunSettings());
-        settings.serverDistribution = distribution;
-        Flags flags = settingOptions.addTo(settings.toFlags().toBuilder()).build();
+        Flags flags = settingOptions.addTo(connection.applyTo(Flags.builder())
+                .set(Settings.SERVER_DISTRIBUTION, distribution)).build();
         PoolOptions pool = ConfigResolver.shared(flags).pool();
         List<String> servers = given(flags, Settings.SERVER);
         Duration earlySend = given(flags, Settings.EARLY_SEND);

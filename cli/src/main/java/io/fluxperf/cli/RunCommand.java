@@ -3,8 +3,7 @@ package io.fluxperf.cli;
 import io.fluxperf.engine.config.ConfigResolver;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.Flags;
-import io.fluxperf.engine.config.RunSettings;
-import io.fluxperf.engine.config.ServerDistribution;
+import io.fluxperf.engine.config.Settings;
 import io.fluxperf.engine.host.HostTuning;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.StopReason;
@@ -13,8 +12,6 @@ import io.fluxperf.engine.run.RunOutputs;
 import io.fluxperf.engine.run.TextRunReport;
 import io.fluxperf.engine.rundir.RunDirectoryWriter;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -73,79 +70,6 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware, Setti
         this.streams = streams;
     }
 
-    @Option(names = "--config", paramLabel = "FILE",
-            description = "TOML config: fluxperf's own, or rpc-perf's (2.x, 3.x or 5.x, told by its shape).")
-    private Path config;
-
-    @Option(names = "--config-format", paramLabel = "FORMAT",
-            description = "Read --config as rpc-perf-2, rpc-perf-3, rpc-perf-5 or fluxperf, whatever its shape.")
-    private String configFormat;
-
-    @Option(names = "--protocol", paramLabel = "NAME", description = "memcache (default), memcache-binary, memcache-meta, redis or http.")
-    private String protocol;
-
-    @Option(names = "--method", paramLabel = "CMD",
-            description = "memcache: get, gets, set, add, replace, append, prepend, cas, delete, incr, decr, touch; redis: also del, exists, expire, mget, mset, hget, hset, hgetall, hdel, hexists, lpush, rpush, lpop, rpop, lrange, llen, sadd, srem, smembers, zadd, zrange, zrank, zrem, ping, publish; http: get, post, put, delete (default get).")
-    private String method;
-
-    @Option(names = "--keys-per-request", paramLabel = "N", description = "Keys per get (multi-key get), default 1.")
-    private Integer keysPerRequest;
-
-    @Option(names = "--subscribers", paramLabel = "N",
-            description = "With --method publish (redis): N subscriber connections, each subscribed to every channel"
-                    + " (the keyspace's keys; sharded on a cluster), that measure each message from its send time.")
-    private Integer subscribers;
-
-    @Option(names = "--bytes", paramLabel = "SIZE",
-            description = "Value size: 64, a range 16..1024, or weighted sizes 64:9,4096:1 (default 64).")
-    private String bytes;
-
-    @Option(names = "--hit", description = "Write every key before measuring, so that gets hit.")
-    private Boolean hit;
-
-    @Option(names = "--flush", description = "Send flush_all before the run, so that gets miss.")
-    private Boolean flush;
-
-    @Option(names = "--rate", paramLabel = "N",
-            description = "Requests per second in total (open loop; latency from the intended send time), at most 1e9 and"
-                    + " at least one per window. Default: as fast as possible.")
-    private String rate;
-
-    @Option(names = {"-d", "--duration"}, paramLabel = "TIME", converter = DurationConverter.class,
-            description = "Length of each window: seconds, or 500ms, 2m (default 60).")
-    private Duration duration;
-
-    @Option(names = {"-w", "--windows"}, paramLabel = "N", description = "Number of windows (default 1).")
-    private Integer windows;
-
-    @Option(names = "--warmup", paramLabel = "TIME", converter = DurationConverter.class,
-            description = "Load before the first window, not reported (default 0).")
-    private Duration warmup;
-
-    @Option(names = "--keyspace", paramLabel = "N", description = "Number of keys (default 10000).")
-    private Long keyspace;
-
-    @Option(names = "--key-length", paramLabel = "N", description = "Key length in bytes (default 16).")
-    private Integer keyLength;
-
-    @Option(names = "--distribution", paramLabel = "NAME",
-            description = "Key distribution: uniform (default), zipf or sequential; with several servers, how keys are placed "
-                    + "on them: ketama (default, libmemcached's weighted ketama) or modula. Repeat it to give both.")
-    private List<String> distribution;
-
-    @Option(names = "--exponent", paramLabel = "X", description = "Zipf exponent (default 0.99).")
-    private Double exponent;
-
-    @Option(names = "--ttl", paramLabel = "SECONDS", description = "Expiry time that writes carry (default 0: none).")
-    private Integer ttl;
-
-    @Option(names = "--command", paramLabel = "WORDS",
-            description = "A command workload (redis): words with __key__, __data__ and __counter__, e.g. \"SET __key__ __data__\".")
-    private String command;
-
-    @Option(names = "--path", paramLabel = "TEMPLATE", description = "HTTP path; __key__ in it is each request's key, e.g. /items/__key__ (default /).")
-    private String path;
-
     @Mixin
     private ConnectionFlags connection = new ConnectionFlags();
 
@@ -160,22 +84,12 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware, Setti
                     + " without DIR, to the run directory's trace/ (needs --out).")
     private Path trace;
 
-    @Option(names = "--waterfall", paramLabel = "FILE.png",
-            description = "Draw the run's latency heatmap into FILE.png at its end (from --trace, or a temporary trace).")
-    private Path waterfall;
-
     @Option(names = "--trace-required",
             description = "Stop the run when the trace cannot be written (a full disk); without it the run goes on and reports the records lost.")
     private boolean traceRequired;
 
     @Option(names = "--no-live", description = "Do not print the live line every second (on stderr).")
     private boolean noLive;
-
-    // the run directory (issue 29)
-    @Option(names = "--out", paramLabel = "DIR",
-            description = "Write the run directory: config.toml, result.json, windows.hlog, seconds.hlog, report.txt,"
-                    + " environment.json (docs/results.md); read it with 'fluxperf report DIR'.")
-    private Path out;
 
     @Mixin
     private RunDirectoryFlags runDirectory = new RunDirectoryFlags();
@@ -185,29 +99,10 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware, Setti
 
     @Mixin
     private ShardFlags sharding = new ShardFlags();
-    @Option(names = "--slo", paramLabel = "EXPR",
-            description = "A service-level objective checked per window and over the run, e.g. p99<2ms, get.p999<=10ms, "
-                    + "success>=99.9%%, rate>=49500 (repeatable; adds to the config's [[slo]]). Exit code 3 when one fails.")
-    private List<String> slo;
-
-    @Option(names = "--slo-abort", description = "Stop the run at the end of the first window in which an objective fails (exit code 3).")
-    private boolean sloAbort;
-
-    @Option(names = "--slo-strict", description = "Fail an objective whose verdict is too close to call at the run's sample"
-            + " size (its 95 %% interval holds the threshold), as if missed.")
-    private boolean sloStrict;
 
     @Option(names = "--junit", paramLabel = "FILE",
             description = "Write the objectives' verdicts as JUnit XML for CI: a testcase per objective and window, and one for the run.")
     private Path junit;
-
-    @Option(names = "--admin", paramLabel = "[ADDR:]PORT",
-            description = "Serve the admin endpoint (GET / dashboard, /metrics, /metrics.json, /vars; PUT /ratelimit/RATE; POST /quitquitquit) on PORT of 127.0.0.1, or of ADDR; 0 takes a free port.")
-    private String admin;
-
-    @Option(names = "--ramp", paramLabel = "START:END:STEP:INTERVAL",
-            description = "Step the rate from START to END by STEP requests/s, each step INTERVAL long (e.g. 10000:40000:10000:2s); without --duration, one window per step.")
-    private String ramp;
 
     @Override
     public Integer call() {
@@ -216,7 +111,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware, Setti
                 : HostTuning.standard();
         Path traceDir = RunDirectories.trace(trace, runConfig.out());
         RunOutputs outputs = new RunOutputs(json, hdrLog, traceDir, traceRequired);
-        RunDirectoryWriter directory = RunDirectories.open(runConfig, out != null, runDirectory.overwrite, "run", spec);
+        RunDirectoryWriter directory = RunDirectories.open(runConfig, settingOptions.has(Settings.OUT), runDirectory.overwrite, "run", spec);
         RunOrchestrator run = new RunOrchestrator(runConfig, new TextRunReport(
                 directory != null ? directory.tee(streams.out()) : streams.out(), streams.err(), !noLive))
                 .outputs(outputs)
@@ -267,45 +162,6 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware, Setti
 
     /** The flags given, under their settings, for {@code ConfigResolver}; sweep reads run's flags through it too. */
     Flags flags() {
-        return settingOptions.addTo(settings().toFlags().toBuilder()).build();
-    }
-
-    /** The flags of run's own options (not made from {@code Settings}). */
-    private RunSettings settings() {
-        RunSettings s = connection.applyTo(new RunSettings());
-        s.config = config;
-        s.protocol = protocol;
-        s.method = method;
-        s.keysPerRequest = keysPerRequest;
-        s.subscribers = subscribers;
-        s.bytes = bytes;
-        s.hit = hit;
-        s.flush = flush;
-        s.rate = rate;
-        s.duration = duration;
-        s.windows = windows;
-        s.warmup = warmup;
-        s.keyspace = keyspace;
-        s.keyLength = keyLength;
-        for (String d : distribution == null ? List.<String>of() : distribution) {
-            if (ServerDistribution.parse(d) != null) {
-                s.serverDistribution = d;
-            } else {
-                s.distribution = d;
-            }
-        }
-        s.exponent = exponent;
-        s.ttl = ttl;
-        s.command = command;
-        s.path = path;
-        s.configFormat = configFormat;
-        s.waterfall = waterfall;
-        s.out = out;
-        s.slo = slo;
-        s.sloAbort = sloAbort ? Boolean.TRUE : null;
-        s.sloStrict = sloStrict ? Boolean.TRUE : null;
-        s.admin = admin;
-        s.ramp = ramp;
-        return s;
+        return settingOptions.addTo(connection.applyTo(Flags.builder())).build();
     }
 }

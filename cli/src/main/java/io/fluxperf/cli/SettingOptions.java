@@ -5,6 +5,7 @@ import io.fluxperf.engine.config.Setting;
 import io.fluxperf.engine.config.Settings;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,12 +22,16 @@ import picocli.CommandLine.Model.OptionSpec;
  * in docs/run.md and the code that reads it: no {@code @Option}, no field.
  *
  * <p>A command declares {@code modelTransformer = SettingOptions.Run.class} (or {@code Replay},
- * {@code Sweep}), which picocli applies when it builds the command; an option the command already
- * declares by hand (with its own handling, as {@code --distribution}) is left to it. picocli's type
+ * {@code Sweep}), which picocli applies when it builds the command. Every setting of {@code run}
+ * is made here; a command's own option of the same name (replay's {@code --distribution}, which
+ * names only the servers' placement) is left to it. picocli's type
  * conversion stays (an Integer flag given "abc" is its one-sentence error); the setting's check is
  * {@code ConfigResolver}'s, naming the flag.
  */
 final class SettingOptions {
+    /** The first of a command's own output options, before which the output settings' options stand. */
+    private static final String OUTPUT_ANCHOR = "--json";
+
     private final Map<Setting<?>, Object> given = new LinkedHashMap<>();
 
     /** The flags given on the command line under their settings, unchecked; {@code b} gets each. */
@@ -57,28 +62,43 @@ final class SettingOptions {
 
     /**
      * Adds to {@code spec} an option for each setting {@code which} keeps, unless the spec has one by
-     * that name; in --help they stand before {@link ConnectionFlags}' options, where the command's
-     * other options of connecting are.
+     * that name. In --help they stand grouped as docs/run.md's tables group them: the workload's,
+     * time's and connections' before {@link ConnectionFlags}' options, where the command's other
+     * options of connecting are, and the outputs' before the command's own output options
+     * ({@code --json}).
      */
     static void addOptions(CommandSpec spec, SettingOptions into, Predicate<Setting<?>> which) {
-        List<OptionSpec> made = new ArrayList<>();
+        List<Setting<?>> taken = new ArrayList<>();
         for (Setting<?> s : Settings.all()) {
             if (which.test(s) && s.flags().stream().noneMatch(f -> spec.optionsMap().containsKey(f))) {
-                made.add(option(s, into));
+                taken.add(s);
             }
         }
-        List<OptionSpec> before = new ArrayList<>(spec.options());
-        OptionSpec anchor = spec.optionsMap().get(ConnectionFlags.FIRST_OPTION);
-        int at = anchor == null ? before.size() : before.indexOf(anchor);
-        List<OptionSpec> order = new ArrayList<>(before.subList(0, at));
-        order.addAll(made);
-        order.addAll(before.subList(at, before.size()));
-        for (OptionSpec o : before) {
+        taken.sort(Comparator.comparingInt(s -> s.table() == null ? Setting.Table.values().length : s.table().ordinal()));
+        List<OptionSpec> order = new ArrayList<>(spec.options());
+        for (OptionSpec o : order) {
             spec.remove(o);
+        }
+        for (Setting<?> s : taken) {
+            int at = s.table() == Setting.Table.OUTPUT ? indexOf(order, OUTPUT_ANCHOR) : order.size();
+            if (at == order.size()) {
+                at = indexOf(order, ConnectionFlags.FIRST_OPTION);
+            }
+            order.add(at, option(s, into));
         }
         for (OptionSpec o : order) {
             spec.addOption(o);
         }
+    }
+
+    /** Where {@code name}'s option is in {@code options}, or their end. */
+    private static int indexOf(List<OptionSpec> options, String name) {
+        for (int i = 0; i < options.size(); i++) {
+            if (List.of(options.get(i).names()).contains(name)) {
+                return i;
+            }
+        }
+        return options.size();
     }
 
     private static OptionSpec option(Setting<?> s, SettingOptions into) {

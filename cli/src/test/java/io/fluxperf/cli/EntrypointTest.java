@@ -75,7 +75,8 @@ class EntrypointTest {
         assertEquals(2, r.get("shard").get("count").asInt());
         assertEquals(500.0, r.get("config").get("workloads").get(0).get("rate").asDouble(), "half the rate");
         String javaArgs = Files.readString(dir.resolve("java-args.txt"));
-        assertTrue(javaArgs.startsWith("-XX:MaxRAMPercentage=75 -Djava.io.tmpdir=/tmp -Djna.tmpdir=/tmp -jar"
+        assertTrue(javaArgs.startsWith("-XX:MaxRAMPercentage=75 -XX:+UseShenandoahGC -XX:ShenandoahGCHeuristics=compact"
+                + " -Xms16m -Djava.io.tmpdir=/tmp -Djna.tmpdir=/tmp -jar"
                 + " /opt/fluxperf/fluxperf.jar run -s "), javaArgs);
     }
 
@@ -95,5 +96,12 @@ class EntrypointTest {
         assertEquals(2, bad.exitValue());
         assertEquals("fluxperf: FLUXPERF_HOLD_SECONDS must be a whole number of seconds, not 'soon'",
                 Files.readString(dir.resolve("err.txt")).strip());
+
+        // a collector of the user's own replaces the image's: the JVM refuses two
+        Process own = entrypoint(dir, Map.of("FLUXPERF_JAVA_OPTS", "-XX:+UseSerialGC"), "--version");
+        assertTrue(own.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, own.exitValue(), Files.readString(dir.resolve("err.txt")));
+        String javaArgs = Files.readString(dir.resolve("java-args.txt"));
+        assertTrue(javaArgs.contains("-XX:+UseSerialGC") && !javaArgs.contains("Shenandoah"), javaArgs);
     }
 }

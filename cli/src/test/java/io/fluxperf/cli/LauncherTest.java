@@ -74,5 +74,17 @@ class LauncherTest {
         assertTrue(calls.lines().anyMatch(l -> l.startsWith("java") && l.endsWith("cli/target/fluxperf.jar --version")),
                 "and ran the command:\n" + calls);
         assertTrue(out.contains("ran: ") && out.contains("--version"), out);
+        assertTrue(lastJava(calls).contains("-XX:+UseShenandoahGC"), "with the launcher's collector:\n" + calls);
+
+        // a collector of the user's own replaces the launcher's: the JVM refuses two
+        launcher.environment().put("FLUXPERF_JAVA_OPTS", "-Xmx64m -XX:+UseParallelGC");
+        Process again = launcher.start();
+        assertTrue(again.waitFor(60, TimeUnit.SECONDS), "the launcher finished");
+        String last = lastJava(Files.readString(log, StandardCharsets.UTF_8));
+        assertTrue(last.contains("-XX:+UseParallelGC") && last.contains("-Xmx64m") && !last.contains("Shenandoah"), last);
+    }
+
+    private static String lastJava(String calls) {
+        return calls.lines().filter(l -> l.startsWith("java") && l.endsWith("--version")).reduce((a, b) -> b).orElse("");
     }
 }

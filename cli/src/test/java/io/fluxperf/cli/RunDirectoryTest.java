@@ -122,7 +122,7 @@ class RunDirectoryTest {
         // config.toml is the same config: read as run --config reads it, and run again
         RunSettings original = new RunSettings();
         original.config = config;
-        RunConfig before = ConfigResolver.resolve(original);
+        RunConfig before = ConfigResolver.resolve(original.toFlags());
         assertEquals(before, RunDirectory.open(dir).config());
         Path again = tmp.resolve("again");
         CliRun second = CliRun.of("run", "--config", dir.resolve("config.toml").toString(), "--out", again.toString(), "--no-live");

@@ -166,6 +166,15 @@ public final class LiveFigures implements LiveFeed {
         return List.copyOf(out);
     }
 
+    /** The bytes of the histograms these figures hold, for the memory formula (docs/internals.md). */
+    public long histogramBytes() {
+        long bytes = sendLag.getEstimatedFootprintInBytes();
+        for (int i = 0; i < latency.length; i++) {
+            bytes += latency[i].getEstimatedFootprintInBytes() + service[i].getEstimatedFootprintInBytes();
+        }
+        return bytes;
+    }
+
     private static Histogram[] histograms(int n) {
         Histogram[] out = new Histogram[n];
         for (int i = 0; i < n; i++) {

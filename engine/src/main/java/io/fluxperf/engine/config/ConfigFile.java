@@ -295,19 +295,20 @@ final class ConfigFile {
         }
         w.weight = toInt(t.integer("weight", 0, Integer.MAX_VALUE));
         w.bytes = valueSize(t);
-        w.hit = t.bool("hit");
-        w.flush = t.bool("flush");
-        w.keysPerRequest = toInt(t.integer("keys-per-request", 1, Settings.MAX_KEYS_PER_REQUEST));
+        // the keys that are a flag's too, read by the flag's declared type (its limits, its messages)
+        w.hit = Settings.HIT.read(t);
+        w.flush = Settings.FLUSH.read(t);
+        w.keysPerRequest = Settings.KEYS_PER_REQUEST.read(t);
         JsonNode ttl = t.raw("ttl");
         if (ttl != null && !ttl.isIntegralNumber()) {
             w.ttls = ttlMix(t, ttl);
         } else {
-            w.ttl = toInt(t.integer("ttl", 0, Settings.MAX_TTL));
+            w.ttl = Settings.TTL.read(t);
         }
-        w.keyspace = t.integer("keyspace", 1, Long.MAX_VALUE);
-        w.keyLength = toInt(t.integer("key-length", 1, Settings.MAX_KEY_LENGTH));
+        w.keyspace = Settings.KEYSPACE.read(t);
+        w.keyLength = Settings.KEY_LENGTH.read(t);
         w.distribution = checked(t, "distribution", t.string("distribution"), Checks::distribution);
-        w.exponent = checked(t, "exponent", t.number("exponent"), Checks::exponent);
+        w.exponent = Settings.EXPONENT.read(t);
         w.keyOffset = t.integer("key-offset", 0, Long.MAX_VALUE / 2);
         w.cardinality = toInt(t.integer("cardinality", 1, WorkloadShape.MAX_CARDINALITY));
         w.innerKeys = t.integer("inner-keyspace", 1, Long.MAX_VALUE / 2);

@@ -40,6 +40,18 @@ public final class Settings {
     public static final int MAX_TTL = 30 * 24 * 3600;
     public static final int MAX_HELD_CONNECTIONS = 1_000_000;
 
+    // ---- the config file itself, a flag only (first in --help)
+
+    public static final Setting<Path> CONFIG = declare(Setting.of("config", COMMAND_LINE, SettingType.path(Path::of))
+            .flag("FILE", "TOML config: fluxperf's own, or rpc-perf's (2.x, 3.x or 5.x, told by its shape).")
+            .doc(Table.WORKLOAD, "TOML file with `[general]` and `[[workload]]` tables ([config.md](config.md)),"
+                    + " or an rpc-perf 2.x, 3.x or 5.x config as it is ([rpc-perf.md](rpc-perf.md))", "none"));
+
+    public static final Setting<String> CONFIG_FORMAT = declare(Setting.of("config-format", COMMAND_LINE, SettingType.text())
+            .flag("FORMAT", "Read --config as rpc-perf-2, rpc-perf-3, rpc-perf-5 or fluxperf, whatever its shape.")
+            .doc(Table.WORKLOAD, "read `--config` as `rpc-perf-2`, `rpc-perf-3`, `rpc-perf-5` or `fluxperf`,"
+                    + " whatever its shape (default: told by its tables)", "by shape"));
+
     // ---- [general]: in the order config.toml writes them and a refused key's message lists them
 
     /** Repeatable: one server, or several (HOST:PORT[:WEIGHT]) for a pool, or a cluster's seeds. */
@@ -366,8 +378,8 @@ public final class Settings {
     /** As typed, so that "abc" or "-5" is told with the flag's name rather than picocli's words. */
     public static final Setting<Double> RATE = declare(Setting.of("rate", WORKLOAD,
                     SettingType.text(Checks::rate, SettingType::tomlNumber))
-            .flag("N", "Requests per second in total (open loop; latency from the intended send time). Default: as fast"
-                    + " as possible.")
+            .flag("N", "Requests per second in total (open loop; latency from the intended send time), at most 1e9 and"
+                    + " at least one per window. Default: as fast as possible.")
             .doc(Table.WORKLOAD, "requests/s in total, open loop; absent: as fast as the connections allow"
                     + " (closed loop). A plain decimal (`5000`, `2500.5`, `1e4`, `10_000`), at most 1,000,000,000 (one"
                     + " request a nanosecond, the schedule's resolution) and at least one request per window"
@@ -430,16 +442,6 @@ public final class Settings {
                     + " `--duration`, one window per step ([admin.md](admin.md#rate-ramps))", "none"));
 
     // ---- the command line only
-
-    public static final Setting<Path> CONFIG = declare(Setting.of("config", COMMAND_LINE, SettingType.path(Path::of))
-            .flag("FILE", "TOML config: fluxperf's own, or rpc-perf's (2.x, 3.x or 5.x, told by its shape).")
-            .doc(Table.WORKLOAD, "TOML file with `[general]` and `[[workload]]` tables ([config.md](config.md)),"
-                    + " or an rpc-perf 2.x, 3.x or 5.x config as it is ([rpc-perf.md](rpc-perf.md))", "none"));
-
-    public static final Setting<String> CONFIG_FORMAT = declare(Setting.of("config-format", COMMAND_LINE, SettingType.text())
-            .flag("FORMAT", "Read --config as rpc-perf-2, rpc-perf-3, rpc-perf-5 or fluxperf, whatever its shape.")
-            .doc(Table.WORKLOAD, "read `--config` as `rpc-perf-2`, `rpc-perf-3`, `rpc-perf-5` or `fluxperf`,"
-                    + " whatever its shape (default: told by its tables)", "by shape"));
 
     /** Objectives as written (p99<2ms), added to the config file's [[slo]] tables. */
     public static final Setting<List<String>> SLO = declare(Setting.of("slo", COMMAND_LINE, SettingType.strings())

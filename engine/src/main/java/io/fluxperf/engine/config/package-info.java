@@ -1,8 +1,8 @@
 /**
  * What shapes a run, as the user states it, checked once where it enters. {@link Settings}
  * declares each setting once ({@link Setting}: flag, key, type and check, default, docs row);
- * {@link ConfigResolver} (read it next) merges the command line ({@link Flags}, made by the cli's
- * {@link RunSettings}) over a TOML file by rpc-perf's rules (a flag wins over the file) into one
+ * {@link ConfigResolver} (read it next) merges the command line ({@link Flags}, made by the cli
+ * from those declarations) over a TOML file by rpc-perf's rules (a flag wins over the file) into one
  * immutable {@link RunConfig} with its {@link WorkloadConfig}s, {@link KeyspaceConfig}s,
  * {@link ValueSize}s and {@link ConnectionOptions}; {@link DurationParser} and
  * {@link ValueSizeParser} read the forms users type, the same on a flag and in the file. Every

@@ -115,8 +115,9 @@ public final class HostTuning {
 
     /**
      * Before the load: rehearses a window's end {@link #REHEARSAL_ROUNDS} times (when the run has
-     * more than one, and so ends windows while loading), then collects the heap once (the first young
-     * collection copies everything made since start; it would otherwise come in the load).
+     * more than one, and so ends windows while loading), then collects the heap once (the warm-up's
+     * garbage would otherwise bring a collection into the first windows; the launcher's Shenandoah
+     * does it concurrently and gives the freed memory back).
      *
      * @param windowEnd one window's end on made-up figures, through the same code as the real ones
      * @param summary   one summary of a made-up window's latency

@@ -2,10 +2,8 @@ package io.fluxperf.engine.load;
 
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.config.RunConfig;
-import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.connection.ClientLoop;
 import io.fluxperf.engine.connection.ClientLoops;
-import io.fluxperf.engine.connection.IoUringClientLoop;
 import io.fluxperf.engine.host.HostTuning;
 import io.fluxperf.engine.metrics.HitrateWarmup;
 import io.fluxperf.engine.metrics.ProcessCpu;
@@ -15,7 +13,6 @@ import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.pool.ServerPool;
 import io.fluxperf.engine.protocol.CodecFactory;
 import io.fluxperf.engine.protocol.Protocol;
-import io.fluxperf.engine.protocol.Protocols;
 import io.fluxperf.engine.trace.RunTrace;
 import io.fluxperf.engine.workload.GeneratedLoad;
 import io.fluxperf.engine.workload.Preload;
@@ -23,10 +20,8 @@ import io.fluxperf.engine.workload.RateControl;
 import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -45,10 +40,7 @@ public final class LoadRun {
     private final Protocol protocol;
     private final RunListener listener;
     private final RunErrors errors = new RunErrors();
-    private final CountDownLatch stopSignal = new CountDownLatch(1);
-    private volatile boolean stopRequested;
-    /** Why a stop was asked for when not by Ctrl-C ({@link #requestStop(StopReason)}); null otherwise. */
-    private volatile StopReason stopReason;
+    private final RunStop stopSignal = new RunStop();
     private HostTuning tuning = HostTuning.standard();
     private RunTrace trace;
     /** --trace-required: a run whose trace fails stops, rather than going on untraced. */
@@ -72,7 +64,7 @@ public final class LoadRun {
 
     /** A run of {@code config}'s protocol, as the registry has it. */
     public LoadRun(RunConfig config, RunListener listener) {
-        this(config, registered(config.protocol()), listener);
+        this(config, RunPreconditions.registered(config.protocol()), listener);
     }
 
     /**
@@ -80,39 +72,10 @@ public final class LoadRun {
      * protocol's codecs decode by wrapping the registered one.
      */
     public LoadRun(RunConfig config, Protocol protocol, RunListener listener) {
-        check(config, protocol);
+        RunPreconditions.check(config, protocol);
         this.config = config;
         this.protocol = protocol;
         this.listener = listener;
-    }
-
-    /**
-     * Whether {@code protocol} and this machine can run {@code config}, as the constructor checks.
-     *
-     * @throws UserError naming the flag when not
-     */
-    public static void check(RunConfig config, Protocol protocol) {
-        if (config.connection().udp() && protocol.datagramFraming() == null) {
-            throw new UserError("--udp: protocol " + protocol.name() + " has no UDP framing; "
-                    + Protocols.all().stream().filter(p -> p.datagramFraming() != null).map(Protocol::name).toList()
-                    + " runs over UDP");
-        }
-        for (WorkloadConfig w : config.workloads()) {
-            if (!protocol.supports(w.method())) {
-                throw new UserError("--method: " + protocol.name() + " has no command '" + w.method().label() + "'");
-            }
-        }
-        if (config.connection().ioUring()) {
-            IoUringClientLoop.ensureAvailable(); // one sentence now, not a stack trace from the first loop
-        }
-    }
-
-    private static Protocol registered(String name) {
-        Protocol found = Protocols.find(name);
-        if (found == null) {
-            throw new UserError("--protocol: unknown protocol '" + name + "'; expected one of " + Protocols.names());
-        }
-        return found;
     }
 
     /** Ends the run early as asked by the admin endpoint ({@code POST /quitquitquit}): as {@link #requestStop()}, but a wanted end. */
@@ -122,8 +85,7 @@ public final class LoadRun {
 
     /** Ends the run early (Ctrl-C): sending stops, requests in flight finish, the report covers what ran. */
     public void requestStop() {
-        stopRequested = true;
-        stopSignal.countDown();
+        stopSignal.request(null);
     }
 
     /**
@@ -131,8 +93,7 @@ public final class LoadRun {
      * {@link #requestStop()}, and the result says why.
      */
     public void requestStop(StopReason reason) {
-        stopReason = reason;
-        requestStop();
+        stopSignal.request(reason);
     }
 
     /**
@@ -260,8 +221,8 @@ public final class LoadRun {
                         trace != null ? trace.forThread() : null, tuning));
             }
             connect(drivers, targetDescription);
-            ServerPreparation preparation = new ServerPreparation(config, listener, errors, servers, () -> stopRequested,
-                    this::awaitStop);
+            ServerPreparation preparation = new ServerPreparation(config, listener, errors, servers, stopSignal::requested,
+                    stopSignal::await);
             if (config.needsFlush()) {
                 preparation.flush(drivers.get(0), targetDescription);
             }
@@ -278,7 +239,7 @@ public final class LoadRun {
                 rateControl.listener(rampSteps::changed);
                 unfollow = rateControl.follow(() -> drivers.forEach(LoadDriver::ratesChanged)); // at once, not at a tick
             }
-            if (config.needsPreload() && !stopRequested) {
+            if (config.needsPreload() && !stopSignal.requested()) {
                 preloaded = preparation.preload(drivers, new Preload(config, load.pattern()));
             }
             RequestSource requests = source != null ? source : load;
@@ -329,16 +290,16 @@ public final class LoadRun {
         }
         tuning.beforeLoad(config.windows(), () -> WindowBookkeeping.rehearse(config.workloads(), listener),
                 WindowBookkeeping::rehearseSummary);
-        StartAtWait startWait = new StartAtWait(() -> stopRequested, this::awaitStop);
+        StartAtWait startWait = new StartAtWait(stopSignal::requested, stopSignal::await);
         long startAt = startWait.start(config.startAt(), listener);
         scheduleEnds = startAt != Long.MIN_VALUE && GeneratedLoad.scheduleEnd(config) != Long.MAX_VALUE
                 && load instanceof GeneratedLoad;
-        if (startAt != Long.MIN_VALUE && stopRequested) {
+        if (startAt != Long.MIN_VALUE && stopSignal.requested()) {
             startAt = System.nanoTime(); // Ctrl-C while waiting: the (empty) run ends at once
         }
         boolean warmup = !config.warmup().isZero();
         int workloads = config.workloads().size();
-        RunClock clock = new RunClock(drivers, tuning::pause, this::awaitStop);
+        RunClock clock = new RunClock(drivers, tuning::pause, stopSignal::await);
         RunningWindow running = clock.register(new RunningWindow(workloads, drivers.size(), drivers.get(0).serverShapes(),
                 tuning::pause));
         running.warmingUp(warmup);
@@ -369,14 +330,8 @@ public final class LoadRun {
         for (LoadDriver d : drivers) {
             phases.add(d.start(load, start, true, warmup));
         }
-        double[] threadSeconds = new double[phases.size()];
-        Arrays.fill(threadSeconds, Double.NaN);
-        List<CompletableFuture<Void>> timed = new ArrayList<>();
-        for (int t = 0; t < phases.size(); t++) {
-            int thread = t;
-            timed.add(phases.get(t).thenRun(() -> threadSeconds[thread] = (System.nanoTime() - launched) / 1e9));
-        }
-        CompletableFuture<Void> exhausted = CompletableFuture.allOf(timed.toArray(CompletableFuture[]::new));
+        ThreadEnds threadEnds = new ThreadEnds(phases, launched);
+        CompletableFuture<Void> exhausted = threadEnds.all();
         if (stats != null) {
             stats.begin(start);
         }
@@ -490,23 +445,18 @@ public final class LoadRun {
         if (rampSteps != null) {
             rampSteps.tellChanges();
         }
-        List<Double> perThread = new ArrayList<>();
-        for (double seconds : threadSeconds) {
-            perThread.add(seconds);
-        }
         WindowResult total = bookkeeping.run();
         for (RunAddendum a : addenda) {
             total = a.run(total);
         }
         return new RunResult(config, targetDescription, windows, total, stop == null ? StopReason.COMPLETED : stop,
-                preloaded, stats != null ? stats.samples() : List.of(), perThread, LoadDriver.lateness(drivers), toHitrate);
+                preloaded, stats != null ? stats.samples() : List.of(), threadEnds.seconds(), LoadDriver.lateness(drivers), toHitrate);
     }
 
     /** Why the run stops now (a stop asked for, a failed trace, the sources run out), or null: it goes on. */
     private StopReason stopOf(CompletableFuture<Void> exhausted) {
-        if (stopRequested) {
-            StopReason why = stopReason;
-            return why != null ? why : StopReason.INTERRUPTED;
+        if (stopSignal.requested()) {
+            return stopSignal.reason();
         }
         if (traceRequired && trace.failed()) {
             return StopReason.TRACE_FAILED;
@@ -515,17 +465,5 @@ public final class LoadRun {
             return config.requests() > 0 ? StopReason.REQUEST_LIMIT : StopReason.SOURCE_ENDED;
         }
         return null; // with --start-at, the schedule's last request has gone: its last window still ends on time
-    }
-
-    private void awaitStop(long nanos) {
-        if (nanos <= 0) {
-            return;
-        }
-        try {
-            stopSignal.await(nanos, TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            requestStop();
-        }
     }
 }

@@ -34,10 +34,11 @@ public interface RequestSource {
     }
 
     /**
-     * Takes back {@code request}, the last one thread {@code thread}'s flux emitted, which was not
-     * sent and waits for its intended time, as if it had never been emitted: the next one asked for
-     * is made again under what holds now (a rate just changed). Only the latest is taken back: the
-     * scheduler asks a source whose requests are paced for one at a time. On the thread's event loop.
+     * Takes back {@code request}, the last one thread {@code thread}'s flux emitted (and not taken
+     * back), which was not sent and waits for its intended time, as if it had never been emitted:
+     * the next one asked for is made again under what holds now (a rate just changed). The
+     * scheduler gives back what it took ahead newest first, one call each, until a call says no.
+     * On the thread's event loop.
      *
      * @return whether it was taken back; if so the caller releases the request to its pool unsent,
      *         else it keeps it (a source that cannot, or whose flux has ended)

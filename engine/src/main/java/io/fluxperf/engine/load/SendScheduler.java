@@ -26,12 +26,12 @@ import reactor.core.publisher.BaseSubscriber;
  *
  * <p>Batched demand: the source is asked for as many requests as {@code ahead} and the pool have
  * room for ({@link #AHEAD} at most), once {@code ahead} is half empty, so a generated workload
- * emits a batch per ask instead of one request per {@code request(1)}. A paced source is asked for
- * one request at a time, and not at all while the newest request taken is not due yet; every
- * request due is still taken and sent in one pass. Why not more: a synchronous source makes every
- * request asked for at once, timed by the rate in force, and only its latest can be taken back
- * when the rate changes ({@link #ratesChanged}). A batch asked by the old rate's gap just after a
- * change to a low rate held requests seconds apart, which the next change could not undo. The head of {@code ahead} waits for its intended time, then for room on
+ * emits a batch per ask instead of one request per {@code request(1)}, paced or not. A paced
+ * source is not asked while the newest request taken is not due yet, so what is taken ahead
+ * reaches at most one batch past now. A synchronous source times every request asked for at
+ * once, by the rate in force: when the rate changes ({@link #ratesChanged}) every request taken
+ * that is not due yet goes back to the source, newest first, and is asked for again under the new
+ * rate (else a batch timed by a low rate, seconds apart, would hold up a higher one). The head of {@code ahead} waits for its intended time, then for room on
  * a connection (pipeline depth × connections bounds what is in flight, invariant 4), and that
  * wait is measured. While it waits, {@code ahead} fills up and the source is not asked for more,
  * so a slow server builds up lateness (which the open-loop latency shows) and never memory.
@@ -105,8 +105,6 @@ final class SendScheduler {
     private final ArrayDeque<Request> ahead = new ArrayDeque<>(AHEAD);
     /** Requests asked of the source that it has not emitted yet (a replay lane emits them as its reader catches up). */
     private int owed;
-    /** The last request taken was paced (and, until one has come, the source may be): ask for one at a time. */
-    private boolean pacedSource = true;
     private boolean pumping;
     private boolean pumpQueued;
     /** How late this machine's alarms ring, learnt: a slow moving average, bounded. */
@@ -175,7 +173,6 @@ final class SendScheduler {
         roomWaitSince = NO_ROOM_WAIT; // a wait of the phase before (a preload) is not this one's
         alarm.pollOnly(busyPoll);
         owed = 0;
-        pacedSource = true;
         subscriber = new SourceSubscriber();
         this.source = source;
         this.thread = thread;
@@ -216,20 +213,25 @@ final class SendScheduler {
     }
 
     /**
-     * A rate changed: a request that waits for its intended time was timed by the old rate, which
-     * may have put it minutes away, so it goes back to the source and the next one asked for is
-     * timed by the new rate. One that is due already stays (it goes as soon as there is room). On
-     * the loop.
+     * A rate changed: the requests that wait for their intended time were timed by the old rate,
+     * which may have put them minutes away, so they go back to the source, newest first (the order
+     * it can take them back in), and the next ones asked for are timed by the new rate. Those due
+     * already stay (they go as soon as there is room). On the loop.
      */
     void ratesChanged() {
-        Request r = ahead.peekLast(); // the source's latest: the one it can take back
-        if (r == null || subscriber == null || !r.isScheduled()
-                || r.intendedNanos() - earlyNanos <= System.nanoTime()) {
+        if (subscriber == null) {
             return;
         }
-        if (source.takeBack(r, thread)) {
+        long now = System.nanoTime();
+        boolean tookBack = false;
+        Request r;
+        while ((r = ahead.peekLast()) != null && r.isScheduled() && r.intendedNanos() - earlyNanos > now
+                && source.takeBack(r, thread)) {
             ahead.pollLast();
             pool.release(r);
+            tookBack = true;
+        }
+        if (tookBack) {
             pump();
         }
     }
@@ -378,9 +380,9 @@ final class SendScheduler {
     }
 
     /**
-     * Asks the source for as many requests as {@code ahead} and the pool have room for, a paced
-     * source for one; none while the newest request taken is not due yet. A source that emits synchronously ({@link reactor.core.publisher.Flux#generate}) has
-     * put them into {@code ahead} when this returns.
+     * Asks the source for as many requests as {@code ahead} and the pool have room for; none while
+     * the newest request taken is not due yet. A source that emits synchronously
+     * ({@link reactor.core.publisher.Flux#generate}) has put them into {@code ahead} when this returns.
      */
     private void ask(long now) {
         if (subscriber == null) {
@@ -391,9 +393,6 @@ final class SendScheduler {
             return; // what is taken already reaches past now
         }
         long k = Math.min(AHEAD - ahead.size() - owed, pool.available() - owed);
-        if (pacedSource) {
-            k = Math.min(k, 1); // see the class comment
-        }
         if (k <= 0) {
             return; // every request is in flight or waits: a reply frees one and pumps again
         }
@@ -404,7 +403,6 @@ final class SendScheduler {
     /** A request the source emitted, on the loop. */
     private void taken(Request r) {
         owed--;
-        pacedSource = r.isScheduled();
         ahead.addLast(r);
         if (!pumping) {
             pump(); // emitted later, from a task of the source's own (a replay lane woken by its reader)

@@ -9,12 +9,14 @@ import java.util.concurrent.locks.LockSupport;
  * Watches this process for the times it stood still, so that a report can tell a stalled client
  * from a slow server. Three kinds of evidence ({@link PauseEvents}):
  * <ul>
- *   <li>{@link #THREADS} daemon threads that each sleep {@link #SLEEP_NANOS} at a time and note
- *       when they woke in one shared clock, the latest wake of any of them: a gap in it of
- *       {@link #THRESHOLD_NANOS} beyond the sleep is a stretch in which none of them ran, the whole
- *       process stood still (the idea of LatencyUtils' SimplePauseDetector). The thread that sees
- *       the gap reads how long it waited on the run queue meanwhile, which tells "no CPU" from
- *       "stopped";</li>
+ *   <li>{@link #THREADS} daemon threads that each wake every {@link #SLEEP_NANOS}, in turn (thread
+ *       i at {@code i × SLEEP_NANOS / THREADS} past each multiple of it), and note when they woke
+ *       in one shared clock, the latest wake of any of them: a gap in it of {@link #THRESHOLD_NANOS}
+ *       beyond the turn ({@link #STEP_NANOS}) is a stretch in which none of them ran, the whole
+ *       process stood still (the idea of LatencyUtils' SimplePauseDetector). Taking turns, they
+ *       see a stop as finely as one thread waking every {@link #STEP_NANOS} would, and a thread
+ *       that waits for a CPU alone is no pause. The thread that sees the gap reads how long it
+ *       waited on the run queue meanwhile, which tells "no CPU" from "stopped";</li>
  *   <li>the JVM's reports of its stop-the-world collections ({@link GcPauses});</li>
  *   <li>the load threads' own run-queue delay ({@link LoadThreads}), sampled every
  *       {@link #SAMPLE_NANOS} by the first detector thread: a load thread can starve while the
@@ -25,7 +27,9 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Start it before the process lowers its threads' priorities: threads inherit their starter's
  * nice value, and a detector at nice 19 would see the load's every slice as a pause. It costs
- * about 2,000 wake-ups a second (well under 1 % of a CPU).
+ * 500 wake-ups a second: on a load thread's own CPU at 50,000 paced requests a second, each
+ * wake-up also switches the load thread out and in (docs/bench-history.md, pass 38, has the
+ * figures; 2,000 a second took 3.7 % of that CPU).
  */
 public final class PauseDetector implements AutoCloseable {
     /**
@@ -33,8 +37,11 @@ public final class PauseDetector implements AutoCloseable {
      * the few milliseconds a busy Linux scheduler keeps a runnable thread waiting in normal times.
      */
     public static final long THRESHOLD_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
-    static final long SLEEP_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** Each thread's period; a stop is measured to within {@link #STEP_NANOS} (of 10 ms). */
+    static final long SLEEP_NANOS = TimeUnit.MILLISECONDS.toNanos(4);
     static final int THREADS = 2;
+    /** The time from one thread's wake to the next one's. */
+    static final long STEP_NANOS = SLEEP_NANOS / THREADS;
     static final long SAMPLE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     /** How often new load threads are looked for. */
     static final long RESCAN_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
@@ -92,19 +99,23 @@ public final class PauseDetector implements AutoCloseable {
         long baselineAt = System.nanoTime();
         long nextSample = baselineAt + SAMPLE_NANOS;
         long nextRescan = baselineAt + RESCAN_NANOS;
+        long phase = startedNanos + index * STEP_NANOS;
         try {
             while (running) {
-                LockSupport.parkNanos(SLEEP_NANOS);
+                long before = System.nanoTime();
+                // the next wake of this thread's turn: after a stop it goes on from the next one, not from each missed
+                long due = phase + (Math.floorDiv(before - phase, SLEEP_NANOS) + 1) * SLEEP_NANOS;
+                LockSupport.parkNanos(due - before);
                 long now = System.nanoTime();
                 long previous = lastAwake.getAndAccumulate(now, Math::max);
-                long stall = now - previous - SLEEP_NANOS;
+                long stall = now - previous - STEP_NANOS;
                 if (stall >= THRESHOLD_NANOS) {
                     long waited = 0;
                     if (own != null && baselineWait >= 0) {
                         long w = own.waitNanos();
                         waited = w < 0 ? 0 : w - baselineWait;
                     }
-                    events.add(new PauseEvents.Event(previous + SLEEP_NANOS, now, PauseEvents.Kind.STALL, waited));
+                    events.add(new PauseEvents.Event(previous + STEP_NANOS, now, PauseEvents.Kind.STALL, waited));
                 }
                 if (own != null && now - baselineAt >= BASELINE_NANOS) {
                     baselineWait = own.waitNanos();

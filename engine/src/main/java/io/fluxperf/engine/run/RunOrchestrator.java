@@ -13,6 +13,7 @@ import io.fluxperf.engine.load.LoadRun;
 import io.fluxperf.engine.load.RequestSource;
 import io.fluxperf.engine.load.RunErrors;
 import io.fluxperf.engine.load.RunListener;
+import io.fluxperf.engine.load.RunPreconditions;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.pool.ServerPool;
@@ -333,7 +334,7 @@ public final class RunOrchestrator {
                     : ServerAddress.parse(config.server(), "--server");
             String description = target != null ? target.describe() : servers != null ? servers.describe() : config.server();
             this.servers = servers;
-            LoadRun.check(config, p); // a mistake in the config is named before the warm-up, which shares it
+            RunPreconditions.check(config, p); // a mistake in the config is named before the warm-up, which shares it
             attachAdmin(description); // answers during the warm-up too, and a rate set then holds for the run
             // the floor's probe connects and warms its own code now, beside the in-process warm-up, on a
             // thread started before the warm-up lowers this one's priority; it times its round trips after

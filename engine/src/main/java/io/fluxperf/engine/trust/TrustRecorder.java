@@ -49,6 +49,11 @@ public final class TrustRecorder {
         this.detector = detector;
     }
 
+    /** The bytes of the histograms this recorder holds, for the memory formula (docs/internals.md). */
+    public long histogramBytes() {
+        return all.getEstimatedFootprintInBytes();
+    }
+
     /** The load is about to be measured: the run-queue waits and compile time count from here. */
     public void loadBegins() {
         waitsAtStart = detector == null ? new HashMap<>() : detector.loadThreads().waits();

@@ -53,15 +53,25 @@ public final class ArrivalSchedule {
     /** The random gaps' sampler: exponential of the mean gap, a standard normal, or null. */
     private final ContinuousSampler sampler;
     private final UniformRandomProvider rng;
+    /** How many of the latest takes {@link #untake()} can put back, newest first (less than {@link #BLOCK}). */
+    public static final int HISTORY = 64;
+
     /** Requests taken so far (SMOOTH's n is {@code sequence × threads + thread}). */
     private long sequence;
     /** The next request's offset from the start in ns, for the random arrivals. */
     private double nextNanos;
-    /** {@link #nextNanos} before the last {@link #take()}, for {@link #untake()}. */
-    private double takenNanos;
+    /** {@link #nextNanos} before each of the latest takes (a ring, newest at {@code taken - 1}), for {@link #untake()}. */
+    private final double[] takenNanos;
+    private int taken;
+    /** How many takes may still be put back (at most {@link #HISTORY}). */
+    private int undoable;
     /** The current block of scaled gaps (random arrivals only), and how many of them are used. */
-    private final double[] block;
+    private double[] block;
     private int used = BLOCK;
+    /** The block before the current one (an untake may go back into it), or the next one once it went back. */
+    private double[] spare;
+    /** {@link #spare} holds the block after the current one, already drawn: the next block is that one. */
+    private boolean spareIsNext;
 
     /**
      * @param rate    the workload's requests per second over all threads (above 0)
@@ -92,6 +102,8 @@ public final class ArrivalSchedule {
             case SMOOTH, UNIFORM -> null;
         };
         this.block = arrivals == Arrivals.SMOOTH ? null : new double[BLOCK];
+        this.spare = arrivals == Arrivals.SMOOTH ? null : new double[BLOCK];
+        this.takenNanos = arrivals == Arrivals.SMOOTH ? null : new double[HISTORY];
     }
 
     /** The mean gap between two of this thread's requests, in ns: threads × 10⁹ / rate. */
@@ -112,16 +124,18 @@ public final class ArrivalSchedule {
 
     /** Takes the next request: its intended time in ns after the start; the one after it is drawn now. */
     public long take() {
+        undoable = Math.min(HISTORY, undoable + 1);
         if (arrivals == Arrivals.SMOOTH) {
             long n = sequence * threads + thread;
             sequence++;
             return (long) ((n + phase) * 1e9 / rate);
         }
         long at = (long) nextNanos;
-        takenNanos = nextNanos;
+        takenNanos[taken] = nextNanos;
+        taken = (taken + 1) % HISTORY;
         sequence++;
         if (used == BLOCK) {
-            drawBlock();
+            nextBlock();
         }
         nextNanos += block[used++];
         return at;
@@ -129,16 +143,41 @@ public final class ArrivalSchedule {
 
     /**
      * Puts back the request {@link #take()} handed out last, as if it had never been taken: the next
-     * take gives the same time again. Once only after each take (it undoes one gap of the block).
+     * take gives the same time again. Repeated, it puts back the takes before, newest first, up to
+     * {@link #HISTORY} of them (the asked-ahead requests of a rate that just changed).
+     *
+     * @throws IllegalStateException when no take is left to put back
      */
     public void untake() {
-        if (sequence == 0) {
+        if (undoable == 0) {
             throw new IllegalStateException("nothing taken to put back");
         }
+        undoable--;
         sequence--;
         if (arrivals != Arrivals.SMOOTH) {
+            if (used == 0) { // the take put back was the previous block's last gap
+                double[] next = block;
+                block = spare;
+                spare = next;
+                spareIsNext = true;
+                used = BLOCK;
+            }
             used--;
-            nextNanos = takenNanos; // exactly: a subtraction could leave a rounding error behind
+            taken = (taken + HISTORY - 1) % HISTORY;
+            nextNanos = takenNanos[taken]; // exactly: a subtraction could leave a rounding error behind
+        }
+    }
+
+    /** Moves on to the next block of gaps: the one drawn already if an untake went back from it, else a new one. */
+    private void nextBlock() {
+        double[] previous = block;
+        block = spare;
+        spare = previous;
+        if (spareIsNext) {
+            spareIsNext = false;
+            used = 0;
+        } else {
+            drawBlock();
         }
     }
 

@@ -151,9 +151,11 @@ public final class GeneratedLoad implements RequestSource {
 
     /**
      * Open loop: puts back the request thread {@code thread} emitted last, so that the next one is
-     * timed by the rates in force now (a rate changed while it waited for its time). Its keys and
-     * value were drawn and stay drawn: the thread's random keys go on from there, and a sequential
-     * read skips the one key. Not once the flux has ended (its last request keeps its time).
+     * timed by the rates in force now (a rate changed while it waited for its time). Called again,
+     * it puts back the one before, newest first, up to {@link ArrivalSchedule#HISTORY}, and not
+     * past a change of the schedule it was timed by. Its keys and value were drawn and stay drawn:
+     * the thread's random keys go on from there, and a sequential read skips the key. Not once the
+     * flux has ended (its last request keeps its time).
      */
     @Override
     public boolean takeBack(Request request, int thread) {
@@ -206,8 +208,15 @@ public final class GeneratedLoad implements RequestSource {
         /** Per workload, open loop only: the rate its schedule keeps, and its last request's intended time (ns). */
         private final double[] scheduledRates;
         private final long[] lastIntended;
-        /** Per workload, open loop only: the intended time of the request before its last ({@link #takeBack}). */
-        private final long[] previousIntended;
+        /**
+         * The latest paced fills, for {@link #takeBack} (a ring, newest at {@code undoTop - 1}):
+         * each one's workload and that workload's {@link #lastIntended} before it. Emptied when a
+         * schedule starts again, as what it timed cannot be put back into the new one.
+         */
+        private final int[] undoWorkload = new int[ArrivalSchedule.HISTORY];
+        private final long[] undoIntended = new long[ArrivalSchedule.HISTORY];
+        private int undoTop;
+        private int undoCount;
         /** The flux has completed: nothing is taken back any more. */
         private boolean ended;
         /** The {@link RateControl#generation()} the schedules follow. */
@@ -240,7 +249,6 @@ public final class GeneratedLoad implements RequestSource {
             origins = new long[n];
             scheduledRates = new double[n];
             lastIntended = new long[n];
-            previousIntended = new long[n];
             cumulativeWeights = new int[n];
             int total = 0;
             for (int w = 0; w < n; w++) {
@@ -273,7 +281,6 @@ public final class GeneratedLoad implements RequestSource {
                             shard == null ? 0 : shard.phase(), rng);
                     scheduledRates[w] = config.rate();
                     lastIntended[w] = startNanos;
-                    previousIntended[w] = startNanos;
                 }
                 // a mixed run's other threads pick among the unpaced workloads alone
                 total += mixed && config.isRated() ? 0 : config.weight();
@@ -290,7 +297,10 @@ public final class GeneratedLoad implements RequestSource {
             WorkloadConfig config = workloads.get(w);
             if (paced) {
                 long at = startNanos + origins[w] + schedules[w].take();
-                previousIntended[w] = lastIntended[w];
+                undoWorkload[undoTop] = w;
+                undoIntended[undoTop] = lastIntended[w];
+                undoTop = (undoTop + 1) % undoWorkload.length;
+                undoCount = Math.min(undoWorkload.length, undoCount + 1);
                 lastIntended[w] = at;
                 r.intendedNanos(at);
             }
@@ -400,6 +410,7 @@ public final class GeneratedLoad implements RequestSource {
                     continue; // this change is already followed
                 }
                 long from = Math.max(changed, lastIntended[w]);
+                undoCount = 0; // what the old schedule timed cannot go back into the new one
                 origins[w] = from - startNanos;
                 scheduledRates[w] = rate;
                 schedules[w] = new ArrivalSchedule(arrivals, rate, scheduleThread(), scheduleThreads(),
@@ -416,15 +427,18 @@ public final class GeneratedLoad implements RequestSource {
             return mixed ? 1 : threads;
         }
 
-        /** Undoes the last {@link #fill} when {@code r} is what it filled (see {@link GeneratedLoad#takeBack}). */
+        /** Undoes the latest {@link #fill} not undone yet when {@code r} is what it filled (see {@link GeneratedLoad#takeBack}). */
         boolean takeBack(Request r) {
             int w = r.workload();
-            if (ended || emitted == 0 || w < 0 || w >= schedules.length || !r.isScheduled()
-                    || r.intendedNanos() != lastIntended[w] || sequence[w] == 0) {
+            int top = (undoTop + undoWorkload.length - 1) % undoWorkload.length;
+            if (ended || emitted == 0 || undoCount == 0 || w < 0 || w >= schedules.length || !r.isScheduled()
+                    || undoWorkload[top] != w || r.intendedNanos() != lastIntended[w] || sequence[w] == 0) {
                 return false;
             }
             schedules[w].untake();
-            lastIntended[w] = previousIntended[w];
+            undoTop = top;
+            undoCount--;
+            lastIntended[w] = undoIntended[top];
             sequence[w]--;
             emitted--;
             return true;

@@ -179,7 +179,7 @@ class AdminEndpointTest {
         io.fluxperf.engine.config.RunSettings settings = new io.fluxperf.engine.config.RunSettings();
         settings.rate = "5000";
         settings.duration = Duration.ofSeconds(1);
-        io.fluxperf.engine.config.RunConfig config = io.fluxperf.engine.config.ConfigResolver.resolve(settings);
+        io.fluxperf.engine.config.RunConfig config = io.fluxperf.engine.config.ConfigResolver.resolve(settings.toFlags());
         java.io.PrintStream out = System.out;
         java.io.PrintStream err = System.err;
         java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
@@ -300,10 +300,10 @@ class AdminEndpointTest {
         io.fluxperf.engine.config.RunSettings s = new io.fluxperf.engine.config.RunSettings();
         s.rate = "1000";
         s.connections = 20;
-        assertEquals(40, AdminEndpoint.loadDescriptors(io.fluxperf.engine.config.ConfigResolver.resolve(s)),
+        assertEquals(40, AdminEndpoint.loadDescriptors(io.fluxperf.engine.config.ConfigResolver.resolve(s.toFlags())),
                 "20 connections to the embedded target: both ends in this process");
         s.server = "127.0.0.1:11211";
-        assertEquals(20, AdminEndpoint.loadDescriptors(io.fluxperf.engine.config.ConfigResolver.resolve(s)));
+        assertEquals(20, AdminEndpoint.loadDescriptors(io.fluxperf.engine.config.ConfigResolver.resolve(s.toFlags())));
     }
 
     /** How many of {@code sockets} the other end has not closed (a read neither ends nor fails). */

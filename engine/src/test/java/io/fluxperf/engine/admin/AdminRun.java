@@ -46,7 +46,7 @@ final class AdminRun implements AutoCloseable {
         RunSettings s = new RunSettings();
         s.admin = "0";
         settings.accept(s);
-        RunConfig config = ConfigResolver.resolve(s);
+        RunConfig config = ConfigResolver.resolve(s.toFlags());
         return new AdminRun(config);
     }
 

@@ -41,7 +41,7 @@ class ConfigFuzzTest {
                 RunSettings s = new RunSettings();
                 s.config = file;
                 try {
-                    ConfigResolver.resolve(s);
+                    ConfigResolver.resolve(s.toFlags());
                 } catch (UserError expected) {
                     assertFalse(expected.getMessage().contains("\n"), expected.getMessage());
                 } catch (RuntimeException other) {

@@ -54,7 +54,7 @@ class ConfigResolverFileTest {
         RunSettings s = new RunSettings();
         s.config = file;
         set.accept(s);
-        return ConfigResolver.resolve(s);
+        return ConfigResolver.resolve(s.toFlags());
     }
 
     String error(String toml) {
@@ -69,7 +69,7 @@ class ConfigResolverFileTest {
         RunSettings s = new RunSettings();
         s.config = repoRoot().resolve("samples").resolve(name);
         set.accept(s);
-        return ConfigResolver.resolve(s);
+        return ConfigResolver.resolve(s.toFlags());
     }
 
     // --- the samples ---
@@ -596,7 +596,7 @@ class ConfigResolverFileTest {
         Files.write(file, new byte[] {'a', ' ', '=', ' ', '"', (byte) 0xff, '"', '\n'});
         RunSettings s = new RunSettings();
         s.config = file;
-        String msg = assertThrows(UserError.class, () -> ConfigResolver.resolve(s)).getMessage();
+        String msg = assertThrows(UserError.class, () -> ConfigResolver.resolve(s.toFlags())).getMessage();
         assertEquals(f + ":1: byte 5 (0xff) is not UTF-8 text; a TOML file must be UTF-8 (is this a binary file?)", msg);
     }
 
@@ -605,7 +605,7 @@ class ConfigResolverFileTest {
         RunSettings s = new RunSettings();
         s.config = dir;
         assertEquals("--config: " + dir + " is a directory, not a TOML file",
-                assertThrows(UserError.class, () -> ConfigResolver.resolve(s)).getMessage());
+                assertThrows(UserError.class, () -> ConfigResolver.resolve(s.toFlags())).getMessage());
     }
 
     @Test

@@ -21,7 +21,7 @@ class ConfigResolverFlagsTest {
     static RunConfig resolve(Consumer<RunSettings> set) {
         RunSettings s = new RunSettings();
         set.accept(s);
-        return ConfigResolver.resolve(s);
+        return ConfigResolver.resolve(s.toFlags());
     }
 
     static String error(Consumer<RunSettings> set) {

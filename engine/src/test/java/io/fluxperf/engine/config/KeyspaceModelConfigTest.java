@@ -25,7 +25,7 @@ class KeyspaceModelConfigTest {
         RunSettings s = new RunSettings();
         s.config = f;
         s.server = server;
-        return ConfigResolver.resolve(s);
+        return ConfigResolver.resolve(s.toFlags());
     }
 
     @Test
@@ -124,10 +124,10 @@ class KeyspaceModelConfigTest {
         eval.server = "127.0.0.1:6379";
         eval.method = "evalsha";
         assertEquals("--method: evalsha needs the script it runs, which only a config file gives (script = \"...\" in a"
-                + " [[workload]])", assertThrows(UserError.class, () -> ConfigResolver.resolve(eval)).getMessage());
+                + " [[workload]])", assertThrows(UserError.class, () -> ConfigResolver.resolve(eval.toFlags())).getMessage());
         RunSettings flags = new RunSettings();
         flags.waterfall = Path.of("heat.jpg");
         assertEquals("--waterfall: must name a .png file, not 'heat.jpg'",
-                assertThrows(UserError.class, () -> ConfigResolver.resolve(flags)).getMessage());
+                assertThrows(UserError.class, () -> ConfigResolver.resolve(flags.toFlags())).getMessage());
     }
 }

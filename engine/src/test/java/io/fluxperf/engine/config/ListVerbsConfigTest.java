@@ -37,7 +37,7 @@ class ListVerbsConfigTest {
         s.config = file;
         s.server = "127.0.0.1:6379";
         s.configFormat = format;
-        return ConfigResolver.resolve(s, note -> { });
+        return ConfigResolver.resolve(s.toFlags(), note -> { });
     }
 
     private static WorkloadConfig workload(RunConfig c, String name) {

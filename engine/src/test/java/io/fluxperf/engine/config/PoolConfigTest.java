@@ -23,7 +23,7 @@ class PoolConfigTest {
     private static RunConfig resolve(Consumer<RunSettings> set) {
         RunSettings s = new RunSettings();
         set.accept(s);
-        return ConfigResolver.resolve(s);
+        return ConfigResolver.resolve(s.toFlags());
     }
 
     private static String error(Consumer<RunSettings> set) {

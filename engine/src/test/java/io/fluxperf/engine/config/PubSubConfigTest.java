@@ -27,7 +27,7 @@ class PubSubConfigTest {
     void theFlagGivesThePublishWorkloadItsSubscribers() {
         RunSettings s = flags("redis", "publish");
         s.subscribers = 4;
-        WorkloadConfig w = ConfigResolver.resolve(s).workloads().get(0);
+        WorkloadConfig w = ConfigResolver.resolve(s.toFlags()).workloads().get(0);
         assertEquals(Command.PUBLISH, w.method());
         assertEquals(4, w.shape().subscribers());
     }
@@ -52,21 +52,21 @@ class PubSubConfigTest {
                 """);
         RunSettings s = new RunSettings();
         s.config = file;
-        assertEquals(4, ConfigResolver.resolve(s).workloads().get(0).shape().subscribers());
+        assertEquals(4, ConfigResolver.resolve(s.toFlags()).workloads().get(0).shape().subscribers());
         s.subscribers = 2;
-        assertEquals(2, ConfigResolver.resolve(s).workloads().get(0).shape().subscribers(), "the flag wins");
-        assertEquals(0, ConfigResolver.resolve(s).workloads().get(1).shape().subscribers());
+        assertEquals(2, ConfigResolver.resolve(s.toFlags()).workloads().get(0).shape().subscribers(), "the flag wins");
+        assertEquals(0, ConfigResolver.resolve(s.toFlags()).workloads().get(1).shape().subscribers());
     }
 
     @Test
     void anotherProtocolIsRefusedByName() {
-        UserError e = assertThrows(UserError.class, () -> ConfigResolver.resolve(flags("memcache", "publish")));
+        UserError e = assertThrows(UserError.class, () -> ConfigResolver.resolve(flags("memcache", "publish").toFlags()));
         assertEquals("--method: protocol memcache does not support publish; it speaks get, gets, set, add, replace, append,"
                 + " prepend, cas, delete, incr, decr, touch", e.getMessage());
         RunSettings http = flags("http", "publish");
         http.server = "127.0.0.1:8080";
         assertEquals("--method: protocol http does not support publish; it speaks get, delete, post, put",
-                assertThrows(UserError.class, () -> ConfigResolver.resolve(http)).getMessage());
+                assertThrows(UserError.class, () -> ConfigResolver.resolve(http.toFlags())).getMessage());
     }
 
     @Test
@@ -74,14 +74,14 @@ class PubSubConfigTest {
         RunSettings get = flags("redis", "get");
         get.subscribers = 2;
         assertEquals("--subscribers: only --method publish has subscribers, not get",
-                assertThrows(UserError.class, () -> ConfigResolver.resolve(get)).getMessage());
+                assertThrows(UserError.class, () -> ConfigResolver.resolve(get.toFlags())).getMessage());
         RunSettings small = flags("redis", "publish");
         small.bytes = "8";
         assertEquals("--bytes: a published message carries its send time and id in its first 16 bytes; give at least 16",
-                assertThrows(UserError.class, () -> ConfigResolver.resolve(small)).getMessage());
+                assertThrows(UserError.class, () -> ConfigResolver.resolve(small.toFlags())).getMessage());
         RunSettings embedded = flags("redis", "publish");
         embedded.server = null;
-        assertTrue(assertThrows(UserError.class, () -> ConfigResolver.resolve(embedded)).getMessage()
+        assertTrue(assertThrows(UserError.class, () -> ConfigResolver.resolve(embedded.toFlags())).getMessage()
                 .startsWith("--method: the embedded redis target does not answer publish"));
     }
 
@@ -99,7 +99,7 @@ class PubSubConfigTest {
                 """);
         RunSettings s = new RunSettings();
         s.config = file;
-        String m = assertThrows(UserError.class, () -> ConfigResolver.resolve(s)).getMessage();
+        String m = assertThrows(UserError.class, () -> ConfigResolver.resolve(s.toFlags())).getMessage();
         assertTrue(m.contains("bad.toml") && m.contains("subscribers") && m.contains("only publish has subscribers"), m);
     }
 }

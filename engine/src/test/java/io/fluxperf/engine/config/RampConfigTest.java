@@ -28,7 +28,7 @@ class RampConfigTest {
         RunSettings s = new RunSettings();
         s.config = p;
         flags.accept(s);
-        return ConfigResolver.resolve(s);
+        return ConfigResolver.resolve(s.toFlags());
     }
 
     private String error(String toml) {
@@ -102,7 +102,7 @@ class RampConfigTest {
     void theRampFlagStepsTheRunsRate() {
         RunSettings s = new RunSettings();
         s.ramp = "1000:3000:1000:500ms";
-        RunConfig c = ConfigResolver.resolve(s);
+        RunConfig c = ConfigResolver.resolve(s.toFlags());
         assertEquals(1000, c.workloads().get(0).rate());
         assertEquals(List.of(1000.0, 2000.0, 3000.0), c.ramps().get(0).steps(0));
         assertEquals(Duration.ofMillis(500), c.duration());
@@ -116,13 +116,13 @@ class RampConfigTest {
         }) {
             RunSettings b = new RunSettings();
             b.ramp = bad[0];
-            String e = assertThrows(UserError.class, () -> ConfigResolver.resolve(b)).getMessage();
+            String e = assertThrows(UserError.class, () -> ConfigResolver.resolve(b.toFlags())).getMessage();
             assertTrue(e.startsWith(bad[1]), bad[0] + ": " + e);
         }
         RunSettings both = new RunSettings();
         both.ramp = "1:2:1:1";
         both.rate = "5";
-        assertTrue(assertThrows(UserError.class, () -> ConfigResolver.resolve(both)).getMessage()
+        assertTrue(assertThrows(UserError.class, () -> ConfigResolver.resolve(both.toFlags())).getMessage()
                 .startsWith("--ramp: sets the rate from its START; drop --rate"));
     }
 
@@ -139,13 +139,13 @@ class RampConfigTest {
     void adminIsLoopbackPortOrAddressAndPort() throws IOException {
         assertEquals("9090", file("[general]\nadmin = \"9090\"\n", s -> { }).admin());
         assertEquals("0.0.0.0:0", file("[general]\nadmin = \"127.0.0.1:1\"\n", s -> s.admin = "0.0.0.0:0").admin());
-        assertNull(ConfigResolver.resolve(new RunSettings()).admin());
+        assertNull(ConfigResolver.resolve(new RunSettings().toFlags()).admin());
         assertTrue(error("[general]\nadmin = \"localhost:http\"\n")
                 .endsWith("general.admin (line 2): the port must be a number from 0 to 65535, not 'http'"));
         RunSettings bad = new RunSettings();
         bad.admin = "99999";
         assertEquals("--admin: the port must be a number from 0 to 65535, not 99999",
-                assertThrows(UserError.class, () -> ConfigResolver.resolve(bad)).getMessage());
+                assertThrows(UserError.class, () -> ConfigResolver.resolve(bad.toFlags())).getMessage());
         assertEquals(new AdminAddress("127.0.0.1", 9), AdminAddress.parse("9"));
         assertEquals(new AdminAddress("::1", 9), AdminAddress.parse("[::1]:9"));
     }
@@ -185,7 +185,7 @@ class RampConfigTest {
         Files.writeString(p, v5);
         RunSettings s = new RunSettings();
         s.config = p;
-        RunConfig c = ConfigResolver.resolve(s);
+        RunConfig c = ConfigResolver.resolve(s.toFlags());
         assertEquals(c.workloads().size(), c.ramps().size());
         double starts = 0;
         double ends = 0;

@@ -198,7 +198,7 @@ class RpcPerfConfigTest {
         RunSettings s = new RunSettings();
         s.config = p;
         set.accept(s);
-        return ConfigResolver.resolve(s, notes::add);
+        return ConfigResolver.resolve(s.toFlags(), notes::add);
     }
 
     RunConfig resolve(String toml) {

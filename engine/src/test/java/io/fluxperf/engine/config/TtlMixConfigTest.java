@@ -22,7 +22,7 @@ class TtlMixConfigTest {
         s.config = f;
         s.server = "127.0.0.1:1";
         s.ttl = ttlFlag;
-        return ConfigResolver.resolve(s);
+        return ConfigResolver.resolve(s.toFlags());
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.fluxperf.engine.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.fluxperf.engine.admin.LiveFigures;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.ConnectionCounts;
@@ -10,6 +11,7 @@ import io.fluxperf.engine.metrics.ServerStats;
 import io.fluxperf.engine.metrics.TcpHealth;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.request.Command;
+import io.fluxperf.engine.trust.TrustRecorder;
 import io.fluxperf.trace.LatencyHistograms;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -49,10 +51,13 @@ class HistogramMemoryTest {
         if (stats || admin) {
             bytes += (3 + s) * H + 2 * R + (admin ? 2L * workloads * A : 0);
         }
+        if (admin) {
+            bytes += (2L * workloads + 1) * A; // the endpoint's own figures: each workload's latency and service, send lag
+        }
         if (live) {
             bytes += H;
         }
-        return bytes;
+        return bytes + H; // the trust line's whole-run latency, in every run that names its pauses (the default)
     }
 
     private static long serverFigures(int servers) {
@@ -90,9 +95,14 @@ class HistogramMemoryTest {
             run += new StatsBlocks(config, 1, new RunListener() { }, admin ? new NoFeed() : null, new RunErrors(), null,
                     running, shapes, none).histogramBytes();
         }
+        if (admin) {
+            RunConfig config = RunConfig.builder().workloads(configs).build();
+            run += new LiveFigures(config, "run", null, false).histogramBytes();
+        }
         if (live) {
             run += H; // LiveLine's window latency, all workloads together
         }
+        run += new TrustRecorder(RunConfig.builder().workloads(configs).build(), null).histogramBytes();
         assertEquals(runThread(workloads, servers, seconds, stats, admin, live), run, "on the run's thread");
         System.out.printf("threads %d, workloads %d, servers %d: %.1f MB%n", threads, workloads, servers,
                 (threads * perThread + run) / 1e6);

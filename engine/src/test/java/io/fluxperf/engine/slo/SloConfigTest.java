@@ -39,7 +39,7 @@ class SloConfigTest {
         RunSettings s = new RunSettings();
         s.config = file;
         flags.accept(s);
-        return ConfigResolver.resolve(s);
+        return ConfigResolver.resolve(s.toFlags());
     }
 
     private String error(String toml) {

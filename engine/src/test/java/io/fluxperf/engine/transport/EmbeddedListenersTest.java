@@ -221,7 +221,7 @@ class EmbeddedListenersTest {
         try (TargetServer target = Protocols.startTarget("memcache", TargetOptions.builder()
                 .unixPath(socket).tls(cert.certificate(), cert.privateKey()).build())) {
             RunSettings unix = settings("unix:" + socket);
-            OutcomeCounts viaUnix = new LoadRun(ConfigResolver.resolve(unix), new RunListener() { })
+            OutcomeCounts viaUnix = new LoadRun(ConfigResolver.resolve(unix.toFlags()), new RunListener() { })
                     .execute(new io.netty.channel.unix.DomainSocketAddress(socket.toString()), unix.server)
                     .total().total().outcomes();
             assertEquals(300, viaUnix.ok(), viaUnix.toString());
@@ -229,7 +229,7 @@ class EmbeddedListenersTest {
             RunSettings tls = settings("127.0.0.1:" + target.address().getPort());
             tls.tls = true;
             tls.tlsCa = cert.certificate();
-            OutcomeCounts viaTls = new LoadRun(ConfigResolver.resolve(tls), new RunListener() { })
+            OutcomeCounts viaTls = new LoadRun(ConfigResolver.resolve(tls.toFlags()), new RunListener() { })
                     .execute(target.address(), tls.server).total().total().outcomes();
             assertEquals(300, viaTls.ok(), viaTls.toString());
             assertEquals(600, target.stats().command("set"));
@@ -243,7 +243,7 @@ class EmbeddedListenersTest {
             s.udp = true;
             s.connections = 8; // eight client ports: the kernel spreads them over both sockets
             s.requests = 2000L;
-            OutcomeCounts o = new LoadRun(ConfigResolver.resolve(s), new RunListener() { })
+            OutcomeCounts o = new LoadRun(ConfigResolver.resolve(s.toFlags()), new RunListener() { })
                     .execute(target.udpAddress(), s.server).total().total().outcomes();
             assertEquals(2000, o.ok(), o.toString());
             assertEquals(2000, target.stats().command("set"));

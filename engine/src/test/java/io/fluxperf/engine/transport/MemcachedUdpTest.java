@@ -39,7 +39,7 @@ class MemcachedUdpTest {
         s.requests = requests;
         s.duration = Duration.ofSeconds(20);
         s.timeout = Duration.ofSeconds(2);
-        return new LoadRun(ConfigResolver.resolve(s), new RunListener() { })
+        return new LoadRun(ConfigResolver.resolve(s.toFlags()), new RunListener() { })
                 .execute(new InetSocketAddress("127.0.0.1", port), server);
     }
 

@@ -43,7 +43,7 @@ class UdpReassemblyTest {
         s.rate = rate;
         s.duration = Duration.ofSeconds(20);
         s.timeout = timeout;
-        RunConfig config = ConfigResolver.resolve(s);
+        RunConfig config = ConfigResolver.resolve(s.toFlags());
         LoadRun run = new LoadRun(config, new RunListener() { });
         RunResult result = run.execute(new InetSocketAddress("127.0.0.1", server.port()), "scripted UDP server");
         return new Outcome(result.total().total().outcomes(), run.errors().protocolErrors());

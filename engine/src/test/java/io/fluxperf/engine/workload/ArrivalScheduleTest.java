@@ -147,4 +147,33 @@ class ArrivalScheduleTest {
         long allocated = bean.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
         assertTrue(allocated < DRAWS / 100, a + ": allocated " + allocated + " bytes for " + DRAWS + " times (" + sink + ")");
     }
+
+    /**
+     * Putting back the latest takes, newest first (a rate change gives back what was asked ahead),
+     * and taking again gives the same times, also when the takes put back cross a block's end.
+     */
+    @ParameterizedTest
+    @EnumSource(Arrivals.class)
+    void takesPutBackComeAgainWithTheSameTimes(Arrivals a) {
+        ArrivalSchedule s = new ArrivalSchedule(a, RATE, 1, THREADS, rng(21));
+        int before = ArrivalSchedule.BLOCK - 10; // the takes put back span the first block's end
+        for (int i = 0; i < before; i++) {
+            s.take();
+        }
+        long[] first = new long[ArrivalSchedule.HISTORY];
+        for (int i = 0; i < first.length; i++) {
+            first[i] = s.take();
+        }
+        for (int i = 0; i < first.length; i++) {
+            s.untake();
+        }
+        for (int i = 0; i < first.length; i++) {
+            assertEquals(first[i], s.take(), a + ": take " + i + " after putting back " + first.length);
+        }
+        for (int i = 0; i < first.length; i++) {
+            s.untake();
+        }
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, s::untake,
+                a + ": no more than " + ArrivalSchedule.HISTORY + " takes go back");
+    }
 }

@@ -101,6 +101,46 @@ class GeneratedLoadTakeBackTest {
         assertEquals(1_300_200_000L, sub.next().intendedNanos(), "then every 0.2 ms");
     }
 
+    /**
+     * Issue 49: the scheduler asks a paced source for a batch. A batch timed by a low rate goes back
+     * whole when the rate rises, newest first (only in that order), and the batch asked again is
+     * timed by the high rate. Before, only the latest could go back, so a paced source was asked
+     * for one request at a time.
+     */
+    @ParameterizedTest
+    @EnumSource(Arrivals.class)
+    void aBatchTimedByALowRateGoesBackWhole(Arrivals arrivals) {
+        RunConfig config = config(arrivals, 5000, 0);
+        RateControl rates = new RateControl(config);
+        GeneratedLoad load = new GeneratedLoad(config).rateControl(rates);
+        RequestPool pool = new RequestPool(40);
+        OneAtATime sub = new OneAtATime();
+        load.requests(0, 1, pool, 0).subscribe(sub);
+        for (int i = 0; i < 120; i++) { // near a block's end of random gaps
+            pool.release(sub.next());
+        }
+        rates.set(0, 0.5, 1_000_000_000L, "test"); // at 1 s: one request every 2 s on average
+        sub.request(32);
+        assertEquals(32, sub.got.size());
+        Request due = sub.got.pollFirst(); // the first, due at the change: it stays
+        assertEquals(1_000_000_000L, due.intendedNanos(), arrivals + ": the low rate's first request at the change");
+        assertFalse(load.takeBack(sub.got.peekFirst(), 0), "not the newest: not taken back");
+
+        rates.set(0, 5000, 1_300_000_000L, "test"); // at 1.3 s, while 31 wait, the last about a minute away
+        while (!sub.got.isEmpty()) {
+            Request r = sub.got.pollLast();
+            assertTrue(load.takeBack(r, 0), "taken back, newest first: " + r.intendedNanos());
+            pool.release(r);
+        }
+        sub.request(32);
+        long previous = 1_300_000_000L;
+        for (Request r : sub.got) {
+            assertTrue(r.intendedNanos() >= previous && r.intendedNanos() < 1_300_000_000L + 32 * 1_000_000L,
+                    arrivals + ": timed by the high rate from the change: " + r.intendedNanos());
+            previous = r.intendedNanos();
+        }
+    }
+
     @Test
     void theLastRequestOfALimitedRunIsNotTakenBack() {
         GeneratedLoad load = new GeneratedLoad(config(Arrivals.SMOOTH, 5000, 3));

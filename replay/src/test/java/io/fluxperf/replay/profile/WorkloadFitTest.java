@@ -46,7 +46,7 @@ class WorkloadFitTest {
         RunSettings s = new RunSettings();
         s.config = f;
         s.server = "127.0.0.1:1";
-        return ConfigResolver.resolve(s);
+        return ConfigResolver.resolve(s.toFlags());
     }
 
     @ParameterizedTest

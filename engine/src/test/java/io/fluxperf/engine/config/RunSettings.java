@@ -4,12 +4,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * The run settings given on the command line, before they are merged with a config file.
- * A null field was not given; the names are the flag names. {@link #toFlags} puts each under its
- * {@link Setting}, which {@link ConfigResolver} checks and merges over the file (flags win).
- * The cli makes most of its options from {@link Settings} and builds {@link Flags} directly; these
- * fields remain for the options it still declares by hand and for tests. A new setting needs no
- * field here.
+ * A command line as fields, for tests that set a few flags by name: {@link #toFlags} puts each
+ * under its {@link Setting}, as the cli's options do, for {@link ConfigResolver}. A null field was
+ * not given. The commands themselves make their options from {@link Settings} and need no field
+ * here.
  */
 public final class RunSettings {
     public Path config;
