@@ -55,6 +55,35 @@ class CaptureSplitReaderTest {
         }
     }
 
+    @Test
+    void underStrictTheSplitReadStopsAtTheSameBadLineAfterTheSameCommands() {
+        Path file = dir.resolve("strict.pcap");
+        generate("resp", 6379, 7).writeTo(file);
+        CaptureFormat.Prepared p = CaptureFormat.INSTANCE.prepare(file,
+                List.of(Endpoint.parse("10.0.0.5:6379", "--capture-server")), null);
+        String one = strict(p, 1);
+        assertTrue(one.contains("--strict stops at the first bad line"), one);
+        assertEquals(one, strict(p, 2));
+        assertEquals(one, strict(p, 3));
+    }
+
+    /** The commands given before a strict read stopped, and its message. */
+    private static String strict(CaptureFormat.Prepared p, int threads) {
+        ReaderContext ctx = new ReaderContext("test.pcap", new io.fluxperf.engine.log.BadLines(true),
+                new io.fluxperf.engine.log.VerbTable(), new io.fluxperf.engine.log.LogStats(), null, false, p.protocol(),
+                c -> true);
+        long n = 0;
+        try (LogReader r = threads == 1 ? p.open(ctx) : p.open(ctx, threads)) {
+            LogEntry e = new LogEntry();
+            while (r.next(e.reset())) {
+                n++;
+            }
+        } catch (io.fluxperf.engine.UserError | java.io.IOException ex) {
+            return n + " commands, then " + ex.getMessage();
+        }
+        return n + " commands, no error";
+    }
+
     /** What a reader gave: each command as a line of text, and what was counted. */
     record Read(List<String> commands, int clients, long unknownReplies, java.util.Map<String, Long> skipped, long badCount, String summary) {
     }
