@@ -43,8 +43,8 @@ public final class CaptureSplitReader implements LogReader {
     static final int CHUNK_ITEMS = 2048;
     /** Payload bytes after which a chunk is handed over. */
     static final int CHUNK_BYTES = 1 << 19;
-    /** The longest park of a thread that waits (covers an unpark missed in a race). */
-    private static final long PARK_NANOS = 200_000L;
+    /** The longest park of a thread that waits: each hand-over unparks the thread that waits for it, so this only bounds a wait. */
+    private static final long PARK_NANOS = 1_000_000L;
 
     private static final byte SEGMENT = 0;
     private static final byte SWEEP = 1;
@@ -386,8 +386,10 @@ public final class CaptureSplitReader implements LogReader {
 
     private void readFile() {
         long k = 0;
+        Chunk c = null;
+        long pos = 0;
         try {
-            Chunk c = take(k);
+            c = take(k);
             long first = Long.MIN_VALUE;
             long now = 0;
             long lastSweep = 0;
@@ -398,7 +400,7 @@ public final class CaptureSplitReader implements LogReader {
                     lastSweep = t;
                 }
                 now = Math.max(now, t);
-                long pos = input.filePosition();
+                pos = input.filePosition();
                 int kind = PacketDecoder.decode(file.data(), file.dataOffset(), file.capturedLength(), file.linkType(), seg);
                 if (kind == PacketDecoder.TCP) {
                     TcpSegment s = seg;
@@ -412,15 +414,20 @@ public final class CaptureSplitReader implements LogReader {
                 }
                 if (c.full()) {
                     publish(c, k++, pos);
+                    c = null;
                     c = take(k);
                 }
             }
             if (c != null) {
                 c.addAll(END, now, input.filePosition(), first);
                 publish(c, k++, input.filePosition());
+                c = null;
             }
             total = k;
         } catch (Throwable t) {
+            if (c != null) {
+                publish(c, k++, pos); // the packets before the failure are given out, as one reader gives them
+            }
             readFailure = t;
             total = k;
         } finally {

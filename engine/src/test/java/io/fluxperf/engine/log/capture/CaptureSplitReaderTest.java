@@ -67,9 +67,26 @@ class CaptureSplitReaderTest {
         assertEquals(one, strict(p, 3));
     }
 
-    /** The commands given before a strict read stopped, and its message. */
+    @Test
+    void aCaptureThatBreaksOffStopsAfterTheSameCommandsWithTheSameError() throws Exception {
+        Path file = dir.resolve("breaks.pcap");
+        generate("memcache", 11211, 9).writeTo(file);
+        CaptureFormat.Prepared p = CaptureFormat.INSTANCE.prepare(file,
+                List.of(Endpoint.parse("10.0.0.5:11211", "--capture-server")), null);
+        byte[] b = java.nio.file.Files.readAllBytes(file);
+        java.nio.file.Files.write(file, java.util.Arrays.copyOf(b, b.length * 2 / 3 + 7)); // cut inside a packet after the scan
+        String one = outcome(p, 1, false);
+        assertTrue(one.contains("cut short"), one);
+        assertEquals(one, outcome(p, 2, false));
+    }
+
+    /** The commands given before a read stopped (strict: at the first bad line), and its message. */
     private static String strict(CaptureFormat.Prepared p, int threads) {
-        ReaderContext ctx = new ReaderContext("test.pcap", new io.fluxperf.engine.log.BadLines(true),
+        return outcome(p, threads, true);
+    }
+
+    private static String outcome(CaptureFormat.Prepared p, int threads, boolean strict) {
+        ReaderContext ctx = new ReaderContext("test.pcap", new io.fluxperf.engine.log.BadLines(strict),
                 new io.fluxperf.engine.log.VerbTable(), new io.fluxperf.engine.log.LogStats(), null, false, p.protocol(),
                 c -> true);
         long n = 0;
@@ -81,7 +98,7 @@ class CaptureSplitReaderTest {
         } catch (io.fluxperf.engine.UserError | java.io.IOException ex) {
             return n + " commands, then " + ex.getMessage();
         }
-        return n + " commands, no error";
+        return n + " commands, no error; bad " + ctx.bad.count() + ", skipped " + ctx.stats.skipped();
     }
 
     /** What a reader gave: each command as a line of text, and what was counted. */
