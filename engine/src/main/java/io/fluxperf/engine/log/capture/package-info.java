@@ -10,5 +10,6 @@
  * streams, cut commands, the commands waiting for replies) is
  * {@link io.fluxperf.engine.log.capture.AbstractConnectionReader}. {@link io.fluxperf.engine.log.capture.CaptureFormat}
  * scans a capture once to check it, to pick its server and to tell the protocol.
+ * {@link io.fluxperf.engine.log.capture.CaptureSplitReader} reads a capture's connections on several threads.
  */
 package io.fluxperf.engine.log.capture;
