@@ -268,6 +268,46 @@ class CapturedClientsReplayTest {
         assertEquals((double) o.readHits() / (o.readHits() + o.readMisses()), p.hitRate(), 1e-12);
     }
 
+    /**
+     * Read on 2 and 3 threads split by connection ({@code --reader-threads}), the real clients' captures
+     * give each server's commands exactly as one thread gives them: order, clients, places, original
+     * replies, verbs and what was counted.
+     */
+    @Test
+    void readOnSeveralThreadsEachCaptureGivesWhatOneThreadGives() throws Exception {
+        for (Session s : List.of(any(), lo())) {
+            for (String server : List.of(s.redis(), s.memcached())) {
+                CaptureFormat.Prepared p = CaptureFormat.INSTANCE.prepare(s.file(),
+                        List.of(io.fluxperf.engine.log.capture.Endpoint.parse(server, "--capture-server")), null);
+                List<String> one = read(p, 1);
+                assertTrue(one.size() > 50, server + ": " + one.size());
+                assertEquals(one, read(p, 2), server + " on 2 threads");
+                assertEquals(one, read(p, 3), server + " on 3 threads");
+            }
+        }
+    }
+
+    /** Each command as a line, then what the reader counted. */
+    private static List<String> read(CaptureFormat.Prepared p, int threads) throws IOException {
+        io.fluxperf.engine.log.ReaderContext ctx = new io.fluxperf.engine.log.ReaderContext("capture",
+                new io.fluxperf.engine.log.BadLines(false), new io.fluxperf.engine.log.VerbTable(),
+                new io.fluxperf.engine.log.LogStats(), null, false, p.protocol(), c -> true);
+        List<String> out = new ArrayList<>();
+        java.util.HexFormat hex = java.util.HexFormat.of();
+        try (io.fluxperf.engine.log.LogReader r = threads == 1 ? p.open(ctx) : p.open(ctx, threads)) {
+            io.fluxperf.engine.log.LogEntry e = new io.fluxperf.engine.log.LogEntry();
+            while (r.next(e.reset())) {
+                out.add(e.client + " " + ctx.verbs.name(e.verb) + " " + e.command + " " + e.timeNanos + " " + e.line + " "
+                        + e.position + " " + e.originalReply + " " + hex.formatHex(e.keys, 0, e.keyStart(e.keyCount)) + " "
+                        + hex.formatHex(e.args, 0, e.argStart(e.argCount)) + " "
+                        + (e.valueLogged ? hex.formatHex(e.value, 0, e.valueLength) : "-") + " " + e.synthSize);
+            }
+            out.add("skipped " + ctx.stats.skipped() + "; adjusted " + ctx.stats.adjusted() + "; bad " + ctx.bad.count()
+                    + " " + ctx.bad.first() + "; verbs " + ctx.verbs.names() + "; packets " + r.lines());
+        }
+        return out;
+    }
+
     /** Replayed as captured, and {@code --scale 4}: four times each command, the capture's keys in each of s1: … s4:. */
     @Test
     void redisClientsCapturedOnLoopbackOverIpv6ReplayExactlyAndScaled(RedisProcess target, RedisProcess scaled)
