@@ -38,8 +38,8 @@ import reactor.core.publisher.Operators;
  *     larger than half the ring waits until the loop has emptied it, then gets a ring twice as
  *     large as it needs.</li>
  * <li>The lane's position ({@link #mark()}, {@link #line()}) is that of the last command the load
- *     thread took and dealt with (sent, or put behind its client's busy connection): the loop asks
- *     for the next one only after that.</li>
+ *     thread took but one: it asks in batches, so that command may still wait for its time, up to
+ *     the scheduler's batch ({@code SendScheduler.AHEAD}) ahead of the last one sent.</li>
  * <li>{@link #sentByVerb()} counts the commands the load thread took, less those it gave back
  *     unsent when the run stopped ({@link #unsent}: the one waiting for its time, and those
  *     waiting for their own connection): the commands replayed, whatever the reader had dealt
@@ -200,12 +200,12 @@ final class Lane {
         return cancelled;
     }
 
-    /** Progress: loop << 44 | position of the last command this lane's thread sent; -1 before the first. */
+    /** Progress: loop << 44 | position of the last command this lane's thread took but one; -1 before the first. */
     long mark() {
         return (long) MARK.getAcquire(this);
     }
 
-    /** The line (or record) of the last command this lane's thread sent; 0 before the first. */
+    /** The line (or record) of the last command this lane's thread took but one; 0 before the first. */
     long line() {
         return (long) LINE.getAcquire(this);
     }

@@ -247,7 +247,7 @@ final class ReplaySource implements RequestSource, AutoCloseable {
         }
     }
 
-    /** Progress: {loop, position, line} of the last command sent. */
+    /** Progress: {loop, position, line} of the last command taken but one (see {@link Lane}). */
     long[] progress() {
         long best = -1;
         long line = 0;
