@@ -8,6 +8,15 @@ import java.util.concurrent.locks.LockSupport;
  * thread fills chunk {@code k} once the merger has given out what its slot held, each share reads it
  * once published, and the merger takes it once every share is done. Kept apart so each role's class
  * holds its work and this one holds every cross-thread field.
+ *
+ * <h2>Assumptions and guarantees</h2>
+ * <ul>
+ * <li>One writer per field: the file thread writes a chunk's items and {@code seq} (last), each share
+ *     only its own {@link SplitEvents} and {@code done} (last), the merger {@code released}.</li>
+ * <li>A slot is refilled only after the merger released the chunk it held, so what a share or the
+ *     merger reads is never written meanwhile.</li>
+ * <li>Each hand-over unparks the thread waiting for it; the bounded park only covers a missed wake-up.</li>
+ * </ul>
  */
 final class SplitRing {
     /** The longest park of a thread that waits: each hand-over unparks the thread that waits for it, so this only bounds a wait. */
