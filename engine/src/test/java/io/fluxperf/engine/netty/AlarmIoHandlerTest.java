@@ -227,21 +227,24 @@ class AlarmIoHandlerTest {
             long[] before = onLoop(() -> {
                 alarm.pollOnly(poll);
                 alarm.onAlarm(chain);
-                long[] marks = {voluntarySwitchesOfThisThread(), alarm.idlePollNanos(), System.nanoTime()};
+                long[] marks = {voluntarySwitchesOfThisThread(), alarm.idlePollNanos(), System.nanoTime(), cpuOfThisThread()};
                 chain.startAt(System.nanoTime());
                 return marks;
             });
             assertTrue(chain.done.await(10, TimeUnit.SECONDS), "the chain of alarms ran to its end");
-            long[] after = onLoop(() -> new long[] {voluntarySwitchesOfThisThread(), alarm.idlePollNanos(), System.nanoTime()});
+            long[] after = onLoop(() -> new long[] {voluntarySwitchesOfThisThread(), alarm.idlePollNanos(), System.nanoTime(),
+                    cpuOfThisThread()});
             long sleeps = after[0] - before[0];
             long idle = after[1] - before[1];
             long elapsed = after[2] - before[2];
+            long onCpu = after[3] - before[3];
             assertEquals(0, chain.early, "alarms that rang before their time");
             if (poll) {
                 // a safepoint or two of this test JVM may still stop the thread
                 assertTrue(sleeps < alarms / 10, "the polling loop slept " + sleeps + " times");
-                assertTrue(idle > elapsed / 2 && idle <= elapsed,
-                        "idle polls " + idle / 1000 + " µs of " + elapsed / 1000 + " µs: the chain's work is a small part of it");
+                // judged against the loop's time on a CPU: another process may hold the CPU for part of the chain
+                assertTrue(idle > onCpu / 2 && idle <= elapsed, "idle polls " + idle / 1000 + " µs of " + onCpu / 1000
+                        + " µs on a CPU (" + elapsed / 1000 + " µs in all): the chain's work is a small part of it");
             } else {
                 assertTrue(sleeps >= alarms / 2, "a waiting loop sleeps between alarms: " + sleeps + " times");
                 assertEquals(0, idle, "no idle polls are counted while the loop waits");
@@ -255,6 +258,10 @@ class AlarmIoHandlerTest {
 
     private static long voluntarySwitchesOfThisThread() {
         return LinuxThreads.voluntarySwitches(Path.of("/proc/thread-self")).orElseThrow();
+    }
+
+    private static long cpuOfThisThread() {
+        return java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
     }
 
     /** Channels and handles of the transport register through the wrapper as before. */
