@@ -74,14 +74,16 @@ class LauncherTest {
         assertTrue(calls.lines().anyMatch(l -> l.startsWith("java") && l.endsWith("cli/target/fluxperf.jar --version")),
                 "and ran the command:\n" + calls);
         assertTrue(out.contains("ran: ") && out.contains("--version"), out);
-        assertTrue(lastJava(calls).contains("-XX:+UseShenandoahGC"), "with the launcher's collector:\n" + calls);
+        assertTrue(lastJava(calls).contains("-XX:+UseShenandoahGC") && lastJava(calls).contains("-XX:TrimNativeHeapInterval=1000"),
+                "with the launcher's collector and native-heap trim:\n" + calls);
 
         // a collector of the user's own replaces the launcher's: the JVM refuses two
         launcher.environment().put("FLUXPERF_JAVA_OPTS", "-Xmx64m -XX:+UseParallelGC");
         Process again = launcher.start();
         assertTrue(again.waitFor(60, TimeUnit.SECONDS), "the launcher finished");
         String last = lastJava(Files.readString(log, StandardCharsets.UTF_8));
-        assertTrue(last.contains("-XX:+UseParallelGC") && last.contains("-Xmx64m") && !last.contains("Shenandoah"), last);
+        assertTrue(last.contains("-XX:+UseParallelGC") && last.contains("-Xmx64m") && !last.contains("Shenandoah")
+                && last.contains("-XX:TrimNativeHeapInterval=1000"), last);
     }
 
     private static String lastJava(String calls) {
