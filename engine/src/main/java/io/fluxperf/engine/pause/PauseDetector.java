@@ -27,9 +27,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Start it before the process lowers its threads' priorities: threads inherit their starter's
  * nice value, and a detector at nice 19 would see the load's every slice as a pause. It costs
- * 500 wake-ups a second: on a load thread's own CPU at 50,000 paced requests a second, each
- * wake-up also switches the load thread out and in (docs/bench-history.md, pass 38, has the
- * figures; 2,000 a second took 3.7 % of that CPU).
+ * 500 wake-ups a second: few, because on a paced load thread's own CPU each wake-up also switches
+ * the load thread out and in (docs/bench-history.md, pass 38).
  */
 public final class PauseDetector implements AutoCloseable {
     /**
