@@ -170,23 +170,24 @@ final class WindowBookkeeping {
 
     /** The small read-only copy of {@code w} that the result keeps ({@link WindowResult#compact()} in steps). */
     WindowResult keep(WindowResult w) {
+        KeptHistogram.Encoder encoder = new KeptHistogram.Encoder();
         List<WorkloadStats> kept = new ArrayList<>();
         for (WorkloadStats s : w.workloads()) {
-            kept.add(keep(s));
+            kept.add(keep(s, encoder));
         }
-        WorkloadStats keptTotal = keep(w.total());
+        WorkloadStats keptTotal = keep(w.total(), encoder);
         pause.run();
-        KeptHistogram lag = KeptHistogram.of(w.sendLag());
+        KeptHistogram lag = encoder.keep(w.sendLag());
         pause.run();
-        KeptHistogram connect = KeptHistogram.of(w.connectLatency());
+        KeptHistogram connect = encoder.keep(w.connectLatency());
         return w.kept(kept, keptTotal, lag, connect);
     }
 
-    private WorkloadStats keep(WorkloadStats s) {
+    private WorkloadStats keep(WorkloadStats s, KeptHistogram.Encoder encoder) {
         pause.run();
-        KeptHistogram latency = KeptHistogram.of(s.latency());
+        KeptHistogram latency = encoder.keep(s.latency());
         pause.run();
-        KeptHistogram service = KeptHistogram.of(s.service());
+        KeptHistogram service = encoder.keep(s.service());
         return s.kept(latency, service);
     }
 

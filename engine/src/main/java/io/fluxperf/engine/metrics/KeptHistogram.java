@@ -29,11 +29,34 @@ public final class KeptHistogram {
         this.tag = h.getTag();
     }
 
-    /** Encodes {@code h}'s counts; later changes to {@code h} do not show in the result. */
+    /**
+     * Encodes {@code h}'s counts; later changes to {@code h} do not show in the result. Encoding
+     * needs a buffer of the histogram's worst case (270 KB for a latency histogram), so a caller
+     * that keeps several histograms at once encodes them through one {@link Encoder}.
+     */
     public static KeptHistogram of(Histogram h) {
-        ByteBuffer buffer = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
-        int length = h.encodeIntoByteBuffer(buffer);
-        return new KeptHistogram(Arrays.copyOf(buffer.array(), length), h);
+        return new Encoder().keep(h);
+    }
+
+    /**
+     * Keeps histograms one after another through one buffer of the worst case's size: a window's
+     * compact copy encodes 2W + 4 histograms, and a buffer per histogram made 12 MB of garbage at
+     * each window end of a 20-workload run (docs/bench-history.md, pass 41). Used by one thread;
+     * the buffer goes when the encoder does.
+     */
+    public static final class Encoder {
+        private ByteBuffer buffer = ByteBuffer.allocate(0);
+
+        /** {@link KeptHistogram#of}, reusing this encoder's buffer. */
+        public KeptHistogram keep(Histogram h) {
+            int needed = h.getNeededByteBufferCapacity();
+            if (buffer.capacity() < needed) {
+                buffer = ByteBuffer.allocate(needed);
+            }
+            buffer.clear();
+            int length = h.encodeIntoByteBuffer(buffer);
+            return new KeptHistogram(Arrays.copyOf(buffer.array(), length), h);
+        }
     }
 
     /**

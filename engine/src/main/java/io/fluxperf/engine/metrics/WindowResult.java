@@ -1,6 +1,7 @@
 package io.fluxperf.engine.metrics;
 
 import io.fluxperf.engine.config.WorkloadConfig;
+import java.util.ArrayList;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 
@@ -261,8 +262,12 @@ public final class WindowResult {
      * 50 MB). Made on the run's thread at each window end, while the load goes on.
      */
     public WindowResult compact() {
-        return kept(workloads.stream().map(WorkloadStats::compact).toList(), total.compact(), KeptHistogram.of(sendLag()),
-                KeptHistogram.of(connectLatency()));
+        KeptHistogram.Encoder encoder = new KeptHistogram.Encoder();
+        List<WorkloadStats> kept = new ArrayList<>(workloads.size());
+        for (WorkloadStats s : workloads) {
+            kept.add(s.compact(encoder));
+        }
+        return kept(kept, total.compact(encoder), encoder.keep(sendLag()), encoder.keep(connectLatency()));
     }
 
     /**

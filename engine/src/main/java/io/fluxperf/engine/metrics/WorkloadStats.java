@@ -54,7 +54,12 @@ public final class WorkloadStats {
      * long run. Its {@link #latency()} and {@link #service()} decode a new histogram on each call.
      */
     public WorkloadStats compact() {
-        return kept(KeptHistogram.of(latency()), KeptHistogram.of(service()));
+        return compact(new KeptHistogram.Encoder());
+    }
+
+    /** {@link #compact()} through the caller's encoder (one buffer for many copies). */
+    public WorkloadStats compact(KeptHistogram.Encoder encoder) {
+        return kept(encoder.keep(latency()), encoder.keep(service()));
     }
 
     /** A read-only copy with this one's counts and the given encodings of its histograms ({@link #compact()} in steps). */

@@ -8,6 +8,7 @@ import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.trace.LatencyHistograms;
+import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Random;
 import org.HdrHistogram.Histogram;
@@ -85,6 +86,27 @@ class WindowResultCompactTest {
         long compact = c.histogramBytes();
         assertTrue(full > 8 * 270_000, "full " + full + " B"); // 8 histograms of the whole range
         assertTrue(compact * 10 < full, "compact " + compact + " B, full " + full + " B");
+    }
+
+    @Test
+    void compactingAWindowOfTwentyWorkloadsMakesOneEncodingBuffer() {
+        List<WorkloadConfig> configs = java.util.Collections.nCopies(20, WorkloadConfig.of(Command.GET));
+        WindowResult w = WindowResult.empty(1, 1_000, configs);
+        for (int i = 0; i < 20_000; i++) {
+            w.workloads().get(i % 20).record(Outcome.OK, 10_000 + i, 9_000 + i, 70);
+            w.total().record(Outcome.OK, 10_000 + i, 9_000 + i, 70);
+            LatencyHistograms.record(w.sendLag(), i);
+        }
+        w.compact();
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long before = mx.getThreadAllocatedBytes(Thread.currentThread().getId());
+        WindowResult c = w.compact();
+        long allocated = mx.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
+        // a buffer of the worst case per histogram (2W + 4 of them) was 12 MB of garbage per window end
+        long histogram = w.sendLag().getEstimatedFootprintInBytes();
+        assertTrue(allocated < 2 * histogram, allocated + " B allocated, against a histogram of " + histogram + " B");
+        assertSameStats(w.workloads().get(19), c.workloads().get(19), "workload 19");
+        assertSameStats(w.total(), c.total(), "total");
     }
 
     @Test
