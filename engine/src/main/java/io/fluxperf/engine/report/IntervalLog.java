@@ -77,6 +77,15 @@ public final class IntervalLog implements Closeable {
         log.outputIntervalHistogram(start, end, c, MAX_VALUE_UNIT_RATIO);
     }
 
+    /**
+     * Bytes this log holds from its first interval on: its copy's counts, and two encoding buffers
+     * of that copy's worst case (HdrHistogram's writer keeps one, and the copy keeps the other for
+     * its compression). docs/internals.md, "How memory grows".
+     */
+    public long histogramBytes() {
+        return scratch == null ? 0 : scratch.getEstimatedFootprintInBytes() + 2L * scratch.getNeededByteBufferCapacity();
+    }
+
     /** Writes what is buffered to the file. */
     public void flush() throws IOException {
         stream.flush();

@@ -202,6 +202,15 @@ public final class RunDirectoryWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * Bytes of histograms and encoding buffers the directory holds through the run: the seconds'
+     * all-workloads latency, and each interval log's ({@link IntervalLog#histogramBytes()}).
+     */
+    public long histogramBytes() {
+        return allLatency.getEstimatedFootprintInBytes() + (windows == null ? 0 : windows.histogramBytes())
+                + (seconds == null ? 0 : seconds.histogramBytes());
+    }
+
     /** {@code report} with every step also kept for the directory. */
     public RunReport recording(RunReport report) {
         recorded = report;

@@ -104,8 +104,23 @@ class HistogramMemoryTest {
         }
         run += new TrustRecorder(RunConfig.builder().workloads(configs).build(), null).histogramBytes();
         assertEquals(runThread(workloads, servers, seconds, stats, admin, live), run, "on the run's thread");
+        assertEquals((2L * workloads + 4 + serverFigures(servers)) * H + R, windowEnd(configs, threads, shapes),
+                "a window's own figures, made at its end");
         System.out.printf("threads %d, workloads %d, servers %d: %.1f MB%n", threads, workloads, servers,
                 (threads * perThread + run) / 1e6);
+    }
+
+    /** The histograms of the window WindowBookkeeping makes at a window's end (held until its report is made). */
+    private static long windowEnd(List<WorkloadConfig> configs, int threads, List<ServerStats> shapes) {
+        WindowBookkeeping b = new WindowBookkeeping(() -> { }, false, configs);
+        WindowResult w = b.window(1, 0, 1, -1, new FigureSum(configs.size(), threads, shapes, () -> { }));
+        long bytes = w.histogramBytes() + w.tcp().histogramBytes();
+        if (w.pool() != null) {
+            for (ServerStats s : w.pool().servers()) {
+                bytes += s.histogramBytes();
+            }
+        }
+        return bytes;
     }
 
     /** What WindowBookkeeping holds for the whole run once a window has been added. */
