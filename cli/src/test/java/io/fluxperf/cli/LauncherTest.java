@@ -76,6 +76,9 @@ class LauncherTest {
         assertTrue(out.contains("ran: ") && out.contains("--version"), out);
         assertTrue(lastJava(calls).contains("-XX:+UseShenandoahGC") && lastJava(calls).contains("-XX:TrimNativeHeapInterval=1000"),
                 "with the launcher's collector and native-heap trim:\n" + calls);
+        assertTrue(calls.lines().anyMatch(l -> l.contains("-XX:ArchiveClassesAtExit=")
+                        && l.contains(" run --requests 2000 -c 2 --no-live --out ")),
+                "its class-data archive trained on a run that writes a run directory:\n" + calls);
 
         // a collector of the user's own replaces the launcher's: the JVM refuses two
         launcher.environment().put("FLUXPERF_JAVA_OPTS", "-Xmx64m -XX:+UseParallelGC");
