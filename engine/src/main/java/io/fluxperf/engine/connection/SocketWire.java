@@ -242,7 +242,11 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
                 received.clear();
             } else if (received.writableBytes() == 0) {
                 received.discardReadBytes();
-                received.ensureWritable(received.capacity()); // a big reply: fewer, larger reads
+                if (received.writableBytes() < received.capacity() / 2) {
+                    // a big reply: fewer, larger reads; the tail of a stream of small replies (a held
+                    // connection's) only moves down, or the buffer would double at every full read
+                    received.ensureWritable(received.capacity());
+                }
             }
             int room = received.writableBytes();
             int n;
