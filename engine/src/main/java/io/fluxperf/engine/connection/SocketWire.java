@@ -470,6 +470,11 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
         return socket.isTcpNoDelay();
     }
 
+    /** The read buffer's capacity (0 without one), for tests; on the loop. */
+    int readBufferCapacity() {
+        return received == null ? 0 : received.capacity();
+    }
+
     /** Whether the socket has SO_KEEPALIVE, for tests. */
     boolean keepAlive() throws IOException {
         return socket.isKeepAlive();

@@ -407,6 +407,56 @@ class SocketWireTest {
     }
 
     /**
+     * A stream of small replies that fills the read buffer with a part of a reply at its end moves
+     * that part down instead of doubling the buffer at every full read.
+     */
+    @Test
+    void aHeldSocketsReadBufferStaysSmallUnderAStreamOfSmallReplies() throws Exception {
+        int record = 10; // a reply of 10 bytes: 2,048-byte reads end inside one
+        int records = 100_000;
+        serve(1, s -> {
+            byte[] chunk = new byte[record * 1000];
+            OutputStream out = s.getOutputStream();
+            for (int i = 0; i < records / 1000; i++) {
+                out.write(chunk);
+            }
+            s.getInputStream().read(); // until the wire closes
+        });
+        java.util.concurrent.atomic.AtomicLong taken = new java.util.concurrent.atomic.AtomicLong();
+        int[] largest = {0};
+        WireListener replies = new WireListener() {
+            @Override
+            public void received(Wire from, ByteBuf in) {
+                int whole = in.readableBytes() / record * record; // a reply's part waits for the rest
+                in.skipBytes(whole);
+                taken.addAndGet(whole);
+                largest[0] = Math.max(largest[0], ((SocketWire) from).readBufferCapacity());
+            }
+
+            @Override
+            public void ended(Wire from, ByteBuf in) {
+            }
+
+            @Override
+            public void readComplete() {
+            }
+
+            @Override
+            public void failed(Wire from, Throwable cause) {
+            }
+
+            @Override
+            public void closed(Wire from) {
+            }
+        };
+        SocketWire wire = connectHeld(replies);
+        await("every reply").atMost(Duration.ofSeconds(10)).until(() -> taken.get() == (long) record * records);
+        int capacity = io().submit(() -> largest[0]).get(5, TimeUnit.SECONDS);
+        assertTrue(capacity <= 4096, "the read buffer grew to " + capacity + " bytes");
+        io().submit(wire::close).get(5, TimeUnit.SECONDS);
+    }
+
+    /**
      * A held socket takes "writable" edges only while a write waits for room: twice a batch bigger
      * than the socket takes, with batches written behind it, arrives whole and in order, and so does
      * a small batch once the socket has room again.
