@@ -29,17 +29,10 @@ final class ConfigFile {
     static final List<String> SLO_KEYS = List.of("objective", "workload", "abort", "strict");
 
     final TomlConfigFile toml;
-    /** [general]'s settings ({@link Setting.Scope#GENERAL} and {@link Setting.Scope#CONNECTION}), each checked. */
+    /** [general]'s settings ({@link Setting#isGeneral}: the servers' too), each checked. */
     SettingValues general = SettingValues.none();
     /** The protocol options of [general], each with its place in the file; checked by the protocol. */
     ProtocolOptions protocolOptions = ProtocolOptions.none();
-    // [general]'s servers, read by PoolResolver
-    String server;
-    /** [general] servers: every server, each checked ({@link ServerSpec}); null when absent. */
-    List<ServerSpec> servers;
-    ServerDistribution serverDistribution;
-    Boolean cluster;
-    ReadFrom readFrom;
     final List<Workload> workloads = new ArrayList<>();
     /** The [[slo]] tables' objectives, in order, each naming its place in the file. */
     final List<io.fluxperf.engine.slo.Objective> objectives = new ArrayList<>();
@@ -116,7 +109,7 @@ final class ConfigFile {
     static List<String> generalKeys() {
         List<String> keys = new ArrayList<>();
         for (Setting<?> s : Settings.all()) {
-            if (s.key() != null && s.scope() != Setting.Scope.WORKLOAD && s.scope() != Setting.Scope.COMMAND_LINE) {
+            if (s.key() != null && s.isGeneral()) {
                 keys.add(s.key());
             }
         }
@@ -187,7 +180,7 @@ final class ConfigFile {
     private void readGeneral(TomlTable g) {
         g.allowOnly(generalKeys(), key -> rpcPerfKey("general", key));
         for (Setting<?> s : Settings.all()) {
-            if (s.scope() == Setting.Scope.GENERAL || s.scope() == Setting.Scope.CONNECTION) {
+            if (s.isGeneral()) {
                 general = read(general, s, g);
             }
         }
@@ -202,7 +195,6 @@ final class ConfigFile {
                 protocolOptions = protocolOptions.with(o.flag(), v, g.place(o.key()));
             }
         }
-        PoolResolver.readGeneral(this, g);
     }
 
     private static <T> SettingValues read(SettingValues values, Setting<T> s, TomlTable g) {

@@ -55,7 +55,7 @@ public final class Settings {
     // ---- [general]: in the order config.toml writes them and a refused key's message lists them
 
     /** Repeatable: one server, or several (HOST:PORT[:WEIGHT]) for a pool, or a cluster's seeds. */
-    public static final Setting<List<String>> SERVER = declare(Setting.of("server", POOL, SettingType.strings())
+    public static final Setting<List<String>> SERVER = declare(Setting.of("server", POOL, SettingType.servers(false))
             .flag("HOST:PORT", "Target server; [::1]:PORT for IPv6, unix:/path for a Unix socket. Repeat it for a pool"
                     + " whose keys are placed by ketama (HOST:PORT:WEIGHT for a weight), or name a cluster's node with"
                     + " --cluster. Default: an embedded server of the protocol.", "-s", "--server")
@@ -277,17 +277,17 @@ public final class Settings {
                     + " deleted; the report adds `Waterfall: FILE.png (N requests, latency heatmap of the measured run)`",
                     "none"));
 
-    /** [general] servers: several servers; the flag is --server, repeated. */
-    public static final Setting<List<String>> SERVERS = declare(Setting.of("servers", POOL, SettingType.strings())
+    /** [general] servers: several servers; the flag is --server, repeated, which replaces both keys. */
+    public static final Setting<List<String>> SERVERS = declare(Setting.of("servers", POOL, SettingType.servers(true))
             .flag(null, "", "--server")
             .commands(NONE));
 
     /** --distribution ketama or modula, which shares its flag with the key distribution ({@link #DISTRIBUTION}). */
     public static final Setting<ServerDistribution> SERVER_DISTRIBUTION = declare(Setting.of("server-distribution", POOL,
-                    SettingType.text(SettingType.choice(ServerDistribution::parse, "ketama or modula"),
-                            ServerDistribution::label))
+                    SettingType.text(Checks::serverDistribution, Checks::serverDistributionKey, ServerDistribution::label))
             .byDefault(ServerDistribution.KETAMA)
             .key("distribution")
+            .sharesFlagOf(() -> Settings.DISTRIBUTION)
             .flag("ketama|modula", "", "--distribution")
             .commands(NONE)
             .doc(Table.CONNECTIONS, "with several servers: how keys are placed on them, libmemcached's weighted ketama or"
@@ -484,7 +484,7 @@ public final class Settings {
     /** The setting whose key in [general] is {@code key}, or null. */
     static Setting<?> byGeneralKey(String key) {
         for (Setting<?> s : ALL) {
-            if (key.equals(s.key()) && s.scope() != WORKLOAD && s.scope() != COMMAND_LINE) {
+            if (key.equals(s.key()) && s.isGeneral()) {
                 return s;
             }
         }

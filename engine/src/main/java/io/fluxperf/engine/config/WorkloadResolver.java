@@ -74,7 +74,7 @@ final class WorkloadResolver {
             List<String> values = flags.value(Settings.DISTRIBUTION);
             KeyDistribution d = null;
             for (String v : values == null ? List.<String>of() : values) {
-                if (ServerDistribution.parse(v) == null) {
+                if (!Settings.SERVER_DISTRIBUTION.takes(v)) {
                     d = flag("distribution", () -> Checks.distribution(v));
                 }
             }

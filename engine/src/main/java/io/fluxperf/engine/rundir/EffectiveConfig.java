@@ -2,7 +2,6 @@ package io.fluxperf.engine.rundir;
 
 import io.fluxperf.engine.config.KeyDistribution;
 import io.fluxperf.engine.config.KeyspaceConfig;
-import io.fluxperf.engine.config.PoolOptions;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.Setting;
 import io.fluxperf.engine.config.Settings;
@@ -35,18 +34,6 @@ public final class EffectiveConfig {
         StringBuilder b = new StringBuilder();
         b.append("# the effective configuration of a fluxperf run: run it again with 'fluxperf run --config FILE'\n");
         b.append("[general]\n");
-        PoolOptions pool = c.pool();
-        if (pool.isPool()) {
-            key(b, "servers", strings(pool.servers()));
-            if (pool.cluster()) {
-                key(b, "cluster", "true");
-                key(b, "read-from", quote(pool.readFrom().label()));
-            } else {
-                key(b, "distribution", quote(pool.distribution().label()));
-            }
-        } else if (c.server() != null) {
-            key(b, "server", quote(c.server()));
-        }
         settings(b, c);
         protocolOptions(b, c.protocolOptions());
         for (WorkloadConfig w : c.workloads()) {
@@ -73,12 +60,15 @@ public final class EffectiveConfig {
     /**
      * [general]'s settings, from their declarations ({@link Setting#recorded}): each that has a
      * value, but the connection's only where they are not their default (plain TCP), as a file
-     * that leaves them out means.
+     * that leaves them out means. The servers' come first, as a reader looks for them first;
+     * only those that apply have a value ({@link io.fluxperf.engine.config.PoolOptions#get}).
      */
     private static void settings(StringBuilder b, RunConfig c) {
-        for (Setting<?> s : Settings.all()) {
-            if (s.recorded()) {
-                setting(b, s, c);
+        for (boolean servers : new boolean[] {true, false}) {
+            for (Setting<?> s : Settings.all()) {
+                if (s.recorded() && (s.scope() == Setting.Scope.POOL) == servers) {
+                    setting(b, s, c);
+                }
             }
         }
     }

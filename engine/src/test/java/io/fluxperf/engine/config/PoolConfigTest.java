@@ -102,6 +102,54 @@ class PoolConfigTest {
         assertTrue(resolve(s -> s.config = cluster).pool().cluster());
     }
 
+    /**
+     * config.toml writes the servers' settings from their declarations, only those that apply, and
+     * running it again makes the same servers.
+     */
+    @Test
+    void theRunDirectorysConfigCarriesTheServers() throws IOException {
+        List<String> two = List.of("127.0.0.1:11211", "127.0.0.1:11212:3");
+        assertWritten("servers = [\"127.0.0.1:11211\", \"127.0.0.1:11212:3\"]\ndistribution = \"modula\"\nprotocol =",
+                s -> {
+                    s.servers = two;
+                    s.distribution = "modula"; // among the key distributions, as run's --distribution gives it
+                });
+        assertWritten("servers = [\"127.0.0.1:7000\"]\ncluster = true\nread-from = \"replica\"\nprotocol =", s -> {
+            s.protocol = "redis";
+            s.server = "127.0.0.1:7000";
+            s.cluster = true;
+            s.readFrom = "replica";
+        });
+        assertWritten("[general]\nserver = \"127.0.0.1:11211\"\nprotocol =", s -> s.server = "127.0.0.1:11211:5");
+        Path file = toml("[general]\nservers = [\"127.0.0.1:1\", \"127.0.0.1:2\"]\n");
+        assertWritten("servers = [\"127.0.0.1:1\", \"127.0.0.1:2\"]\ndistribution = \"ketama\"\nprotocol =", s -> s.config = file);
+        assertFalse(io.fluxperf.engine.rundir.EffectiveConfig.toml(resolve(s -> { })).contains("server"),
+                "the embedded target has no server to write");
+    }
+
+    private void assertWritten(String expected, Consumer<RunSettings> set) throws IOException {
+        RunConfig c = resolve(set);
+        String written = io.fluxperf.engine.rundir.EffectiveConfig.toml(c);
+        assertTrue(written.contains(expected), written);
+        Path again = dir.resolve("config.toml");
+        Files.writeString(again, written);
+        RunConfig rerun = resolve(s -> s.config = again);
+        assertEquals(c.pool(), rerun.pool());
+        assertEquals(c.server(), rerun.server());
+    }
+
+    @Test
+    void runsDistributionNamesTheKeysAndTheServersApart() {
+        RunSettings s = new RunSettings();
+        s.servers = List.of("127.0.0.1:1", "127.0.0.1:2");
+        Flags flags = s.toFlags().toBuilder().set(Settings.DISTRIBUTION, List.of("zipf", "modula")).build();
+        RunConfig c = ConfigResolver.resolve(flags);
+        assertEquals(ServerDistribution.MODULA, c.pool().distribution());
+        assertEquals(KeyDistribution.ZIPF, c.workloads().get(0).keyspace().distribution());
+        assertTrue(flags.has(Settings.SERVER_DISTRIBUTION));
+        assertFalse(Flags.builder().set(Settings.DISTRIBUTION, "zipf").build().has(Settings.SERVER_DISTRIBUTION));
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "server = \"a:1\"\\nservers = [\"b:2\", \"c:3\"] | general.servers (line 3): give server or servers, not both",
