@@ -19,12 +19,12 @@ import java.util.function.Function;
  */
 final class ConfigFile {
     static final List<String> TOP_KEYS = List.of("general", "workload", "slo");
-    static final List<String> WORKLOAD_KEYS = List.of("name", "method", "rate", "weight", "bytes", "hit", "flush",
-            "keys-per-request", "ttl", "keyspace", "key-length", "distribution", "exponent", "command", "path",
-            "key-offset", "cardinality", "inner-keyspace", "inner-key-length", "value-kind", "compression-ratio",
-            "values", "script",
-            "range-start", "range-end", "by-score", "truncate", "subscribers",
-            "ratelimit");
+    /** The keys of a [[workload]] table that no setting declares: no flag sets them. */
+    private static final List<String> WORKLOAD_TABLE_KEYS = List.of("weight", "key-offset", "cardinality",
+            "inner-keyspace", "inner-key-length", "value-kind", "compression-ratio", "values", "script", "range-start",
+            "range-end", "by-score", "truncate");
+    /** Every key a [[workload]] table may hold: its name, the declared settings' keys, then the table's own. */
+    static final List<String> WORKLOAD_KEYS = workloadKeys();
     /** The keys of an [[slo]] table (docs/slo.md). */
     static final List<String> SLO_KEYS = List.of("objective", "workload", "abort", "strict");
 
@@ -41,21 +41,21 @@ final class ConfigFile {
     static final class Workload {
         final TomlTable table;
         final int index;
+        /**
+         * The keys of the declared settings read from the table by their type
+         * ({@link Setting#readsFromWorkloadTable}: keyspace, key-length, hit, …), each checked; a
+         * key not given has no value.
+         */
+        SettingValues settings = SettingValues.none();
         String name;
         Command method;
         Double rate;
         Integer weight;
         ValueSize bytes;
-        Boolean hit;
-        Boolean flush;
-        Integer keysPerRequest;
         Integer ttl;
         /** A weighted ttl list ({@code ttl = [{ seconds = 60, weight = 5 }, …]} or {@code "60:5,3600:1"}), or null. */
         TtlMix ttls;
-        Long keyspace;
-        Integer keyLength;
         KeyDistribution distribution;
-        Double exponent;
         String command;
         String path;
         Long keyOffset;
@@ -103,6 +103,17 @@ final class ConfigFile {
         return "rpc-perf " + String.join(" and ", owners) + (owners.size() > 1 ? " have" : " has")
                 + " it: to read the file as rpc-perf " + first + " does, give --config-format rpc-perf-" + first
                 + (owners.size() > 1 ? " (or rpc-perf-" + owners.get(1) + ")" : "");
+    }
+
+    private static List<String> workloadKeys() {
+        List<String> keys = new ArrayList<>(List.of("name"));
+        for (Setting<?> s : Settings.all()) {
+            if (s.scope() == Setting.Scope.WORKLOAD && s.key() != null) {
+                keys.add(s.key());
+            }
+        }
+        keys.addAll(WORKLOAD_TABLE_KEYS);
+        return List.copyOf(keys);
     }
 
     /** Every key [general] may hold: the run's settings' and every registered protocol's options. */
@@ -288,19 +299,18 @@ final class ConfigFile {
         w.weight = toInt(t.integer("weight", 0, Integer.MAX_VALUE));
         w.bytes = valueSize(t);
         // the keys that are a flag's too, read by the flag's declared type (its limits, its messages)
-        w.hit = Settings.HIT.read(t);
-        w.flush = Settings.FLUSH.read(t);
-        w.keysPerRequest = Settings.KEYS_PER_REQUEST.read(t);
+        for (Setting<?> s : Settings.all()) {
+            if (s.readsFromWorkloadTable()) {
+                w.settings = read(w.settings, s, t);
+            }
+        }
         JsonNode ttl = t.raw("ttl");
         if (ttl != null && !ttl.isIntegralNumber()) {
             w.ttls = ttlMix(t, ttl);
         } else {
             w.ttl = Settings.TTL.read(t);
         }
-        w.keyspace = Settings.KEYSPACE.read(t);
-        w.keyLength = Settings.KEY_LENGTH.read(t);
         w.distribution = checked(t, "distribution", t.string("distribution"), Checks::distribution);
-        w.exponent = Settings.EXPONENT.read(t);
         w.keyOffset = t.integer("key-offset", 0, Long.MAX_VALUE / 2);
         w.cardinality = toInt(t.integer("cardinality", 1, WorkloadShape.MAX_CARDINALITY));
         w.innerKeys = t.integer("inner-keyspace", 1, Long.MAX_VALUE / 2);

@@ -25,7 +25,14 @@ import java.util.List;
  * that reads it ({@code config.get(Settings.NEW)}): {@link ConfigResolver} takes it from the
  * flag, else the file, else the default, a config file's key is read and checked by its type, and
  * a run directory's config.toml writes it, and the cli makes its option from the declaration (its
- * flags, value label and help line) for the commands {@link Setting#commands()} names.
+ * flags, value label and help line) for the commands {@link Setting#commands()} names. A setting
+ * of the servers ({@link Setting.Scope#POOL}) is read and resolved the same way and kept by
+ * {@link PoolOptions}, where its reader finds it ({@code config.pool().get(Settings.NEW)}).
+ *
+ * <p>A new key of each [[workload]] is one declaration ({@link Setting.Scope#WORKLOAD}), its row,
+ * and its reader in {@code WorkloadResolver}: the table takes the key and its type reads it, and
+ * the reader gets the flag, else the key, else the default. A key whose form in a file differs
+ * from its flag's says so ({@code ownFormInWorkload()}) and is read by hand.
  */
 public final class Settings {
     private static final List<Setting<?>> ALL = new ArrayList<>();
@@ -335,6 +342,7 @@ public final class Settings {
     // ---- each [[workload]] (the flag sets it in every workload)
 
     public static final Setting<String> METHOD = declare(Setting.of("method", WORKLOAD, SettingType.text())
+            .ownFormInWorkload()
             .flag("CMD", "memcache: get, gets, set, add, replace, append, prepend, cas, delete, incr, decr, touch; redis:"
                     + " also del, exists, expire, mget, mset, hget, hset, hgetall, hdel, hexists, lpush, rpush, lpop, rpop,"
                     + " lrange, llen, sadd, srem, smembers, zadd, zrange, zrank, zrem, ping, publish; http: get, post, put, delete"
@@ -353,6 +361,7 @@ public final class Settings {
     /** A publish workload's subscriber connections. */
     public static final Setting<Integer> SUBSCRIBERS = declare(Setting.of("subscribers", WORKLOAD,
                     SettingType.integer(1, WorkloadShape.MAX_SUBSCRIBERS))
+            .ownFormInWorkload()
             .flag("N", "With --method publish (redis): N subscriber connections, each subscribed to every channel"
                     + " (the keyspace's keys; sharded on a cluster), that measure each message from its send time.")
             .doc(Table.WORKLOAD, "with `--method publish` (redis): N subscriber connections that receive every message"
@@ -361,6 +370,7 @@ public final class Settings {
     public static final Setting<ValueSize> BYTES = declare(Setting.of("bytes", WORKLOAD,
                     SettingType.text(ValueSizeParser::parse, ValueSize::describe))
             .byDefault(ValueSize.fixed(ValueSize.DEFAULT_BYTES))
+            .ownFormInWorkload()
             .flag("SIZE", "Value size: 64, a range 16..1024, or weighted sizes 64:9,4096:1 (default 64).")
             .doc(Table.WORKLOAD, "value size: `64`, a uniform range `16..1024`, or weighted sizes `64:9,4096:1`", "64"));
 
@@ -378,6 +388,7 @@ public final class Settings {
     /** As typed, so that "abc" or "-5" is told with the flag's name rather than picocli's words. */
     public static final Setting<Double> RATE = declare(Setting.of("rate", WORKLOAD,
                     SettingType.text(Checks::rate, SettingType::tomlNumber))
+            .ownFormInWorkload()
             .flag("N", "Requests per second in total (open loop; latency from the intended send time), at most 1e9 and"
                     + " at least one per window. Default: as fast as possible.")
             .doc(Table.WORKLOAD, "requests/s in total, open loop; absent: as fast as the connections allow"
@@ -406,6 +417,7 @@ public final class Settings {
      */
     public static final Setting<List<String>> DISTRIBUTION = declare(Setting.of("distribution", WORKLOAD,
                     SettingType.strings())
+            .ownFormInWorkload()
             .flag("NAME", "Key distribution: uniform (default), zipf or sequential; with several servers, how keys are"
                     + " placed on them: ketama (default, libmemcached's weighted ketama) or modula. Repeat it to give both.")
             .doc(Table.WORKLOAD, "key popularity: uniform, zipf, sequential (ketama and modula place keys on"
@@ -419,16 +431,19 @@ public final class Settings {
 
     public static final Setting<Integer> TTL = declare(Setting.of("ttl", WORKLOAD, SettingType.integer(0, MAX_TTL))
             .byDefault(0)
+            .ownFormInWorkload()
             .flag("SECONDS", "Expiry time that writes carry (default 0: none).")
             .doc(Table.WORKLOAD, "expiry that writes carry, {range}", "0 (none)"));
 
     public static final Setting<String> COMMAND = declare(Setting.of("command", WORKLOAD, SettingType.text())
+            .ownFormInWorkload()
             .flag("WORDS", "A command workload (redis): words with __key__, __data__ and __counter__, e.g."
                     + " \"SET __key__ __data__\".")
             .doc(Table.WORKLOAD, "(redis) a command workload: words with `__key__`, `__data__`, `__counter__`,"
                     + " e.g. `\"SET user:__key__ __data__\"`; not together with `--method`", "none"));
 
     public static final Setting<String> PATH = declare(Setting.of("path", WORKLOAD, SettingType.text(Checks::path, p -> p))
+            .ownFormInWorkload()
             .flag("TEMPLATE", "HTTP path; __key__ in it is each request's key, e.g. /items/__key__ (default /).")
             .doc(Table.WORKLOAD, "(http) the request path; `__key__` in it is each request's key, e.g."
                     + " `/items/__key__`", "`/`"));
@@ -436,6 +451,7 @@ public final class Settings {
     /** START:END:STEP:INTERVAL; in a file, each workload's [workload.ratelimit]. */
     public static final Setting<String> RAMP = declare(Setting.of("ramp", WORKLOAD, SettingType.text())
             .key("ratelimit")
+            .ownFormInWorkload()
             .flag("START:END:STEP:INTERVAL", "Step the rate from START to END by STEP requests/s, each step INTERVAL"
                     + " long (e.g. 10000:40000:10000:2s); without --duration, one window per step.")
             .doc(Table.OUTPUT, "step the run's rate from START to END by STEP requests/s, each step INTERVAL long; without"
