@@ -138,6 +138,28 @@ class PoolConfigTest {
         assertEquals(c.server(), rerun.server());
     }
 
+    /**
+     * PoolOptions keeps the servers' settings as a file gives them: only what applies, and a
+     * setting of the servers that nothing combines as it was resolved.
+     */
+    @Test
+    void poolOptionsKeepWhatAFileWouldSay() {
+        Setting<Integer> other = Setting.of("other", Setting.Scope.POOL, SettingType.integer(0, 9));
+        PoolOptions pool = PoolOptions.of(List.of("a:1", "b:2"), ServerDistribution.MODULA, false, ReadFrom.MASTER,
+                SettingValues.none().with(other, 7).with(Settings.THREADS, 4).with(Settings.CLUSTER, true));
+        assertEquals(7, pool.get(other));
+        assertEquals(null, pool.get(Settings.THREADS), "a setting of [general] is no pool's");
+        assertEquals(null, pool.get(Settings.READ_FROM), "reads from the masters go without saying without a cluster");
+        assertFalse(pool.cluster(), "the arguments, not the values given beside them, say what is combined");
+        assertEquals(ServerDistribution.MODULA, pool.get(Settings.SERVER_DISTRIBUTION));
+        PoolOptions cluster = PoolOptions.of(List.of("a:1"), ServerDistribution.MODULA, true, ReadFrom.MASTER);
+        assertEquals(null, cluster.get(Settings.SERVER_DISTRIBUTION), "a cluster places keys by its slot map");
+        assertEquals(ReadFrom.MASTER, cluster.get(Settings.READ_FROM));
+        assertEquals(ServerDistribution.KETAMA, cluster.distribution());
+        assertThrows(IllegalArgumentException.class,
+                () -> PoolOptions.of(List.of("a:1", "b:2"), ServerDistribution.KETAMA, false, ReadFrom.REPLICA));
+    }
+
     @Test
     void runsDistributionNamesTheKeysAndTheServersApart() {
         RunSettings s = new RunSettings();
