@@ -3,6 +3,7 @@ package io.fluxperf.engine.config;
 import io.fluxperf.engine.UserError;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -83,10 +84,13 @@ public final class Setting<T> {
     private final Supplier<Setting<List<String>>> among;
     /** A [[workload]] key with a form of its own (a table, a list), which its reader reads apart. */
     private final boolean ownForm;
+    /** A [[workload]] key's value in a resolved workload, as config.toml writes it (null: not written); null: none. */
+    private final Function<WorkloadConfig, T> inWorkload;
 
     private Setting(String name, SettingType<T> type, Supplier<T> defaultValue, Scope scope, List<String> flags,
                     String label, boolean optionalValue, String help, Commands commands, String key, boolean recorded,
-                    Table table, String doc, String docDefault, Supplier<Setting<List<String>>> among, boolean ownForm) {
+                    Table table, String doc, String docDefault, Supplier<Setting<List<String>>> among, boolean ownForm,
+                    Function<WorkloadConfig, T> inWorkload) {
         this.name = name;
         this.type = type;
         this.defaultValue = defaultValue;
@@ -103,6 +107,7 @@ public final class Setting<T> {
         this.docDefault = docDefault;
         this.among = among;
         this.ownForm = ownForm;
+        this.inWorkload = inWorkload;
     }
 
     /**
@@ -111,7 +116,7 @@ public final class Setting<T> {
      */
     static <T> Setting<T> of(String name, Scope scope, SettingType<T> type) {
         return new Setting<>(name, type, () -> null, scope, List.of("--" + name), null, false, "", Commands.RUN,
-                scope == Scope.COMMAND_LINE ? null : name, scope != Scope.COMMAND_LINE, null, "", "", null, false);
+                scope == Scope.COMMAND_LINE ? null : name, scope != Scope.COMMAND_LINE, null, "", "", null, false, null);
     }
 
     Setting<T> byDefault(T value) {
@@ -121,30 +126,30 @@ public final class Setting<T> {
     /** A default known only when asked (the default protocol is the first registered one). */
     Setting<T> byDefault(Supplier<T> value) {
         return new Setting<>(name, type, value, scope, flags, label, optionalValue, help, commands, key, recorded,
-                table, doc, docDefault, among, ownForm);
+                table, doc, docDefault, among, ownForm, inWorkload);
     }
 
     /** The flag's names, short ones first ({@code -t}, {@code --threads}), its value's label and its --help line. */
     Setting<T> flag(String label, String help, String... names) {
         return new Setting<>(name, type, defaultValue, scope, names.length == 0 ? flags : List.of(names), label,
-                optionalValue, help, commands, key, recorded, table, doc, docDefault, among, ownForm);
+                optionalValue, help, commands, key, recorded, table, doc, docDefault, among, ownForm, inWorkload);
     }
 
     /** A flag whose value may be left out ({@code --tcp-nodelay} or {@code --tcp-nodelay=false}). */
     Setting<T> valueOptional() {
         return new Setting<>(name, type, defaultValue, scope, flags, label, true, help, commands, key, recorded,
-                table, doc, docDefault, among, ownForm);
+                table, doc, docDefault, among, ownForm, inWorkload);
     }
 
     Setting<T> commands(Commands v) {
         return new Setting<>(name, type, defaultValue, scope, flags, label, optionalValue, help, v, key, recorded,
-                table, doc, docDefault, among, ownForm);
+                table, doc, docDefault, among, ownForm, inWorkload);
     }
 
     /** The key, when it is not the setting's name (null: none). */
     Setting<T> key(String v) {
         return new Setting<>(name, type, defaultValue, scope, flags, label, optionalValue, help, commands, v, recorded,
-                table, doc, docDefault, among, ownForm);
+                table, doc, docDefault, among, ownForm, inWorkload);
     }
 
     /**
@@ -153,13 +158,13 @@ public final class Setting<T> {
      */
     Setting<T> output() {
         return new Setting<>(name, type, defaultValue, scope, flags, label, optionalValue, help, commands, key, false,
-                table, doc, docDefault, among, ownForm);
+                table, doc, docDefault, among, ownForm, inWorkload);
     }
 
     /** The setting's row in docs/run.md: its table, what it means, and its default in words. */
     Setting<T> doc(Table table, String meaning, String byDefault) {
         return new Setting<>(name, type, defaultValue, scope, flags, label, optionalValue, help, commands, key, recorded,
-                table, meaning, byDefault, among, ownForm);
+                table, meaning, byDefault, among, ownForm, inWorkload);
     }
 
     /**
@@ -170,7 +175,7 @@ public final class Setting<T> {
      */
     Setting<T> sharesFlagOf(Supplier<Setting<List<String>>> other) {
         return new Setting<>(name, type, defaultValue, scope, flags, label, optionalValue, help, commands, key, recorded,
-                table, doc, docDefault, other, ownForm);
+                table, doc, docDefault, other, ownForm, inWorkload);
     }
 
     /**
@@ -180,7 +185,17 @@ public final class Setting<T> {
      */
     Setting<T> ownFormInWorkload() {
         return new Setting<>(name, type, defaultValue, scope, flags, label, optionalValue, help, commands, key, recorded,
-                table, doc, docDefault, among, true);
+                table, doc, docDefault, among, true, inWorkload);
+    }
+
+    /**
+     * How a resolved workload holds this [[workload]] key's value, for a run directory's config.toml
+     * to write it: null where the key goes without saying (one key per request, the exponent of no
+     * zipf).
+     */
+    Setting<T> inWorkload(Function<WorkloadConfig, T> get) {
+        return new Setting<>(name, type, defaultValue, scope, flags, label, optionalValue, help, commands, key, recorded,
+                table, doc, docDefault, among, ownForm, get);
     }
 
     /** The long flag without its dashes ({@code threads}). */
@@ -248,6 +263,19 @@ public final class Setting<T> {
     /** A key of each [[workload]] read from the table by this declaration's type (no form of its own). */
     public boolean readsFromWorkloadTable() {
         return scope == Scope.WORKLOAD && key != null && !ownForm;
+    }
+
+    /**
+     * This [[workload]] key's value in {@code w} as a run directory's config.toml writes it, or
+     * null when it goes without saying (or the setting is not read from the table).
+     */
+    public T valueIn(WorkloadConfig w) {
+        return inWorkload == null ? null : inWorkload.apply(w);
+    }
+
+    /** Whether a resolved workload says this key's value ({@link #inWorkload}). */
+    boolean isInWorkload() {
+        return inWorkload != null;
     }
 
     /** The setting whose flag this one shares ({@link #sharesFlagOf}), or null. */

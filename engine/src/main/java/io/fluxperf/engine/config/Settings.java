@@ -29,10 +29,12 @@ import java.util.List;
  * of the servers ({@link Setting.Scope#POOL}) is read and resolved the same way and kept by
  * {@link PoolOptions}, where its reader finds it ({@code config.pool().get(Settings.NEW)}).
  *
- * <p>A new key of each [[workload]] is one declaration ({@link Setting.Scope#WORKLOAD}), its row,
- * and its reader in {@code WorkloadResolver}: the table takes the key and its type reads it, and
- * the reader gets the flag, else the key, else the default. A key whose form in a file differs
- * from its flag's says so ({@code ownFormInWorkload()}) and is read by hand.
+ * <p>A new key of each [[workload]] is one declaration ({@link Setting.Scope#WORKLOAD}, with how a
+ * resolved workload holds its value, {@code inWorkload(...)}), its row, and its reader in
+ * {@code WorkloadResolver}: the table takes the key and its type reads it, the reader gets the
+ * flag, else the key, else the default, and config.toml writes it back from the declaration. A key
+ * whose form in a file differs from its flag's says so ({@code ownFormInWorkload()}) and is read
+ * and written by hand.
  */
 public final class Settings {
     private static final List<Setting<?>> ALL = new ArrayList<>();
@@ -355,6 +357,7 @@ public final class Settings {
     public static final Setting<Integer> KEYS_PER_REQUEST = declare(Setting.of("keys-per-request", WORKLOAD,
                     SettingType.integer(1, MAX_KEYS_PER_REQUEST))
             .byDefault(1)
+            .inWorkload(w -> w.keysPerRequest() > 1 ? w.keysPerRequest() : null)
             .flag("N", "Keys per get (multi-key get), default 1.")
             .doc(Table.WORKLOAD, "keys per get/gets (a multi-key get; redis MGET), {range}", "1"));
 
@@ -376,11 +379,13 @@ public final class Settings {
 
     public static final Setting<Boolean> HIT = declare(Setting.of("hit", WORKLOAD, SettingType.bool())
             .byDefault(false)
+            .inWorkload(WorkloadConfig::hit)
             .flag(null, "Write every key before measuring, so that gets hit.")
             .doc(Table.WORKLOAD, "write every key of the key space before measuring, so that gets hit", "off"));
 
     public static final Setting<Boolean> FLUSH = declare(Setting.of("flush", WORKLOAD, SettingType.bool())
             .byDefault(false)
+            .inWorkload(WorkloadConfig::flush)
             .flag(null, "Send flush_all before the run, so that gets miss.")
             .doc(Table.WORKLOAD, "flush the server before the run (memcache `flush_all`, redis `FLUSHALL`), so"
                     + " that gets miss; not with `--hit`; an error for http", "off"));
@@ -401,12 +406,14 @@ public final class Settings {
     public static final Setting<Long> KEYSPACE = declare(Setting.of("keyspace", WORKLOAD,
                     SettingType.longInteger(1, Long.MAX_VALUE))
             .byDefault(KeyspaceConfig.DEFAULT_COUNT)
+            .inWorkload(w -> w.keyspace().count())
             .flag("N", "Number of keys (default 10000).")
             .doc(Table.WORKLOAD, "number of keys", "10000"));
 
     public static final Setting<Integer> KEY_LENGTH = declare(Setting.of("key-length", WORKLOAD,
                     SettingType.integer(1, MAX_KEY_LENGTH))
             .byDefault(KeyspaceConfig.DEFAULT_KEY_LENGTH)
+            .inWorkload(w -> w.keyspace().keyLength())
             .flag("N", "Key length in bytes (default 16).")
             .doc(Table.WORKLOAD, "key length in bytes, {range}: the key index, zero-padded; it must hold the"
                     + " digits of the largest index", "16"));
@@ -426,6 +433,7 @@ public final class Settings {
     public static final Setting<Double> EXPONENT = declare(Setting.of("exponent", WORKLOAD,
                     SettingType.number(Checks::exponent))
             .byDefault(KeyspaceConfig.DEFAULT_ZIPF_EXPONENT)
+            .inWorkload(w -> w.keyspace().distribution() == KeyDistribution.ZIPF ? w.keyspace().exponent() : null)
             .flag("X", "Zipf exponent (default 0.99).")
             .doc(Table.WORKLOAD, "zipf exponent, greater than 0 (zipf only)", "0.99"));
 

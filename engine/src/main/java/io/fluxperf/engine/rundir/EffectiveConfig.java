@@ -1,7 +1,5 @@
 package io.fluxperf.engine.rundir;
 
-import io.fluxperf.engine.config.KeyDistribution;
-import io.fluxperf.engine.config.KeyspaceConfig;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.Setting;
 import io.fluxperf.engine.config.Settings;
@@ -121,23 +119,18 @@ public final class EffectiveConfig {
             key(b, "weight", Integer.toString(w.weight()));
         }
         key(b, "bytes", bytes(w.bytes()));
-        key(b, "hit", Boolean.toString(w.hit()));
-        key(b, "flush", Boolean.toString(w.flush()));
-        if (w.keysPerRequest() > 1) {
-            key(b, "keys-per-request", Integer.toString(w.keysPerRequest()));
+        // the keys read by their declaration: keys-per-request, hit, flush, keyspace, key-length, exponent
+        for (Setting<?> setting : Settings.all()) {
+            if (setting.readsFromWorkloadTable()) {
+                workloadSetting(b, setting, w);
+            }
         }
         if (w.shape().ttls() != null) {
             key(b, "ttl", quote(w.shape().ttls().describe()));
         } else if (w.ttlSeconds() > 0) {
             key(b, "ttl", Integer.toString(w.ttlSeconds()));
         }
-        KeyspaceConfig k = w.keyspace();
-        key(b, "keyspace", Long.toString(k.count()));
-        key(b, "key-length", Integer.toString(k.keyLength()));
-        key(b, "distribution", quote(k.distribution().label()));
-        if (k.distribution() == KeyDistribution.ZIPF) {
-            key(b, "exponent", number(k.exponent()));
-        }
+        key(b, "distribution", quote(w.keyspace().distribution().label()));
         WorkloadShape s = w.shape();
         WorkloadShape d = WorkloadShape.DEFAULT;
         if (s.keyOffset() != d.keyOffset()) {
@@ -164,6 +157,13 @@ public final class EffectiveConfig {
         }
         if (s.subscribers() > 0) {
             key(b, "subscribers", Integer.toString(s.subscribers()));
+        }
+    }
+
+    private static <T> void workloadSetting(StringBuilder b, Setting<T> s, WorkloadConfig w) {
+        T v = s.valueIn(w);
+        if (v != null) {
+            key(b, s.key(), s.toml(v));
         }
     }
 

@@ -54,6 +54,27 @@ class WorkloadTableSettingsTest {
         assertEquals(List.of(), problems);
     }
 
+    /** config.toml writes each such key from its declaration, and running it again makes the same workloads. */
+    @Test
+    void theRunDirectorysConfigWritesThemFromTheirDeclarations() throws IOException {
+        for (Setting<?> s : Settings.all()) {
+            assertTrue(!s.readsFromWorkloadTable() || s.isInWorkload(),
+                    s.key() + " is read from [[workload]] but config.toml would not write it: declare .inWorkload(...)");
+        }
+        Path file = toml("[[workload]]\nmethod = \"get\"\nkeys-per-request = 3\nkeyspace = 500\nkey-length = 9\n"
+                + "distribution = \"zipf\"\nexponent = 1.25\nhit = true\n\n"
+                + "[[workload]]\nmethod = \"set\"\nflush = false\n");
+        RunConfig c = resolve(file, Flags.builder());
+        String written = io.fluxperf.engine.rundir.EffectiveConfig.toml(c);
+        assertTrue(written.contains("keys-per-request = 3\nhit = true\nflush = false\nkeyspace = 500\nkey-length = 9\n"
+                + "exponent = 1.25\ndistribution = \"zipf\"\n"), written);
+        assertTrue(written.contains("method = \"set\"\nweight = 1\nbytes = 64\nhit = false\nflush = false\n"
+                + "keyspace = 10000\nkey-length = 16\ndistribution = \"uniform\"\n"), written);
+        Path again = dir.resolve("config.toml");
+        Files.writeString(again, written);
+        assertEquals(c.workloads(), resolve(again, Flags.builder()).workloads());
+    }
+
     @Test
     void keyspaceIsTheFlagElseTheKeyElseTheDefault() throws IOException {
         Path file = toml("[[workload]]\nmethod = \"get\"\nkeyspace = 500\n\n[[workload]]\nmethod = \"set\"\n");
