@@ -43,7 +43,7 @@ import java.util.function.BiConsumer;
  * once connected, taking it again only while a write waits for room: a Unix socket reports "writable"
  * each time the server reads a request, which would wake the loop for nothing. A batch the socket
  * takes whole leaves in one {@code sendto} and its buffer encodes the next batch; replies are read
- * into one buffer kept for the connection's life.
+ * into one buffer kept for the connection's life (one grown by a big reply is let go once read).
  *
  * <p>Epoll only: the caller checks {@link #supported}. Lives on its loop; not thread-safe.
  */
