@@ -10,6 +10,8 @@
 #   FLUXPERF_ARGS="--io-uring" bench/pace_cost.sh
 #   FLUXPERF_JAVA_OPTS="-Dname=value" bench/pace_cost.sh   # JVM options of the first jar's runs only
 #                                                 # (default: the launcher's collector options)
+#   BASE_JAVA_OPTS="-Dname=value" BASE_JAR=...      # JVM options of BASE_JAR's runs (default: none);
+#                                                 # the same jar twice compares a switch in alternating rounds
 #
 # How: memcached (one thread) on SERVER_CPU, each client on CLIENT_CPU. `perf stat -p` attaches to
 # the client once its warm-up is over and counts its syscalls by name (tracepoints, no ptrace: the
@@ -45,6 +47,7 @@ fi
 [ -n "${FLUXPERF_JAVA_OPTS+set}" ] || FLUXPERF_JAVA_OPTS=$(cat "$ROOT/cli/target/fluxperf.gc" 2>/dev/null || true)
 cp "$FLUXPERF_JAR" "$OUTDIR/fluxperf.jar"
 BASE_JAR=${BASE_JAR:-}
+BASE_JAVA_OPTS=${BASE_JAVA_OPTS:-}
 [ -z "$BASE_JAR" ] || cp "$BASE_JAR" "$OUTDIR/fluxperf-base.jar"
 cc -O2 -o "$OUTDIR/pace_reference" "$HERE/lib/pace_reference.c" || exit 1
 
@@ -100,7 +103,7 @@ echo "# $(date -u '+%F %T UTC'), rate $RATE/s, $CONNS connections, memcached on 
 printf '%-14s %8s %8s %8s %8s %8s %8s %8s %8s %8s %7s %7s %7s\n' client req/s sysc/req waits/req wr/req rd/req tfd/req futex/req csw/req segs/req usr_us sys_us cpu_us
 for r in $(seq 1 "$ROUNDS"); do
     for jar in fluxperf ${BASE_JAR:+fluxperf-base}; do
-        opts=""; [ "$jar" = fluxperf ] && opts=$FLUXPERF_JAVA_OPTS
+        opts=$BASE_JAVA_OPTS; [ "$jar" = fluxperf ] && opts=$FLUXPERF_JAVA_OPTS
         # shellcheck disable=SC2086
         measure $jar-$r 14 java $opts -jar "$OUTDIR/$jar.jar" run -s "$HOST:$PORT" -t 1 -c "$CONNS" --rate "$RATE" \
             --method get --hit --bytes 64 --keyspace 100000 --warmup 2 -d $((WINDOW + 14)) --no-live $FLUXPERF_ARGS

@@ -130,6 +130,25 @@ final class Checks {
         return RateLimits.parse(text);
     }
 
+    /** How keys are placed on several servers, as a flag names it. */
+    static ServerDistribution serverDistribution(String text) {
+        ServerDistribution d = ServerDistribution.parse(text);
+        if (d == null) {
+            throw new IllegalArgumentException("expected ketama or modula, not '" + text + "'");
+        }
+        return d;
+    }
+
+    /** The same as [general]'s key, which a key distribution may be mistaken for. */
+    static ServerDistribution serverDistributionKey(String text) {
+        ServerDistribution d = ServerDistribution.parse(text);
+        if (d == null) {
+            throw new IllegalArgumentException("expected ketama or modula (how keys are placed on the servers), not '"
+                    + text + "'; a key distribution (uniform, zipf, sequential) belongs in a [[workload]] table");
+        }
+        return d;
+    }
+
     static Arrivals arrivals(String text) {
         Arrivals a = Arrivals.parse(text);
         if (a == null) {

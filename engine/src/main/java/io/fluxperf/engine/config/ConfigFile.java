@@ -19,27 +19,20 @@ import java.util.function.Function;
  */
 final class ConfigFile {
     static final List<String> TOP_KEYS = List.of("general", "workload", "slo");
-    static final List<String> WORKLOAD_KEYS = List.of("name", "method", "rate", "weight", "bytes", "hit", "flush",
-            "keys-per-request", "ttl", "keyspace", "key-length", "distribution", "exponent", "command", "path",
-            "key-offset", "cardinality", "inner-keyspace", "inner-key-length", "value-kind", "compression-ratio",
-            "values", "script",
-            "range-start", "range-end", "by-score", "truncate", "subscribers",
-            "ratelimit");
+    /** The keys of a [[workload]] table that no setting declares: no flag sets them. */
+    private static final List<String> WORKLOAD_TABLE_KEYS = List.of("weight", "key-offset", "cardinality",
+            "inner-keyspace", "inner-key-length", "value-kind", "compression-ratio", "values", "script", "range-start",
+            "range-end", "by-score", "truncate");
+    /** Every key a [[workload]] table may hold: its name, the declared settings' keys, then the table's own. */
+    static final List<String> WORKLOAD_KEYS = workloadKeys();
     /** The keys of an [[slo]] table (docs/slo.md). */
     static final List<String> SLO_KEYS = List.of("objective", "workload", "abort", "strict");
 
     final TomlConfigFile toml;
-    /** [general]'s settings ({@link Setting.Scope#GENERAL} and {@link Setting.Scope#CONNECTION}), each checked. */
+    /** [general]'s settings ({@link Setting#isGeneral}: the servers' too), each checked. */
     SettingValues general = SettingValues.none();
     /** The protocol options of [general], each with its place in the file; checked by the protocol. */
     ProtocolOptions protocolOptions = ProtocolOptions.none();
-    // [general]'s servers, read by PoolResolver
-    String server;
-    /** [general] servers: every server, each checked ({@link ServerSpec}); null when absent. */
-    List<ServerSpec> servers;
-    ServerDistribution serverDistribution;
-    Boolean cluster;
-    ReadFrom readFrom;
     final List<Workload> workloads = new ArrayList<>();
     /** The [[slo]] tables' objectives, in order, each naming its place in the file. */
     final List<io.fluxperf.engine.slo.Objective> objectives = new ArrayList<>();
@@ -48,21 +41,21 @@ final class ConfigFile {
     static final class Workload {
         final TomlTable table;
         final int index;
+        /**
+         * The keys of the declared settings read from the table by their type
+         * ({@link Setting#readsFromWorkloadTable}: keyspace, key-length, hit, …), each checked; a
+         * key not given has no value.
+         */
+        SettingValues settings = SettingValues.none();
         String name;
         Command method;
         Double rate;
         Integer weight;
         ValueSize bytes;
-        Boolean hit;
-        Boolean flush;
-        Integer keysPerRequest;
         Integer ttl;
         /** A weighted ttl list ({@code ttl = [{ seconds = 60, weight = 5 }, …]} or {@code "60:5,3600:1"}), or null. */
         TtlMix ttls;
-        Long keyspace;
-        Integer keyLength;
         KeyDistribution distribution;
-        Double exponent;
         String command;
         String path;
         Long keyOffset;
@@ -112,11 +105,22 @@ final class ConfigFile {
                 + (owners.size() > 1 ? " (or rpc-perf-" + owners.get(1) + ")" : "");
     }
 
+    private static List<String> workloadKeys() {
+        List<String> keys = new ArrayList<>(List.of("name"));
+        for (Setting<?> s : Settings.all()) {
+            if (s.scope() == Setting.Scope.WORKLOAD && s.key() != null) {
+                keys.add(s.key());
+            }
+        }
+        keys.addAll(WORKLOAD_TABLE_KEYS);
+        return List.copyOf(keys);
+    }
+
     /** Every key [general] may hold: the run's settings' and every registered protocol's options. */
     static List<String> generalKeys() {
         List<String> keys = new ArrayList<>();
         for (Setting<?> s : Settings.all()) {
-            if (s.key() != null && s.scope() != Setting.Scope.WORKLOAD && s.scope() != Setting.Scope.COMMAND_LINE) {
+            if (s.key() != null && s.isGeneral()) {
                 keys.add(s.key());
             }
         }
@@ -187,7 +191,7 @@ final class ConfigFile {
     private void readGeneral(TomlTable g) {
         g.allowOnly(generalKeys(), key -> rpcPerfKey("general", key));
         for (Setting<?> s : Settings.all()) {
-            if (s.scope() == Setting.Scope.GENERAL || s.scope() == Setting.Scope.CONNECTION) {
+            if (s.isGeneral()) {
                 general = read(general, s, g);
             }
         }
@@ -202,7 +206,6 @@ final class ConfigFile {
                 protocolOptions = protocolOptions.with(o.flag(), v, g.place(o.key()));
             }
         }
-        PoolResolver.readGeneral(this, g);
     }
 
     private static <T> SettingValues read(SettingValues values, Setting<T> s, TomlTable g) {
@@ -296,19 +299,18 @@ final class ConfigFile {
         w.weight = toInt(t.integer("weight", 0, Integer.MAX_VALUE));
         w.bytes = valueSize(t);
         // the keys that are a flag's too, read by the flag's declared type (its limits, its messages)
-        w.hit = Settings.HIT.read(t);
-        w.flush = Settings.FLUSH.read(t);
-        w.keysPerRequest = Settings.KEYS_PER_REQUEST.read(t);
+        for (Setting<?> s : Settings.all()) {
+            if (s.readsFromWorkloadTable()) {
+                w.settings = read(w.settings, s, t);
+            }
+        }
         JsonNode ttl = t.raw("ttl");
         if (ttl != null && !ttl.isIntegralNumber()) {
             w.ttls = ttlMix(t, ttl);
         } else {
             w.ttl = Settings.TTL.read(t);
         }
-        w.keyspace = Settings.KEYSPACE.read(t);
-        w.keyLength = Settings.KEY_LENGTH.read(t);
         w.distribution = checked(t, "distribution", t.string("distribution"), Checks::distribution);
-        w.exponent = Settings.EXPONENT.read(t);
         w.keyOffset = t.integer("key-offset", 0, Long.MAX_VALUE / 2);
         w.cardinality = toInt(t.integer("cardinality", 1, WorkloadShape.MAX_CARDINALITY));
         w.innerKeys = t.integer("inner-keyspace", 1, Long.MAX_VALUE / 2);

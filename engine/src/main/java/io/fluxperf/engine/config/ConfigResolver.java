@@ -100,7 +100,7 @@ public final class ConfigResolver {
         SettingValues settings = settings(flags, f);
 
         Protocol protocol = Protocols.find(settings.get(Settings.PROTOCOL));
-        PoolOptions pool = PoolResolver.resolve(flags, f, protocol);
+        PoolOptions pool = PoolResolver.resolve(settings, flags, f, protocol);
         String server = pool.servers().isEmpty() ? null : ServerSpec.parse(pool.servers().get(0)).address();
 
         List<WorkloadConfig> workloads = WorkloadResolver.workloads(flags, fileWorkloads ? file : null, protocol);
@@ -168,13 +168,13 @@ public final class ConfigResolver {
     }
 
     /**
-     * Every setting of [general] ({@link Setting.Scope#GENERAL}, {@link Setting.Scope#CONNECTION}):
-     * the flag, checked, else the file's value (checked as it was read), else the default.
+     * Every setting of [general] ({@link Setting#isGeneral}, the servers' too): the flag, checked,
+     * else the file's value (checked as it was read), else the default.
      */
     static SettingValues settings(Flags flags, ConfigFile f) {
         SettingValues v = Settings.defaults();
         for (Setting<?> s : Settings.all()) {
-            if (s.scope() == Setting.Scope.GENERAL || s.scope() == Setting.Scope.CONNECTION) {
+            if (s.isGeneral()) {
                 v = resolve(v, s, flags, f.general);
             }
         }
@@ -243,7 +243,8 @@ public final class ConfigResolver {
     public static Shared shared(Flags flags) {
         SettingValues settings = settings(flags, ConfigFile.empty());
         ConfigFile none = ConfigFile.empty();
-        return new Shared(settings, PoolResolver.resolve(flags, none, null), connectionOptions(settings, place(flags, none)));
+        return new Shared(settings, PoolResolver.resolve(settings, flags, none, null),
+                connectionOptions(settings, place(flags, none)));
     }
 
     /**

@@ -35,17 +35,27 @@ public final class Flags {
 
     /** Whether the flag of {@code s} was given. */
     public boolean has(Setting<?> s) {
-        return given.containsKey(s);
+        return given(s) != null;
     }
 
-    /** The flag of {@code s} as given, unchecked, or null. */
+    /**
+     * The flag of {@code s} as given, unchecked, or null; for a setting that shares another's flag
+     * ({@link Setting#sharesFlagOf}), the last of that flag's values it reads, if any.
+     */
     public Object given(Setting<?> s) {
-        return given.get(s);
+        Object v = given.get(s);
+        Setting<?> shared = s.sharesFlagWith();
+        if (shared != null && given.get(shared) instanceof List<?> values) {
+            for (Object o : values) {
+                v = s.takes(o) ? o : v;
+            }
+        }
+        return v;
     }
 
     /** The flag of {@code s} checked ({@link Setting#fromFlag}), or null when not given. */
     public <T> T value(Setting<T> s) {
-        Object v = given.get(s);
+        Object v = given(s);
         return v == null ? null : s.fromFlag(v);
     }
 

@@ -2,87 +2,44 @@ package io.fluxperf.engine.config;
 
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.protocol.Protocol;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
- * The servers of a run, flags over the config file: one server, several with their weights and
- * distribution ({@code --server} repeated, {@code servers = [...]}), or a cluster's seeds
- * ({@code --cluster}), with the combinations a pool cannot take refused in one sentence each.
+ * The servers of a run, from the values of the servers' settings ({@link Setting.Scope#POOL}),
+ * each already read and resolved as every setting is (the flag, else the file, else the default):
+ * one server, several with their weights and distribution ({@code --server} repeated,
+ * {@code servers = [...]}), or a cluster's seeds ({@code --cluster}), with the combinations a pool
+ * cannot take refused in one sentence each, naming the flag or key that gave them.
  */
 final class PoolResolver {
     private PoolResolver() {
-    }
-
-    /** Reads [general]'s {@code server}, {@code servers}, {@code distribution}, {@code cluster} and {@code read-from}. */
-    static void readGeneral(ConfigFile c, TomlTable g) {
-        String one = g.string("server");
-        if (one != null) {
-            try {
-                c.server = Checks.server(one);
-            } catch (IllegalArgumentException e) {
-                throw g.error("server", e.getMessage());
-            }
-        }
-        List<String> list = g.strings("servers");
-        if (list != null) {
-            if (g.has("server")) {
-                throw g.error("servers", "give server or servers, not both");
-            }
-            if (list.isEmpty()) {
-                throw g.error("servers", "the list is empty; give at least one \"HOST:PORT\"");
-            }
-            List<ServerSpec> specs = new ArrayList<>();
-            for (int i = 0; i < list.size(); i++) {
-                try {
-                    specs.add(ServerSpec.parse(list.get(i)));
-                } catch (IllegalArgumentException e) {
-                    throw g.error("servers", "item " + (i + 1) + ": " + e.getMessage());
-                }
-            }
-            String twice = duplicate(specs);
-            if (twice != null) {
-                throw g.error("servers", twice + " is listed twice");
-            }
-            c.servers = specs;
-        }
-        String d = g.string("distribution");
-        if (d != null) {
-            c.serverDistribution = ServerDistribution.parse(d);
-            if (c.serverDistribution == null) {
-                throw g.error("distribution", "expected ketama or modula (how keys are placed on the servers), not '" + d
-                        + "'; a key distribution (uniform, zipf, sequential) belongs in a [[workload]] table");
-            }
-        }
-        c.cluster = Settings.CLUSTER.read(g);
-        c.readFrom = Settings.READ_FROM.read(g);
     }
 
     /**
      * The run's server list and how keys are placed on it, as {@link PoolOptions#of} (a pool of one
      * that is no cluster is one server).
      *
+     * @param v        every setting's value (the servers' among them)
+     * @param flags    the command line, to tell a flag's value from the file's
+     * @param f        the config file, to name a key's place
      * @param protocol checked for a cluster mode; null: checked later (replay knows its protocol from the log)
      */
-    static PoolOptions resolve(Flags flags, ConfigFile f, Protocol protocol) {
-        List<ServerSpec> servers = servers(flags, f);
-        Boolean clusterFlag = flags.value(Settings.CLUSTER);
-        boolean cluster = clusterFlag != null ? clusterFlag : f.cluster != null && f.cluster;
-        String clusterPlace = clusterFlag != null ? "--cluster" : f.toml != null ? f.place(Settings.CLUSTER) : "--cluster";
-        ServerDistribution distributionFlag = serverDistribution(flags);
-        boolean distributionGiven = distributionFlag != null || f.serverDistribution != null;
-        ServerDistribution distribution = distributionFlag != null ? distributionFlag
-                : f.serverDistribution != null ? f.serverDistribution : Settings.SERVER_DISTRIBUTION.defaultValue();
-        ReadFrom readFromFlag = flags.value(Settings.READ_FROM);
-        ReadFrom readFrom = readFromFlag != null ? readFromFlag
-                : f.readFrom != null ? f.readFrom : Settings.READ_FROM.defaultValue();
+    static PoolOptions resolve(SettingValues v, Flags flags, ConfigFile f, Protocol protocol) {
+        if (f.general.has(Settings.SERVER) && f.general.has(Settings.SERVERS)) {
+            throw f.toml.error("general." + Settings.SERVERS.key(), "give server or servers, not both");
+        }
+        // --server replaces both keys; a file gives one of them
+        List<String> servers = flags.has(Settings.SERVER) || !v.has(Settings.SERVERS)
+                ? v.get(Settings.SERVER) : v.get(Settings.SERVERS);
+        servers = servers == null ? List.of() : servers;
+        boolean cluster = v.get(Settings.CLUSTER);
+        ReadFrom readFrom = v.get(Settings.READ_FROM);
         if (readFrom == ReadFrom.REPLICA && !cluster) {
-            throw new UserError((readFromFlag != null ? "--read-from" : f.place(Settings.READ_FROM))
+            throw new UserError(place(flags, f, Settings.READ_FROM)
                     + ": replicas are a cluster's; add --cluster, or leave out --read-from");
         }
         if (cluster) {
+            String clusterPlace = place(flags, f, Settings.CLUSTER);
             if (servers.isEmpty()) {
                 throw new UserError(clusterPlace + ": a cluster run needs --server with one or more of its nodes"
                         + " to read the slot map from");
@@ -90,13 +47,17 @@ final class PoolResolver {
             if (protocol != null && protocol.cluster() == null) {
                 throw new UserError(clusterPlace + ": protocol " + protocol.name() + " has no cluster mode");
             }
-            if (distributionGiven) {
-                throw new UserError((distributionFlag != null ? "--distribution" : f.place(Settings.SERVER_DISTRIBUTION))
+            if (flags.has(Settings.SERVER_DISTRIBUTION) || f.general.has(Settings.SERVER_DISTRIBUTION)) {
+                throw new UserError(place(flags, f, Settings.SERVER_DISTRIBUTION)
                         + ": a cluster places keys by its own slot map; leave out the distribution or --cluster");
             }
         }
-        List<String> texts = servers.stream().map(ServerSpec::toString).toList();
-        return PoolOptions.of(texts, distribution, cluster, readFrom);
+        return PoolOptions.of(servers, v.get(Settings.SERVER_DISTRIBUTION), cluster, readFrom, v);
+    }
+
+    /** Where the value of {@code s} came from, to start a message with: its flag, or its key in the file. */
+    private static String place(Flags flags, ConfigFile f, Setting<?> s) {
+        return flags.has(s) || f.toml == null ? s.flag() : f.place(s);
     }
 
     /** The pool's own refusals, once the connection options and workloads are known. */
@@ -126,58 +87,5 @@ final class PoolResolver {
                         + ", so use 1 key per request with " + what);
             }
         }
-    }
-
-    /**
-     * --distribution ketama or modula: given as such (replay's own flag), or among run's
-     * --distribution values, which also name the key distribution (the last of each kind wins).
-     */
-    static ServerDistribution serverDistribution(Flags flags) {
-        ServerDistribution d = flags.value(Settings.SERVER_DISTRIBUTION);
-        List<String> both = flags.value(Settings.DISTRIBUTION);
-        for (String v : both == null ? List.<String>of() : both) {
-            d = ServerDistribution.parse(v) != null ? ServerDistribution.parse(v) : d;
-        }
-        return d;
-    }
-
-    private static List<ServerSpec> servers(Flags flags, ConfigFile f) {
-        List<String> given = flags.value(Settings.SERVER);
-        if (given != null && given.size() > 1) {
-            List<ServerSpec> specs = new ArrayList<>();
-            for (String s : given) {
-                try {
-                    specs.add(ServerSpec.parse(s));
-                } catch (IllegalArgumentException e) {
-                    throw new UserError("--server: " + e.getMessage());
-                }
-            }
-            String twice = duplicate(specs);
-            if (twice != null) {
-                throw new UserError("--server: " + twice + " is given twice");
-            }
-            return specs;
-        }
-        if (given != null && given.size() == 1) {
-            try {
-                return List.of(ServerSpec.parse(given.get(0)));
-            } catch (IllegalArgumentException e) {
-                throw new UserError("--server: " + e.getMessage());
-            }
-        }
-        if (f.servers != null) {
-            return f.servers;
-        }
-        return f.server != null ? List.of(new ServerSpec(f.server, 1)) : List.of();
-    }
-
-    private static String duplicate(List<ServerSpec> specs) {
-        Set<String> seen = new HashSet<>();
-        for (ServerSpec s : specs) {
-            if (!seen.add(s.address())) {
-                return s.address();
-            }
-        }
-        return null;
     }
 }

@@ -75,13 +75,17 @@ public final class RunConfig {
     }
 
     /**
-     * The value of a setting of [general] or of the connections ({@link Setting.Scope#GENERAL},
-     * {@link Setting.Scope#CONNECTION}); null when it has none (no default, not given).
+     * The value of a setting of [general], of the connections or of the servers
+     * ({@link Setting#isGeneral}); null when it has none (no default, not given, or a setting of
+     * the servers that does not apply: {@link PoolOptions#get}).
      */
+    @SuppressWarnings("unchecked")
     public <T> T get(Setting<T> s) {
         return switch (s.scope()) {
             case GENERAL -> general.get(s);
             case CONNECTION -> connection.get(s);
+            // one server is no pool: its address is the run's server
+            case POOL -> s == Settings.SERVER ? (T) (server == null || pool.isPool() ? null : List.of(server)) : pool.get(s);
             default -> throw new IllegalArgumentException(s.name() + " is not kept in a RunConfig: its scope is "
                     + s.scope());
         };

@@ -49,6 +49,17 @@ public record ServerSpec(String address, int weight) {
         }
     }
 
+    /** The address that {@code specs} hold twice (the first found), or null. */
+    static String duplicate(java.util.List<ServerSpec> specs) {
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (ServerSpec s : specs) {
+            if (!seen.add(s.address())) {
+                return s.address();
+            }
+        }
+        return null;
+    }
+
     /** As the user would write it: the address, and the weight when it is not 1. */
     @Override
     public String toString() {

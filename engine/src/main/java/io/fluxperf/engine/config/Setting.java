@@ -3,6 +3,7 @@ package io.fluxperf.engine.config;
 import io.fluxperf.engine.UserError;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -22,9 +23,15 @@ public final class Setting<T> {
         GENERAL,
         /** The same, and part of {@link ConnectionOptions}. */
         CONNECTION,
-        /** A key of [general] about the servers: read and resolved with the others by {@code PoolResolver}. */
+        /**
+         * A key of [general] about the servers: read and resolved as the others are; {@code PoolResolver}
+         * combines them into the run's servers and refuses what does not go together.
+         */
         POOL,
-        /** A key of each [[workload]] table; the flag replaces it in every workload (rpc-perf's rules). */
+        /**
+         * A key of each [[workload]] table, read by its type ({@link Setting#readsFromWorkloadTable})
+         * unless it has a form of its own; the flag replaces it in every workload (rpc-perf's rules).
+         */
         WORKLOAD,
         /** A flag only, no key. */
         COMMAND_LINE
@@ -73,10 +80,17 @@ public final class Setting<T> {
     private final Table table;
     private final String doc;
     private final String docDefault;
+    /** Another setting whose flag this one shares, taking the values its type reads; null: none. */
+    private final Supplier<Setting<List<String>>> among;
+    /** A [[workload]] key with a form of its own (a table, a list), which its reader reads apart. */
+    private final boolean ownForm;
+    /** A [[workload]] key's value in a resolved workload, as config.toml writes it (null: not written); null: none. */
+    private final Function<WorkloadConfig, T> inWorkload;
 
     private Setting(String name, SettingType<T> type, Supplier<T> defaultValue, Scope scope, List<String> flags,
                     String label, boolean optionalValue, String help, Commands commands, String key, boolean recorded,
-                    Table table, String doc, String docDefault) {
+                    Table table, String doc, String docDefault, Supplier<Setting<List<String>>> among, boolean ownForm,
+                    Function<WorkloadConfig, T> inWorkload) {
         this.name = name;
         this.type = type;
         this.defaultValue = defaultValue;
@@ -91,6 +105,9 @@ public final class Setting<T> {
         this.table = table;
         this.doc = doc;
         this.docDefault = docDefault;
+        this.among = among;
+        this.ownForm = ownForm;
+        this.inWorkload = inWorkload;
     }
 
     /**
@@ -99,7 +116,7 @@ public final class Setting<T> {
      */
     static <T> Setting<T> of(String name, Scope scope, SettingType<T> type) {
         return new Setting<>(name, type, () -> null, scope, List.of("--" + name), null, false, "", Commands.RUN,
-                scope == Scope.COMMAND_LINE ? null : name, scope != Scope.COMMAND_LINE, null, "", "");
+                scope == Scope.COMMAND_LINE ? null : name, scope != Scope.COMMAND_LINE, null, "", "", null, false, null);
     }
 
     Setting<T> byDefault(T value) {
@@ -109,30 +126,30 @@ public final class Setting<T> {
     /** A default known only when asked (the default protocol is the first registered one). */
     Setting<T> byDefault(Supplier<T> value) {
         return new Setting<>(name, type, value, scope, flags, label, optionalValue, help, commands, key, recorded,
-                table, doc, docDefault);
+                table, doc, docDefault, among, ownForm, inWorkload);
     }
 
     /** The flag's names, short ones first ({@code -t}, {@code --threads}), its value's label and its --help line. */
     Setting<T> flag(String label, String help, String... names) {
         return new Setting<>(name, type, defaultValue, scope, names.length == 0 ? flags : List.of(names), label,
-                optionalValue, help, commands, key, recorded, table, doc, docDefault);
+                optionalValue, help, commands, key, recorded, table, doc, docDefault, among, ownForm, inWorkload);
     }
 
     /** A flag whose value may be left out ({@code --tcp-nodelay} or {@code --tcp-nodelay=false}). */
     Setting<T> valueOptional() {
         return new Setting<>(name, type, defaultValue, scope, flags, label, true, help, commands, key, recorded,
-                table, doc, docDefault);
+                table, doc, docDefault, among, ownForm, inWorkload);
     }
 
     Setting<T> commands(Commands v) {
         return new Setting<>(name, type, defaultValue, scope, flags, label, optionalValue, help, v, key, recorded,
-                table, doc, docDefault);
+                table, doc, docDefault, among, ownForm, inWorkload);
     }
 
     /** The key, when it is not the setting's name (null: none). */
     Setting<T> key(String v) {
         return new Setting<>(name, type, defaultValue, scope, flags, label, optionalValue, help, commands, v, recorded,
-                table, doc, docDefault);
+                table, doc, docDefault, among, ownForm, inWorkload);
     }
 
     /**
@@ -141,13 +158,44 @@ public final class Setting<T> {
      */
     Setting<T> output() {
         return new Setting<>(name, type, defaultValue, scope, flags, label, optionalValue, help, commands, key, false,
-                table, doc, docDefault);
+                table, doc, docDefault, among, ownForm, inWorkload);
     }
 
     /** The setting's row in docs/run.md: its table, what it means, and its default in words. */
     Setting<T> doc(Table table, String meaning, String byDefault) {
         return new Setting<>(name, type, defaultValue, scope, flags, label, optionalValue, help, commands, key, recorded,
-                table, meaning, byDefault);
+                table, meaning, byDefault, among, ownForm, inWorkload);
+    }
+
+    /**
+     * Its values may also come among those of {@code other}'s flag, which has the same name: the
+     * last of them that this setting's type reads is its flag ({@code --distribution modula} among
+     * the key distributions). The other setting's reader skips them. A supplier, for a setting
+     * declared later.
+     */
+    Setting<T> sharesFlagOf(Supplier<Setting<List<String>>> other) {
+        return new Setting<>(name, type, defaultValue, scope, flags, label, optionalValue, help, commands, key, recorded,
+                table, doc, docDefault, other, ownForm, inWorkload);
+    }
+
+    /**
+     * A [[workload]] key whose form in a file is not its flag's (a table, a weighted list, a number
+     * where the flag takes text): its reader reads it apart, and the table's generic reading
+     * ({@link #readsFromWorkloadTable}) leaves it out.
+     */
+    Setting<T> ownFormInWorkload() {
+        return new Setting<>(name, type, defaultValue, scope, flags, label, optionalValue, help, commands, key, recorded,
+                table, doc, docDefault, among, true, inWorkload);
+    }
+
+    /**
+     * How a resolved workload holds this [[workload]] key's value, for a run directory's config.toml
+     * to write it: null where the key goes without saying (one key per request, the exponent of no
+     * zipf).
+     */
+    Setting<T> inWorkload(Function<WorkloadConfig, T> get) {
+        return new Setting<>(name, type, defaultValue, scope, flags, label, optionalValue, help, commands, key, recorded,
+                table, doc, docDefault, among, ownForm, get);
     }
 
     /** The long flag without its dashes ({@code threads}). */
@@ -204,7 +252,45 @@ public final class Setting<T> {
 
     /** Written to a run directory's config.toml (keys of [general] that are no output). */
     public boolean recorded() {
-        return recorded && key != null && (scope == Scope.GENERAL || scope == Scope.CONNECTION);
+        return recorded && key != null && isGeneral();
+    }
+
+    /** A key of [general]: read, checked and resolved by precedence with the others. */
+    public boolean isGeneral() {
+        return scope == Scope.GENERAL || scope == Scope.CONNECTION || scope == Scope.POOL;
+    }
+
+    /** A key of each [[workload]] read from the table by this declaration's type (no form of its own). */
+    public boolean readsFromWorkloadTable() {
+        return scope == Scope.WORKLOAD && key != null && !ownForm;
+    }
+
+    /**
+     * This [[workload]] key's value in {@code w} as a run directory's config.toml writes it, or
+     * null when it goes without saying (or the setting is not read from the table).
+     */
+    public T valueIn(WorkloadConfig w) {
+        return inWorkload == null ? null : inWorkload.apply(w);
+    }
+
+    /** Whether a resolved workload says this key's value ({@link #inWorkload}). */
+    boolean isInWorkload() {
+        return inWorkload != null;
+    }
+
+    /** The setting whose flag this one shares ({@link #sharesFlagOf}), or null. */
+    Setting<List<String>> sharesFlagWith() {
+        return among == null ? null : among.get();
+    }
+
+    /** Whether this setting's type reads {@code given} as its flag's value. */
+    boolean takes(Object given) {
+        try {
+            type.fromFlag(given);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /** The table of docs/run.md that lists it, or null when none does. */

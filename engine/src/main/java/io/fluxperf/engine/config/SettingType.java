@@ -202,6 +202,98 @@ public abstract class SettingType<T> {
         };
     }
 
+    /**
+     * The same, where a file's key is checked by {@code parseKey}: a key that says more than its
+     * flag would (where a value of another kind belongs in the file).
+     */
+    static <T> SettingType<T> text(Function<String, T> parse, Function<String, T> parseKey, Function<T, String> print) {
+        SettingType<T> flag = text(parse, print);
+        return new SettingType<>() {
+            @Override
+            public Class<?> flagClass() {
+                return String.class;
+            }
+
+            @Override
+            T fromFlag(Object given) {
+                return flag.fromFlag(given);
+            }
+
+            @Override
+            T read(TomlTable t, String key) {
+                return checked(t, key, t.string(key), parseKey);
+            }
+
+            @Override
+            String toml(T value) {
+                return flag.toml(value);
+            }
+        };
+    }
+
+    /**
+     * Servers ({@code HOST:PORT[:WEIGHT]}, {@link ServerSpec}), each as it parses back: a flag given
+     * once per server, refused when one is given twice; in a file, {@code list} false: one server
+     * as a string, without a weight ({@code server = "HOST:PORT"}); true: a list of at least one
+     * ({@code servers = [...]}), refused when one is listed twice, a problem naming its item.
+     */
+    static SettingType<List<String>> servers(boolean list) {
+        return new SettingType<>() {
+            @Override
+            public Class<?> flagClass() {
+                return List.class;
+            }
+
+            @Override
+            @SuppressWarnings("unchecked")
+            List<String> fromFlag(Object given) {
+                List<String> texts = given instanceof String s ? List.of(s) : (List<String>) given;
+                List<ServerSpec> specs = new java.util.ArrayList<>();
+                for (String text : texts) {
+                    specs.add(ServerSpec.parse(text));
+                }
+                String twice = ServerSpec.duplicate(specs);
+                if (twice != null) {
+                    throw new IllegalArgumentException(twice + " is given twice");
+                }
+                return specs.stream().map(ServerSpec::toString).toList();
+            }
+
+            @Override
+            List<String> read(TomlTable t, String key) {
+                if (!list) {
+                    String one = checked(t, key, t.string(key), Checks::server);
+                    return one == null ? null : List.of(one);
+                }
+                List<String> texts = t.strings(key);
+                if (texts == null) {
+                    return null;
+                }
+                if (texts.isEmpty()) {
+                    throw t.error(key, "the list is empty; give at least one \"HOST:PORT\"");
+                }
+                List<ServerSpec> specs = new java.util.ArrayList<>();
+                for (int i = 0; i < texts.size(); i++) {
+                    try {
+                        specs.add(ServerSpec.parse(texts.get(i)));
+                    } catch (IllegalArgumentException e) {
+                        throw t.error(key, "item " + (i + 1) + ": " + e.getMessage());
+                    }
+                }
+                String twice = ServerSpec.duplicate(specs);
+                if (twice != null) {
+                    throw t.error(key, twice + " is listed twice");
+                }
+                return specs.stream().map(ServerSpec::toString).toList();
+            }
+
+            @Override
+            String toml(List<String> value) {
+                return list ? strings().toml(value) : TomlStrings.quote(value.get(0));
+            }
+        };
+    }
+
     /** Text as it is. */
     static SettingType<String> text() {
         return text(s -> s, s -> s);

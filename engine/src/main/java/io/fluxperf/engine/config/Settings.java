@@ -25,7 +25,16 @@ import java.util.List;
  * that reads it ({@code config.get(Settings.NEW)}): {@link ConfigResolver} takes it from the
  * flag, else the file, else the default, a config file's key is read and checked by its type, and
  * a run directory's config.toml writes it, and the cli makes its option from the declaration (its
- * flags, value label and help line) for the commands {@link Setting#commands()} names.
+ * flags, value label and help line) for the commands {@link Setting#commands()} names. A setting
+ * of the servers ({@link Setting.Scope#POOL}) is read and resolved the same way and kept by
+ * {@link PoolOptions}, where its reader finds it ({@code config.pool().get(Settings.NEW)}).
+ *
+ * <p>A new key of each [[workload]] is one declaration ({@link Setting.Scope#WORKLOAD}, with how a
+ * resolved workload holds its value, {@code inWorkload(...)}), its row, and its reader in
+ * {@code WorkloadResolver}: the table takes the key and its type reads it, the reader gets the
+ * flag, else the key, else the default, and config.toml writes it back from the declaration. A key
+ * whose form in a file differs from its flag's says so ({@code ownFormInWorkload()}) and is read
+ * and written by hand.
  */
 public final class Settings {
     private static final List<Setting<?>> ALL = new ArrayList<>();
@@ -55,7 +64,7 @@ public final class Settings {
     // ---- [general]: in the order config.toml writes them and a refused key's message lists them
 
     /** Repeatable: one server, or several (HOST:PORT[:WEIGHT]) for a pool, or a cluster's seeds. */
-    public static final Setting<List<String>> SERVER = declare(Setting.of("server", POOL, SettingType.strings())
+    public static final Setting<List<String>> SERVER = declare(Setting.of("server", POOL, SettingType.servers(false))
             .flag("HOST:PORT", "Target server; [::1]:PORT for IPv6, unix:/path for a Unix socket. Repeat it for a pool"
                     + " whose keys are placed by ketama (HOST:PORT:WEIGHT for a weight), or name a cluster's node with"
                     + " --cluster. Default: an embedded server of the protocol.", "-s", "--server")
@@ -277,17 +286,17 @@ public final class Settings {
                     + " deleted; the report adds `Waterfall: FILE.png (N requests, latency heatmap of the measured run)`",
                     "none"));
 
-    /** [general] servers: several servers; the flag is --server, repeated. */
-    public static final Setting<List<String>> SERVERS = declare(Setting.of("servers", POOL, SettingType.strings())
+    /** [general] servers: several servers; the flag is --server, repeated, which replaces both keys. */
+    public static final Setting<List<String>> SERVERS = declare(Setting.of("servers", POOL, SettingType.servers(true))
             .flag(null, "", "--server")
             .commands(NONE));
 
     /** --distribution ketama or modula, which shares its flag with the key distribution ({@link #DISTRIBUTION}). */
     public static final Setting<ServerDistribution> SERVER_DISTRIBUTION = declare(Setting.of("server-distribution", POOL,
-                    SettingType.text(SettingType.choice(ServerDistribution::parse, "ketama or modula"),
-                            ServerDistribution::label))
+                    SettingType.text(Checks::serverDistribution, Checks::serverDistributionKey, ServerDistribution::label))
             .byDefault(ServerDistribution.KETAMA)
             .key("distribution")
+            .sharesFlagOf(() -> Settings.DISTRIBUTION)
             .flag("ketama|modula", "", "--distribution")
             .commands(NONE)
             .doc(Table.CONNECTIONS, "with several servers: how keys are placed on them, libmemcached's weighted ketama or"
@@ -335,6 +344,7 @@ public final class Settings {
     // ---- each [[workload]] (the flag sets it in every workload)
 
     public static final Setting<String> METHOD = declare(Setting.of("method", WORKLOAD, SettingType.text())
+            .ownFormInWorkload()
             .flag("CMD", "memcache: get, gets, set, add, replace, append, prepend, cas, delete, incr, decr, touch; redis:"
                     + " also del, exists, expire, mget, mset, hget, hset, hgetall, hdel, hexists, lpush, rpush, lpop, rpop,"
                     + " lrange, llen, sadd, srem, smembers, zadd, zrange, zrank, zrem, ping, publish; http: get, post, put, delete"
@@ -347,12 +357,14 @@ public final class Settings {
     public static final Setting<Integer> KEYS_PER_REQUEST = declare(Setting.of("keys-per-request", WORKLOAD,
                     SettingType.integer(1, MAX_KEYS_PER_REQUEST))
             .byDefault(1)
+            .inWorkload(w -> w.keysPerRequest() > 1 ? w.keysPerRequest() : null)
             .flag("N", "Keys per get (multi-key get), default 1.")
             .doc(Table.WORKLOAD, "keys per get/gets (a multi-key get; redis MGET), {range}", "1"));
 
     /** A publish workload's subscriber connections. */
     public static final Setting<Integer> SUBSCRIBERS = declare(Setting.of("subscribers", WORKLOAD,
                     SettingType.integer(1, WorkloadShape.MAX_SUBSCRIBERS))
+            .ownFormInWorkload()
             .flag("N", "With --method publish (redis): N subscriber connections, each subscribed to every channel"
                     + " (the keyspace's keys; sharded on a cluster), that measure each message from its send time.")
             .doc(Table.WORKLOAD, "with `--method publish` (redis): N subscriber connections that receive every message"
@@ -361,16 +373,19 @@ public final class Settings {
     public static final Setting<ValueSize> BYTES = declare(Setting.of("bytes", WORKLOAD,
                     SettingType.text(ValueSizeParser::parse, ValueSize::describe))
             .byDefault(ValueSize.fixed(ValueSize.DEFAULT_BYTES))
+            .ownFormInWorkload()
             .flag("SIZE", "Value size: 64, a range 16..1024, or weighted sizes 64:9,4096:1 (default 64).")
             .doc(Table.WORKLOAD, "value size: `64`, a uniform range `16..1024`, or weighted sizes `64:9,4096:1`", "64"));
 
     public static final Setting<Boolean> HIT = declare(Setting.of("hit", WORKLOAD, SettingType.bool())
             .byDefault(false)
+            .inWorkload(WorkloadConfig::hit)
             .flag(null, "Write every key before measuring, so that gets hit.")
             .doc(Table.WORKLOAD, "write every key of the key space before measuring, so that gets hit", "off"));
 
     public static final Setting<Boolean> FLUSH = declare(Setting.of("flush", WORKLOAD, SettingType.bool())
             .byDefault(false)
+            .inWorkload(WorkloadConfig::flush)
             .flag(null, "Send flush_all before the run, so that gets miss.")
             .doc(Table.WORKLOAD, "flush the server before the run (memcache `flush_all`, redis `FLUSHALL`), so"
                     + " that gets miss; not with `--hit`; an error for http", "off"));
@@ -378,6 +393,7 @@ public final class Settings {
     /** As typed, so that "abc" or "-5" is told with the flag's name rather than picocli's words. */
     public static final Setting<Double> RATE = declare(Setting.of("rate", WORKLOAD,
                     SettingType.text(Checks::rate, SettingType::tomlNumber))
+            .ownFormInWorkload()
             .flag("N", "Requests per second in total (open loop; latency from the intended send time), at most 1e9 and"
                     + " at least one per window. Default: as fast as possible.")
             .doc(Table.WORKLOAD, "requests/s in total, open loop; absent: as fast as the connections allow"
@@ -390,12 +406,14 @@ public final class Settings {
     public static final Setting<Long> KEYSPACE = declare(Setting.of("keyspace", WORKLOAD,
                     SettingType.longInteger(1, Long.MAX_VALUE))
             .byDefault(KeyspaceConfig.DEFAULT_COUNT)
+            .inWorkload(w -> w.keyspace().count())
             .flag("N", "Number of keys (default 10000).")
             .doc(Table.WORKLOAD, "number of keys", "10000"));
 
     public static final Setting<Integer> KEY_LENGTH = declare(Setting.of("key-length", WORKLOAD,
                     SettingType.integer(1, MAX_KEY_LENGTH))
             .byDefault(KeyspaceConfig.DEFAULT_KEY_LENGTH)
+            .inWorkload(w -> w.keyspace().keyLength())
             .flag("N", "Key length in bytes (default 16).")
             .doc(Table.WORKLOAD, "key length in bytes, {range}: the key index, zero-padded; it must hold the"
                     + " digits of the largest index", "16"));
@@ -406,6 +424,7 @@ public final class Settings {
      */
     public static final Setting<List<String>> DISTRIBUTION = declare(Setting.of("distribution", WORKLOAD,
                     SettingType.strings())
+            .ownFormInWorkload()
             .flag("NAME", "Key distribution: uniform (default), zipf or sequential; with several servers, how keys are"
                     + " placed on them: ketama (default, libmemcached's weighted ketama) or modula. Repeat it to give both.")
             .doc(Table.WORKLOAD, "key popularity: uniform, zipf, sequential (ketama and modula place keys on"
@@ -414,21 +433,25 @@ public final class Settings {
     public static final Setting<Double> EXPONENT = declare(Setting.of("exponent", WORKLOAD,
                     SettingType.number(Checks::exponent))
             .byDefault(KeyspaceConfig.DEFAULT_ZIPF_EXPONENT)
+            .inWorkload(w -> w.keyspace().distribution() == KeyDistribution.ZIPF ? w.keyspace().exponent() : null)
             .flag("X", "Zipf exponent (default 0.99).")
             .doc(Table.WORKLOAD, "zipf exponent, greater than 0 (zipf only)", "0.99"));
 
     public static final Setting<Integer> TTL = declare(Setting.of("ttl", WORKLOAD, SettingType.integer(0, MAX_TTL))
             .byDefault(0)
+            .ownFormInWorkload()
             .flag("SECONDS", "Expiry time that writes carry (default 0: none).")
             .doc(Table.WORKLOAD, "expiry that writes carry, {range}", "0 (none)"));
 
     public static final Setting<String> COMMAND = declare(Setting.of("command", WORKLOAD, SettingType.text())
+            .ownFormInWorkload()
             .flag("WORDS", "A command workload (redis): words with __key__, __data__ and __counter__, e.g."
                     + " \"SET __key__ __data__\".")
             .doc(Table.WORKLOAD, "(redis) a command workload: words with `__key__`, `__data__`, `__counter__`,"
                     + " e.g. `\"SET user:__key__ __data__\"`; not together with `--method`", "none"));
 
     public static final Setting<String> PATH = declare(Setting.of("path", WORKLOAD, SettingType.text(Checks::path, p -> p))
+            .ownFormInWorkload()
             .flag("TEMPLATE", "HTTP path; __key__ in it is each request's key, e.g. /items/__key__ (default /).")
             .doc(Table.WORKLOAD, "(http) the request path; `__key__` in it is each request's key, e.g."
                     + " `/items/__key__`", "`/`"));
@@ -436,6 +459,7 @@ public final class Settings {
     /** START:END:STEP:INTERVAL; in a file, each workload's [workload.ratelimit]. */
     public static final Setting<String> RAMP = declare(Setting.of("ramp", WORKLOAD, SettingType.text())
             .key("ratelimit")
+            .ownFormInWorkload()
             .flag("START:END:STEP:INTERVAL", "Step the rate from START to END by STEP requests/s, each step INTERVAL"
                     + " long (e.g. 10000:40000:10000:2s); without --duration, one window per step.")
             .doc(Table.OUTPUT, "step the run's rate from START to END by STEP requests/s, each step INTERVAL long; without"
@@ -484,7 +508,7 @@ public final class Settings {
     /** The setting whose key in [general] is {@code key}, or null. */
     static Setting<?> byGeneralKey(String key) {
         for (Setting<?> s : ALL) {
-            if (key.equals(s.key()) && s.scope() != WORKLOAD && s.scope() != COMMAND_LINE) {
+            if (key.equals(s.key()) && s.isGeneral()) {
                 return s;
             }
         }

@@ -15,9 +15,11 @@ import java.util.function.Supplier;
 /**
  * The workloads of a run, for {@link ConfigResolver}: the one workload the flags describe, or the
  * file's {@code [[workload]]} tables with the per-workload flags put over each (rpc-perf's rules,
- * listed on {@link ConfigResolver}). A workload is a table of its own, not one scalar of
- * [general], so its keys are read here rather than through {@link Settings}' precedence; its
- * flags are still declared there. Each problem names its flag or the workload's key and line.
+ * listed on {@link ConfigResolver}). A table's keys that are declared settings of no form of their
+ * own ({@link Setting#readsFromWorkloadTable}: keyspace, key-length, hit, …) are read by their
+ * declaration, and each workload takes the flag, else its key, else the default ({@link #value});
+ * the others (a method, a rate, sizes, a ttl list, a ramp) and the rules between keys are read
+ * here. Each problem names its flag or the workload's key and line.
  */
 final class WorkloadResolver {
     private WorkloadResolver() {
@@ -29,7 +31,7 @@ final class WorkloadResolver {
      */
     static List<WorkloadConfig> workloads(Flags flags, ConfigFile file, Protocol protocol) {
         WorkloadFlags wf = WorkloadFlags.of(flags);
-        return file != null ? fromFile(file, wf, protocol) : List.of(fromFlags(flags, wf, protocol));
+        return file != null ? fromFile(flags, file, wf, protocol) : List.of(fromFlags(flags, wf, protocol));
     }
 
     /** rpc-perf's rule: these flags describe a workload, and the file already has its own. */
@@ -55,17 +57,27 @@ final class WorkloadResolver {
                 + (given.size() > 1 ? "s" : "") + " out");
     }
 
-    /** The per-workload flags, parsed and checked once. */
-    private record WorkloadFlags(Boolean hit, Boolean flush, Integer keysPerRequest, Integer ttl, Long keyspace,
-                                 Integer keyLength, KeyDistribution distribution, Double exponent, Integer subscribers) {
+    /**
+     * The value of a per-workload setting for workload {@code w} (null: the run's one workload
+     * without [[workload]] tables): the flag, else the table's key, else the default.
+     */
+    private static <T> T value(Flags flags, ConfigFile.Workload w, Setting<T> s) {
+        T flag = flags.value(s);
+        T key = w == null ? null : w.settings.get(s);
+        return flag != null ? flag : key != null ? key : s.defaultValue();
+    }
+
+    /** The per-workload flags that are no key of a table read by its type, parsed and checked once. */
+    private record WorkloadFlags(Boolean hit, Boolean flush, Integer keysPerRequest, Integer ttl,
+                                 KeyDistribution distribution, Double exponent, Integer subscribers) {
         static WorkloadFlags of(Flags flags) {
             if (Boolean.TRUE.equals(flags.value(Settings.HIT)) && Boolean.TRUE.equals(flags.value(Settings.FLUSH))) {
                 throw new UserError("--hit and --flush cannot be used together: --hit loads the key space so that"
                         + " reads hit, --flush empties the server so that they miss");
             }
             return new WorkloadFlags(flags.value(Settings.HIT), flags.value(Settings.FLUSH),
-                    flags.value(Settings.KEYS_PER_REQUEST), flags.value(Settings.TTL), flags.value(Settings.KEYSPACE),
-                    flags.value(Settings.KEY_LENGTH), keyDistribution(flags), flags.value(Settings.EXPONENT),
+                    flags.value(Settings.KEYS_PER_REQUEST), flags.value(Settings.TTL), keyDistribution(flags),
+                    flags.value(Settings.EXPONENT),
                     flags.value(Settings.SUBSCRIBERS));
         }
 
@@ -74,7 +86,7 @@ final class WorkloadResolver {
             List<String> values = flags.value(Settings.DISTRIBUTION);
             KeyDistribution d = null;
             for (String v : values == null ? List.<String>of() : values) {
-                if (ServerDistribution.parse(v) == null) {
+                if (!Settings.SERVER_DISTRIBUTION.takes(v)) {
                     d = flag("distribution", () -> Checks.distribution(v));
                 }
             }
@@ -120,7 +132,7 @@ final class WorkloadResolver {
             rate = flag("ramp", () -> RateRamp.parse(ramp).start());
         }
         ValueSize bytes = flags.has(Settings.BYTES) ? flags.value(Settings.BYTES) : Settings.BYTES.defaultValue();
-        int keysPerRequest = or(wf.keysPerRequest, 1);
+        int keysPerRequest = value(flags, null, Settings.KEYS_PER_REQUEST);
         if (keysPerRequest > 1 && !method.isRead()) {
             throw new UserError("--keys-per-request: more than one key per request needs a read method (get or gets),"
                     + " not " + method.label());
@@ -129,17 +141,16 @@ final class WorkloadResolver {
         if (wf.exponent != null && distribution != KeyDistribution.ZIPF) {
             throw new UserError("--exponent: only the zipf distribution uses an exponent; add --distribution zipf");
         }
-        long count = or(wf.keyspace, KeyspaceConfig.DEFAULT_COUNT);
-        int keyLength = or(wf.keyLength, KeyspaceConfig.DEFAULT_KEY_LENGTH);
+        long count = value(flags, null, Settings.KEYSPACE);
+        int keyLength = value(flags, null, Settings.KEY_LENGTH);
         String keysProblem = keyspaceProblem(count, keyLength, distribution);
         if (keysProblem != null) {
-            throw new UserError((wf.keyspace != null ? "--keyspace: " : "--key-length: ") + keysProblem);
+            throw new UserError((flags.has(Settings.KEYSPACE) ? "--keyspace: " : "--key-length: ") + keysProblem);
         }
-        KeyspaceConfig keys = new KeyspaceConfig(count, keyLength, distribution,
-                or(wf.exponent, KeyspaceConfig.DEFAULT_ZIPF_EXPONENT));
+        KeyspaceConfig keys = new KeyspaceConfig(count, keyLength, distribution, value(flags, null, Settings.EXPONENT));
         try {
-            WorkloadConfig w = new WorkloadConfig(null, method, rate, 1, bytes, keys, or(wf.hit, false), or(wf.flush, false),
-                    keysPerRequest, or(wf.ttl, 0), template);
+            WorkloadConfig w = new WorkloadConfig(null, method, rate, 1, bytes, keys, value(flags, null, Settings.HIT),
+                    value(flags, null, Settings.FLUSH), keysPerRequest, or(wf.ttl, 0), template);
             return wf.subscribers == null ? w : w.withShape(w.shape().withSubscribers(wf.subscribers));
         } catch (IllegalArgumentException e) {
             throw new UserError("the command line: " + e.getMessage());
@@ -147,7 +158,7 @@ final class WorkloadResolver {
     }
 
     /** The file's workloads with the per-workload flags applied. */
-    private static List<WorkloadConfig> fromFile(ConfigFile file, WorkloadFlags wf, Protocol protocol) {
+    private static List<WorkloadConfig> fromFile(Flags flags, ConfigFile file, WorkloadFlags wf, Protocol protocol) {
         List<WorkloadConfig> out = new ArrayList<>();
         Set<String> explicitNames = new HashSet<>();
         for (ConfigFile.Workload w : file.workloads) {
@@ -174,8 +185,8 @@ final class WorkloadResolver {
             }
             names.add(name);
 
-            boolean hit = or(w.hit, false);
-            boolean flush = or(w.flush, false);
+            boolean hit = or(w.settings.get(Settings.HIT), false);
+            boolean flush = or(w.settings.get(Settings.FLUSH), false);
             if (wf.hit != null) {
                 hit = wf.hit;
                 flush = wf.hit ? false : flush;
@@ -189,10 +200,10 @@ final class WorkloadResolver {
                         + " flush empties the server so that they miss");
             }
 
-            int keysPerRequest = or(w.keysPerRequest, 1);
+            // a --keys-per-request goes to the reads only
+            int keysPerRequest = value(w.method.isRead() ? flags : Flags.none(), w, Settings.KEYS_PER_REQUEST);
             if (w.method.isRead()) {
                 anyRead = true;
-                keysPerRequest = or(wf.keysPerRequest, keysPerRequest);
             } else if (keysPerRequest > 1) {
                 throw w.error("keys-per-request", "more than one key per request needs a read method (get or gets),"
                         + " not " + w.method.label());
@@ -200,23 +211,23 @@ final class WorkloadResolver {
 
             KeyDistribution distribution = wf.distribution != null ? wf.distribution
                     : or(w.distribution, KeyDistribution.UNIFORM);
-            if (w.exponent != null && wf.distribution == null && distribution != KeyDistribution.ZIPF) {
+            if (w.settings.has(Settings.EXPONENT) && wf.distribution == null && distribution != KeyDistribution.ZIPF) {
                 throw w.error("exponent", "only the zipf distribution uses an exponent, and this workload's"
                         + " distribution is " + distribution.label());
             }
             anyZipf |= distribution == KeyDistribution.ZIPF;
-            double exponent = wf.exponent != null ? wf.exponent : or(w.exponent, KeyspaceConfig.DEFAULT_ZIPF_EXPONENT);
-            long count = wf.keyspace != null ? wf.keyspace : or(w.keyspace, KeyspaceConfig.DEFAULT_COUNT);
-            int keyLength = wf.keyLength != null ? wf.keyLength : or(w.keyLength, KeyspaceConfig.DEFAULT_KEY_LENGTH);
+            double exponent = value(flags, w, Settings.EXPONENT);
+            long count = value(flags, w, Settings.KEYSPACE);
+            int keyLength = value(flags, w, Settings.KEY_LENGTH);
             String keysProblem = keyspaceProblem(count, keyLength, distribution);
             if (keysProblem != null) {
-                if (wf.keyspace != null) {
+                if (flags.has(Settings.KEYSPACE)) {
                     throw new UserError("--keyspace: " + keysProblem);
                 }
-                if (wf.keyLength != null) {
+                if (flags.has(Settings.KEY_LENGTH)) {
                     throw new UserError("--key-length: " + keysProblem);
                 }
-                throw w.error(w.keyspace != null ? "keyspace" : "key-length", keysProblem);
+                throw w.error(w.settings.has(Settings.KEYSPACE) ? "keyspace" : "key-length", keysProblem);
             }
             WorkloadShape shape = shape(w);
             if (w.method == Command.PUBLISH && wf.subscribers != null) {

@@ -25,7 +25,9 @@ import java.util.function.BiConsumer;
 /**
  * A bare non-blocking socket registered straight on the load thread's epoll loop: the wire of a
  * connect-per-request connection, where a Netty channel's set-up and tear-down cost more than the
- * one request it carries.
+ * one request it carries, and of held connections with {@code -Dfluxperf.connect.heldBareSockets=true}
+ * ({@link Transports}), where a channel's pipeline write, outbound buffer, flush, pooled read buffer
+ * and cumulation cost more than the request's own work.
  *
  * <p>Measured against nginx with {@code Connection: close}, a channel made 18 system calls per
  * connection (wrk makes about 8) and about 14 µs of Java work. This makes 7: {@code socket},
@@ -36,23 +38,42 @@ import java.util.function.BiConsumer;
  * {@code TCP_NODELAY} for a request that leaves in one segment-sized write, which Nagle's
  * algorithm never holds back.
  *
+ * <p>A held connection sets its options at connect as a held channel's bootstrap does (TCP_NODELAY
+ * unless {@code --tcp-nodelay false}, SO_KEEPALIVE; TCP only) and drops EPOLLOUT from its interest
+ * once connected, taking it again only while a write waits for room: a Unix socket reports "writable"
+ * each time the server reads a request, which would wake the loop for nothing. A batch the socket
+ * takes whole leaves in one {@code sendto} and its buffer encodes the next batch; replies are read
+ * into one buffer kept for the connection's life (one grown by a big reply is let go once read).
+ *
  * <p>Epoll only: the caller checks {@link #supported}. Lives on its loop; not thread-safe.
  */
 final class SocketWire implements Wire, EpollIoHandle, Runnable {
     /** Edge-triggered: each readiness is reported once, so reads go on until the socket has no more. */
     private static final EpollIoOps INTEREST =
             EpollIoOps.valueOf(Native.EPOLLIN | Native.EPOLLOUT | Native.EPOLLRDHUP | Native.EPOLLET);
+    /** A held connection's interest between writes the socket took whole: no "writable" edges. */
+    private static final EpollIoOps READING = EpollIoOps.valueOf(Native.EPOLLIN | Native.EPOLLRDHUP | Native.EPOLLET);
     /** The smallest segment a path may carry (IPv4's 536 bytes): a write up to this size is one segment. */
     static final int ONE_SEGMENT = 536;
     /** EPOLLHUP, which Netty's {@link Native} does not name: the connection is over both ways. */
     private static final int EPOLLHUP = 0x10;
     private static final int READ_BUFFER = 2048;
+    /**
+     * A write buffer larger than this (a batch of big values) is not kept for the next batch, and a
+     * read buffer that grew past it is let go once it holds nothing: thousands of held connections
+     * would otherwise each keep their largest batch and reply.
+     */
+    static final int MAX_KEPT = 64 * 1024;
 
     private final IoEventLoop loop;
     private final LinuxSocket socket;
     private final WireListener slot;
     private final ByteBufAllocator alloc;
     private final boolean tcpNoDelay;
+    /** A held connection: options at connect, EPOLLOUT only while a write waits. */
+    private final boolean held;
+    /** EPOLLOUT is in the registration's interest (always, for a connection per request). */
+    private boolean writeInterest = true;
     private IoRegistration registration;
     /** Until the connect is over: who hears of it, and the queue that times it out. */
     private BiConsumer<Wire, Throwable> connecting;
@@ -67,12 +88,14 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
     private boolean noDelaySet;
     /** A write the socket could not take at once: the rest goes when epoll says it can. */
     private ByteBuf unsent;
+    /** The last batch's buffer, written whole: the next batch is encoded into it. */
+    private ByteBuf spare;
     private ByteBuf received;
     /** Inside {@link #handle}: the connection may still hold the received bytes, so handle releases them. */
     private boolean handling;
 
     private SocketWire(IoEventLoop loop, LinuxSocket socket, SocketAddress target, WireListener slot,
-                       ByteBufAllocator alloc, boolean tcpNoDelay, ConnectDeadlines deadlines) {
+                       ByteBufAllocator alloc, boolean tcpNoDelay, boolean held, ConnectDeadlines deadlines) {
         this.loop = loop;
         this.deadlines = deadlines;
         this.socket = socket;
@@ -80,6 +103,7 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
         this.slot = slot;
         this.alloc = alloc;
         this.tcpNoDelay = tcpNoDelay;
+        this.held = held;
     }
 
     /** Whether bare sockets can run on {@code loop} to {@code target}: an epoll loop, and TCP or a Unix socket. */
@@ -91,10 +115,10 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
     /**
      * Connects to {@code target} on the loop (call it there); {@code done} gets the wire once it
      * is connected, or the failure. The connect fails after the timeout of {@code deadlines}, which
-     * belongs to this loop.
+     * belongs to this loop. {@code held}: a connection that carries many requests (see the class).
      */
     static void connect(IoEventLoop loop, SocketAddress target, WireListener slot, ByteBufAllocator alloc,
-                        boolean tcpNoDelay, ConnectDeadlines deadlines, BiConsumer<Wire, Throwable> done) {
+                        boolean tcpNoDelay, boolean held, ConnectDeadlines deadlines, BiConsumer<Wire, Throwable> done) {
         LinuxSocket socket;
         try {
             socket = target instanceof DomainSocketAddress ? LinuxSocket.newSocketDomain()
@@ -103,7 +127,7 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
             done.accept(null, e);
             return;
         }
-        SocketWire wire = new SocketWire(loop, socket, target, slot, alloc, tcpNoDelay, deadlines);
+        SocketWire wire = new SocketWire(loop, socket, target, slot, alloc, tcpNoDelay, held, deadlines);
         wire.start(done);
     }
 
@@ -115,8 +139,19 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
                 throw new IOException("cannot register a socket with the event loop", registered.cause());
             }
             registration = registered.getNow();
+            if (!(target instanceof InetSocketAddress)) {
+                noDelaySet = true; // a Unix socket has no Nagle's algorithm (and refuses TCP_NODELAY)
+            } else if (held) {
+                // as a held channel's bootstrap: back-to-back small requests must not wait for an ACK
+                if (tcpNoDelay) {
+                    socket.setTcpNoDelay(true);
+                }
+                socket.setKeepAlive(true);
+                noDelaySet = true;
+            }
             boolean connected = socket.connect(target);
-            registration.submit(INTEREST); // the one epoll_ctl
+            writeInterest = !(connected && held);
+            registration.submit(writeInterest ? INTEREST : READING); // the one epoll_ctl
             if (connected) {
                 connected();
             } else {
@@ -176,6 +211,9 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
                 if ((ops & Native.EPOLLOUT) == 0) {
                     return;
                 }
+                if (held && !interest(false)) {
+                    return;
+                }
                 connected();
             } else if ((ops & Native.EPOLLOUT) != 0 && unsent != null && open) {
                 writeUnsent();
@@ -204,7 +242,11 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
                 received.clear();
             } else if (received.writableBytes() == 0) {
                 received.discardReadBytes();
-                received.ensureWritable(received.capacity()); // a big reply: fewer, larger reads
+                if (received.writableBytes() < received.capacity() / 2) {
+                    // a big reply: fewer, larger reads; the tail of a stream of small replies (a held
+                    // connection's) only moves down, or the buffer would double at every full read
+                    received.ensureWritable(received.capacity());
+                }
             }
             int room = received.writableBytes();
             int n;
@@ -232,6 +274,10 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
             }
         }
         if (open) {
+            if (!received.isReadable() && received.capacity() > MAX_KEPT) {
+                received.release(); // a big reply's buffer; the next read takes a small one
+                received = null;
+            }
             slot.readComplete();
         }
     }
@@ -247,7 +293,21 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
 
     @Override
     public ByteBuf buffer(int capacity) {
+        ByteBuf b = spare;
+        if (b != null) {
+            spare = null;
+            return b.clear();
+        }
         return alloc.ioBuffer(capacity);
+    }
+
+    /** Keeps a buffer whose bytes are all out as the next batch's, or lets it go. */
+    private void keepOrRelease(ByteBuf b) {
+        if (spare == null && open && b.capacity() <= MAX_KEPT) {
+            spare = b;
+        } else {
+            b.release();
+        }
     }
 
     @Override
@@ -258,7 +318,7 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
         }
         if (unsent != null) { // still waiting for room: this goes behind it
             unsent.writeBytes(batch);
-            batch.release();
+            keepOrRelease(batch);
             return;
         }
         if (tcpNoDelay && !noDelaySet && batch.readableBytes() > ONE_SEGMENT) {
@@ -276,30 +336,59 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
         writeUnsent();
     }
 
-    /** Writes what the socket takes now; the rest waits for epoll's next "writable". */
+    /**
+     * Writes what the socket takes now; the rest waits for epoll's next "writable". A short write
+     * means the socket is full, so no second call is made only to hear EAGAIN.
+     */
     private void writeUnsent() {
         ByteBuf b = unsent;
         try {
-            while (b.isReadable()) {
-                int n;
-                if (b.hasMemoryAddress()) {
-                    n = socket.sendAddress(b.memoryAddress(), b.readerIndex(), b.writerIndex());
-                } else {
-                    ByteBuffer nio = b.internalNioBuffer(b.readerIndex(), b.readableBytes());
-                    n = socket.send(nio, nio.position(), nio.limit());
+            int readable = b.readableBytes();
+            int n = readable == 0 ? 0 : send(b, readable);
+            b.skipBytes(n);
+            if (n < readable) {
+                // full: epoll reports room with an EPOLLOUT edge; the bytes written are let go only
+                // once they are half the buffer, so a big batch is not copied down at each edge
+                b.discardSomeReadBytes();
+                if (!writeInterest) {
+                    interest(true);
                 }
-                if (n == 0) {
-                    b.discardReadBytes();
-                    return; // full: epoll reports room with an EPOLLOUT edge
-                }
-                b.skipBytes(n);
+                return;
             }
         } catch (IOException e) {
             fail(e);
             return;
         }
         unsent = null;
-        b.release();
+        if (held && writeInterest && open) {
+            interest(false);
+        }
+        keepOrRelease(b);
+    }
+
+    private int send(ByteBuf b, int readable) throws IOException {
+        if (b.hasMemoryAddress()) {
+            return socket.sendAddress(b.memoryAddress(), b.readerIndex(), b.writerIndex());
+        }
+        ByteBuffer nio = b.internalNioBuffer(b.readerIndex(), readable);
+        return socket.send(nio, nio.position(), nio.limit());
+    }
+
+    /** Adds EPOLLOUT to the interest or takes it out; false (and the wire failed) if epoll refused. */
+    private boolean interest(boolean write) {
+        try {
+            registration.submit(write ? INTEREST : READING);
+            writeInterest = write;
+            return true;
+        } catch (RuntimeException e) {
+            if (connecting != null) {
+                connectFailed(e);
+            } else {
+                slot.failed(this, e);
+                close();
+            }
+            return false;
+        }
     }
 
     private void fail(IOException e) {
@@ -366,6 +455,10 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
             unsent.release();
             unsent = null;
         }
+        if (spare != null) {
+            spare.release();
+            spare = null;
+        }
         if (received != null) {
             received.release();
             received = null;
@@ -375,6 +468,16 @@ final class SocketWire implements Wire, EpollIoHandle, Runnable {
     /** Whether Nagle's algorithm is off on the socket, for tests. */
     boolean noDelay() throws IOException {
         return socket.isTcpNoDelay();
+    }
+
+    /** The read buffer's capacity (0 without one), for tests; on the loop. */
+    int readBufferCapacity() {
+        return received == null ? 0 : received.capacity();
+    }
+
+    /** Whether the socket has SO_KEEPALIVE, for tests. */
+    boolean keepAlive() throws IOException {
+        return socket.isKeepAlive();
     }
 
     @Override

@@ -34,16 +34,27 @@ import javax.net.ssl.SSLParameters;
  * {@code --connect-per-request} against memcached, that cost about 270 µs of CPU per connection;
  * connections per second are a figure users measure (dperf's CPS), so the client makes plain
  * channels. For connect per request without TLS, even those cost more than the request:
- * {@link SocketWire} registers a bare socket on the loop instead.
+ * {@link SocketWire} registers a bare socket on the loop instead. Held connections use one too with
+ * {@code -Dfluxperf.connect.heldBareSockets=true} (off by default until measured on a quiet machine;
+ * docs/internals.md, "Bare sockets").
  */
 public final class Transports {
+    /**
+     * {@code -Dfluxperf.connect.heldBareSockets=true}: held connections without TLS on epoll are bare
+     * sockets too. Read once; the connection package's tests switch it through
+     * {@link #heldBareSockets(boolean)}.
+     */
+    private static volatile boolean heldBareSockets = Boolean.getBoolean("fluxperf.connect.heldBareSockets");
+
     private final Bootstrap bootstrap;
     private final SocketAddress target;
     private final SslContext ssl;
     private final String serverName;
     private final boolean verifyHost;
-    /** Connect per request without TLS, on epoll: bare sockets ({@link SocketWire}) instead of channels. */
+    /** Connect per request (or held, when switched on) without TLS, on epoll: bare sockets ({@link SocketWire}) instead of channels. */
     private final boolean bareSockets;
+    /** Connections that carry many requests (not one per request). */
+    private final boolean held;
     private final IoEventLoop loop;
     /** The connect timeouts of bare sockets; null with channels, which time their own connects. */
     private final ConnectDeadlines connectDeadlines;
@@ -76,7 +87,8 @@ public final class Transports {
         this.serverName = c.sni() != null ? c.sni()
                 : target instanceof InetSocketAddress inet ? inet.getHostString() : null;
         this.verifyHost = !c.tlsInsecure();
-        this.bareSockets = c.connectPerRequest() && ssl == null
+        this.held = !c.connectPerRequest();
+        this.bareSockets = (c.connectPerRequest() || heldBareSockets) && ssl == null
                 && SocketWire.supported(clientLoop.loop(), target);
         this.loop = bareSockets ? (IoEventLoop) clientLoop.loop() : null;
         this.connectDeadlines = bareSockets ? new ConnectDeadlines(loop, connectMillis) : null;
@@ -97,7 +109,7 @@ public final class Transports {
      */
     void connect(WireListener slot, BiConsumer<Wire, Throwable> done) {
         if (bareSockets) {
-            SocketWire.connect(loop, target, slot, ByteBufAllocator.DEFAULT, tcpNoDelay, connectDeadlines, done);
+            SocketWire.connect(loop, target, slot, ByteBufAllocator.DEFAULT, tcpNoDelay, held, connectDeadlines, done);
             return;
         }
         ChannelFuture connect = bootstrap.connect(target);
@@ -123,6 +135,21 @@ public final class Transports {
                 }
             });
         });
+    }
+
+    /**
+     * Switches held bare sockets on or off for the Transports made from now on (tests of the
+     * connection package, one at a time); returns the setting before.
+     */
+    static boolean heldBareSockets(boolean on) {
+        boolean was = heldBareSockets;
+        heldBareSockets = on;
+        return was;
+    }
+
+    /** Whether this makes bare sockets ({@link SocketWire}) rather than channels. */
+    boolean bareSockets() {
+        return bareSockets;
     }
 
     /** Until the handshake is done its failure is reported by the handshake future; this keeps Netty from logging it again. */

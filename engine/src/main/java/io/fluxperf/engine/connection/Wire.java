@@ -4,8 +4,8 @@ import io.netty.buffer.ByteBuf;
 
 /**
  * What one {@link TargetConnection} talks over while it is connected: a Netty channel
- * ({@link ChannelWire}), or for connect per request a bare socket on the loop
- * ({@link SocketWire}). Replies, the end of the stream and errors come back through the
+ * ({@link ChannelWire}), or for connect per request (and held connections when switched on) a bare
+ * socket on the loop ({@link SocketWire}). Replies, the end of the stream and errors come back through the
  * connection's {@code received}, {@code ended}, {@code failed} and {@code closed} methods,
  * always on the driver's event loop.
  */

@@ -1,8 +1,5 @@
 package io.fluxperf.engine.rundir;
 
-import io.fluxperf.engine.config.KeyDistribution;
-import io.fluxperf.engine.config.KeyspaceConfig;
-import io.fluxperf.engine.config.PoolOptions;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.Setting;
 import io.fluxperf.engine.config.Settings;
@@ -35,18 +32,6 @@ public final class EffectiveConfig {
         StringBuilder b = new StringBuilder();
         b.append("# the effective configuration of a fluxperf run: run it again with 'fluxperf run --config FILE'\n");
         b.append("[general]\n");
-        PoolOptions pool = c.pool();
-        if (pool.isPool()) {
-            key(b, "servers", strings(pool.servers()));
-            if (pool.cluster()) {
-                key(b, "cluster", "true");
-                key(b, "read-from", quote(pool.readFrom().label()));
-            } else {
-                key(b, "distribution", quote(pool.distribution().label()));
-            }
-        } else if (c.server() != null) {
-            key(b, "server", quote(c.server()));
-        }
         settings(b, c);
         protocolOptions(b, c.protocolOptions());
         for (WorkloadConfig w : c.workloads()) {
@@ -73,12 +58,15 @@ public final class EffectiveConfig {
     /**
      * [general]'s settings, from their declarations ({@link Setting#recorded}): each that has a
      * value, but the connection's only where they are not their default (plain TCP), as a file
-     * that leaves them out means.
+     * that leaves them out means. The servers' come first, as a reader looks for them first;
+     * only those that apply have a value ({@link io.fluxperf.engine.config.PoolOptions#get}).
      */
     private static void settings(StringBuilder b, RunConfig c) {
-        for (Setting<?> s : Settings.all()) {
-            if (s.recorded()) {
-                setting(b, s, c);
+        for (boolean servers : new boolean[] {true, false}) {
+            for (Setting<?> s : Settings.all()) {
+                if (s.recorded() && (s.scope() == Setting.Scope.POOL) == servers) {
+                    setting(b, s, c);
+                }
             }
         }
     }
@@ -131,23 +119,18 @@ public final class EffectiveConfig {
             key(b, "weight", Integer.toString(w.weight()));
         }
         key(b, "bytes", bytes(w.bytes()));
-        key(b, "hit", Boolean.toString(w.hit()));
-        key(b, "flush", Boolean.toString(w.flush()));
-        if (w.keysPerRequest() > 1) {
-            key(b, "keys-per-request", Integer.toString(w.keysPerRequest()));
+        // the keys read by their declaration: keys-per-request, hit, flush, keyspace, key-length, exponent
+        for (Setting<?> setting : Settings.all()) {
+            if (setting.readsFromWorkloadTable()) {
+                workloadSetting(b, setting, w);
+            }
         }
         if (w.shape().ttls() != null) {
             key(b, "ttl", quote(w.shape().ttls().describe()));
         } else if (w.ttlSeconds() > 0) {
             key(b, "ttl", Integer.toString(w.ttlSeconds()));
         }
-        KeyspaceConfig k = w.keyspace();
-        key(b, "keyspace", Long.toString(k.count()));
-        key(b, "key-length", Integer.toString(k.keyLength()));
-        key(b, "distribution", quote(k.distribution().label()));
-        if (k.distribution() == KeyDistribution.ZIPF) {
-            key(b, "exponent", number(k.exponent()));
-        }
+        key(b, "distribution", quote(w.keyspace().distribution().label()));
         WorkloadShape s = w.shape();
         WorkloadShape d = WorkloadShape.DEFAULT;
         if (s.keyOffset() != d.keyOffset()) {
@@ -174,6 +157,13 @@ public final class EffectiveConfig {
         }
         if (s.subscribers() > 0) {
             key(b, "subscribers", Integer.toString(s.subscribers()));
+        }
+    }
+
+    private static <T> void workloadSetting(StringBuilder b, Setting<T> s, WorkloadConfig w) {
+        T v = s.valueIn(w);
+        if (v != null) {
+            key(b, s.key(), s.toml(v));
         }
     }
 

@@ -482,9 +482,9 @@ class ConfigResolverFileTest {
         "keyspace = 100000\\nkey-length = 4 | workload[1].keyspace (line 7): 100000 keys need keys of at least 5 bytes, but the key length is 4",
         "key-length = 3              | workload[1].key-length (line 7): 10000 keys need keys of at least 4 bytes, but the key length is 3",
         "hit = true\\nflush = true    | workload[1] (line 5): hit and flush cannot both be true: hit loads the key space so that reads hit, flush empties the server so that they miss",
-        "keyspace_size = 4           | workload[1].keyspace_size (line 7): unknown key; expected one of name, method, rate, weight, bytes, hit, flush, keys-per-request, ttl, keyspace, key-length, distribution, exponent, command, path, key-offset, cardinality, inner-keyspace, inner-key-length, value-kind, compression-ratio, values, script, range-start, range-end, by-score, truncate, subscribers, ratelimit",
+        "keyspace_size = 4           | workload[1].keyspace_size (line 7): unknown key; expected one of name, method, keys-per-request, subscribers, bytes, hit, flush, rate, keyspace, key-length, distribution, exponent, ttl, command, path, ratelimit, weight, key-offset, cardinality, inner-keyspace, inner-key-length, value-kind, compression-ratio, values, script, range-start, range-end, by-score, truncate",
         "key_length = 4              | workload[1].key_length (line 7): unknown key; did you mean key-length?",
-        "keys = { count = 5 }        | workload[1].keys (line 7): unknown key; expected one of name, method, rate, weight, bytes, hit, flush, keys-per-request, ttl, keyspace, key-length, distribution, exponent, command, path, key-offset, cardinality, inner-keyspace, inner-key-length, value-kind, compression-ratio, values, script, range-start, range-end, by-score, truncate, subscribers, ratelimit",
+        "keys = { count = 5 }        | workload[1].keys (line 7): unknown key; expected one of name, method, keys-per-request, subscribers, bytes, hit, flush, rate, keyspace, key-length, distribution, exponent, ttl, command, path, ratelimit, weight, key-offset, cardinality, inner-keyspace, inner-key-length, value-kind, compression-ratio, values, script, range-start, range-end, by-score, truncate",
     })
     void badWorkloadValues(String lines, String message) {
         String toml = """
@@ -551,8 +551,10 @@ class ConfigResolverFileTest {
         assertEquals(f + ": threads (line 1): unknown key; expected one of general, workload, slo",
                 error("threads = 4\n"));
         assertEquals(f + ": genral (line 1): unknown key; did you mean general?", error("[genral]\nthreads = 4\n"));
-        assertEquals(f + ": workload[0].keys (line 3): unknown key; expected one of name, method, rate, weight, bytes,"
-                        + " hit, flush, keys-per-request, ttl, keyspace, key-length, distribution, exponent, command, path, key-offset, cardinality, inner-keyspace, inner-key-length, value-kind, compression-ratio, values, script, range-start, range-end, by-score, truncate, subscribers, ratelimit",
+        assertEquals(f + ": workload[0].keys (line 3): unknown key; expected one of name, method,"
+                        + " keys-per-request, subscribers, bytes, hit, flush, rate, keyspace, key-length, distribution, exponent,"
+                        + " ttl, command, path, ratelimit, weight, key-offset, cardinality, inner-keyspace, inner-key-length,"
+                        + " value-kind, compression-ratio, values, script, range-start, range-end, by-score, truncate",
                 error("[[workload]]\nmethod = \"get\"\n[workload.keys]\ncount = 5\n"));
     }
 

@@ -102,6 +102,76 @@ class PoolConfigTest {
         assertTrue(resolve(s -> s.config = cluster).pool().cluster());
     }
 
+    /**
+     * config.toml writes the servers' settings from their declarations, only those that apply, and
+     * running it again makes the same servers.
+     */
+    @Test
+    void theRunDirectorysConfigCarriesTheServers() throws IOException {
+        List<String> two = List.of("127.0.0.1:11211", "127.0.0.1:11212:3");
+        assertWritten("servers = [\"127.0.0.1:11211\", \"127.0.0.1:11212:3\"]\ndistribution = \"modula\"\nprotocol =",
+                s -> {
+                    s.servers = two;
+                    s.distribution = "modula"; // among the key distributions, as run's --distribution gives it
+                });
+        assertWritten("servers = [\"127.0.0.1:7000\"]\ncluster = true\nread-from = \"replica\"\nprotocol =", s -> {
+            s.protocol = "redis";
+            s.server = "127.0.0.1:7000";
+            s.cluster = true;
+            s.readFrom = "replica";
+        });
+        assertWritten("[general]\nserver = \"127.0.0.1:11211\"\nprotocol =", s -> s.server = "127.0.0.1:11211:5");
+        Path file = toml("[general]\nservers = [\"127.0.0.1:1\", \"127.0.0.1:2\"]\n");
+        assertWritten("servers = [\"127.0.0.1:1\", \"127.0.0.1:2\"]\ndistribution = \"ketama\"\nprotocol =", s -> s.config = file);
+        assertFalse(io.fluxperf.engine.rundir.EffectiveConfig.toml(resolve(s -> { })).contains("server"),
+                "the embedded target has no server to write");
+    }
+
+    private void assertWritten(String expected, Consumer<RunSettings> set) throws IOException {
+        RunConfig c = resolve(set);
+        String written = io.fluxperf.engine.rundir.EffectiveConfig.toml(c);
+        assertTrue(written.contains(expected), written);
+        Path again = dir.resolve("config.toml");
+        Files.writeString(again, written);
+        RunConfig rerun = resolve(s -> s.config = again);
+        assertEquals(c.pool(), rerun.pool());
+        assertEquals(c.server(), rerun.server());
+    }
+
+    /**
+     * PoolOptions keeps the servers' settings as a file gives them: only what applies, and a
+     * setting of the servers that nothing combines as it was resolved.
+     */
+    @Test
+    void poolOptionsKeepWhatAFileWouldSay() {
+        Setting<Integer> other = Setting.of("other", Setting.Scope.POOL, SettingType.integer(0, 9));
+        PoolOptions pool = PoolOptions.of(List.of("a:1", "b:2"), ServerDistribution.MODULA, false, ReadFrom.MASTER,
+                SettingValues.none().with(other, 7).with(Settings.THREADS, 4).with(Settings.CLUSTER, true));
+        assertEquals(7, pool.get(other));
+        assertEquals(null, pool.get(Settings.THREADS), "a setting of [general] is no pool's");
+        assertEquals(null, pool.get(Settings.READ_FROM), "reads from the masters go without saying without a cluster");
+        assertFalse(pool.cluster(), "the arguments, not the values given beside them, say what is combined");
+        assertEquals(ServerDistribution.MODULA, pool.get(Settings.SERVER_DISTRIBUTION));
+        PoolOptions cluster = PoolOptions.of(List.of("a:1"), ServerDistribution.MODULA, true, ReadFrom.MASTER);
+        assertEquals(null, cluster.get(Settings.SERVER_DISTRIBUTION), "a cluster places keys by its slot map");
+        assertEquals(ReadFrom.MASTER, cluster.get(Settings.READ_FROM));
+        assertEquals(ServerDistribution.KETAMA, cluster.distribution());
+        assertThrows(IllegalArgumentException.class,
+                () -> PoolOptions.of(List.of("a:1", "b:2"), ServerDistribution.KETAMA, false, ReadFrom.REPLICA));
+    }
+
+    @Test
+    void runsDistributionNamesTheKeysAndTheServersApart() {
+        RunSettings s = new RunSettings();
+        s.servers = List.of("127.0.0.1:1", "127.0.0.1:2");
+        Flags flags = s.toFlags().toBuilder().set(Settings.DISTRIBUTION, List.of("zipf", "modula")).build();
+        RunConfig c = ConfigResolver.resolve(flags);
+        assertEquals(ServerDistribution.MODULA, c.pool().distribution());
+        assertEquals(KeyDistribution.ZIPF, c.workloads().get(0).keyspace().distribution());
+        assertTrue(flags.has(Settings.SERVER_DISTRIBUTION));
+        assertFalse(Flags.builder().set(Settings.DISTRIBUTION, "zipf").build().has(Settings.SERVER_DISTRIBUTION));
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "server = \"a:1\"\\nservers = [\"b:2\", \"c:3\"] | general.servers (line 3): give server or servers, not both",

@@ -39,6 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -99,13 +100,23 @@ class SocketWireTest {
     }
 
     private Wire connect(SocketAddress target, WireListener listener, boolean tcpNoDelay) throws Exception {
-        return startConnect(target, listener, tcpNoDelay, deadlines).get(10, TimeUnit.SECONDS);
+        return startConnect(target, listener, tcpNoDelay, false, deadlines).get(10, TimeUnit.SECONDS);
+    }
+
+    /** A held connection's wire (many requests), Nagle's algorithm off. */
+    private SocketWire connectHeld(WireListener listener) throws Exception {
+        return (SocketWire) startConnect(peerAddress(), listener, true, true, deadlines).get(10, TimeUnit.SECONDS);
     }
 
     private CompletableFuture<Wire> startConnect(SocketAddress target, WireListener listener, boolean tcpNoDelay,
                                                  ConnectDeadlines timeouts) {
+        return startConnect(target, listener, tcpNoDelay, false, timeouts);
+    }
+
+    private CompletableFuture<Wire> startConnect(SocketAddress target, WireListener listener, boolean tcpNoDelay,
+                                                 boolean held, ConnectDeadlines timeouts) {
         CompletableFuture<Wire> done = new CompletableFuture<>();
-        io().execute(() -> SocketWire.connect(io(), target, listener, ByteBufAllocator.DEFAULT, tcpNoDelay, timeouts,
+        io().execute(() -> SocketWire.connect(io(), target, listener, ByteBufAllocator.DEFAULT, tcpNoDelay, held, timeouts,
                 (wire, error) -> {
                     if (error != null) {
                         done.completeExceptionally(error);
@@ -331,6 +342,8 @@ class SocketWireTest {
         }
     }
 
+    private static final int UNIX_REQUEST = SocketWire.ONE_SEGMENT * 4;
+
     @Test
     void aUnixSocketWorksToo() throws Exception {
         Path path = dir.resolve("peer.sock");
@@ -338,7 +351,7 @@ class SocketWireTest {
             unix.bind(UnixDomainSocketAddress.of(path));
             Thread t = new Thread(() -> {
                 try (SocketChannel s = unix.accept()) {
-                    ByteBuffer b = ByteBuffer.allocate(4);
+                    ByteBuffer b = ByteBuffer.allocate(UNIX_REQUEST);
                     while (b.hasRemaining() && s.read(b) >= 0) {
                         // reading the request
                     }
@@ -351,11 +364,152 @@ class SocketWireTest {
             peers.add(t);
             RecordingWireListener listener = new RecordingWireListener();
             Wire wire = connect(new DomainSocketAddress(new File(path.toString())), listener, true);
-            write(wire, ascii("ping"));
+            // more than a segment: TCP would turn Nagle's algorithm off here, which a Unix socket refuses
+            write(wire, new byte[UNIX_REQUEST]);
             listener.closed.get(5, TimeUnit.SECONDS);
             assertEquals("pong", listener.taken.toString(StandardCharsets.US_ASCII));
             assertTrue(listener.ended);
+            assertTrue(listener.failures.isEmpty(), listener.failures.toString());
         }
+    }
+
+    /** Writes {@code bytes} as one batch in a buffer from the wire, on the loop; returns the buffer. */
+    private ByteBuf writeBatch(Wire wire, byte[] bytes) throws Exception {
+        return io().submit(() -> {
+            ByteBuf b = wire.buffer(64);
+            b.writeBytes(bytes);
+            wire.write(b);
+            return b;
+        }).get(5, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aHeldSocketEncodesEachBatchIntoTheLastOnesBufferAndLetsItGoAtTheClose() throws Exception {
+        CompletableFuture<byte[]> seen = new CompletableFuture<>();
+        serve(1, s -> {
+            seen.complete(s.getInputStream().readNBytes(14));
+            s.getOutputStream().write(ascii("VALUE"));
+            s.getInputStream().read(); // until the wire closes
+        });
+        RecordingWireListener listener = new RecordingWireListener();
+        SocketWire wire = connectHeld(listener);
+        ByteBuf first = writeBatch(wire, ascii("get a\r\n"));
+        ByteBuf second = writeBatch(wire, ascii("get b\r\n"));
+        assertSame(first, second, "the second batch was encoded into the first one's buffer");
+        assertEquals(1, second.refCnt(), "the wire alone keeps it");
+        assertArrayEquals(ascii("get a\r\nget b\r\n"), seen.get(5, TimeUnit.SECONDS));
+        await("the reply").atMost(Duration.ofSeconds(5)).until(() -> listener.taken.size() == 5);
+        io().submit(wire::close).get(5, TimeUnit.SECONDS);
+        assertEquals(wire, listener.closed.get(5, TimeUnit.SECONDS));
+        assertEquals(0, second.refCnt(), "released with the wire");
+        assertFalse(listener.ended, "our own close is no end of the server's stream");
+        assertTrue(listener.failures.isEmpty(), listener.failures.toString());
+    }
+
+    /**
+     * A stream of small replies that fills the read buffer with a part of a reply at its end moves
+     * that part down instead of doubling the buffer at every full read.
+     */
+    @Test
+    void aHeldSocketsReadBufferStaysSmallUnderAStreamOfSmallReplies() throws Exception {
+        int record = 10; // a reply of 10 bytes: 2,048-byte reads end inside one
+        int records = 100_000;
+        serve(1, s -> {
+            byte[] chunk = new byte[record * 1000];
+            OutputStream out = s.getOutputStream();
+            for (int i = 0; i < records / 1000; i++) {
+                out.write(chunk);
+            }
+            s.getInputStream().read(); // until the wire closes
+        });
+        java.util.concurrent.atomic.AtomicLong taken = new java.util.concurrent.atomic.AtomicLong();
+        int[] largest = {0};
+        WireListener replies = new WireListener() {
+            @Override
+            public void received(Wire from, ByteBuf in) {
+                int whole = in.readableBytes() / record * record; // a reply's part waits for the rest
+                in.skipBytes(whole);
+                taken.addAndGet(whole);
+                largest[0] = Math.max(largest[0], ((SocketWire) from).readBufferCapacity());
+            }
+
+            @Override
+            public void ended(Wire from, ByteBuf in) {
+            }
+
+            @Override
+            public void readComplete() {
+            }
+
+            @Override
+            public void failed(Wire from, Throwable cause) {
+            }
+
+            @Override
+            public void closed(Wire from) {
+            }
+        };
+        SocketWire wire = connectHeld(replies);
+        await("every reply").atMost(Duration.ofSeconds(10)).until(() -> taken.get() == (long) record * records);
+        int capacity = io().submit(() -> largest[0]).get(5, TimeUnit.SECONDS);
+        assertTrue(capacity <= 4096, "the read buffer grew to " + capacity + " bytes");
+        io().submit(wire::close).get(5, TimeUnit.SECONDS);
+    }
+
+    /**
+     * A held socket takes "writable" edges only while a write waits for room: twice a batch bigger
+     * than the socket takes, with batches written behind it, arrives whole and in order, and so does
+     * a small batch once the socket has room again.
+     */
+    @Test
+    void aHeldSocketsBatchesThatWaitForRoomArriveWholeAndInOrder() throws Exception {
+        byte[] big = new byte[8 << 20];
+        new Random(5).nextBytes(big);
+        byte[] behind = ascii("behind\r\n");
+        byte[] last = ascii("last\r\n");
+        int total = 2 * (big.length + behind.length) + last.length;
+        CompletableFuture<byte[]> seen = new CompletableFuture<>();
+        CountDownLatch[] asked = {new CountDownLatch(1), new CountDownLatch(1)};
+        serve(1, s -> {
+            byte[] all = new byte[total];
+            int at = 0;
+            for (CountDownLatch round : asked) {
+                // the peer reads nothing until the test has written a round: the socket's buffers fill
+                try {
+                    round.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                int n = s.getInputStream().readNBytes(all, at, big.length + behind.length);
+                at += n;
+            }
+            at += s.getInputStream().readNBytes(all, at, last.length);
+            seen.complete(java.util.Arrays.copyOf(all, at));
+        });
+        RecordingWireListener listener = new RecordingWireListener();
+        SocketWire wire = connectHeld(listener);
+        List<ByteBuf> bigOnes = new ArrayList<>();
+        for (CountDownLatch round : asked) {
+            bigOnes.add(writeBatch(wire, big));
+            writeBatch(wire, behind);
+            round.countDown();
+        }
+        // the second round's bytes may still be on their way: this one waits behind them or goes at once
+        writeBatch(wire, last);
+        byte[] expected = new byte[total];
+        for (int r = 0, at = 0; r < 2; r++) {
+            System.arraycopy(big, 0, expected, at, big.length);
+            System.arraycopy(behind, 0, expected, at + big.length, behind.length);
+            at += big.length + behind.length;
+        }
+        System.arraycopy(last, 0, expected, total - last.length, last.length);
+        assertArrayEquals(expected, seen.get(20, TimeUnit.SECONDS));
+        assertTrue(listener.failures.isEmpty(), listener.failures.toString());
+        for (ByteBuf b : bigOnes) {
+            assertEquals(0, (int) io().submit(b::refCnt).get(5, TimeUnit.SECONDS),
+                    "a buffer larger than the wire keeps is released once written");
+        }
+        io().submit(wire::close).get(5, TimeUnit.SECONDS);
     }
 
     private Exception assertFailure(SocketAddress target) {
