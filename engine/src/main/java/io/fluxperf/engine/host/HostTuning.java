@@ -1,5 +1,6 @@
 package io.fluxperf.engine.host;
 
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -23,8 +24,9 @@ import java.util.concurrent.TimeUnit;
  *       tasks later do.</li>
  *   <li><b>Settling after the in-process warm-up</b> (a process of its own): the JIT gets up to
  *       300 ms to finish the compiles the warm-up queued before the first measured send.</li>
- *   <li><b>Priorities and courtesy</b> (a paced run in a process of its own): from the end of the
- *       in-process warm-up, else of the --warmup (3 s into a run with neither), the JIT's compiler threads and the run's own thread
+ *   <li><b>Priorities and courtesy</b> (a paced run in a process of its own): 0.5 s before the
+ *       --warmup ends, else from the end of the in-process warm-up (3 s into a run with neither),
+ *       the JIT's compiler threads and the run's own thread
  *       drop to nice 19 ({@link HousekeepingPriority}), and the run's thread offers the CPU back
  *       between the steps of a window's bookkeeping ({@link #pause()}, {@link CpuCourtesy}).</li>
  * </ul>
@@ -94,18 +96,29 @@ public final class HostTuning {
     /**
      * The in-process warm-up is over and the measured run is next: lets the JIT finish what the
      * warm-up queued (at most {@link #JIT_SETTLE_MAX_NANOS}; a compile the warm-up's last requests
-     * started would otherwise share the CPU with the first measured ones), then drops the
-     * priorities now, so that the {@code renice} falls before the first measured send.
+     * started would otherwise share the CPU with the first measured ones). A run without a
+     * {@code --warmup} of its own has its priorities dropped now, so that the {@code renice} falls
+     * before the first measured send. With one, they drop just before it ends ({@link Load#tick}):
+     * the in-process warm-up's few thousand requests leave the paced path's final compiles to the
+     * run's warm-up, and a compiler at nice 19 on a CPU the loop keeps busy finished them only
+     * well into the windows, while the loop ran the slower code (docs/internals.md, "Priorities").
+     *
+     * @param runWarmup the run's own {@code --warmup}
      */
-    public void afterWarmup() {
+    public void afterWarmup(Duration runWarmup) {
         if (!rehearse) {
             return;
         }
         JitSettle.await(JIT_SETTLE_QUIET_NANOS, JIT_SETTLE_MAX_NANOS);
-        if (lowersPriorities && !lowered) {
+        if (lowersPriorities && !lowered && dropsAfterInProcessWarmup(runWarmup)) {
             lowered = true;
             HousekeepingPriority.lowerCompilersAndCurrentThread();
         }
+    }
+
+    /** Whether priorities drop as the in-process warm-up ends: when the run has no warm-up of its own to drop them in. */
+    static boolean dropsAfterInProcessWarmup(Duration runWarmup) {
+        return runWarmup.toNanos() <= YIELD_BEFORE_WINDOW_NANOS;
     }
 
     /** On each load loop, as it starts. */

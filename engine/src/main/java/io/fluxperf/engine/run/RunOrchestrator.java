@@ -345,7 +345,7 @@ public final class RunOrchestrator {
                 }
                 if (warmup != null && !stopRequested) {
                     warmUp(p, loops, files.trace() != null);
-                    tuning.afterWarmup();
+                    tuning.afterWarmup(config.warmup());
                 }
                 io.fluxperf.engine.trust.LatencyFloor floor = probe == null ? null : probe.measure();
                 if (floor != null) {

@@ -1,8 +1,10 @@
 package io.fluxperf.engine.host;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -82,16 +84,24 @@ class HostTuningTest {
     @Test
     void afterAnInProcessWarmUpTheJitGetsAMomentAndTheLoadDropsPrioritiesAtItsStart() {
         long t0 = System.nanoTime();
-        HostTuning.standard().afterWarmup();
+        HostTuning.standard().afterWarmup(Duration.ZERO);
         assertTrue(System.nanoTime() - t0 < 50 * MS, "a shared process does not wait for the JIT");
         HostTuning own = HostTuning.ownProcess(true, false); // false: this test JVM's priorities stay
         t0 = System.nanoTime();
-        own.afterWarmup();
+        own.afterWarmup(Duration.ZERO);
         assertTrue(System.nanoTime() - t0 < 2_000 * MS, "the wait for the JIT is bounded (200 ms, and a noisy machine)");
         Loops loops = new Loops();
         HostTuning.Load load = own.loadStarts(START, START, loops);
         long next = load.tick(START);
         assertTrue(next - START >= 2_999 * MS, "without lowered priorities the drop stays 3 s into the load: " + next);
+    }
+
+    @Test
+    void aRunWithAWarmUpOfItsOwnDropsPrioritiesInItNotAfterTheInProcessOne() {
+        assertTrue(HostTuning.dropsAfterInProcessWarmup(Duration.ZERO), "no --warmup: before the first measured send");
+        assertTrue(HostTuning.dropsAfterInProcessWarmup(Duration.ofMillis(500)), "too short to drop 0.5 s before its end");
+        assertFalse(HostTuning.dropsAfterInProcessWarmup(Duration.ofSeconds(2)),
+                "--warmup 2: the JIT compiles the paced path at full priority for its first 1.5 s");
     }
 
     @Test
