@@ -35,7 +35,7 @@ import javax.net.ssl.SSLParameters;
  * connections per second are a figure users measure (dperf's CPS), so the client makes plain
  * channels. For connect per request without TLS, even those cost more than the request:
  * {@link SocketWire} registers a bare socket on the loop instead. Held connections use one too with
- * {@code -Dfluxperf.connect.heldBareSockets=true} (off by default until measured on a quiet machine;
+ * {@code -Dfluxperf.connect.heldBareSockets=true} (off by default: paced, it cost the same as a channel;
  * docs/internals.md, "Bare sockets").
  */
 public final class Transports {
