@@ -15,7 +15,7 @@ import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.metrics.WorkloadStats;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.workload.GeneratedLoad;
-import io.fluxperf.testkit.LoadThread;
+import io.fluxperf.testkit.WindowAllocations;
 import io.fluxperf.testkit.MemcachedProcess;
 import io.fluxperf.testkit.PacedRate;
 import io.fluxperf.testkit.RealServers;
@@ -186,21 +186,8 @@ class HeldBareSocketsTest {
         RunConfig config = RunConfig.builder().threads(1).connections(8).pipeline(1).duration(Duration.ofSeconds(1))
                 .windows(3).warmup(Duration.ofSeconds(1)).timeout(Duration.ofSeconds(1)).tcpNoDelay(true).seed(7)
                 .workload(get).build();
-        List<long[]> perWindow = new ArrayList<>(); // {requests, bytes the load thread allocated}
-        long[] last = {-1};
-        RunListener listener = new RunListener() {
-            @Override
-            public void warmupComplete() {
-                last[0] = LoadThread.allocatedBytes();
-            }
-
-            @Override
-            public void window(WindowResult window) {
-                long now = LoadThread.allocatedBytes();
-                perWindow.add(new long[] {window.total().outcomes().requests(), now - last[0]});
-                last[0] = now;
-            }
-        };
+        WindowAllocations listener = new WindowAllocations();
+        List<long[]> perWindow = listener.perWindow(); // {requests, bytes the load thread allocated}
         RunResult result;
         // the suite's leak detector samples buffers and records their paths: its garbage, not the run's
         ResourceLeakDetector.Level leakDetection = ResourceLeakDetector.getLevel();

@@ -4,15 +4,13 @@ import io.fluxperf.engine.config.KeyspaceConfig;
 import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.metrics.RunResult;
-import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.request.Command;
-import io.fluxperf.testkit.LoadThread;
+import io.fluxperf.testkit.WindowAllocations;
 import io.fluxperf.testkit.MemcachedProcess;
 import io.fluxperf.testkit.RealServers;
 import io.netty.util.ResourceLeakDetector;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -38,21 +36,8 @@ class PacedRunAllocationTest {
         RunConfig config = RunConfig.builder().threads(1).connections(8).pipeline(1).duration(Duration.ofSeconds(1))
                 .windows(5).warmup(Duration.ofSeconds(1)).timeout(Duration.ofSeconds(1)).tcpNoDelay(false).seed(7)
                 .workload(get).build();
-        List<long[]> perWindow = new ArrayList<>(); // {requests, bytes the load thread allocated}
-        long[] last = {-1};
-        RunListener listener = new RunListener() {
-            @Override
-            public void warmupComplete() {
-                last[0] = LoadThread.allocatedBytes();
-            }
-
-            @Override
-            public void window(WindowResult window) {
-                long now = LoadThread.allocatedBytes();
-                perWindow.add(new long[] {window.total().outcomes().requests(), now - last[0]});
-                last[0] = now;
-            }
-        };
+        WindowAllocations listener = new WindowAllocations();
+        List<long[]> perWindow = listener.perWindow(); // {requests, bytes the load thread allocated}
         RunResult result;
         // the suite's leak detector samples buffers and records their paths: its garbage, not the run's
         ResourceLeakDetector.Level leakDetection = ResourceLeakDetector.getLevel();

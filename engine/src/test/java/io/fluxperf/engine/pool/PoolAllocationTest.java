@@ -3,16 +3,13 @@ package io.fluxperf.engine.pool;
 import io.fluxperf.engine.config.KeyspaceConfig;
 import io.fluxperf.engine.config.ServerDistribution;
 import io.fluxperf.engine.config.WorkloadConfig;
-import io.fluxperf.engine.load.RunListener;
 import io.fluxperf.engine.metrics.RunResult;
-import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.request.Command;
-import io.fluxperf.testkit.LoadThread;
+import io.fluxperf.testkit.WindowAllocations;
 import io.fluxperf.testkit.MemcachedProcess;
 import io.fluxperf.testkit.RealServers;
 import io.netty.util.ResourceLeakDetector;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -34,21 +31,8 @@ class PoolAllocationTest {
     void aWarmPacedPoolAllocatesNothingPerRequest(MemcachedProcess a, MemcachedProcess b, MemcachedProcess c) {
         WorkloadConfig get = WorkloadConfig.of(Command.GET).withRate(RATE)
                 .withKeyspace(KeyspaceConfig.defaults().withCount(1000));
-        List<long[]> perWindow = new ArrayList<>(); // {requests, bytes the load thread allocated}
-        long[] last = {-1};
-        RunListener listener = new RunListener() {
-            @Override
-            public void warmupComplete() {
-                last[0] = LoadThread.allocatedBytes();
-            }
-
-            @Override
-            public void window(WindowResult window) {
-                long now = LoadThread.allocatedBytes();
-                perWindow.add(new long[] {window.total().outcomes().requests(), now - last[0]});
-                last[0] = now;
-            }
-        };
+        WindowAllocations listener = new WindowAllocations();
+        List<long[]> perWindow = listener.perWindow(); // {requests, bytes the load thread allocated}
         RunResult result;
         ResourceLeakDetector.Level leakDetection = ResourceLeakDetector.getLevel();
         ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
