@@ -37,7 +37,7 @@ class ReportHtmlTest {
                 [general]
                 protocol = "memcache"
                 connections = 2
-                duration = 3
+                duration = 1
                 windows = 3
 
                 [[workload]]

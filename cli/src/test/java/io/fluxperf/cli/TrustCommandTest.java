@@ -151,8 +151,10 @@ class TrustCommandTest {
     @Tag("timing")
     void aClientShortOfCpuIsClientLimited() throws Exception {
         Path output = dir.resolve("starved.out");
+        // one second is enough: the busy process holds half the CPU for all of it, and the run queue's share of a
+        // window does not grow with the window's length
         Process run = CliRun.inChildJvm(output, List.of("taskset", "-c", "0"), List.of(), "run", "--rate", "10000",
-                "-d", "2", "--no-live");
+                "-d", "1", "--no-live");
         // the busy process takes half of the child's CPU from its config echo on, before anything is sent: the
         // run is starved, and the JVM's start, which the verdict does not judge, is not (it took twice as long)
         Process spinner = null;
@@ -175,7 +177,8 @@ class TrustCommandTest {
     @Test
     void theFloorIsAtOrBelowTheServiceTimeOfASlowRun(MemcachedProcess memcached) throws Exception {
         Path json = dir.resolve("slow.json");
-        CliRun run = CliRun.of("run", "-s", memcached.address(), "--rate", "500", "-d", "2", "--no-live", "--json",
+        // the floor is probed before the load; one second at 500/s gives the service p50 of 500 requests
+        CliRun run = CliRun.of("run", "-s", memcached.address(), "--rate", "500", "-d", "1", "--no-live", "--json",
                 json.toString());
         assertEquals(0, run.exitCode(), run.out() + run.err());
         JsonNode r = JSON.readTree(json.toFile());
