@@ -38,7 +38,8 @@ class BusyPollCommandTest {
         assertEquals(requests, memcached.stats().get("get_hits"));
         String cpu = run.line("CPU:");
         assertTrue(Double.parseDouble(cpu.split(" ")[3]) >= 0.5, "the polling loop keeps a CPU busy: " + cpu);
-        assertFalse(run.out().contains("Client: a load thread"), "idle polls are not work: " + run.out());
+        // the saturation line only: a loaded machine may add "Client: a load thread waited for a CPU", which is true
+        assertFalse(run.out().contains("Client: a load thread was on CPU"), "idle polls are not work: " + run.out());
         run.line("Send lag:");
     }
 }

@@ -125,6 +125,9 @@ class SweepCommandTest {
     /**
      * The embedded memcache server with 2 ms per reply, on 10 connections of one request each,
      * holds at most 5,000/s: 250 and 1,500/s are good, 9,000/s is not, nor is the bisection's 5,250.
+     * The rates tried are far from the capacity on both sides, so a shared machine's stalls do not
+     * decide the test. This is the one sweep of this scenario: its steps are checked here from the
+     * sweep's files, as the engine's SweepTest once checked them on a sweep of its own.
      */
     @Tag("timing")
     @Test
@@ -145,6 +148,32 @@ class SweepCommandTest {
             JsonNode json = new ObjectMapper().readTree(out.resolve("sweep.json").toFile());
             assertEquals(1500, json.get("knee").asInt());
             assertEquals(4, json.get("steps").size());
+            JsonNode steps = json.get("steps");
+            List<Double> targets = new ArrayList<>();
+            steps.forEach(step -> targets.add(step.get("target").asDouble()));
+            assertEquals(List.of(250.0, 1500.0, 9000.0, 5250.0), targets, steps.toString());
+            // 250 and 1,500 held (5 % and 30 % of 5,000/s); 9,000 not, capped by the server; the bisection's 5,250 not either
+            assertTrue(steps.get(0).get("met").asBoolean() && steps.get(1).get("met").asBoolean(), steps.toString());
+            JsonNode bad = steps.get(2);
+            assertFalse(bad.get("met").asBoolean(), bad.toString());
+            assertFalse(bad.get("reached").asBoolean(), bad.toString());
+            assertTrue(bad.get("achieved").asDouble() < 5100, "the server's capacity caps what a step achieves: " + bad);
+            assertTrue(steps.get(3).get("refinement").asBoolean() && !steps.get(3).get("met").asBoolean(), steps.get(3).toString());
+            assertTrue(json.get("stoppedBecause").asText().startsWith("at 9,000/s: "), json.toString());
+            JsonNode good = steps.get(1);
+            assertTrue(good.get("p50").asLong() >= 2_000_000, "the delay is in the latency: " + good);
+            assertTrue(Math.abs(good.get("achieved").asDouble() - 1500) < 15, "achieved: " + good);
+            assertEquals(0, good.get("errors").asLong(), good.toString());
+            String table = Files.readString(out.resolve("sweep.txt"));
+            assertTrue(table.contains("Knee: 1,500/s"), table);
+            assertTrue(table.lines().anyMatch(l -> l.startsWith("3 ") && l.contains("9,000") && l.contains("no: ")), table);
+            BufferedImage png = ImageIO.read(out.resolve("sweep.png").toFile());
+            assertNotNull(png, "the PNG decodes");
+            assertEquals(960, png.getWidth(), "the plot's frame width (PlotFrame.WIDTH)");
+            String html = Files.readString(out.resolve("sweep.html"));
+            assertEquals(4 * 3, count(html, "class=\"point\""), "a point per step and series");
+            assertTrue(html.contains("<g id=\"knee\" data-target=\"1500\""), "the knee is marked");
+            assertTrue(html.contains("data-objective=\"p50&lt;20ms\" data-bound-ms=\"20\""), "the objective's line");
             // each step is a run directory that report reads back
             for (String step : List.of("step-01-250", "step-02-1500", "step-03-9000", "step-04-5250")) {
                 Path dir = out.resolve(step);
@@ -171,8 +200,9 @@ class SweepCommandTest {
         Path out = null;
         String text = "";
         // a shared host's stall of tens of ms breaks p99<1ms at any rate; such a sweep ends at its first
-        // step without a knee, and is tried again (up to three times) before the test gives up on this host
-        for (int attempt = 1; attempt <= 3; attempt++) {
+        // step without a knee, and is tried once more before the test gives up on this host (a third try
+        // cost the loaded suite 12 s and never found a knee where two had not)
+        for (int attempt = 1; attempt <= 2; attempt++) {
             out = tmp.resolve("mc-" + attempt);
             CliRun run = CliRun.of("sweep", "-s", memcached.address(), "--hit", "--keyspace", "1000", "-c", "8",
                     "--from", "10000", "--factor", "2", "--to", "400000", "--window", "2s", "--warmup", "500ms",
@@ -223,7 +253,7 @@ class SweepCommandTest {
             assertTrue(p99 > 30, "the p99 points (and line) are on screen: " + p99 + " pixels");
         }
         assumeTrue(Files.isExecutable(CHROMIUM), "chromium is not installed");
-        assumeTrue(kneeNamed, "this host did not hold p99<1ms even at 10,000/s in three sweeps: " + text);
+        assumeTrue(kneeNamed, "this host did not hold p99<1ms even at 10,000/s in two sweeps: " + text);
     }
 
     private String chromium(List<String> args) throws Exception {

@@ -47,22 +47,40 @@ class RateChangeTest {
             List<AdminRun.Timed<IntervalSample>> stats = run.stats;
             StringBuilder seen = new StringBuilder();
             IntervalSample firstFull = null;
+            IntervalSample secondFull = null;
+            long sincePut = 0;
+            double allowed = 0;
             for (AdminRun.Timed<IntervalSample> t : stats) {
                 IntervalSample s = t.value();
                 double rps = s.responses() / s.seconds();
-                seen.append(String.format("%.1f s: %.0f/s%n", s.second(), rps));
-                if (s.seconds() > 0.5) {
-                    assertTrue(rps <= 21_000, "a second above 21,000/s (a burst):\n" + seen);
-                }
+                seen.append(String.format("%.1f s: %.0f/s, send lag p99 %.1f ms%n", s.second(), rps, s.sendLagP99() / 1e6));
                 long started = t.nanos() - (long) (s.seconds() * 1e9);
-                if (firstFull == null && started >= put && s.seconds() > 0.9) {
-                    firstFull = s;
+                if (t.nanos() > put) {
+                    // no burst: since the PUT, never more than the new schedule allows. Not "no second above
+                    // 21,000/s": a loaded machine's client fell behind (15,700/s) and caught up (21,289/s) within it
+                    sincePut += s.responses();
+                    allowed += 5_000 * Math.max(0, put - started) / 1e9 + 20_000 * (t.nanos() - Math.max(started, put)) / 1e9;
+                    assertTrue(sincePut <= allowed * 1.05 + 500, "more since the PUT than 20,000/s allows (a burst): "
+                            + sincePut + " against " + Math.round(allowed) + "\n" + seen);
+                }
+                if (started >= put && s.seconds() > 0.9) {
+                    if (firstFull == null) {
+                        firstFull = s;
+                    } else if (secondFull == null) {
+                        secondFull = s;
+                    }
                 }
             }
-            // the first whole second after the PUT: its interval begins within a second of it
+            // the first whole second after the PUT: its interval begins within a second of it. A client that
+            // fell behind in it (send lag p99 over 10 ms: the CPU was not its own) reaches it in the next one
             assertTrue(firstFull != null, "no whole second after the PUT:\n" + seen);
-            double reached = firstFull.responses() / firstFull.seconds();
-            assertEquals(20_000, reached, 20_000 * 0.02, "the first whole second after the PUT:\n" + seen);
+            IntervalSample judged = firstFull.sendLagP99() > 10_000_000 && secondFull != null ? secondFull : firstFull;
+            double reached = judged.responses() / judged.seconds();
+            if (judged == firstFull) {
+                assertEquals(20_000, reached, 20_000 * 0.02, "the first whole second after the PUT:\n" + seen);
+            } else {
+                assertTrue(reached >= 20_000 * 0.98, "the second after a first one behind its schedule:\n" + seen);
+            }
             assertTrue(seen.length() > 0);
             // the report's windows carry the rate asked for in their own time
             WindowResult last = run.windows.get(run.windows.size() - 1);
