@@ -17,10 +17,11 @@ import org.HdrHistogram.AbstractHistogram;
  * <p>A thread's interval counts its latencies in ints ({@link #interval}), which halves the largest
  * part of a run's heap and keeps each histogram within one 256-KB region of Shenandoah's (a 270-KB
  * one takes two). No bucket can reach 2^31 in one interval: the run's clock ends every interval
- * within {@link #MAX_INTERVAL_NANOS}, in which a thread would have to end more than 2^31 − 1
- * requests, where the highest rate a run may ask for is 10^9/s over all its threads, and a load
- * thread ends a few million at most closed loop. HdrHistogram checks each count too, and throws
- * rather than wrap. Sums over windows and the run count in longs.
+ * within {@link #MAX_INTERVAL_NANOS} (and a long preload swaps as often), in which a thread would
+ * have to end more than 2^31 − 1 requests: twice the highest rate a run may ask for (10^9/s over
+ * all its threads), and far beyond what a load thread ends closed loop (under a million a second).
+ * HdrHistogram checks each count too, and throws rather than wrap. Sums over windows, seconds and
+ * the run count in longs.
  */
 final class ThreadFigures {
     /**
