@@ -19,6 +19,8 @@
 # to compare collectors, e.g.
 #   GC_OPTS='' bench/heap.sh                                # the JVM's default, G1
 #   GC_OPTS='-XX:+UseZGC' bench/heap.sh
+# JAVA_OPTS [none]: more JVM options for the run, to try one against the launcher's, e.g.
+#   JAVA_OPTS='-XX:NativeMemoryTracking=summary' bench/heap.sh   # then jcmd PID VM.native_memory summary
 # CONFIG [none]: a config file to run in place of the generated get workload (its rate, threads,
 # connections and windows are the file's; DURATION and RATE then do nothing), with a statistics
 # block every second and the admin endpoint, e.g. issue 53's scaling run of 20 workloads:
@@ -45,7 +47,7 @@ for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
 load=(-t "$THREADS" -c $((CONNECTIONS / THREADS)) --rate "$RATE" -d "$DURATION" -w 1 --method get --hit --keyspace 100000)
 [ -n "$CONFIG" ] && load=(--config "$CONFIG" --stats-interval 1 --admin "127.0.0.1:0")
 if [ -n "${GC_OPTS+set}" ]; then export FLUXPERF_GC_OPTS="$GC_OPTS"; fi
-FLUXPERF_JAVA_OPTS="-Xmx$HEAP -Xlog:gc,gc+phases=info:file=$out/gc.log:timemillis,uptime" \
+FLUXPERF_JAVA_OPTS="-Xmx$HEAP -Xlog:gc,gc+phases=info:file=$out/gc.log:timemillis,uptime ${JAVA_OPTS:-}" \
     /usr/bin/time -f '%M %U %S' -o "$out/rss" ./fluxperf run \
     -s "127.0.0.1:$port" "${load[@]}" --warmup 3 --no-live --out "$out/run" >"$out/run.txt" 2>&1 &
 runpid=$!

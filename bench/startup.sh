@@ -40,7 +40,7 @@ first_request() {  # <command...>: ms from exec to the listener's first byte
 
 with_cds=$(for _ in $(seq "$RUNS"); do first_request ./fluxperf run; done | median)
 plain=$(for _ in $(seq "$RUNS"); do first_request java -jar cli/target/fluxperf.jar run; done | median)
-# a paced run warms up longer in-process (10,000 requests at 20,000/s or faster) before its first send
+# a paced run warms up in-process until C2 has compiled its path (2.6-7 s of load at 20,000/s or faster)
 paced=$(for _ in $(seq "$RUNS"); do FIRST_ARGS="--rate 1000 -d 1" first_request ./fluxperf run; done | median)
 whole=$(for _ in $(seq "$RUNS"); do
     t0=$(now_ms); ./fluxperf run --requests 1 -c 1 --no-live >/dev/null; echo $(( $(now_ms) - t0 ))

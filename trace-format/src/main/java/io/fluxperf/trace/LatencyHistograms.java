@@ -1,6 +1,8 @@
 package io.fluxperf.trace;
 
+import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.IntCountsHistogram;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -41,12 +43,21 @@ public final class LatencyHistograms {
     }
 
     /**
+     * A new, empty latency histogram of the same range and precision whose counts are ints: half the
+     * memory (132 KB of counts instead of 264 KB), for an interval that can never count 2^31 values
+     * in one bucket. Sums that grow without a bound (a window, a whole run) use {@link #create()}.
+     */
+    public static IntCountsHistogram createInterval() {
+        return new IntCountsHistogram(1, HIGHEST_TRACKABLE_NANOS, SIGNIFICANT_DIGITS);
+    }
+
+    /**
      * Records one latency, clamped into the histogram's range.
      *
      * @param latencyNanos latency, ns
      * @return false when the value had to be clamped
      */
-    public static boolean record(Histogram histogram, long latencyNanos) {
+    public static boolean record(AbstractHistogram histogram, long latencyNanos) {
         if (latencyNanos < 0) {
             histogram.recordValue(0);
             return false;

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -245,7 +246,7 @@ public final class LiveFigures implements LiveFeed {
     }
 
     @Override
-    public synchronized void interval(IntervalSample sample, Histogram all, Histogram lag, Histogram[] latencyByWorkload,
+    public synchronized void interval(IntervalSample sample, AbstractHistogram all, Histogram lag, Histogram[] latencyByWorkload,
                                       Histogram[] serviceByWorkload, long[][] windowSoFar, ConnectionCounts connections,
                                       double[] rates) {
         int n = names.size();
@@ -309,7 +310,7 @@ public final class LiveFigures implements LiveFeed {
         publish();
     }
 
-    private static long[] heat(Histogram h) {
+    private static long[] heat(AbstractHistogram h) {
         long[] counts = new long[HEAT_BOUNDS_NANOS.length + 1];
         if (h.getTotalCount() == 0) {
             return counts;

@@ -1,7 +1,9 @@
 package io.fluxperf.engine.host;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * What a run does to the JVM and the machine so that the load loops, not the client's own
@@ -22,8 +24,11 @@ import java.util.concurrent.TimeUnit;
  *       seconds the loops are woken from outside every 100 µs, so that the profile the JIT compiles
  *       the loop's wait from has seen a task arrive at every point of it, as the window ends'
  *       tasks later do.</li>
+ *   <li><b>An in-process warm-up until C2 has compiled</b> (a paced run in a process of its own):
+ *       its main rounds last until C2 rests while they load, each under the exercises above
+ *       ({@link #endWhenCompiled}, {@link #warmupRound}).</li>
  *   <li><b>Settling after the in-process warm-up</b> (a process of its own): the JIT gets up to
- *       300 ms to finish the compiles the warm-up queued before the first measured send.</li>
+ *       200 ms to finish the compiles the warm-up queued before the first measured send.</li>
  *   <li><b>Priorities and courtesy</b> (a paced run in a process of its own): 0.5 s before the
  *       --warmup ends, else from the end of the in-process warm-up (3 s into a run with neither),
  *       the JIT's compiler threads and the run's own thread
@@ -53,6 +58,22 @@ public final class HostTuning {
     /** After the in-process warm-up, how long the JIT must have compiled nothing, and the longest wait for that. */
     private static final long JIT_SETTLE_QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(30);
     private static final long JIT_SETTLE_MAX_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
+    /**
+     * The in-process warm-up's main rounds ({@link #endWhenCompiled}): how long C2 must be idle, how
+     * often it is looked at, and the least length of a round: long enough, after the first round's
+     * end threw code away, for the second to profile it again and queue it for C2.
+     */
+    private static final long COMPILED_QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(300);
+    private static final long COMPILED_LOOK_NANOS = TimeUnit.MILLISECONDS.toNanos(25);
+    private static final long COMPILED_MIN_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /**
+     * The longest first and second main rounds: a C2 that never rests (a machine busy with other
+     * work) costs no more start-up than this. The second recompiles what the first's end threw away
+     * (the source's end, the stop from another thread: branches the compiled code never saw); its
+     * own end then finds them in the profile.
+     */
+    public static final List<Duration> COMPILED_ROUNDS = List.of(Duration.ofSeconds(5), Duration.ofSeconds(2));
 
     private final boolean rehearse;
     private final boolean exercise;
@@ -94,14 +115,77 @@ public final class HostTuning {
     }
 
     /**
+     * Whether the in-process warm-up's main rounds last until the JIT has compiled what they run
+     * ({@link #endWhenCompiled}), not a fixed count of requests: a paced run in a process of its
+     * own, whose loops later get the CPU before the compilers (docs/internals.md, "Priorities").
+     */
+    public boolean warmsUntilCompiled() {
+        return rehearse && exercise;
+    }
+
+    /**
+     * The policy of one main round of the in-process warm-up ({@link #warmsUntilCompiled}): the
+     * exercises of a paced run's warm-up (fresh starts of recording, and the loops woken from
+     * outside), so that what C2 compiles there has seen what the measured load does, and nothing
+     * that outlives the round. The round's config is all warm-up (its {@code --warmup} is the
+     * round's bound), so that the exercises run through it.
+     */
+    public HostTuning warmupRound() {
+        return new HostTuning(false, true, false);
+    }
+
+    /**
+     * A main round of the in-process warm-up starts loading: {@code end} is called, once, when C2
+     * has been idle for {@link #COMPILED_QUIET_NANOS} while the load went on, not before
+     * {@link #COMPILED_MIN_NANOS} and at the latest after {@code maxNanos}. A fixed 8,000 requests
+     * ended while C2 was still busy with start-up's methods, whose queue's length raises the counts
+     * a method needs for C2 (HotSpot's Tier4LoadFeedback): the paced path ran C1's code into the
+     * measured windows and was compiled there, at nice 19.
+     *
+     * @return stops the watch (the round ended first)
+     */
+    public Watch endWhenCompiled(long maxNanos, Runnable end) {
+        CompilerWork work = new CompilerWork();
+        Thread watch = new Thread(() -> {
+            long start = System.nanoTime();
+            long quietSince = start;
+            while (true) {
+                LockSupport.parkNanos(COMPILED_LOOK_NANOS);
+                if (Thread.currentThread().isInterrupted()) {
+                    return; // closed: the round ended first
+                }
+                long now = System.nanoTime();
+                if (work.busy()) {
+                    quietSince = now;
+                }
+                if (now - start >= COMPILED_MIN_NANOS && now - quietSince >= COMPILED_QUIET_NANOS
+                        || now - start >= maxNanos) {
+                    end.run();
+                    return;
+                }
+            }
+        }, "fluxperf-jit-watch");
+        watch.setDaemon(true);
+        watch.start();
+        return watch::interrupt;
+    }
+
+    /** A watch that runs until it is closed or has done what it watches for. */
+    public interface Watch extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /**
      * The in-process warm-up is over and the measured run is next: lets the JIT finish what the
      * warm-up queued (at most {@link #JIT_SETTLE_MAX_NANOS}; a compile the warm-up's last requests
      * started would otherwise share the CPU with the first measured ones). A run without a
      * {@code --warmup} of its own has its priorities dropped now, so that the {@code renice} falls
      * before the first measured send. With one, they drop just before it ends ({@link Load#tick}):
-     * the in-process warm-up's few thousand requests leave the paced path's final compiles to the
-     * run's warm-up, and a compiler at nice 19 on a CPU the loop keeps busy finished them only
-     * well into the windows, while the loop ran the slower code (docs/internals.md, "Priorities").
+     * that warm-up meets the real server, and what the embedded target never made happen (a wait
+     * whose deadline had passed, every connection busy) throws compiled code away there; C2
+     * compiles it again at full priority, not at nice 19 on a CPU the loop keeps busy, which
+     * finished the paced path's compiles only well into the windows (docs/internals.md, "Priorities").
      *
      * @param runWarmup the run's own {@code --warmup}
      */

@@ -5,7 +5,7 @@ import io.fluxperf.engine.metrics.TcpHealth;
 import io.fluxperf.engine.metrics.WorkloadStats;
 import java.util.Arrays;
 import java.util.List;
-import org.HdrHistogram.Histogram;
+import org.HdrHistogram.AbstractHistogram;
 
 /**
  * Intervals added up over every thread and over time, on the run's thread: the figures of a
@@ -29,7 +29,7 @@ final class FigureSum {
      * @param pause        between two histogram steps: the host policy's pause
      */
     FigureSum(int workloads, int threads, List<ServerStats> serverShapes, Runnable pause) {
-        this.sum = new ThreadFigures(workloads, serverShapes);
+        this.sum = ThreadFigures.sum(workloads, serverShapes);
         this.cpuSum = new long[threads];
         this.cpuKnown = new boolean[threads];
         this.pause = pause;
@@ -112,7 +112,7 @@ final class FigureSum {
     }
 
     /** Adds {@code from} unless it is empty (an idle workload's histograms cost a pass each otherwise). */
-    private void addHistogram(Histogram into, Histogram from) {
+    private void addHistogram(AbstractHistogram into, AbstractHistogram from) {
         if (from.getTotalCount() > 0) {
             into.add(from);
             pause.run();

@@ -3,6 +3,7 @@ package io.fluxperf.engine.load;
 import io.fluxperf.engine.metrics.ConnectionCounts;
 import io.fluxperf.engine.metrics.IntervalSample;
 import io.fluxperf.engine.metrics.WindowResult;
+import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -32,7 +33,7 @@ public interface LiveFeed {
      * @param connections the running window's connection events so far (null with windowSoFar)
      * @param rates       each workload's target rate now, requests/s (0: unlimited)
      */
-    void interval(IntervalSample sample, Histogram latency, Histogram sendLag, Histogram[] latencyByWorkload,
+    void interval(IntervalSample sample, AbstractHistogram latency, Histogram sendLag, Histogram[] latencyByWorkload,
                   Histogram[] serviceByWorkload, long[][] windowSoFar, ConnectionCounts connections, double[] rates);
 
     /** A measured window has ended: its figures now count as closed, and the next window starts empty. */

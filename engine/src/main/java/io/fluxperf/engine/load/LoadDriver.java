@@ -40,7 +40,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Everything here runs on the event loop (single-threaded, no locks); the run's thread talks
  * to it only through tasks that return futures.
  */
-final class LoadDriver implements SlotEvents {
+final class LoadDriver implements SlotEvents, RunClock.LoadThread {
     private final int index;
     private final int threads;
     private final EventLoop loop;
@@ -184,7 +184,8 @@ final class LoadDriver implements SlotEvents {
     }
 
     /** Emptied figures of this thread's shape (its workloads, and its servers when it has several). */
-    ThreadFigures newFigures() {
+    @Override
+    public ThreadFigures newFigures() {
         return recorder.newFigures();
     }
 
@@ -286,7 +287,8 @@ final class LoadDriver implements SlotEvents {
      * @param endWarmup the warm-up ends with this swap: later requests are traced as measured,
      *                  in the same event-loop step as the figures restart, so both agree
      */
-    CompletableFuture<ThreadFigures> swap(ThreadFigures spare, boolean endWarmup) {
+    @Override
+    public CompletableFuture<ThreadFigures> swap(ThreadFigures spare, boolean endWarmup) {
         CompletableFuture<ThreadFigures> result = new CompletableFuture<>();
         onLoop(() -> {
             if (endWarmup) {

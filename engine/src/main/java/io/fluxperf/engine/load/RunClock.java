@@ -22,6 +22,9 @@ import java.util.function.LongConsumer;
  *       at it; the emptied figures go back to the threads at the next swap, so a swap allocates
  *       nothing once each thread has its spare.</li>
  *   <li>The run's thread sleeps at most {@link #MAX_SLEEP_NANOS} at a time, so a stop is seen soon.</li>
+ *   <li>While it runs the jobs, no interval lasts longer than {@link ThreadFigures#MAX_INTERVAL_NANOS}:
+ *       the threads count in ints, and a run without a cadence of a second (no live line, no run
+ *       directory) would otherwise swap only at its windows' ends.</li>
  * </ul>
  */
 final class RunClock {
@@ -33,7 +36,16 @@ final class RunClock {
         StopReason check(long nowNanos);
     }
 
-    private final List<LoadDriver> drivers;
+    /** A load thread as the clock sees it ({@link LoadDriver}): it hands out its interval's figures for emptied ones. */
+    interface LoadThread {
+        /** Ends the thread's interval on its loop; from then on it records into {@code spare}. */
+        CompletableFuture<ThreadFigures> swap(ThreadFigures spare, boolean endWarmup);
+
+        /** Emptied figures of the thread's shape. */
+        ThreadFigures newFigures();
+    }
+
+    private final List<? extends LoadThread> drivers;
     private final Runnable pause;
     /** Sleeps up to the given nanoseconds, or less when a stop is asked for. */
     private final LongConsumer sleep;
@@ -46,7 +58,7 @@ final class RunClock {
      * @param pause between two steps of emptying figures: the host policy's pause
      * @param sleep sleeps up to its argument in nanoseconds, less when a stop is asked for
      */
-    RunClock(List<LoadDriver> drivers, Runnable pause, LongConsumer sleep) {
+    RunClock(List<? extends LoadThread> drivers, Runnable pause, LongConsumer sleep) {
         this.drivers = drivers;
         this.pause = pause;
         this.sleep = sleep;
@@ -69,7 +81,7 @@ final class RunClock {
     long swap(boolean endWarmup) {
         List<CompletableFuture<ThreadFigures>> futures = new ArrayList<>(drivers.size());
         for (int t = 0; t < drivers.size(); t++) {
-            LoadDriver d = drivers.get(t);
+            LoadThread d = drivers.get(t);
             futures.add(d.swap(spares != null ? spares.get(t) : d.newFigures(), endWarmup));
         }
         List<ThreadFigures> figures = new ArrayList<>(drivers.size());
@@ -122,7 +134,11 @@ final class RunClock {
                     c.due(now);
                 }
             }
-            long wake = deadline;
+            if (!swapped && now - (intervalStart + ThreadFigures.MAX_INTERVAL_NANOS) >= 0) {
+                swap(false); // the interval is at its longest: every consumer adds it, none is due
+            }
+            long wake = intervalStart + ThreadFigures.MAX_INTERVAL_NANOS - deadline < 0
+                    ? intervalStart + ThreadFigures.MAX_INTERVAL_NANOS : deadline;
             for (int i = 0; i < consumers.size(); i++) {
                 long due = consumers.get(i).nextDueNanos();
                 if (due != Long.MAX_VALUE && due - wake < 0) {

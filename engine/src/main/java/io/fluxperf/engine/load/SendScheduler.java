@@ -114,7 +114,7 @@ final class SendScheduler {
     /** The request that began the wait for room was already {@link #BEHIND_NANOS} late then. */
     private boolean roomWaitBehind;
     /** Slots that may have room to send, in the order they got it (each at most once: {@code queued}). */
-    private final ArrayDeque<ConnectionSlot> ready = new ArrayDeque<>();
+    private final ArrayDeque<ConnectionSlot> ready;
     private final boolean[] queued;
     /** Slots with encoded requests not yet flushed (each at most once: {@code dirty}). */
     private final ArrayList<ConnectionSlot> dirtySlots = new ArrayList<>();
@@ -153,6 +153,9 @@ final class SendScheduler {
         this.errors = errors;
         this.afterPump = afterPump;
         this.onSend = onSend;
+        // room for every slot from the start: a deque that grows in the measured load takes a branch
+        // the warm-up's compiled code (fewer connections) never saw, and that code is thrown away
+        this.ready = new ArrayDeque<>(slots.size());
         this.queued = new boolean[slots.size()];
         this.dirty = new boolean[slots.size()];
         this.baseCapacity = pool.capacity();

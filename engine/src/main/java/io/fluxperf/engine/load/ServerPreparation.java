@@ -61,19 +61,22 @@ final class ServerPreparation {
             phases.add(d.start(preload, started, false, false));
         }
         CompletableFuture<Void> all = CompletableFuture.allOf(phases.toArray(CompletableFuture[]::new));
+        List<ThreadFigures> spares = new ArrayList<>();
+        drivers.forEach(d -> spares.add(d.newFigures()));
+        long failed = 0;
+        long swapAt = started + ThreadFigures.MAX_INTERVAL_NANOS;
         while (!all.isDone() && !stopRequested.getAsBoolean()) {
             sleep.accept(TimeUnit.MILLISECONDS.toNanos(100));
+            if (System.nanoTime() - swapAt >= 0) { // a long preload: the threads' int counts must not overflow
+                failed += failedWrites(drivers, spares);
+                swapAt = System.nanoTime() + ThreadFigures.MAX_INTERVAL_NANOS;
+            }
         }
         if (stopRequested.getAsBoolean()) {
             drivers.forEach(LoadDriver::stop);
         }
         LoopTasks.await(all, config.timeout().plusSeconds(10));
-        long failed = 0;
-        for (LoadDriver d : drivers) {
-            for (WorkloadStats w : LoopTasks.await(d.swap(d.newFigures(), false), Duration.ofSeconds(10)).workloads) {
-                failed += w.outcomes().requests() - w.outcomes().ok();
-            }
-        }
+        failed += failedWrites(drivers, spares);
         if (failed == preload.keys() && failed > 0 && !stopRequested.getAsBoolean()) {
             // not one write took: the server refuses them (full, read-only, another protocol)
             throw new UserError("--hit: " + errors.summaryOrNone() + "; the server accepted none of the "
@@ -82,5 +85,19 @@ final class ServerPreparation {
         // some failed (a stall, a reset): say so, and the reads of those keys will miss
         listener.preloaded(preload.keys(), failed, (System.nanoTime() - started) / 1e9);
         return preload.keys();
+    }
+
+    /** Swaps every thread's interval out for its spare, and returns the writes in it that failed. */
+    private static long failedWrites(List<LoadDriver> drivers, List<ThreadFigures> spares) {
+        long failed = 0;
+        for (int t = 0; t < drivers.size(); t++) {
+            ThreadFigures f = LoopTasks.await(drivers.get(t).swap(spares.get(t), false), Duration.ofSeconds(10));
+            for (WorkloadStats w : f.workloads) {
+                failed += w.outcomes().requests() - w.outcomes().ok();
+            }
+            f.reset();
+            spares.set(t, f);
+        }
+        return failed;
     }
 }

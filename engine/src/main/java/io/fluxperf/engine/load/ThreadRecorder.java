@@ -60,7 +60,7 @@ final class ThreadRecorder {
     ThreadRecorder(int workloadCount, ThreadTracer tracer, AlarmIoHandler alarm, java.util.List<ServerStats> serverShapes) {
         this.serverShapes = serverShapes;
         this.workloadCount = workloadCount;
-        this.current = new ThreadFigures(workloadCount, serverShapes);
+        this.current = ThreadFigures.interval(workloadCount, serverShapes);
         this.tracer = tracer;
         this.alarm = alarm;
     }
@@ -71,7 +71,7 @@ final class ThreadRecorder {
 
     /** Emptied figures of this recorder's shape, for a swap. */
     ThreadFigures newFigures() {
-        return new ThreadFigures(workloadCount, serverShapes);
+        return ThreadFigures.interval(workloadCount, serverShapes);
     }
 
     /**

@@ -13,6 +13,7 @@ import io.fluxperf.engine.metrics.WindowSummaries;
 import io.fluxperf.engine.metrics.WorkloadStats;
 import java.util.ArrayList;
 import java.util.List;
+import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -211,7 +212,7 @@ final class WindowBookkeeping {
     }
 
     /** A summary in three passes over the counts, with a pause between each. */
-    private LatencySummary summary(Histogram h) {
+    private LatencySummary summary(AbstractHistogram h) {
         if (h.getTotalCount() == 0) {
             return LatencySummary.EMPTY;
         }

@@ -2,6 +2,7 @@ package io.fluxperf.engine.metrics;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -21,7 +22,7 @@ public final class KeptHistogram {
     private final long endTimeStamp;
     private final String tag;
 
-    private KeptHistogram(byte[] encoded, Histogram h) {
+    private KeptHistogram(byte[] encoded, AbstractHistogram h) {
         this.encoded = encoded;
         this.totalCount = h.getTotalCount();
         this.startTimeStamp = h.getStartTimeStamp();
@@ -34,7 +35,7 @@ public final class KeptHistogram {
      * needs a buffer of the histogram's worst case (270 KB for a latency histogram), so a caller
      * that keeps several histograms at once encodes them through one {@link Encoder}.
      */
-    public static KeptHistogram of(Histogram h) {
+    public static KeptHistogram of(AbstractHistogram h) {
         return new Encoder().keep(h);
     }
 
@@ -48,7 +49,7 @@ public final class KeptHistogram {
         private ByteBuffer buffer = ByteBuffer.allocate(0);
 
         /** {@link KeptHistogram#of}, reusing this encoder's buffer. */
-        public KeptHistogram keep(Histogram h) {
+        public KeptHistogram keep(AbstractHistogram h) {
             int needed = h.getNeededByteBufferCapacity();
             if (buffer.capacity() < needed) {
                 buffer = ByteBuffer.allocate(needed);

@@ -1,6 +1,6 @@
 package io.fluxperf.engine.metrics;
 
-import org.HdrHistogram.Histogram;
+import org.HdrHistogram.AbstractHistogram;
 
 /**
  * The latency figures every report prints, read once from a histogram so that the text, the JSON
@@ -14,7 +14,7 @@ public record LatencySummary(long count, long min, long max, long mean, long std
 
     public static final LatencySummary EMPTY = new LatencySummary(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
-    public static LatencySummary of(Histogram h) {
+    public static LatencySummary of(AbstractHistogram h) {
         if (h == null || h.getTotalCount() == 0) {
             return EMPTY;
         }
@@ -25,7 +25,7 @@ public record LatencySummary(long count, long min, long max, long mean, long std
      * The summary of {@code h} whose mean and standard deviation, each a pass over its counts, the
      * caller has read already (a caller that does other work between the passes).
      */
-    public static LatencySummary of(Histogram h, double mean, double stddev) {
+    public static LatencySummary of(AbstractHistogram h, double mean, double stddev) {
         if (h == null || h.getTotalCount() == 0) {
             return EMPTY;
         }

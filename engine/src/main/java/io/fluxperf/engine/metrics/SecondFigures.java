@@ -1,7 +1,7 @@
 package io.fluxperf.engine.metrics;
 
 import java.util.List;
-import org.HdrHistogram.Histogram;
+import org.HdrHistogram.AbstractHistogram;
 
 /**
  * One second of a measured window, every thread's figures added (a run directory's
@@ -17,5 +17,5 @@ import org.HdrHistogram.Histogram;
  * @param connect    connect to ready of the connections made in it, ns
  */
 public record SecondFigures(int window, long startNanos, long endNanos, List<WorkloadStats> workloads,
-                            Histogram sendLag, Histogram connect) {
+                            AbstractHistogram sendLag, AbstractHistogram connect) {
 }

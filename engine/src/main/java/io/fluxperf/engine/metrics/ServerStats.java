@@ -2,6 +2,7 @@ package io.fluxperf.engine.metrics;
 
 import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.trace.LatencyHistograms;
+import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -21,7 +22,8 @@ public final class ServerStats {
     private final String name;
     private final String role;
     private final OutcomeCounts outcomes = new OutcomeCounts();
-    private final Histogram latency;
+    /** Int counts in one load thread's interval ({@link #intervalCopy()}), long ones in sums. */
+    private final AbstractHistogram latency;
     private final KeptHistogram keptLatency;
     private long sent;
     private long moved;
@@ -35,7 +37,7 @@ public final class ServerStats {
         this(name, role, LatencyHistograms.create(), null);
     }
 
-    private ServerStats(String name, String role, Histogram latency, KeptHistogram kept) {
+    private ServerStats(String name, String role, AbstractHistogram latency, KeptHistogram kept) {
         this.name = name;
         this.role = role;
         this.latency = latency;
@@ -129,9 +131,14 @@ public final class ServerStats {
         return c;
     }
 
-    /** An empty one of the same server. */
+    /** An empty one of the same server, for sums (long counts). */
     public ServerStats emptyCopy() {
         return new ServerStats(name, role);
+    }
+
+    /** An empty one of the same server for a load thread's interval (int counts, as {@link WorkloadStats#interval()}). */
+    public ServerStats intervalCopy() {
+        return new ServerStats(name, role, LatencyHistograms.createInterval(), null);
     }
 
     /** A copy with the same figures (a new histogram). */
@@ -156,7 +163,7 @@ public final class ServerStats {
     }
 
     /** The latency histogram; a kept copy's is decoded anew on each call. */
-    public Histogram latency() {
+    public AbstractHistogram latency() {
         return latency != null ? latency : keptLatency.histogram();
     }
 

@@ -3,6 +3,7 @@ package io.fluxperf.engine.metrics;
 import io.fluxperf.engine.protocol.ReplyClasses;
 import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.trace.LatencyHistograms;
+import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -14,9 +15,12 @@ import org.HdrHistogram.Histogram;
  */
 public final class WorkloadStats {
     private final OutcomeCounts outcomes = new OutcomeCounts();
-    /** Null in a kept copy ({@link #compact()}), which holds {@link #keptLatency} instead. */
-    private final Histogram latency;
-    private final Histogram service;
+    /**
+     * Int counts in one load thread's interval ({@link #interval()}), long ones in sums; null in a
+     * kept copy ({@link #compact()}), which holds {@link #keptLatency} instead.
+     */
+    private final AbstractHistogram latency;
+    private final AbstractHistogram service;
     private final KeptHistogram keptLatency;
     private final KeptHistogram keptService;
     private long bytesSent;
@@ -25,8 +29,18 @@ public final class WorkloadStats {
     private final long[] replyClasses = new long[ReplyClasses.MAX + 1];
     private long bytesReceived;
 
+    /** Empty figures whose histograms count in longs: for sums, which have no bound. */
     public WorkloadStats() {
         this(newHistogram(), newHistogram());
+    }
+
+    /**
+     * Empty figures for one load thread's interval, whose histograms count in ints (half the memory,
+     * {@link LatencyHistograms#createInterval()}): the run's clock ends an interval before it could
+     * count 2^31 requests in one bucket. Adding them into sums ({@link #add}) is exact.
+     */
+    public static WorkloadStats interval() {
+        return new WorkloadStats(LatencyHistograms.createInterval(), LatencyHistograms.createInterval());
     }
 
     /** A new, empty latency histogram of the range and precision every figure uses. */
@@ -34,7 +48,7 @@ public final class WorkloadStats {
         return LatencyHistograms.create();
     }
 
-    private WorkloadStats(Histogram latency, Histogram service) {
+    private WorkloadStats(AbstractHistogram latency, AbstractHistogram service) {
         this.latency = latency;
         this.service = service;
         this.keptLatency = null;
@@ -163,12 +177,12 @@ public final class WorkloadStats {
     }
 
     /** The latency histogram; a kept copy's is decoded anew on each call. */
-    public Histogram latency() {
+    public AbstractHistogram latency() {
         return latency != null ? latency : keptLatency.histogram();
     }
 
     /** The service-time histogram; a kept copy's is decoded anew on each call. */
-    public Histogram service() {
+    public AbstractHistogram service() {
         return service != null ? service : keptService.histogram();
     }
 

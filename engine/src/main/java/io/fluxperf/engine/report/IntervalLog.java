@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 
@@ -62,12 +63,11 @@ public final class IntervalLog implements Closeable {
      * @param endEpochNanos   its end
      * @param tag             WORKLOAD/KIND, or null for an untagged interval
      */
-    public void interval(long startEpochNanos, long endEpochNanos, String tag, Histogram h) {
+    public void interval(long startEpochNanos, long endEpochNanos, String tag, AbstractHistogram h) {
         if (scratch == null) {
-            scratch = h.copy();
-        } else {
-            h.copyInto(scratch);
+            scratch = new Histogram(h); // long counts, whatever h's
         }
+        h.copyInto(scratch);
         Histogram c = scratch;
         c.setTag(tag);
         c.setStartTimeStamp(startEpochNanos / 1_000_000L);

@@ -238,7 +238,7 @@ final class JsonResultModel {
             if (!s.shown()) {
                 continue;
             }
-            org.HdrHistogram.Histogram h = s.latency();
+            org.HdrHistogram.AbstractHistogram h = s.latency();
             boolean timed = h.getTotalCount() > 0;
             Counts c = Counts.of(s.outcomes());
             out.add(new Server(s.name(), s.role(), c.requests(), c.ok(), c.miss(), c.error(), c.timeout(), c.closed(),

@@ -8,7 +8,7 @@ import io.fluxperf.engine.metrics.WindowResult;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import org.HdrHistogram.Histogram;
+import org.HdrHistogram.AbstractHistogram;
 
 /**
  * The per-server lines of a run with several servers or a cluster, after each window's block and
@@ -33,7 +33,7 @@ final class ServerLines {
                 continue;
             }
             OutcomeCounts o = s.outcomes();
-            Histogram h = s.latency();
+            AbstractHistogram h = s.latency();
             boolean timed = h.getTotalCount() > 0;
             StringBuilder b = new StringBuilder(s.isNotSent() ? "Server " + s.name() + " (keys on several servers)"
                     : (s.role() != null ? "Node " + s.name() + " " + s.role() : "Server " + s.name()));

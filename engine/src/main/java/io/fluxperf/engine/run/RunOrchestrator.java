@@ -15,6 +15,7 @@ import io.fluxperf.engine.load.RunErrors;
 import io.fluxperf.engine.load.RunListener;
 import io.fluxperf.engine.load.RunPreconditions;
 import io.fluxperf.engine.metrics.RunResult;
+import io.fluxperf.engine.metrics.StopReason;
 import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.pool.ServerPool;
 import io.fluxperf.engine.protocol.Protocol;
@@ -143,7 +144,11 @@ public final class RunOrchestrator {
             this(requests, source, null);
         }
 
-        /** What {@code run} sends by default: at 20,000/s, half a second (see {@link #warmUp}). */
+        /**
+         * What {@code run} sends by default: at 20,000/s, half a second (see {@link #warmUp}). A
+         * paced run in a process of its own sends the first {@link #FIRST_ROUND_REQUESTS} of them,
+         * then loads until C2 has compiled its path ({@link HostTuning#warmsUntilCompiled}).
+         */
         public static final long RUN_REQUESTS = 8_000;
     }
 
@@ -489,7 +494,8 @@ public final class RunOrchestrator {
      * The warm-up: the run's shape against an embedded target, quietly, on the loops the run will
      * use. Plain TCP unless the run is UDP (an embedded target has no certificate), no
      * --hold-connections or --connect-rate, and the protocol's options less what only a real server
-     * takes. Generated requests come in two rounds ({@link #FIRST_ROUND_REQUESTS}, then the rest), a
+     * takes. Generated requests come in two rounds ({@link #FIRST_ROUND_REQUESTS}, then the rest, or
+     * for a paced run in a process of its own the main rounds of {@link #warmUntilCompiled}), a
      * source's when it has a first round. A traced run's warm-up writes a trace of its own to a
      * temporary directory, deleted after it: appending a record is on the hot path too.
      */
@@ -509,15 +515,22 @@ public final class RunOrchestrator {
                 .connections(Math.min(config.connections(), 8))
                 .workloads(warmup.source() == null ? atMostWarmupKeys(atLeastMinRate(answered)) : atLeastMinRate(answered))
                 .protocolOptions(p.forEmbeddedTarget(config.protocolOptions())).startAt(null).admin(null).ramps(List.of()).build();
+        // a paced run's main rounds last until the JIT has compiled its path (HostTuning.endWhenCompiled)
+        boolean untilCompiled = warmup.source() == null && warmup.requests() > FIRST_ROUND_REQUESTS
+                && tuning.warmsUntilCompiled();
         try (WarmupTrace trace = traced ? WarmupTrace.open(warm) : null) {
             RunTrace t = trace == null ? null : trace.trace();
             if (warmup.source() == null && warmup.requests() > FIRST_ROUND_REQUESTS) {
-                warmRound(p, loops, warm.toBuilder().requests(FIRST_ROUND_REQUESTS).build(), null, t);
+                warmRound(p, loops, warm.toBuilder().requests(FIRST_ROUND_REQUESTS).build(), null, t, null);
                 warm = warm.toBuilder().requests(warmup.requests() - FIRST_ROUND_REQUESTS).build();
             } else if (warmup.firstRound() != null) {
-                warmRound(p, loops, warm, warmup.firstRound(), t);
+                warmRound(p, loops, warm, warmup.firstRound(), t, null);
             }
-            warmRound(p, loops, warm, warmup.source(), t);
+            if (untilCompiled) {
+                warmUntilCompiled(p, loops, warm, t);
+            } else {
+                warmRound(p, loops, warm, warmup.source(), t, null);
+            }
         } catch (RuntimeException e) {
             report.warmupSkipped(e.getMessage());
         } finally {
@@ -525,13 +538,36 @@ public final class RunOrchestrator {
         }
     }
 
-    private void warmRound(Protocol p, ClientLoops loops, RunConfig warm, RequestSource source, RunTrace trace) {
+    /**
+     * A paced run's main rounds ({@link HostTuning#COMPILED_ROUNDS}): each is all warm-up under the
+     * policy's exercises ({@link HostTuning#warmupRound}) and lasts until C2 has compiled what it
+     * runs. A round's end takes branches its compiled code never saw (the source's end, the stop
+     * from another thread) and throws that code away; the second round compiles it again with the
+     * end in its profile, and its own end keeps it.
+     */
+    private void warmUntilCompiled(Protocol p, ClientLoops loops, RunConfig warm, RunTrace trace) {
+        for (Duration most : HostTuning.COMPILED_ROUNDS) {
+            RunConfig round = warm.toBuilder().requests(0).warmup(most.plusSeconds(1)).warmupHitrate(0)
+                    .duration(Duration.ofSeconds(1)).build();
+            warmRound(p, loops, round, null, trace, most);
+        }
+    }
+
+    /**
+     * @param compiledWithin null: the round ends with its config's bounds; else it is a main round
+     *                       ({@link #warmUntilCompiled}) that ends when C2 has compiled what it runs, within this
+     */
+    private void warmRound(Protocol p, ClientLoops loops, RunConfig warm, RequestSource source, RunTrace trace,
+                           Duration compiledWithin) {
         if (stopRequested) {
             return;
         }
         boolean udp = warm.connection().udp();
         try (TargetServer target = startEmbedded(p, udp)) {
             LoadRun load = new LoadRun(warm, p, new RunListener() { }).liveSamples(false).loops(loops);
+            if (compiledWithin != null) {
+                load.tuning(tuning.warmupRound());
+            }
             if (trace != null) {
                 load.trace(trace);
             }
@@ -539,7 +575,10 @@ public final class RunOrchestrator {
             if (stopRequested) {
                 load.requestStop();
             }
-            load.execute(udp ? target.udpAddress() : target.address(), target.describe(), source);
+            try (HostTuning.Watch compiled = compiledWithin == null ? null
+                    : tuning.endWhenCompiled(compiledWithin.toNanos(), () -> load.requestStop(StopReason.COMPLETED))) {
+                load.execute(udp ? target.udpAddress() : target.address(), target.describe(), source);
+            }
         }
     }
 

@@ -2,7 +2,7 @@ package io.fluxperf.engine.trust;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.HdrHistogram.Histogram;
+import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.HistogramIterationValue;
 
 /**
@@ -18,7 +18,7 @@ public final class PercentileIntervals {
     }
 
     /** The intervals of {@link #REPORTED} in {@code h}; empty when it holds no samples. */
-    public static List<LatencyInterval> reported(Histogram h) {
+    public static List<LatencyInterval> reported(AbstractHistogram h) {
         return of(h, REPORTED);
     }
 
@@ -26,7 +26,7 @@ public final class PercentileIntervals {
      * The intervals of {@code percentiles} (ascending, each 0 < p < 100) in {@code h}, in their
      * order; empty when it holds no samples.
      */
-    public static List<LatencyInterval> of(Histogram h, double... percentiles) {
+    public static List<LatencyInterval> of(AbstractHistogram h, double... percentiles) {
         long n = h == null ? 0 : h.getTotalCount();
         if (n == 0) {
             return List.of();
@@ -50,13 +50,13 @@ public final class PercentileIntervals {
     }
 
     /** The interval of one percentile; null when {@code h} holds no samples. */
-    public static LatencyInterval of(Histogram h, double percentile) {
+    public static LatencyInterval of(AbstractHistogram h, double percentile) {
         List<LatencyInterval> one = of(h, new double[] {percentile});
         return one.isEmpty() ? null : one.get(0);
     }
 
     /** The value of each 1-based rank (in any order), as HdrHistogram reports a bucket: its highest equivalent value. */
-    static long[] valuesAtRanks(Histogram h, long[] ranks) {
+    static long[] valuesAtRanks(AbstractHistogram h, long[] ranks) {
         Integer[] order = new Integer[ranks.length];
         for (int i = 0; i < order.length; i++) {
             order[i] = i;

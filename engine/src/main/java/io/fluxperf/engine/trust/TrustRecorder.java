@@ -15,6 +15,7 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -88,7 +89,7 @@ public final class TrustRecorder {
                 compileMillis, parts));
     }
 
-    private static long[] percentiles(Histogram h) {
+    private static long[] percentiles(AbstractHistogram h) {
         long[] out = new long[PercentileIntervals.REPORTED.length];
         if (h.getTotalCount() > 0) {
             for (int i = 0; i < out.length; i++) {
@@ -164,8 +165,8 @@ public final class TrustRecorder {
         return finish(config, r.total().total().latency(), windows, seconds, floor, totalsOf(r));
     }
 
-    private List<Histogram> totalsOf(RunResult r) {
-        List<Histogram> out = new ArrayList<>();
+    private List<AbstractHistogram> totalsOf(RunResult r) {
+        List<AbstractHistogram> out = new ArrayList<>();
         r.total().workloads().forEach(w -> out.add(w.latency()));
         return out;
     }
@@ -176,8 +177,8 @@ public final class TrustRecorder {
      * @param latency   the whole run's latency, every workload together
      * @param workloads each workload's, in order
      */
-    static RunTrust finish(RunConfig config, Histogram latency, List<WindowTrust> windows, List<SecondSummary> seconds,
-                           LatencyFloor floor, List<Histogram> workloads) {
+    static RunTrust finish(RunConfig config, AbstractHistogram latency, List<WindowTrust> windows, List<SecondSummary> seconds,
+                           LatencyFloor floor, List<? extends AbstractHistogram> workloads) {
         List<LatencyInterval> total = widened(PercentileIntervals.reported(latency), seconds, -1);
         List<Finding> findings = new ArrayList<>();
         double warmup = config.warmup() == null ? 0 : config.warmup().toNanos() / 1e9;
@@ -203,8 +204,8 @@ public final class TrustRecorder {
     }
 
     /** The whole run's p99, or a percentile an objective judges, has too few samples beyond it. */
-    private static boolean fewSamples(RunConfig config, List<LatencyInterval> total, Histogram latency,
-                                      List<Histogram> workloads) {
+    private static boolean fewSamples(RunConfig config, List<LatencyInterval> total, AbstractHistogram latency,
+                                      List<? extends AbstractHistogram> workloads) {
         if (total.isEmpty() || total.get(2).fewSamples()) {
             return true;
         }
@@ -214,7 +215,7 @@ public final class TrustRecorder {
                 continue;
             }
             int i = o.workload() == null ? -1 : names.indexOf(o.workload());
-            Histogram h = i < 0 ? latency : i < workloads.size() ? workloads.get(i) : null;
+            AbstractHistogram h = i < 0 ? latency : i < workloads.size() ? workloads.get(i) : null;
             if (h != null && OrderStatistics.beyond(h.getTotalCount(), o.percentile()) < OrderStatistics.MIN_BEYOND) {
                 return true;
             }

@@ -14,7 +14,7 @@ import io.fluxperf.testkit.MemcachedProcess;
 import io.fluxperf.testkit.RealServers;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.HdrHistogram.Histogram;
+import org.HdrHistogram.AbstractHistogram;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -58,7 +58,7 @@ class StallTest {
                 assertTrueAbout(proxy.counters().stalls() >= WINDOWS - 1, "stalls happened: " + proxy.counters(), run);
                 assertTrueAbout(o.requests() >= RATE * WINDOWS * 97L / 100, "the rate is caught up after each stall", run);
 
-                Histogram latency = run.result.total().total().latency();
+                AbstractHistogram latency = run.result.total().total().latency();
                 long p50 = latency.getValueAtPercentile(50);
                 long p99 = latency.getValueAtPercentile(99);
                 String percentiles = "p50 " + p50 / MS + " ms, p99 " + p99 / MS + " ms, max " + latency.getMaxValue() / MS + " ms";

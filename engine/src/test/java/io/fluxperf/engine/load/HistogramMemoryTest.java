@@ -1,6 +1,7 @@
 package io.fluxperf.engine.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fluxperf.engine.admin.LiveFigures;
 import io.fluxperf.engine.config.RunConfig;
@@ -16,6 +17,7 @@ import io.fluxperf.trace.LatencyHistograms;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -23,12 +25,16 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * The memory formula of docs/internals.md ("How memory grows"), checked against the histograms the
  * recorders and the clock's consumers really hold: per load thread two interval buffers of
- * {@code (2W + 2)} latency histograms (plus one per server), whatever the cadences; each cadence a
- * fixed set on the run's thread, not one per thread.
+ * {@code (2W + 2)} latency histograms with int counts (plus one per server), whatever the cadences;
+ * each cadence a fixed set on the run's thread, not one per thread.
  */
 class HistogramMemoryTest {
     /** One latency histogram of the usual range and precision (1 ns .. 1 h, 3 digits). */
     private static final long H = LatencyHistograms.create().getEstimatedFootprintInBytes();
+    /** The same with int counts, as a load thread's interval holds it. */
+    private static final long I = LatencyHistograms.createInterval().getEstimatedFootprintInBytes();
+    /** Shenandoah's smallest region (its regions are 1/2048 of the heap's maximum, at least this). */
+    private static final long REGION = 256 * 1024;
     /** One of the admin endpoint's per-workload histograms (2 digits). */
     private static final long A = StatsBlocks.adminHistograms(1)[0].getEstimatedFootprintInBytes();
     /** TCP's RTT histogram. */
@@ -36,7 +42,7 @@ class HistogramMemoryTest {
 
     /** The formula: bytes per load thread. {@code servers}: 0 with one server, else the pool's members. */
     static long perThread(int workloads, int servers) {
-        return 2 * ((2L * workloads + 2 + serverFigures(servers)) * H + R);
+        return 2 * ((2L * workloads + 2 + serverFigures(servers)) * I + R);
     }
 
     /** The formula: bytes on the run's thread, by cadence. */
@@ -80,7 +86,9 @@ class HistogramMemoryTest {
         }
         long perThread = 0;
         for (int buffer = 0; buffer < 2; buffer++) { // the one recorded into and the spare
-            perThread += new ThreadRecorder(workloads, null, null, shapes).newFigures().histogramBytes();
+            ThreadFigures f = new ThreadRecorder(workloads, null, null, shapes).newFigures();
+            perThread += f.histogramBytes();
+            assertEachFitsARegion(f);
         }
         assertEquals(perThread(workloads, servers), perThread, "per thread");
 
@@ -108,6 +116,28 @@ class HistogramMemoryTest {
                 "a window's own figures, made at its end");
         System.out.printf("threads %d, workloads %d, servers %d: %.1f MB%n", threads, workloads, servers,
                 (threads * perThread + run) / 1e6);
+    }
+
+    /**
+     * Each latency histogram a load thread holds is not humongous under Shenandoah with a 256-MB
+     * heap: its counts and their array's header fit one region (a long-count one takes two).
+     */
+    private static void assertEachFitsARegion(ThreadFigures f) {
+        List<AbstractHistogram> all = new ArrayList<>(List.of(f.sendLag, f.connectLatency));
+        for (var w : f.workloads) {
+            all.add(w.latency());
+            all.add(w.service());
+        }
+        if (f.servers != null) {
+            for (ServerStats s : f.servers) {
+                all.add(s.latency());
+            }
+        }
+        for (AbstractHistogram h : all) {
+            // HdrHistogram's estimate: 512 B of fields besides the counts, more than an int[]'s 16-B header
+            assertTrue(h.getEstimatedFootprintInBytes() <= REGION, h.getEstimatedFootprintInBytes() + " B");
+        }
+        assertTrue(H > REGION, "a long-count histogram takes two regions: what this guards against");
     }
 
     /** The histograms of the window WindowBookkeeping makes at a window's end (held until its report is made). */
@@ -155,7 +185,7 @@ class HistogramMemoryTest {
         }
 
         @Override
-        public void interval(IntervalSample sample, Histogram latency, Histogram sendLag, Histogram[] latencyByWorkload,
+        public void interval(IntervalSample sample, AbstractHistogram latency, Histogram sendLag, Histogram[] latencyByWorkload,
                              Histogram[] serviceByWorkload, long[][] windowSoFar, ConnectionCounts connections, double[] rates) {
         }
 

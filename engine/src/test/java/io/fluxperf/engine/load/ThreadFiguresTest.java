@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class ThreadFiguresTest {
 
     private static ThreadFigures takenAt(long nanos) {
-        ThreadFigures f = new ThreadFigures(0);
+        ThreadFigures f = ThreadFigures.interval(0, null);
         f.takenNanos = nanos;
         return f;
     }

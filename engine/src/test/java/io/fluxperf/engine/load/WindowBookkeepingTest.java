@@ -17,7 +17,7 @@ class WindowBookkeepingTest {
     private static final List<WorkloadConfig> WORKLOADS = List.of(WorkloadConfig.of(Command.GET), WorkloadConfig.of(Command.SET));
 
     private static ThreadFigures figures(long base, long taken) {
-        ThreadFigures f = new ThreadFigures(WORKLOADS.size());
+        ThreadFigures f = ThreadFigures.interval(WORKLOADS.size(), null);
         for (int i = 0; i < 1_000; i++) {
             f.workloads[i % 2].record(i % 3 == 0 ? Outcome.MISS : Outcome.OK, base + i * 1_000L, base + i * 500L, 10);
             f.workloads[i % 2].recordSent(20);

@@ -11,6 +11,7 @@ import io.fluxperf.trace.LatencyHistograms;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Random;
+import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
@@ -38,7 +39,7 @@ class WindowResultCompactTest {
         return w;
     }
 
-    private static void assertSameDistribution(Histogram expected, Histogram actual, String what) {
+    private static void assertSameDistribution(AbstractHistogram expected, AbstractHistogram actual, String what) {
         assertEquals(expected.getTotalCount(), actual.getTotalCount(), what + " count");
         for (double p : new double[] {0, 50, 90, 99, 99.9, 99.99, 100}) {
             assertEquals(expected.getValueAtPercentile(p), actual.getValueAtPercentile(p), what + " p" + p);
