@@ -24,8 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
  * threw away. Seen in the JVM's -XX:+PrintCompilation lines, which go to the same output as the
  * report: before the "Connections:" line (the measured run has connected; its load is next),
  * SendScheduler.pump and Netty's ByteToMessageDecoder.channelRead are at tier 4; from there to the
- * window's figures neither is compiled again or made not entrant. Before, the warm-up's 8,000
- * requests left both at C1's tiers, and C2 compiled them in the measured load.
+ * first window's figures neither is compiled again or made not entrant. Before, the warm-up's 8,000
+ * requests left both at C1's tiers, and C2 compiled them in the measured load. The run measures
+ * 7 s (seven 1-s windows), so that its warm-up's rounds get their whole bounds
+ * (HostTuning.compiledRounds); a shorter run's are shortened.
  */
 @Tag("timing")
 @ExtendWith(RealServers.class)
@@ -46,7 +48,7 @@ class WarmupCompilesPacedPathTest {
     void thePacedPathIsAtC2BeforeTheFirstMeasuredSendAndStaysThere(MemcachedProcess memcached) throws Exception {
         Path output = dir.resolve("run.out");
         Process run = CliRun.inChildJvm(output, List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintCompilation"),
-                "run", "-s", memcached.address(), "--rate", "20000", "-c", "50", "-d", "2s", "--no-live");
+                "run", "-s", memcached.address(), "--rate", "20000", "-c", "50", "-d", "1s", "--windows", "7", "--no-live");
         assertTrue(run.waitFor(60, TimeUnit.SECONDS), "the run ended");
         String out = Files.readString(output);
         assertEquals(0, run.exitValue(), out);

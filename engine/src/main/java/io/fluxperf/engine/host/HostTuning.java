@@ -73,7 +73,22 @@ public final class HostTuning {
      * (the source's end, the stop from another thread: branches the compiled code never saw); its
      * own end then finds them in the profile.
      */
-    public static final List<Duration> COMPILED_ROUNDS = List.of(Duration.ofSeconds(5), Duration.ofSeconds(2));
+    private static final List<Duration> COMPILED_ROUNDS = List.of(Duration.ofSeconds(5), Duration.ofSeconds(2));
+
+    /**
+     * The longest main rounds of the in-process warm-up for a run that measures {@code measured} in
+     * all (its windows): 5 s and 2 s, shortened in proportion when the run measures less than their
+     * 7 s, so that a short run (a quick look, a test) does not wait longer for the JIT than it
+     * measures. Such a run's windows may still see the JIT at work; a long one's do not.
+     */
+    public static List<Duration> compiledRounds(Duration measured) {
+        long all = COMPILED_ROUNDS.stream().mapToLong(Duration::toNanos).sum();
+        if (measured.isNegative() || measured.isZero() || measured.toNanos() >= all) {
+            return COMPILED_ROUNDS;
+        }
+        double share = (double) measured.toNanos() / all;
+        return COMPILED_ROUNDS.stream().map(d -> Duration.ofNanos(Math.round(d.toNanos() * share))).toList();
+    }
 
     private final boolean rehearse;
     private final boolean exercise;
@@ -118,9 +133,15 @@ public final class HostTuning {
      * Whether the in-process warm-up's main rounds last until the JIT has compiled what they run
      * ({@link #endWhenCompiled}), not a fixed count of requests: a paced run in a process of its
      * own, whose loops later get the CPU before the compilers (docs/internals.md, "Priorities").
+     * Not one with a {@code --warmup}: that compiles the path from the real server's profile, and
+     * the embedded target's C2 code was thrown away at the first real sends (a branch, a type or a
+     * value it never saw); at a rate near a full CPU, the slower code until C2 was done again left
+     * a backlog that the first window inherited.
+     *
+     * @param runWarmup the run's own {@code --warmup} against its server
      */
-    public boolean warmsUntilCompiled() {
-        return rehearse && exercise;
+    public boolean warmsUntilCompiled(Duration runWarmup) {
+        return rehearse && exercise && runWarmup.isZero();
     }
 
     /**
@@ -137,7 +158,8 @@ public final class HostTuning {
     /**
      * A main round of the in-process warm-up starts loading: {@code end} is called, once, when C2
      * has been idle for {@link #COMPILED_QUIET_NANOS} while the load went on, not before
-     * {@link #COMPILED_MIN_NANOS} and at the latest after {@code maxNanos}. A fixed 8,000 requests
+     * {@link #COMPILED_MIN_NANOS} (unless {@code maxNanos} is shorter) and at the latest after
+     * {@code maxNanos}. A fixed 8,000 requests
      * ended while C2 was still busy with start-up's methods, whose queue's length raises the counts
      * a method needs for C2 (HotSpot's Tier4LoadFeedback): the paced path ran C1's code into the
      * measured windows and was compiled there, at nice 19.

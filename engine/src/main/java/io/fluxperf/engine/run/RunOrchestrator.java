@@ -517,7 +517,7 @@ public final class RunOrchestrator {
                 .protocolOptions(p.forEmbeddedTarget(config.protocolOptions())).startAt(null).admin(null).ramps(List.of()).build();
         // a paced run's main rounds last until the JIT has compiled its path (HostTuning.endWhenCompiled)
         boolean untilCompiled = warmup.source() == null && warmup.requests() > FIRST_ROUND_REQUESTS
-                && tuning.warmsUntilCompiled();
+                && tuning.warmsUntilCompiled(config.warmup());
         try (WarmupTrace trace = traced ? WarmupTrace.open(warm) : null) {
             RunTrace t = trace == null ? null : trace.trace();
             if (warmup.source() == null && warmup.requests() > FIRST_ROUND_REQUESTS) {
@@ -539,14 +539,14 @@ public final class RunOrchestrator {
     }
 
     /**
-     * A paced run's main rounds ({@link HostTuning#COMPILED_ROUNDS}): each is all warm-up under the
+     * A paced run's main rounds ({@link HostTuning#compiledRounds}): each is all warm-up under the
      * policy's exercises ({@link HostTuning#warmupRound}) and lasts until C2 has compiled what it
      * runs. A round's end takes branches its compiled code never saw (the source's end, the stop
      * from another thread) and throws that code away; the second round compiles it again with the
      * end in its profile, and its own end keeps it.
      */
     private void warmUntilCompiled(Protocol p, ClientLoops loops, RunConfig warm, RunTrace trace) {
-        for (Duration most : HostTuning.COMPILED_ROUNDS) {
+        for (Duration most : HostTuning.compiledRounds(config.duration().multipliedBy(config.windows()))) {
             RunConfig round = warm.toBuilder().requests(0).warmup(most.plusSeconds(1)).warmupHitrate(0)
                     .duration(Duration.ofSeconds(1)).build();
             warmRound(p, loops, round, null, trace, most);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -34,6 +35,27 @@ class HostTuningTest {
         for (long now = START; now <= until; now += MS) {
             load.tick(now);
         }
+    }
+
+    @Test
+    void onlyAPacedRunOfItsOwnWithoutAWarmUpWaitsForTheJitInProcess() {
+        assertTrue(HostTuning.ownProcess(true, true).warmsUntilCompiled(Duration.ZERO));
+        assertTrue(HostTuning.ownProcess(true, false).warmsUntilCompiled(Duration.ZERO), "--no-host-tuning keeps it");
+        assertFalse(HostTuning.ownProcess(true, true).warmsUntilCompiled(Duration.ofSeconds(2)),
+                "a --warmup compiles from the real server's profile");
+        assertFalse(HostTuning.ownProcess(false, true).warmsUntilCompiled(Duration.ZERO), "closed loop");
+        assertFalse(HostTuning.standard().warmsUntilCompiled(Duration.ZERO), "a process that hosts other runs");
+    }
+
+    @Test
+    void aShortRunsWarmUpRoundsAreNoLongerThanWhatItMeasures() {
+        List<Duration> full = List.of(Duration.ofSeconds(5), Duration.ofSeconds(2));
+        assertEquals(full, HostTuning.compiledRounds(Duration.ofSeconds(10)));
+        assertEquals(full, HostTuning.compiledRounds(Duration.ofSeconds(7)));
+        assertEquals(List.of(Duration.ofMillis(1_000), Duration.ofMillis(400)), HostTuning.compiledRounds(Duration.ofMillis(1_400)));
+        List<Duration> oneSecond = HostTuning.compiledRounds(Duration.ofSeconds(1));
+        assertEquals(Duration.ofSeconds(1), oneSecond.get(0).plus(oneSecond.get(1)), "in all as long as the run: " + oneSecond);
+        assertEquals(full, HostTuning.compiledRounds(Duration.ZERO), "a run whose length is unknown gets the whole bounds");
     }
 
     @Test
