@@ -6,6 +6,7 @@ import io.fluxperf.engine.metrics.TcpHealth;
 import io.fluxperf.engine.metrics.WorkloadStats;
 import io.fluxperf.trace.LatencyHistograms;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.AbstractHistogram;
 
 /**
@@ -28,7 +29,7 @@ final class ThreadFigures {
      * The longest a load thread records into one interval before the run's clock swaps it out:
      * 2^31 − 1 counts in one bucket would take more than 10^9 requests a second on one thread.
      */
-    static final long MAX_INTERVAL_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
+    static final long MAX_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     final WorkloadStats[] workloads;
     final ConnectionCounts connections = new ConnectionCounts();

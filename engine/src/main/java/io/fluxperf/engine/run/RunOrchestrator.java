@@ -515,12 +515,12 @@ public final class RunOrchestrator {
                 .connections(Math.min(config.connections(), 8))
                 .workloads(warmup.source() == null ? atMostWarmupKeys(atLeastMinRate(answered)) : atLeastMinRate(answered))
                 .protocolOptions(p.forEmbeddedTarget(config.protocolOptions())).startAt(null).admin(null).ramps(List.of()).build();
+        boolean generated = warmup.source() == null && warmup.requests() > FIRST_ROUND_REQUESTS;
         // a paced run's main rounds last until the JIT has compiled its path (HostTuning.endWhenCompiled)
-        boolean untilCompiled = warmup.source() == null && warmup.requests() > FIRST_ROUND_REQUESTS
-                && tuning.warmsUntilCompiled(config.warmup());
+        boolean untilCompiled = generated && tuning.warmsUntilCompiled(config.warmup());
         try (WarmupTrace trace = traced ? WarmupTrace.open(warm) : null) {
             RunTrace t = trace == null ? null : trace.trace();
-            if (warmup.source() == null && warmup.requests() > FIRST_ROUND_REQUESTS) {
+            if (generated) {
                 warmRound(p, loops, warm.toBuilder().requests(FIRST_ROUND_REQUESTS).build(), null, t, null);
                 warm = warm.toBuilder().requests(warmup.requests() - FIRST_ROUND_REQUESTS).build();
             } else if (warmup.firstRound() != null) {
