@@ -10,35 +10,56 @@ import java.util.ArrayDeque;
  * sending the others': no client's wait delays another's commands (invariant 13). Each client's
  * commands still leave in order, since a request whose connection has others waiting joins them.
  *
- * <p>Keys keep their order across clients too, as far as sending can keep it: a request whose key
- * (its first) is also that of a request waiting for another connection must not overtake it
- * ({@link #keyWaitsElsewhere}): the thread holds it, as before, until that one has gone. A log's
- * write and a later read of the same key by another client then reach the server in the log's
- * order, whatever the clients' connections do. Keys are told apart by a hash in a table of
- * {@link #KEY_SLOTS} counters; two keys that share a slot only make a request wait that need not.
+ * <p>Keys keep the log's order across clients too: a request whose key (its first) has an earlier
+ * request of another connection that has not ended yet (waiting, or sent and not answered) leaves
+ * only once that one has ended. Sent is not enough: two requests written on two connections reach
+ * the server's command loop in whichever order it reads the sockets (redis serves the readable
+ * ones in the order its epoll lists them, which is not the order the bytes came in). Each keyed
+ * request takes a ticket of its key in the order the thread takes them ({@link #admit}): a run of
+ * tickets from one connection needs no wait among itself (the connection keeps their order), a
+ * new run waits until every ticket before it has ended ({@link #ended}). The request that waits
+ * for its key waits in its own connection's queue, at its head, and holds up only its own client,
+ * whose later commands come after it anyway; when the key's last earlier request ends, the
+ * connection is listed again ({@link #nextReady}). Keys are told apart by a hash in a table of
+ * {@link #KEY_SLOTS} slots; two keys that share a slot only make a request wait that need not.
  *
  * <h2>Assumptions and guarantees</h2>
  * <ul>
  *   <li>Confined to the thread's event loop.</li>
+ *   <li>Every keyed request of the phase goes through {@link #admit} once, in the order the thread
+ *       took them, and each one sent is told to {@link #ended} once when it ends (answered, timed
+ *       out, or its connection closed). A connection ends its requests in the order it sent them;
+ *       a run of a key's tickets is sent only once the runs before it ended: so a key's tickets end
+ *       in ticket order, and the count of ended tickets says which have.</li>
+ *   <li>No deadlock: a request waits only for requests admitted before it (its key's earlier
+ *       tickets, its connection's earlier requests).</li>
+ *   <li>A request that timed out counts as ended: the server may still run it after a later one.</li>
  *   <li>The requests held never hold more than the budget's bytes of the heap (as
  *       {@link Request#retainedBytes()} counts them): past it, {@link #offer} refuses, and the
  *       thread waits as it did before there were backlogs (memory, not order, gives way).</li>
- *   <li>A connection is in the ready list at most once ({@code listed}).</li>
+ *   <li>A connection is in the ready list at most once ({@code listed}), and among those waiting
+ *       for a key at most once ({@code keyBlocked}).</li>
  *   <li>Nothing is allocated per request once each queue has grown to its largest.</li>
  * </ul>
  */
 final class ConnectionBacklogs {
-    /** Slots of the table of waiting keys: far more than requests usually wait, so few keys share one. */
+    /** Slots of the table of keys: far more than requests are usually in flight or waiting, so few keys share one. */
     static final int KEY_SLOTS = 1 << 16;
-    private static final int MIXED = -2;
-    private static final int NONE = -1;
-    /** Requests waiting per key slot, and the connection they all wait for ({@link #MIXED}: several). */
-    private final int[] keyCount = new int[KEY_SLOTS];
-    private final int[] keyOwner = new int[KEY_SLOTS];
-    private final ArrayDeque<Request>[] waiting;
+    /** A request without a key: it takes no ticket and waits for none. */
+    static final long NO_TICKET = -1L;
+    /** Per key slot: tickets given, tickets of them ended, and the newest run's connection and first ticket. */
+    private final int[] issued = new int[KEY_SLOTS];
+    private final int[] endedTickets = new int[KEY_SLOTS];
+    private final int[] runConnection = new int[KEY_SLOTS];
+    private final int[] runStart = new int[KEY_SLOTS];
+    private final Waiting[] waiting;
     private final boolean[] listed;
     /** Connections with waiting requests that may have room now, each at most once. */
     private final ArrayDeque<Integer> ready = new ArrayDeque<>();
+    private final boolean[] keyBlocked;
+    /** Connections whose oldest waiting request waits for its key, each at most once ({@code keyBlocked}). */
+    private final int[] blocked;
+    private int blockedCount;
     private final Integer[] boxes;
     private final long budgetBytes;
     private long bytes;
@@ -46,28 +67,74 @@ final class ConnectionBacklogs {
     private long peakBytes;
     private int peakCount;
 
-    @SuppressWarnings("unchecked")
     ConnectionBacklogs(int connections, long budgetBytes) {
-        this.waiting = new ArrayDeque[connections];
+        this.waiting = new Waiting[connections];
         this.listed = new boolean[connections];
+        this.keyBlocked = new boolean[connections];
+        this.blocked = new int[connections];
         this.boxes = new Integer[connections];
         for (int i = 0; i < connections; i++) {
             boxes[i] = i; // boxed once: the ready list allocates nothing per request
         }
         this.budgetBytes = budgetBytes;
-        java.util.Arrays.fill(keyOwner, NONE);
+        java.util.Arrays.fill(runConnection, -1);
     }
 
     /**
-     * Whether a request for {@code r}'s key waits for a connection other than {@code c} (-1: any
-     * connection): then {@code r} must not leave before it.
+     * Gives {@code r}, about to go on connection {@code c} (-1: any), its ticket of its key's order:
+     * its key's slot (high half) and the first ticket of its run (low half), which {@link #keyFree}
+     * compares with those ended. Call once per request, in the order the thread takes them;
+     * {@link #NO_TICKET} for a request without a key.
      */
-    boolean keyWaitsElsewhere(Request r, int c) {
-        if (count == 0 || r.keyCount() == 0) {
+    long admit(Request r, int c) {
+        if (r.keyCount() == 0) {
+            return NO_TICKET;
+        }
+        int k = keySlot(r);
+        if (c < 0 || runConnection[k] != c) {
+            runConnection[k] = c; // any connection (-1) is a run of its own: its neighbours are on others
+            runStart[k] = issued[k];
+        }
+        issued[k]++;
+        return (long) k << 32 | runStart[k] & 0xFFFF_FFFFL;
+    }
+
+    /** Whether a request admitted with {@code ticket} may leave: every ticket of its key before its run has ended. */
+    boolean keyFree(long ticket) {
+        return ticket == NO_TICKET || endedTickets[(int) (ticket >>> 32)] - (int) ticket >= 0;
+    }
+
+    /**
+     * An admitted request ended (answered, timed out, closed): later requests of its key on other
+     * connections may leave. Returns whether a connection whose oldest request waited for that key
+     * was listed again (then pump).
+     */
+    boolean ended(Request r) {
+        if (r.keyCount() == 0) {
             return false;
         }
         int k = keySlot(r);
-        return keyCount[k] > 0 && (c < 0 || keyOwner[k] != c);
+        if (endedTickets[k] == issued[k]) {
+            return false; // not one of this phase's tickets
+        }
+        endedTickets[k]++;
+        if (blockedCount == 0) {
+            return false;
+        }
+        boolean listedAgain = false;
+        for (int i = 0; i < blockedCount; ) {
+            int c = blocked[i];
+            Waiting q = waiting[c];
+            if (q.isEmpty() || keyFree(q.peekTicket())) {
+                keyBlocked[c] = false;
+                blocked[i] = blocked[--blockedCount];
+                mayHaveRoom(c);
+                listedAgain = true;
+            } else {
+                i++;
+            }
+        }
+        return listedAgain;
     }
 
     private static int keySlot(Request r) {
@@ -83,26 +150,44 @@ final class ConnectionBacklogs {
 
     /** Whether requests wait for connection {@code c}. */
     boolean holds(int c) {
-        ArrayDeque<Request> q = waiting[c];
+        Waiting q = waiting[c];
         return q != null && !q.isEmpty();
     }
 
-    /** Queues {@code r} behind connection {@code c}'s other waiting requests; false when the budget has no room for it. */
-    boolean offer(int c, Request r) {
+    /**
+     * Whether the oldest request waiting for {@code c} may leave as far as its key goes; if not,
+     * {@code c} is listed again once that key's earlier requests have ended.
+     */
+    boolean headMayLeave(int c) {
+        Waiting q = waiting[c];
+        if (keyFree(q.peekTicket())) {
+            return true;
+        }
+        if (!keyBlocked[c]) {
+            keyBlocked[c] = true;
+            blocked[blockedCount++] = c;
+        }
+        return false;
+    }
+
+    /**
+     * Queues {@code r}, admitted with {@code ticket}, behind connection {@code c}'s other waiting
+     * requests; false when the budget has no room for it. A request that waits for its key only
+     * lists its connection for when the key is free.
+     */
+    boolean offer(int c, Request r, long ticket) {
         int cost = r.retainedBytes();
         if (bytes + cost > budgetBytes) {
             return false;
         }
-        ArrayDeque<Request> q = waiting[c];
+        Waiting q = waiting[c];
         if (q == null) {
-            q = new ArrayDeque<>(8);
+            q = new Waiting();
             waiting[c] = q;
         }
-        q.addLast(r);
-        if (r.keyCount() > 0) {
-            int k = keySlot(r);
-            keyOwner[k] = keyCount[k] == 0 || keyOwner[k] == c ? c : MIXED;
-            keyCount[k]++;
+        q.add(r, ticket);
+        if (q.size == 1 && !keyFree(ticket)) {
+            headMayLeave(c); // the connection may have room: it waits for the key, not for a reply of its own
         }
         bytes += cost;
         count++;
@@ -135,19 +220,13 @@ final class ConnectionBacklogs {
 
     /** The oldest request waiting for {@code c}, or null. */
     Request peek(int c) {
-        ArrayDeque<Request> q = waiting[c];
-        return q == null ? null : q.peekFirst();
+        Waiting q = waiting[c];
+        return q == null ? null : q.peek();
     }
 
     /** Removes the oldest request waiting for {@code c}, which {@link #peek} returned. */
     Request poll(int c) {
-        Request r = waiting[c].pollFirst();
-        if (r.keyCount() > 0) {
-            int k = keySlot(r);
-            if (--keyCount[k] == 0) {
-                keyOwner[k] = NONE;
-            }
-        }
+        Request r = waiting[c].poll();
         bytes -= r.retainedBytes();
         count--;
         return r;
@@ -182,12 +261,65 @@ final class ConnectionBacklogs {
     /** Takes every waiting request out, oldest first per connection, handing each to {@code drop}. */
     void clear(java.util.function.Consumer<Request> drop) {
         for (int c = 0; c < waiting.length; c++) {
-            ArrayDeque<Request> q = waiting[c];
+            Waiting q = waiting[c];
             while (q != null && !q.isEmpty()) {
                 drop.accept(poll(c));
             }
             listed[c] = false;
+            keyBlocked[c] = false;
         }
+        blockedCount = 0;
         ready.clear();
+    }
+
+    /** One connection's waiting requests and their tickets, oldest first: a ring that doubles when full. */
+    private static final class Waiting {
+        private Request[] requests = new Request[8];
+        private long[] tickets = new long[8];
+        private int head;
+        private int size;
+
+        boolean isEmpty() {
+            return size == 0;
+        }
+
+        void add(Request r, long ticket) {
+            if (size == requests.length) {
+                grow();
+            }
+            int i = (head + size) & (requests.length - 1);
+            requests[i] = r;
+            tickets[i] = ticket;
+            size++;
+        }
+
+        Request peek() {
+            return size == 0 ? null : requests[head];
+        }
+
+        long peekTicket() {
+            return tickets[head];
+        }
+
+        Request poll() {
+            Request r = requests[head];
+            requests[head] = null;
+            head = (head + 1) & (requests.length - 1);
+            size--;
+            return r;
+        }
+
+        private void grow() {
+            int n = requests.length;
+            Request[] rs = new Request[n * 2];
+            long[] ts = new long[n * 2];
+            for (int i = 0; i < size; i++) {
+                rs[i] = requests[(head + i) & (n - 1)];
+                ts[i] = tickets[(head + i) & (n - 1)];
+            }
+            requests = rs;
+            tickets = ts;
+            head = 0;
+        }
     }
 }

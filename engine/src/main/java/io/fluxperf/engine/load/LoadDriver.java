@@ -420,6 +420,7 @@ final class LoadDriver implements SlotEvents, RunClock.LoadThread {
     @Override
     public void completed(Request request, Outcome outcome, long nowNanos, int responseBytes, int replyClass) {
         recorder.completed(request, outcome, nowNanos, responseBytes, replyClass);
+        scheduler.ended(request);
         int slot = request.connectionId() - firstSlotId;
         if (slot >= 0 && slot < slots.size()) {
             scheduler.slotReady(slots.get(slot)); // its reply freed room on that slot

@@ -46,9 +46,10 @@ import reactor.core.publisher.BaseSubscriber;
  * finds that connection busy, or other requests of its own waiting for it, joins them in the
  * connection's backlog ({@link ConnectionBacklogs}) when its source grants one
  * ({@link RequestSource#backlogBytes}), and the next request is taken: one busy client never keeps
- * the others from sending, and each client's requests still leave in order. When the backlogs'
- * budget of bytes is spent, or the request's key has an earlier request waiting for another
- * connection (keys keep the log's order across clients), the request waits at the head as above.
+ * the others from sending, and each client's requests still leave in order. So does one whose key
+ * has an earlier request of another connection that has not ended yet: keys keep the log's order
+ * across clients up to the server's reply ({@link ConnectionBacklogs}; {@link #ended} lets the next
+ * one go). When the backlogs' budget of bytes is spent the request waits at the head as above.
  *
  * <p>With several servers ({@link #pool}) each request goes to the server its key is placed on
  * ({@link PoolRouter}), on a connection of that server with room; when it has none the request
@@ -125,6 +126,9 @@ final class SendScheduler {
     };
     /** Requests due that wait for their own busy connection; null when the phase's source grants none. */
     private ConnectionBacklogs backlogs;
+    /** The head of {@code ahead} has its ticket of its key's order ({@code headTicket}) from the backlogs. */
+    private boolean headAdmitted;
+    private long headTicket;
     /** The pool's capacity as the thread made it: in flight and one more. */
     private final int baseCapacity;
     /** With several servers: each one's connections and waiting requests, and where keys go; null with one. */
@@ -181,6 +185,7 @@ final class SendScheduler {
         this.thread = thread;
         long budget = queues == null ? source.backlogBytes(thread, threads) : 0;
         backlogs = budget > 0 ? new ConnectionBacklogs(slots.size(), budget) : null;
+        headAdmitted = false;
         reportedPeak = 0;
         // each request held in a backlog costs at least RETAINED_BASE bytes: the budget bounds their number too
         long held = backlogs != null ? budget / Request.RETAINED_BASE : 0;
@@ -202,6 +207,7 @@ final class SendScheduler {
         while ((r = ahead.pollFirst()) != null) {
             dropUnsent(r);
         }
+        headAdmitted = false;
         if (backlogs != null) {
             backlogs.clear(this::dropUnsent);
         }
@@ -341,22 +347,32 @@ final class SendScheduler {
                     continue;
                 }
                 ConnectionSlot c;
-                if (backlogs != null && backlogs.keyWaitsElsewhere(r, r.affinity() >= 0 ? r.affinity() % slots.size() : -1)) {
-                    c = null; // its key's earlier request waits for another connection: it goes first
-                } else if (r.affinity() >= 0) {
-                    int own = r.affinity() % slots.size();
-                    c = backlogs != null && backlogs.holds(own) ? null : connectionFor(own);
-                    if (c == null && backlogs != null && backlogs.offer(own, r)) {
-                        ahead.pollFirst(); // it waits for its own connection; the others go on
-                        if (backlogs.peakBytes() > reportedPeak) {
-                            reportPeak();
-                        }
-                        if (++parked >= MAX_PARKED_PER_PUMP) {
-                            pumpAfterReads(); // let the loop read, time out and end windows in between
-                            break;
-                        }
-                        continue;
+                if (backlogs != null) {
+                    int own = r.affinity() >= 0 ? r.affinity() % slots.size() : -1;
+                    if (!headAdmitted) {
+                        headTicket = backlogs.admit(r, own); // once: it stays at the head while it waits
+                        headAdmitted = true;
                     }
+                    boolean keyFree = backlogs.keyFree(headTicket);
+                    if (own < 0) {
+                        c = keyFree ? pickConnection() : null; // its key's earlier requests end first
+                    } else {
+                        c = keyFree && !backlogs.holds(own) ? connectionFor(own) : null;
+                        if (c == null && backlogs.offer(own, r, headTicket)) {
+                            ahead.pollFirst(); // it waits for its own connection, or its key; the others go on
+                            headAdmitted = false;
+                            if (backlogs.peakBytes() > reportedPeak) {
+                                reportPeak();
+                            }
+                            if (++parked >= MAX_PARKED_PER_PUMP) {
+                                pumpAfterReads(); // let the loop read, time out and end windows in between
+                                break;
+                            }
+                            continue;
+                        }
+                    }
+                } else if (r.affinity() >= 0) {
+                    c = connectionFor(r.affinity() % slots.size());
                 } else {
                     c = pickConnection();
                 }
@@ -373,6 +389,7 @@ final class SendScheduler {
                     roomWaitSince = NO_ROOM_WAIT;
                 }
                 ahead.pollFirst();
+                headAdmitted = false;
                 send(c, r, now);
             }
         } finally {
@@ -429,14 +446,28 @@ final class SendScheduler {
         recorder.sent(r, bytes, now);
     }
 
-    /** Sends the waiting requests of every connection that got room, oldest first, as far as there is room. */
+    /**
+     * Sends the waiting requests of every connection that got room, oldest first, as far as there is
+     * room and their keys' earlier requests on other connections have ended.
+     */
     private void sendWaiting(long now) {
         int i;
         while ((i = backlogs.nextReady()) >= 0) {
             ConnectionSlot c = slots.get(i);
-            while (c.canSend() && backlogs.holds(i)) {
+            while (c.canSend() && backlogs.holds(i) && backlogs.headMayLeave(i)) {
                 send(c, backlogs.poll(i), now);
             }
+        }
+    }
+
+    /**
+     * {@code r}, sent by this scheduler, ended (answered, timed out, closed), before it goes back to
+     * its pool: with backlogs, later requests of its key on other connections may leave now.
+     * Nothing to do without them ({@code run}).
+     */
+    void ended(Request r) {
+        if (backlogs != null && (backlogs.ended(r) || headAdmitted)) {
+            pumpAfterReads();
         }
     }
 
