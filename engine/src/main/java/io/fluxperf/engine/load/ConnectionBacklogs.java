@@ -13,8 +13,8 @@ import java.util.ArrayDeque;
  * <p>Keys keep the log's order across clients too: a request whose key (its first) has an earlier
  * request of another connection that has not ended yet (waiting, or sent and not answered) leaves
  * only once that one has ended. Sent is not enough: two requests written on two connections reach
- * the server's command loop in whichever order it reads the sockets (redis serves the readable
- * ones in the order its epoll lists them, which is not the order the bytes came in). Each keyed
+ * the server's command loop in whichever order it reads the sockets (redis serves the connections
+ * readable at once in the order its event loop lists them, not the order the bytes came in). Each keyed
  * request takes a ticket of its key in the order the thread takes them ({@link #admit}): a run of
  * tickets from one connection needs no wait among itself (the connection keeps their order), a
  * new run waits until every ticket before it has ended ({@link #ended}). The request that waits
