@@ -14,14 +14,18 @@ import java.util.ArrayDeque;
  * request of another connection that has not ended yet (waiting, or sent and not answered) leaves
  * only once that one has ended. Sent is not enough: two requests written on two connections reach
  * the server's command loop in whichever order it reads the sockets (redis serves the connections
- * readable at once in the order its event loop lists them, not the order the bytes came in). Each keyed
- * request takes a ticket of its key in the order the thread takes them ({@link #admit}): a run of
- * tickets from one connection needs no wait among itself (the connection keeps their order), a
- * new run waits until every ticket before it has ended ({@link #ended}). The request that waits
- * for its key waits in its own connection's queue, at its head, and holds up only its own client,
- * whose later commands come after it anyway; when the key's last earlier request ends, the
- * connection is listed again ({@link #nextReady}). Keys are told apart by a hash in a table of
- * {@link #KEY_SLOTS} slots; two keys that share a slot only make a request wait that need not.
+ * readable at once in the order its event loop lists them, not the order the bytes came in). Each
+ * keyed request of a client takes a ticket of its key in the order the thread takes them
+ * ({@link #admit}): a run of tickets from one connection needs no wait among itself (the
+ * connection keeps their order), a new run waits until every ticket before it has ended
+ * ({@link #ended}). The request that waits for its key waits in its own connection's queue, at its
+ * head, and holds up only its own client, whose later commands come after it anyway; when the
+ * key's last earlier request ends, the connection is listed again ({@link #nextReady}). A request
+ * of no client (any connection) has no queue: it waits at the thread's head for the tickets before
+ * it and takes none, so that a log without clients keeps no key order and waits for nothing, as
+ * before. Keys are told apart by a hash in a table of {@link #KEY_SLOTS} slots; two keys that
+ * share a slot only make a request wait that need not. The price of the order: a key that clients
+ * take turns on goes at one turn per reply, which a replay as fast as possible feels.
  *
  * <h2>Assumptions and guarantees</h2>
  * <ul>
@@ -47,11 +51,16 @@ final class ConnectionBacklogs {
     static final int KEY_SLOTS = 1 << 16;
     /** A request without a key: it takes no ticket and waits for none. */
     static final long NO_TICKET = -1L;
-    /** Per key slot: tickets given, tickets of them ended, and the newest run's connection and first ticket. */
-    private final int[] issued = new int[KEY_SLOTS];
-    private final int[] endedTickets = new int[KEY_SLOTS];
-    private final int[] runConnection = new int[KEY_SLOTS];
-    private final int[] runStart = new int[KEY_SLOTS];
+    /**
+     * Per key slot, side by side (one cache line for the four): tickets given ({@link #ISSUED}),
+     * tickets of them ended ({@link #ENDED}), the newest run's connection ({@link #RUN_CONNECTION})
+     * and its first ticket ({@link #RUN_START}).
+     */
+    private final int[] keys = new int[KEY_SLOTS * 4];
+    private static final int ISSUED = 0;
+    private static final int ENDED = 1;
+    private static final int RUN_CONNECTION = 2;
+    private static final int RUN_START = 3;
     private final Waiting[] waiting;
     private final boolean[] listed;
     /** Connections with waiting requests that may have room now, each at most once. */
@@ -77,31 +86,39 @@ final class ConnectionBacklogs {
             boxes[i] = i; // boxed once: the ready list allocates nothing per request
         }
         this.budgetBytes = budgetBytes;
-        java.util.Arrays.fill(runConnection, -1);
+        for (int k = 0; k < KEY_SLOTS; k++) {
+            keys[4 * k + RUN_CONNECTION] = -1;
+        }
     }
 
     /**
-     * Gives {@code r}, about to go on connection {@code c} (-1: any), its ticket of its key's order:
+     * Gives {@code r}, about to go on its own connection {@code c}, its ticket of its key's order:
      * its key's slot (high half) and the first ticket of its run (low half), which {@link #keyFree}
      * compares with those ended. Call once per request, in the order the thread takes them;
-     * {@link #NO_TICKET} for a request without a key.
+     * {@link #NO_TICKET} for a request without a key. A request of no client (-1: any connection)
+     * takes no ticket, so nothing waits for it (a log without clients, all of them such, keeps no
+     * key order and pays no wait, as before), but it waits for the tickets given before it.
      */
     long admit(Request r, int c) {
         if (r.keyCount() == 0) {
             return NO_TICKET;
         }
         int k = keySlot(r);
-        if (c < 0 || runConnection[k] != c) {
-            runConnection[k] = c; // any connection (-1) is a run of its own: its neighbours are on others
-            runStart[k] = issued[k];
+        int at = 4 * k;
+        if (c < 0) {
+            return (long) k << 32 | keys[at + ISSUED] & 0xFFFF_FFFFL;
         }
-        issued[k]++;
-        return (long) k << 32 | runStart[k] & 0xFFFF_FFFFL;
+        if (keys[at + RUN_CONNECTION] != c) {
+            keys[at + RUN_CONNECTION] = c;
+            keys[at + RUN_START] = keys[at + ISSUED];
+        }
+        keys[at + ISSUED]++;
+        return (long) k << 32 | keys[at + RUN_START] & 0xFFFF_FFFFL;
     }
 
     /** Whether a request admitted with {@code ticket} may leave: every ticket of its key before its run has ended. */
     boolean keyFree(long ticket) {
-        return ticket == NO_TICKET || endedTickets[(int) (ticket >>> 32)] - (int) ticket >= 0;
+        return ticket == NO_TICKET || keys[4 * (int) (ticket >>> 32) + ENDED] - (int) ticket >= 0;
     }
 
     /**
@@ -110,14 +127,14 @@ final class ConnectionBacklogs {
      * was listed again (then pump).
      */
     boolean ended(Request r) {
-        if (r.keyCount() == 0) {
-            return false;
+        if (r.keyCount() == 0 || r.affinity() < 0) {
+            return false; // it took no ticket
         }
-        int k = keySlot(r);
-        if (endedTickets[k] == issued[k]) {
+        int at = 4 * keySlot(r);
+        if (keys[at + ENDED] == keys[at + ISSUED]) {
             return false; // not one of this phase's tickets
         }
-        endedTickets[k]++;
+        keys[at + ENDED]++;
         if (blockedCount == 0) {
             return false;
         }

@@ -19,20 +19,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * key is listed again when the key is free. AffinityKeyOrderTest shows the same against redis.
  */
 class ConnectionBacklogsTest {
-    private static Request on(String key) {
+    /** A request of {@code key} by original client {@code client} (-1: none, any connection). */
+    private static Request on(String key, int client) {
         byte[] k = key.getBytes(StandardCharsets.UTF_8);
-        return new Request().command(Command.RPUSH, 0).addKey(k, 0, k.length);
+        return new Request().command(Command.RPUSH, 0).addKey(k, 0, k.length).affinity(client);
     }
 
     @Test
     void aKeyWaitsForEarlierRequestsOfOtherConnectionsUntilTheyEnd() {
         ConnectionBacklogs b = new ConnectionBacklogs(3, 1 << 20);
-        Request a0 = on("list");
-        Request a1 = on("list");
-        Request c = on("list");
-        Request a2 = on("list");
-        Request other = on("other");
-        Request none = new Request().command(Command.PING, 0);
+        Request a0 = on("list", 0);
+        Request a1 = on("list", 0);
+        Request c = on("list", 1);
+        Request a2 = on("list", 0);
+        Request other = on("other", 1);
+        Request none = new Request().command(Command.PING, 0).affinity(2);
 
         long ta0 = b.admit(a0, 0);
         assertTrue(b.keyFree(ta0), "nothing before it");
@@ -71,31 +72,36 @@ class ConnectionBacklogsTest {
         assertTrue(b.isEmpty());
         b.ended(a2);
 
-        assertFalse(b.ended(on("list")), "an end that was no ticket of this table (a phase before) frees nothing");
-        assertTrue(b.keyFree(b.admit(on("list"), 2)), "every ticket of the key has ended");
+        assertFalse(b.ended(on("list", 2)), "an end that was no ticket of this table (a phase before) frees nothing");
+        assertTrue(b.keyFree(b.admit(on("list", 2), 2)), "every ticket of the key has ended");
     }
 
     @Test
-    void requestsForAnyConnectionAreRunsOfTheirOwn() {
+    void requestsOfNoClientWaitForTicketsButTakeNone() {
         ConnectionBacklogs b = new ConnectionBacklogs(2, 1 << 20);
-        Request x = on("k");
-        Request y = on("k");
+        Request x = on("k", -1);
+        Request y = on("k", -1);
         assertTrue(b.keyFree(b.admit(x, -1)));
-        long ty = b.admit(y, -1);
-        assertFalse(b.keyFree(ty), "the next may go on another connection: it waits for the first to end");
-        b.ended(x);
-        assertTrue(b.keyFree(ty));
+        assertTrue(b.keyFree(b.admit(y, -1)), "a log without clients keeps no key order, and waits for nothing");
+        assertFalse(b.ended(x));
+        Request a = on("k", 0);
+        long ta = b.admit(a, 0);
+        assertTrue(b.keyFree(ta), "nothing waits for a request of no client");
+        long tz = b.admit(on("k", -1), -1);
+        assertFalse(b.keyFree(tz), "but it waits for the client's request before it to end");
+        b.ended(a);
+        assertTrue(b.keyFree(tz));
     }
 
     @Test
     void theBudgetRefusesAndClearDropsEveryWaitingRequestInOrder() {
-        Request first = on("a");
+        Request first = on("a", 0);
         ConnectionBacklogs b = new ConnectionBacklogs(1, first.retainedBytes() * 20L);
         List<Request> offered = new ArrayList<>();
         Request r = first;
         while (b.offer(0, r, b.admit(r, 0))) {
             offered.add(r);
-            r = on("a");
+            r = on("a", 0);
         }
         assertEquals(20, offered.size(), "the ring grew past its first 8 and the budget stopped it at 20");
         assertEquals(20, b.peakCount());
