@@ -133,8 +133,9 @@ class RedisMonitorReplayTest {
             @SuppressWarnings("unchecked")
             List<Object> list = (List<Object>) q.command("LRANGE", "list", "0", "-1");
             assertEquals(5 * values.size(), list.size());
+            // two clients take turns on one list: a key keeps the log's order across clients (AffinityKeyOrderTest)
             for (int i = 0; i < list.size(); i++) {
-                assertArrayEquals(values.get(i % values.size()), bytes(list.get(i)));
+                assertArrayEquals(values.get(i % values.size()), bytes(list.get(i)), "list[" + i + "]");
             }
             assertArrayEquals(values.get(7), bytes(q.command("HGET", "h7", "f\n4")));
             assertEquals("30", q.command("GET", "counter"));
