@@ -74,6 +74,33 @@ public final class TimingLock implements BeforeAllCallback, AfterAllCallback, Be
         }
     }
 
+    /** Work whose figures a timing test judges, done holding the lock. */
+    @FunctionalInterface
+    public interface Timed {
+        void run() throws Exception;
+    }
+
+    /**
+     * Does {@code timed} holding the lock: for a class that measures in its {@code @BeforeAll} and
+     * judges the figures in tests of which only some are timing, so that the others (and the rest
+     * of its setup) do not hold the lock.
+     *
+     * @param name what holds it, for {@link #LOG}
+     */
+    public static void holding(String name, Timed timed) throws Exception {
+        synchronized (TimingLock.class) {
+            if (depth == 0) {
+                holder = name;
+            }
+        }
+        acquire();
+        try {
+            timed.run();
+        } finally {
+            release();
+        }
+    }
+
     /** Nested: a timing class's methods are timing too, and the class already holds the lock. */
     static synchronized void acquire() {
         if (depth++ > 0) {
