@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.abort;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -130,7 +131,7 @@ class SweepCommandTest {
      */
     @Tag("timing")
     @Test
-    void aDelayedServersKneeTheSweepDirectoryAndItsPlot() throws Exception {
+    void aDelayedServersKneeAndTheSweepDirectory() throws Exception {
         try (MemcacheTargetServer target = MemcacheTargetServer.start(
                 TargetOptions.builder().responseDelay(Duration.ofMillis(2)).build())) {
             Path out = tmp.resolve("sweep");
@@ -261,7 +262,7 @@ class SweepCommandTest {
         if (text.contains("Knee: none")) {
             assertTrue(text.contains("Stopped: at 10,000/s: p99<1ms broken"), "no knee only when the first rate broke it: " + text);
             assertFalse(Files.readString(out.resolve("sweep.html")).contains("<g id=\"knee\""), "no knee, none marked");
-            assumeTrue(false, "this host did not hold p99<1ms even at 10,000/s, tried twice: " + text);
+            abort("this host did not hold p99<1ms even at 10,000/s, tried twice: " + text);
         }
         Matcher knee = Pattern.compile("Knee: ([0-9,]+)/s").matcher(text);
         assertTrue(knee.find(), "a knee is named: " + text);
