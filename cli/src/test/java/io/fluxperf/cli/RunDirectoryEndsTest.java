@@ -15,14 +15,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A run directory is complete however the run ends: Ctrl-C, an error, or a replay's log running out. */
+/**
+ * A run directory is complete however the run ends: Ctrl-C, an error, or a replay's log running out.
+ * Not a timing test: what it checks are counts that agree between the directory's files and reports
+ * made again byte for byte, whatever the machine's load did to the run.
+ */
 @ExtendWith(RealServers.class)
-@Tag("timing")
 class RunDirectoryEndsTest {
     @TempDir
     Path tmp;

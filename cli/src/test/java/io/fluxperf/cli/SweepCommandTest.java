@@ -4,23 +4,28 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.abort;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fluxperf.engine.protocol.memcache.target.MemcacheTargetServer;
+import io.fluxperf.engine.slo.Objectives;
+import io.fluxperf.engine.sweep.SloStepObjective;
+import io.fluxperf.engine.sweep.SweepFiles;
+import io.fluxperf.engine.sweep.SweepResult;
+import io.fluxperf.engine.sweep.SweepStep;
 import io.fluxperf.engine.target.TargetOptions;
+import io.fluxperf.testkit.Chromium;
 import io.fluxperf.testkit.MemcachedProcess;
 import io.fluxperf.testkit.RealServer;
 import io.fluxperf.testkit.RealServers;
 import java.awt.image.BufferedImage;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.imageio.ImageIO;
@@ -32,8 +37,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code fluxperf sweep} end to end: against a real memcached, against a delayed embedded server, and bad options. */
 @ExtendWith(RealServers.class)
 class SweepCommandTest {
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-
     @RealServer
     private static MemcachedProcess memcached;
 
@@ -115,11 +118,6 @@ class SweepCommandTest {
                             && l.substring(step.length()).matches("[0-9,]+ rps, errors [0-9,]+, p99 so far [0-9.]+ (ns|us|ms|s)")),
                     "a live line while the step runs: " + step + "\n" + run.err());
         }
-        CliRun quiet = CliRun.of("sweep", "--keyspace", "100", "-c", "2", "--from", "200", "--factor", "2", "--to", "200",
-                "--window", "1500ms", "--warmup", "0", "--no-live", "--slo", "p50<100ms");
-        assertEquals(0, quiet.exitCode(), quiet.out() + quiet.err());
-        assertTrue(quiet.out().contains("\nWarm-up: none (--warmup 0)\n"), quiet.out());
-        assertFalse(quiet.err().contains("[step "), quiet.err());
     }
 
     /**
@@ -127,7 +125,9 @@ class SweepCommandTest {
      * holds at most 5,000/s: 250 and 1,500/s are good, 9,000/s is not, nor is the bisection's 5,250.
      * The rates tried are far from the capacity on both sides, so a shared machine's stalls do not
      * decide the test. This is the one sweep of this scenario: its steps are checked here from the
-     * sweep's files, as the engine's SweepTest once checked them on a sweep of its own.
+     * sweep's files, as the engine's SweepTest once checked them on a sweep of its own. It is also
+     * the sweep without a warm-up or live lines (--warmup 0 --no-live: each says so, or says
+     * nothing).
      */
     @Tag("timing")
     @Test
@@ -136,9 +136,11 @@ class SweepCommandTest {
                 TargetOptions.builder().responseDelay(Duration.ofMillis(2)).build())) {
             Path out = tmp.resolve("sweep");
             CliRun run = CliRun.of("sweep", "-s", "127.0.0.1:" + target.address().getPort(), "-c", "10", "--keyspace", "100",
-                    "--from", "250", "--factor", "6", "--to", "50000", "--window", "2s", "--warmup", "300ms",
+                    "--from", "250", "--factor", "6", "--to", "50000", "--window", "2s", "--warmup", "0", "--no-live",
                     "--slo", "p50<20ms", "--refine", "1", "--out", out.toString());
             assertEquals(0, run.exitCode(), run.out() + run.err());
+            assertTrue(run.out().contains("\nWarm-up: none (--warmup 0)\n"), run.out());
+            assertFalse(run.err().contains("[step "), run.err());
             assertTrue(run.out().contains("Knee: 1,500/s"), run.out());
             assertTrue(run.out().contains("Stopped: at 9,000/s: "), run.out());
             assertTrue(run.out().contains("By rate:"), "the bisection's 5,250 ran after 9,000: the table again by rate");
@@ -188,86 +190,85 @@ class SweepCommandTest {
     }
 
     /**
+     * A sweep's HTML plot in headless Chromium: its script draws a point per step and series, the
+     * knee's mark and the objective's line, and the p99 series' orange is on screen. The steps are
+     * the delayed server's sweep's as it measured them (written by the sweep's own SweepFiles): the
+     * page's drawing does not depend on how the figures were measured, so this needs no timed sweep,
+     * and a sweep's own sweep.html is checked above.
+     */
+    @Test
+    void theSweepPlotRendersInHeadlessChromium() throws Exception {
+        assumeTrue(Chromium.installed(), "chromium is not installed");
+        List<SweepStep> steps = List.of(
+                step(1, false, 250, 250, 2_363_000, 4_375_000, true, "2.363 ms"),
+                step(2, false, 1500, 1491, 2_179_000, 17_744_000, true, "2.179 ms"),
+                step(3, false, 9000, 3858, 673_710_000, 1_315_963_000, false, "673.71 ms"),
+                step(4, true, 5250, 4130, 264_765_000, 486_277_000, false, "264.765 ms"));
+        SweepResult result = new SweepResult(steps, List.of("p50<20ms"), "at 9,000/s: p50<20ms broken (673.71 ms)",
+                false, false);
+        Path out = tmp.resolve("plot");
+        SweepFiles.write(out, result, SloStepObjective.of(Objectives.parse(List.of("p50<20ms"))), "fluxperf sweep: plot");
+        Chromium chromium = new Chromium(tmp);
+        Path html = out.resolve("sweep.html");
+        String dom = chromium.dumpDom(html);
+        assertEquals(steps.size() * 3, count(dom, "class=\"point\""), "a point per step and series in the rendered DOM");
+        assertTrue(dom.contains("<g id=\"knee\" data-target=\"1500\""), "the knee is marked");
+        assertTrue(dom.contains("data-objective=\"p50&lt;20ms\""), "the objective's line");
+        // left for a person to look at
+        BufferedImage img = chromium.screenshot(html, Path.of("target", "sweep-chromium.png"), 1000, 800);
+        int p99 = 0;
+        for (int y = 0; y < img.getHeight(); y++) {
+            for (int x = 0; x < img.getWidth(); x++) {
+                int rgb = img.getRGB(x, y) & 0xffffff;
+                if (Math.abs(((rgb >> 16) & 255) - 0xff) <= 8 && Math.abs(((rgb >> 8) & 255) - 0x7f) <= 8
+                        && Math.abs((rgb & 255) - 0x0e) <= 8) {
+                    p99++; // the p99 series' orange
+                }
+            }
+        }
+        assertTrue(p99 > 30, "the p99 points (and line) are on screen: " + p99 + " pixels");
+    }
+
+    private static SweepStep step(int number, boolean refinement, double target, double achieved, long p50, long p99,
+                                  boolean met, String measured) {
+        return new SweepStep(number, refinement, false, target, achieved, p50, p99, p99 + p99 / 10, Math.round(achieved * 2), 0,
+                0, met, met ? null : "achieved below the target",
+                List.of(new SweepStep.Judgement("p50<20ms", met, measured)));
+    }
+
+    /**
      * The issue's sweep: real memcached from 10,000/s with p99 < 1 ms, windows of 2 s (in 1 s, one
      * 10 ms stall of a shared machine is 1 % of the requests: the p99 of a stall, not of the server),
      * bounded by --to; by a factor of 2 rather than the issue's 1.5, and a warm-up of 0.5 s before each
-     * step rather than 1 s, so that it takes a few steps fewer (the bisection still refines the knee). It stops by itself, names a knee, and its HTML plot renders in headless
-     * Chromium with a point per step and series and the knee marked.
+     * step rather than 1 s, so that it takes a few steps fewer (the bisection still refines the knee).
+     * It stops by itself and names a knee. (A plot's rendering in Chromium is checked apart, on
+     * figures that always have a knee to mark.)
      */
     @Tag("timing")
     @Test
-    void aSweepAgainstMemcachedStopsByItselfNamesAKneeAndItsPlotRenders() throws Exception {
-        Path out = null;
-        String text = "";
-        // a shared host's stall of tens of ms breaks p99<1ms at any rate; such a sweep ends at its first
-        // step without a knee, and is tried once more before the test gives up on this host (a third try
-        // cost the loaded suite 12 s and never found a knee where two had not)
-        for (int attempt = 1; attempt <= 2; attempt++) {
-            out = tmp.resolve("mc-" + attempt);
-            CliRun run = CliRun.of("sweep", "-s", memcached.address(), "--hit", "--keyspace", "1000", "-c", "8",
-                    "--from", "10000", "--factor", "2", "--to", "400000", "--window", "2s", "--warmup", "500ms",
-                    "--slo", "p99<1ms", "--refine", "2", "--out", out.toString());
-            assertEquals(0, run.exitCode(), run.out() + run.err());
-            text = run.out();
-            assertTrue(text.contains("Stopped: at "), "stopped by itself below --to: " + text);
-            if (!text.contains("Knee: none")) {
-                break;
-            }
-            assertTrue(text.contains("Stopped: at 10,000/s: p99<1ms broken"), "no knee only when the first rate broke it: " + text);
-        }
-        boolean kneeNamed = !text.contains("Knee: none");
-        JsonNode json = new ObjectMapper().readTree(out.resolve("sweep.json").toFile());
-        int steps = json.get("steps").size();
-        if (kneeNamed) {
-            Matcher knee = Pattern.compile("Knee: ([0-9,]+)/s").matcher(text);
-            assertTrue(knee.find(), "a knee is named: " + text);
-            assertTrue(steps >= 2, text);
-        }
+    void aSweepAgainstMemcachedStopsByItselfAndNamesAKnee() throws Exception {
+        Path out = tmp.resolve("mc");
+        CliRun run = CliRun.of("sweep", "-s", memcached.address(), "--hit", "--keyspace", "1000", "-c", "8",
+                "--from", "10000", "--factor", "2", "--to", "400000", "--window", "2s", "--warmup", "500ms",
+                "--slo", "p99<1ms", "--refine", "2", "--out", out.toString());
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        String text = run.out();
+        assertTrue(text.contains("Stopped: at "), "stopped by itself below --to: " + text);
         BufferedImage png = ImageIO.read(out.resolve("sweep.png").toFile());
         assertNotNull(png, "the PNG decodes");
-
-        // the plot renders whether or not this host let the sweep find a knee
-        if (Files.isExecutable(CHROMIUM)) {
-            String url = out.resolve("sweep.html").toUri().toString();
-            String dom = chromium(List.of("--virtual-time-budget=3000", "--dump-dom", url));
-            assertEquals(steps * 3, count(dom, "class=\"point\""), "a point per step and series in the rendered DOM");
-            assertEquals(kneeNamed, dom.contains("<g id=\"knee\" data-target=\"" + json.get("knee").asLong() + "\""),
-                    "the knee is marked when there is one");
-            assertTrue(dom.contains("data-objective=\"p99&lt;1ms\""), "the objective's line");
-            Path shot = Path.of("target", "sweep-chromium.png").toAbsolutePath(); // left for a person to look at
-            Files.createDirectories(shot.getParent());
-            Files.deleteIfExists(shot);
-            chromium(List.of("--screenshot=" + shot, "--window-size=1000,800", "--hide-scrollbars", url));
-            BufferedImage img = ImageIO.read(shot.toFile());
-            assertNotNull(img, "the screenshot decodes");
-            int p99 = 0;
-            for (int y = 0; y < img.getHeight(); y++) {
-                for (int x = 0; x < img.getWidth(); x++) {
-                    int rgb = img.getRGB(x, y) & 0xffffff;
-                    if (Math.abs(((rgb >> 16) & 255) - 0xff) <= 8 && Math.abs(((rgb >> 8) & 255) - 0x7f) <= 8
-                            && Math.abs((rgb & 255) - 0x0e) <= 8) {
-                        p99++; // the p99 series' orange
-                    }
-                }
-            }
-            assertTrue(p99 > 30, "the p99 points (and line) are on screen: " + p99 + " pixels");
+        // a shared host's stall of tens of ms breaks p99<1ms at any rate: the sweep then tries its first
+        // rate once more (step 2a) and, broken again, ends without a knee; the test then gives up on this
+        // host (a second sweep cost the loaded suite 8 s and in CI never found a knee where one had not)
+        if (text.contains("Knee: none")) {
+            assertTrue(text.contains("Stopped: at 10,000/s: p99<1ms broken"), "no knee only when the first rate broke it: " + text);
+            assertFalse(Files.readString(out.resolve("sweep.html")).contains("<g id=\"knee\""), "no knee, none marked");
+            abort("this host did not hold p99<1ms even at 10,000/s, tried twice: " + text);
         }
-        assumeTrue(Files.isExecutable(CHROMIUM), "chromium is not installed");
-        assumeTrue(kneeNamed, "this host did not hold p99<1ms even at 10,000/s in two sweeps: " + text);
-    }
-
-    private String chromium(List<String> args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(CHROMIUM.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--user-data-dir=" + tmp.resolve("profile")));
-        cmd.addAll(args);
-        Process p = new ProcessBuilder(cmd).redirectError(tmp.resolve("chromium.log").toFile()).start();
-        byte[] out = p.getInputStream().readAllBytes();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("chromium did not finish in 60 s");
-        }
-        return new String(out, StandardCharsets.UTF_8);
+        Matcher knee = Pattern.compile("Knee: ([0-9,]+)/s").matcher(text);
+        assertTrue(knee.find(), "a knee is named: " + text);
+        JsonNode json = new ObjectMapper().readTree(out.resolve("sweep.json").toFile());
+        assertTrue(json.get("steps").size() >= 2, text);
+        assertEquals(Long.parseLong(knee.group(1).replace(",", "")), json.get("knee").asLong(), text);
     }
 
     private static int count(String s, String what) {

@@ -60,6 +60,10 @@ public class CodecBench extends HotPathBenchmark {
     @Param({"64"})
     public int valueBytes;
 
+    /** value: a get checks the value read against the run's (a --hit read does); none: it does not. */
+    @Param({"value", "none"})
+    public String check;
+
     private ProtocolCodec codec;
     private Request request;
     private ByteBuf out;
@@ -84,6 +88,8 @@ public class CodecBench extends HotPathBenchmark {
         request = new Request().command(c, 0).addKey(keyIndex, 16);
         if (c.carriesValue()) {
             request.value(pattern.array(), pattern.offset(keyIndex), valueBytes);
+        } else if (check.equals("value")) {
+            request.valueCheck(pattern);
         }
         byte[] replyBytes = reply(protocol, c, request.keyString(0), pattern.expected(keyIndex, valueBytes));
         boolean pooled = buffer.equals("pooled-direct");

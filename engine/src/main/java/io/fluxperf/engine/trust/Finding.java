@@ -20,7 +20,9 @@ public record Finding(Kind kind, int window, String text) {
         /** p99 drifted within a window beyond the window's interval. */
         P99_DRIFT("p99-drift"),
         /** The rate drifted within a window beyond the window's interval. */
-        RATE_DRIFT("rate-drift");
+        RATE_DRIFT("rate-drift"),
+        /** A paced window whose first second sent nothing on time: a backlog from before it went out in it. */
+        BEGAN_BEHIND("began-behind");
 
         private final String label;
 

@@ -1,5 +1,6 @@
 package io.fluxperf.engine.trust;
 
+import io.fluxperf.engine.metrics.SendLateness;
 import io.fluxperf.engine.report.HumanUnits;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +28,10 @@ import java.util.Locale;
  *       {@link #MIN_DRIFT_SECONDS} seconds): the same test at p &lt; {@link #DRIFT_ALPHA}, the same
  *       sizes, and a line whose start or end lies outside the window's own 95 % interval (of its p99
  *       from order statistics; of its rate from the Poisson spread of its count).</li>
+ *   <li><b>A window that began behind</b> (paced runs): no request of its first second left within
+ *       {@link SendLateness#LATE_NANOS} of its time. A backlog from before the window (a slow start,
+ *       a stall in the warm-up, a rate the warm-up could not hold) went out in it, so its latencies
+ *       include that wait although no connection lacked room once it began.</li>
  * </ol>
  * Only whole seconds count ({@link SecondSummary#whole()}), and for p99 only seconds with
  * {@link OrderStatistics#MIN_BEYOND} samples beyond their p99.
@@ -155,6 +160,21 @@ public final class Stability {
             }
         }
         return out;
+    }
+
+    /**
+     * A paced window that began behind its schedule, or null.
+     *
+     * @param startLagNanos the smallest send lag of the window's first second, ns; -1 when nothing paced was sent in it
+     */
+    public static Finding beganBehind(int window, long startLagNanos) {
+        if (startLagNanos < SendLateness.LATE_NANOS) {
+            return null;
+        }
+        return new Finding(Finding.Kind.BEGAN_BEHIND, window, "window " + window + " began "
+                + HumanUnits.latency(startLagNanos) + " behind its schedule (no request of its first second left on time):"
+                + " a backlog from before it went out in it, and its latencies include that wait (a longer --warmup,"
+                + " or a rate the client and server hold)");
     }
 
     /**

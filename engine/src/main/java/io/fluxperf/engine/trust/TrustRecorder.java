@@ -43,6 +43,9 @@ public final class TrustRecorder {
     private long assignedUntil = Long.MIN_VALUE;
     private Map<Integer, Long> waitsAtStart = new HashMap<>();
     private long compiledAt = -1;
+    /** The window whose first second was seen last, and that second's smallest send lag (-1: none paced). */
+    private int startLagWindow;
+    private long startLagNanos = -1;
 
     /** @param detector the process's pause detector, or null to name no pauses */
     public TrustRecorder(RunConfig config, PauseDetector detector) {
@@ -71,6 +74,10 @@ public final class TrustRecorder {
     public void second(SecondFigures s) {
         if (origin == Long.MIN_VALUE) {
             origin = s.startNanos();
+        }
+        if (s.window() != startLagWindow) {
+            startLagWindow = s.window();
+            startLagNanos = s.sendLag() != null && s.sendLag().getTotalCount() > 0 ? s.sendLag().getMinValue() : -1;
         }
         all.reset();
         List<SecondSummary.Workload> parts = new ArrayList<>();
@@ -128,11 +135,17 @@ public final class TrustRecorder {
                 && cc.roomWaitNanos() < ROOM_WAIT_SHARE * w.seconds() * 1e9) {
             limits.add(ClientLimit.SEND_LAG);
         }
-        List<Finding> drift = List.of();
+        List<Finding> drift = new ArrayList<>();
+        if (config.isOpenLoop() && startLagWindow == w.number()) {
+            Finding behind = Stability.beganBehind(w.number(), startLagNanos);
+            if (behind != null) {
+                drift.add(behind);
+            }
+        }
         if (config.windows() > 1) {
             int number = w.number();
-            drift = Stability.windowDrift(number, seconds.stream().filter(s -> s.window() == number).toList(),
-                    intervals.isEmpty() ? null : intervals.get(2), w.total().outcomes().requests(), w.seconds());
+            drift.addAll(Stability.windowDrift(number, seconds.stream().filter(s -> s.window() == number).toList(),
+                    intervals.isEmpty() ? null : intervals.get(2), w.total().outcomes().requests(), w.seconds()));
         }
         WindowTrust t = new WindowTrust(w.number(), intervals, pauses, share, lagP99, limits, drift);
         windows.add(t);

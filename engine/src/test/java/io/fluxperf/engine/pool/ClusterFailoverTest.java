@@ -48,8 +48,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * without one; the replica's promotion, as the test sees it in {@code CLUSTER NODES}, falls inside
  * that gap; two seconds after it the run is back at its rate; and {@code report DIR} makes the same
  * text again from the run directory. Before it, a manual failover under a --read-from replica run.
+ * The two runs are timing tests; the cluster's start before them is not, and runs without the lock.
  */
-@Tag("timing")
 @Timeout(240)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterFailoverTest {
@@ -79,6 +79,7 @@ class ClusterFailoverTest {
      * master. First: it leaves every node up for the kill.
      */
     @Test
+    @Tag("timing")
     @Order(1)
     void aManualFailoverMovesReadsToTheNewReplica() throws Exception {
         RedisProcess master = cluster.masters().get(0);
@@ -126,6 +127,7 @@ class ClusterFailoverTest {
     }
 
     @Test
+    @Tag("timing")
     @Order(2)
     void aKilledMastersReplicaTakesOverWithinTheReportedGap() throws Exception {
         RedisProcess victim = cluster.masters().get(1);
