@@ -45,15 +45,15 @@ public final class ValuePattern implements ValueCheck {
         if (index < 0) {
             return true;
         }
-        if (length > maxValueLength()) {
-            return false;
+        if (length > maxValueLength() || from < 0 || length < 0 || from + length > value.writerIndex()) {
+            return false; // longer than any value the run writes, or not all written (as ByteBufUtil.equals says)
         }
         int off = offset(index);
         if (value.hasArray()) {
             int at = value.arrayOffset() + from;
             return Arrays.equals(value.array(), at, at + length, bytes, off, off + length);
         }
-        if (value.hasMemoryAddress() && from >= 0 && length >= 0 && from + length <= value.capacity()) {
+        if (value.hasMemoryAddress()) {
             return equalsAt(value.memoryAddress() + from, off, length);
         }
         return ByteBufUtil.equals(value, from, view, off, length);

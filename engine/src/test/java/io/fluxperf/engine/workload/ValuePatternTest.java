@@ -76,6 +76,9 @@ class ValuePatternTest {
         }
         ByteBuf any = holding(pattern.expected(1, 8)).get(0);
         assertFalse(matches("1", any, 2000), "longer than any value the run writes");
+        for (ByteBuf b : holding(pattern.expected(1, 8))) {
+            assertFalse(matches("1", b, 20), "past what the buffer holds: " + b.getClass().getSimpleName());
+        }
     }
 
     @Test
