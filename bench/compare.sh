@@ -526,6 +526,15 @@ compare_report() {
             "$r_rps" "$r_cpu" "$r_whole" "$sop" "$seg" "$own" "$spread" "$(med "$i" oth 2)" "$runs" >> "$SUMMARY"
     done
     echo >> "$SUMMARY"
+    if [ -n "$fp" ] && [ "$REPEATS" -gt 1 ]; then
+        # each round runs every tool back to back, so a round's own ratio leaves out the machine's
+        # drift between rounds, which the ratio of medians above keeps
+        for i in $(seq 0 $((n - 1))); do
+            [ "$i" = "$fp" ] && continue
+            notes=$(paired_ratios "${TOOLS[$i]}" "${V[$fp,rps]}" "${V[$i,rps]}" "${V[$fp,cpu]}" "${V[$i,cpu]}")
+            echo "$notes"; echo "$notes" >> "$SUMMARY"; echo >> "$SUMMARY"
+        done
+    fi
     if [ -n "$STALLS" ]; then
         echo "client CPU $CLIENT_CPU before the runs, $STALLS"
         { echo "client CPU $CLIENT_CPU before the runs, ${STALLS//$'\n'/; }"; echo; } >> "$SUMMARY"

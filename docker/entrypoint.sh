@@ -39,10 +39,12 @@ GC_OPTS="${FLUXPERF_GC_OPTS--XX:+UseShenandoahGC -XX:ShenandoahGCHeuristics=comp
 case " ${FLUXPERF_JAVA_OPTS:-} " in
     *" -XX:+Use"*"GC "*) [ -n "${FLUXPERF_GC_OPTS+set}" ] || GC_OPTS="" ;;  # the user's collector: the JVM refuses two
 esac
-# as ./fluxperf does: hand glibc's freed memory (the JIT compilers' arenas) back every second;
-# the image's Temurin 17 takes it (17.0.9 and later)
+# as ./fluxperf does: hand glibc's freed memory (the JIT compilers' arenas) back every second
+# (the image's Temurin 17 takes it, 17.0.9 and later), and no clean-up safepoint every second
+# (docs/internals.md, "Safepoints")
 # shellcheck disable=SC2086 # the options are words on purpose
-"$JAVA_BIN" -XX:MaxRAMPercentage=75 $GC_OPTS -XX:TrimNativeHeapInterval=1000 -Djava.io.tmpdir=/tmp -Djna.tmpdir=/tmp ${FLUXPERF_JAVA_OPTS:-} -jar "$JAR" "$@"
+"$JAVA_BIN" -XX:MaxRAMPercentage=75 $GC_OPTS -XX:TrimNativeHeapInterval=1000 \
+    -XX:+UnlockDiagnosticVMOptions -XX:GuaranteedSafepointInterval=0 -Djava.io.tmpdir=/tmp -Djna.tmpdir=/tmp ${FLUXPERF_JAVA_OPTS:-} -jar "$JAR" "$@"
 status=$?
 
 if [ "$status" -eq 0 ] && [ "$HOLD" -gt 0 ]; then

@@ -137,5 +137,29 @@ col_spread() {
         awk '{a[NR]=$1} END{ if (NR<1) { print "NA"; exit } m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2;
                              if (m+0==0) print "NA"; else printf "%.1f", (a[NR]-a[1])/m*100 }'
 }
+# paired_ratios <peer name> "<fluxperf rps>" "<peer rps>" "<fluxperf cpu>" "<peer cpu>": each list one
+# figure a round, in round order; prints the median, lowest and highest of the rounds' own ratios
+# fluxperf/peer (a round missing either figure is left out)
+paired_ratios() {
+    awk -v peer="$1" -v fr="$2" -v pr="$3" -v fc="$4" -v pc="$5" '
+        function pairs(a, b, out,   x, y, n, i, m) {
+            n = split(a, x, " "); split(b, y, " "); m = 0
+            for (i = 1; i <= n; i++) {
+                sub(/^<=/, "", x[i]); sub(/^<=/, "", y[i])
+                if (x[i] != "NA" && y[i] != "NA" && x[i] != "" && y[i] != "" && y[i] + 0 != 0) out[++m] = x[i] / y[i]
+            }
+            return m
+        }
+        function summary(out, m,   i, j, t, med) {
+            if (m == 0) return "NA"
+            for (i = 2; i <= m; i++) { t = out[i]; for (j = i - 1; j >= 1 && out[j] > t; j--) out[j + 1] = out[j]; out[j + 1] = t }
+            med = (m % 2) ? out[(m + 1) / 2] : (out[m / 2] + out[m / 2 + 1]) / 2
+            return sprintf("%.2f (%.2f-%.2f, %d rounds)", med, out[1], out[m], m)
+        }
+        BEGIN {
+            nr = pairs(fr, pr, r); nc = pairs(fc, pc, c)
+            printf "fluxperf/%s paired by round: rps %s; CPU per request %s\n", peer, summary(r, nr), summary(c, nc)
+        }'
+}
 # ratio a/b with 2 decimals, NA when either is missing
 ratio() { awk -v a="${1#<=}" -v b="${2#<=}" 'BEGIN{ if (a=="NA"||b=="NA"||a==""||b==""||b+0==0) print "NA"; else printf "%.2f", a/b }'; }

@@ -22,6 +22,9 @@ record CliRun(int exitCode, String out, String err) {
         return new CliRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
+    /** The launcher's safepoint options (./fluxperf, docs/internals.md "Safepoints"), which a child JVM runs with too. */
+    static final List<String> LAUNCHER_SAFEPOINT_OPTIONS = List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:GuaranteedSafepointInterval=0");
+
     /** fluxperf in a child JVM, as a user runs it (its own process: signals, priorities, /proc). */
     static Process inChildJvm(Path output, String... args) throws IOException {
         return inChildJvm(output, List.of(), args);
@@ -36,6 +39,7 @@ record CliRun(int exitCode, String out, String err) {
     static Process inChildJvm(Path output, List<String> prefix, List<String> jvmOptions, String... args) throws IOException {
         List<String> command = new ArrayList<>(prefix);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(LAUNCHER_SAFEPOINT_OPTIONS);
         command.addAll(jvmOptions);
         command.addAll(List.of(
                 "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",

@@ -76,7 +76,8 @@ class EntrypointTest {
         assertEquals(500.0, r.get("config").get("workloads").get(0).get("rate").asDouble(), "half the rate");
         String javaArgs = Files.readString(dir.resolve("java-args.txt"));
         assertTrue(javaArgs.startsWith("-XX:MaxRAMPercentage=75 -XX:+UseShenandoahGC -XX:ShenandoahGCHeuristics=compact"
-                + " -Xms16m -XX:TrimNativeHeapInterval=1000 -Djava.io.tmpdir=/tmp -Djna.tmpdir=/tmp -jar"
+                + " -Xms16m -XX:TrimNativeHeapInterval=1000 -XX:+UnlockDiagnosticVMOptions -XX:GuaranteedSafepointInterval=0"
+                + " -Djava.io.tmpdir=/tmp -Djna.tmpdir=/tmp -jar"
                 + " /opt/fluxperf/fluxperf.jar run -s "), javaArgs);
     }
 

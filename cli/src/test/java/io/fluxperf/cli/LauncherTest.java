@@ -74,8 +74,9 @@ class LauncherTest {
         assertTrue(calls.lines().anyMatch(l -> l.startsWith("java") && l.endsWith("cli/target/fluxperf.jar --version")),
                 "and ran the command:\n" + calls);
         assertTrue(out.contains("ran: ") && out.contains("--version"), out);
-        assertTrue(lastJava(calls).contains("-XX:+UseShenandoahGC") && lastJava(calls).contains("-XX:TrimNativeHeapInterval=1000"),
-                "with the launcher's collector and native-heap trim:\n" + calls);
+        assertTrue(lastJava(calls).contains("-XX:+UseShenandoahGC") && lastJava(calls).contains("-XX:TrimNativeHeapInterval=1000")
+                        && lastJava(calls).contains("-XX:+UnlockDiagnosticVMOptions -XX:GuaranteedSafepointInterval=0"),
+                "with the launcher's collector, native-heap trim and no clean-up safepoints:\n" + calls);
         assertTrue(calls.lines().anyMatch(l -> l.contains("-XX:ArchiveClassesAtExit=")
                         && l.contains(" run --requests 2000 -c 2 --no-live --out ")),
                 "its class-data archive trained on a run that writes a run directory:\n" + calls);

@@ -174,6 +174,39 @@ class TrustCommandTest {
         }
     }
 
+    /**
+     * A paced run on a CPU that another process keeps busy, with its housekeeping threads at nice 19
+     * as the command line lowers them: the JVM's once-a-second clean-up safepoint waited up to 255 ms
+     * for a lowered thread to get the CPU, and the whole process, load loop included, stood still
+     * meanwhile ("stopped" pauses of 20-70 ms in nearly every such run). With the launcher's options
+     * no safepoint comes in the windows; the run queue may still hold the client, and may be named.
+     */
+    @Test
+    @Tag("timing")
+    void aBusyCpuStopsNoRunAtASafepoint(MemcachedProcess memcached) throws Exception {
+        Path output = dir.resolve("busy.out");
+        Path runDir = dir.resolve("busy-run");
+        Process run = CliRun.inChildJvm(output, List.of("taskset", "-c", "0"), List.of(), "run", "-s", memcached.address(),
+                "--rate", "5000", "-d", "3", "--warmup", "1", "--no-live", "--out", runDir.toString());
+        Process spinner = null;
+        try {
+            InterruptTest.awaitLine(output, "Workload 0: ", START_MILLIS);
+            spinner = new ProcessBuilder("taskset", "-c", "0", "sh", "-c", "while :; do :; done").start();
+            assertTrue(run.waitFor(START_MILLIS, TimeUnit.MILLISECONDS), Files.readString(output));
+            String text = Files.readString(output);
+            assertEquals(0, run.exitValue(), text);
+            for (JsonNode p : result(runDir).path("trust").path("pauses")) {
+                assertFalse(p.path("cause").asText().equals("stopped"), "the process stood still: " + p + "\n" + text);
+            }
+        } finally {
+            run.destroyForcibly();
+            if (spinner != null) {
+                spinner.destroyForcibly();
+                spinner.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
     @Test
     void theFloorIsAtOrBelowTheServiceTimeOfASlowRun(MemcachedProcess memcached) throws Exception {
         Path json = dir.resolve("slow.json");
