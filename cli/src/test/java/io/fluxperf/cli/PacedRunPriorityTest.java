@@ -6,6 +6,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -37,6 +38,17 @@ class PacedRunPriorityTest {
         assertEquals(0, seen.get("fluxperf-target"), "the embedded target's loop keeps its priority: " + seen);
     }
 
+    /** A JVM that makes HotSpot's clean-up safepoint once a second (java -jar) keeps the run's thread where it was. */
+    @Test
+    void withCleanupSafepointsTheRunsThreadKeepsItsPriority() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux /proc");
+        Map<String, Integer> seen = watch(List.of("-XX:GuaranteedSafepointInterval=1000"), "run", "-d", "1s", "-w", "2",
+                "--rate", "2000", "-c", "2", "--no-live");
+        assumeTrue(seen.containsKey("fluxperf-load-0"), "the run was seen while it ran: " + seen);
+        assertEquals(LOWEST, seen.get("C2 CompilerThre"), "C2: " + seen);
+        assertEquals(0, seen.get("java"), "the run's own thread (main): " + seen);
+    }
+
     @Test
     void withoutHostTuningAPacedRunChangesNoPriority() throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux /proc");
@@ -61,8 +73,13 @@ class PacedRunPriorityTest {
      * nice value seen while the load loop existed.
      */
     private Map<String, Integer> watch(String... args) throws Exception {
+        return watch(List.of(), args);
+    }
+
+    /** @param jvmOptions options after the launcher's (CliRun), which a later one of the same name overrides */
+    private Map<String, Integer> watch(List<String> jvmOptions, String... args) throws Exception {
         Path output = dir.resolve("run.out");
-        Process run = CliRun.inChildJvm(output, args);
+        Process run = CliRun.inChildJvm(output, jvmOptions, args);
         Path tasks = Path.of("/proc", Long.toString(run.pid()), "task");
         Map<String, Integer> seen = new HashMap<>();
         while (run.isAlive()) {

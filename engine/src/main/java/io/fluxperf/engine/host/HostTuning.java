@@ -31,8 +31,8 @@ import java.util.concurrent.locks.LockSupport;
  *       200 ms to finish the compiles the warm-up queued before the first measured send.</li>
  *   <li><b>Priorities and courtesy</b> (a paced run in a process of its own): 0.5 s before the
  *       --warmup ends, else from the end of the in-process warm-up (3 s into a run with neither),
- *       the JIT's compiler threads and the run's own thread
- *       drop to nice 19 ({@link HousekeepingPriority}), and the run's thread offers the CPU back
+ *       the JIT's compiler threads and the run's own thread (where the JVM makes no clean-up
+ *       safepoints) drop to nice 19 ({@link HousekeepingPriority}), and the run's thread offers the CPU back
  *       between the steps of a window's bookkeeping ({@link #pause()}, {@link CpuCourtesy}).</li>
  * </ul>
  * bench/README.md and docs/internals.md have the measurements behind each.

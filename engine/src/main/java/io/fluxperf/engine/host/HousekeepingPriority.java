@@ -1,11 +1,14 @@
 package io.fluxperf.engine.host;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -32,16 +35,43 @@ public final class HousekeepingPriority {
     }
 
     /**
-     * Lowers the JIT compiler threads and the calling thread (the run's) to nice 19. Threads the
+     * Lowers the JIT compiler threads to nice 19, and the calling thread (the run's) with them when
+     * the JVM makes no clean-up safepoint once a second ({@link #cleanupSafepointsOff}). Threads the
      * compilers start later inherit it.
      *
      * @return how many threads were lowered; 0 where the platform does not allow it
      */
     public static int lowerCompilersAndCurrentThread() {
-        List<Integer> tids = new ArrayList<>(compilerThreads());
-        LinuxThreads.currentTid().ifPresent(tids::add);
+        List<Integer> tids = toLower(compilerThreads(), LinuxThreads.currentTid(), cleanupSafepointsOff());
         return lower(tids) ? tids.size() : 0;
     }
+
+    /**
+     * The threads to lower. A safepoint waits for every thread in Java code, and a run's thread at
+     * nice 19 that the loops keep from the CPU held the JVM's once-a-second clean-up safepoint, and
+     * with it the whole process, for up to 255 ms on a busy machine; a compiler thread is in native
+     * code for most of its work, where a safepoint does not wait for it. So the run's thread drops
+     * only where those safepoints are off, as the launcher runs the JVM (docs/internals.md, "Safepoints").
+     */
+    static List<Integer> toLower(List<Integer> compilers, OptionalInt runThread, boolean cleanupSafepointsOff) {
+        List<Integer> tids = new ArrayList<>(compilers);
+        if (cleanupSafepointsOff) {
+            runThread.ifPresent(tids::add);
+        }
+        return tids;
+    }
+
+    /** Whether this JVM runs with {@code -XX:GuaranteedSafepointInterval=0}; false where that cannot be told. */
+    static boolean cleanupSafepointsOff() {
+        try {
+            HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            return hotspot != null && "0".equals(hotspot.getVMOption(CLEANUP_SAFEPOINT_OPTION).getValue());
+        } catch (RuntimeException e) {
+            return false; // not HotSpot, or a HotSpot without the option
+        }
+    }
+
+    static final String CLEANUP_SAFEPOINT_OPTION = "GuaranteedSafepointInterval";
 
 
     /** The thread ids of this JVM's JIT compiler threads; empty elsewhere than Linux. */

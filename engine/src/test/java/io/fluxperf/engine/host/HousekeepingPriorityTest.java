@@ -1,5 +1,6 @@
 package io.fluxperf.engine.host;
 
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,6 +19,21 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class HousekeepingPriorityTest {
     private static final Path TASKS = Path.of("/proc/self/task");
+
+    @Test
+    void theRunsThreadDropsOnlyWhereNoCleanupSafepointWaitsForIt() {
+        assertEquals(List.of(11, 12, 40), HousekeepingPriority.toLower(List.of(11, 12), OptionalInt.of(40), true));
+        assertEquals(List.of(11, 12), HousekeepingPriority.toLower(List.of(11, 12), OptionalInt.of(40), false));
+        assertEquals(List.of(11), HousekeepingPriority.toLower(List.of(11), OptionalInt.empty(), true));
+    }
+
+    @Test
+    void toldWhetherThisJvmMakesCleanupSafepoints() {
+        // the surefire JVM runs with HotSpot's default, once a second, unless its command line says otherwise
+        boolean off = ManagementFactory.getRuntimeMXBean().getInputArguments()
+                .contains("-XX:" + HousekeepingPriority.CLEANUP_SAFEPOINT_OPTION + "=0");
+        assertEquals(off, HousekeepingPriority.cleanupSafepointsOff());
+    }
 
     @Test
     void findsThisJvmsCompilerThreadsByTheirKernelNames() {
