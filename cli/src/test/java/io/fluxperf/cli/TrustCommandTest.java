@@ -151,10 +151,10 @@ class TrustCommandTest {
     @Tag("timing")
     void aClientShortOfCpuIsClientLimited() throws Exception {
         Path output = dir.resolve("starved.out");
-        // one second is enough: the busy process holds half the CPU for all of it, and the run queue's share of a
-        // window does not grow with the window's length
+        // two seconds: the busy process holds half the CPU for all of them (the run queue's share of a window does
+        // not grow with its length), and HotSpot's clean-up safepoints came once a second
         Process run = CliRun.inChildJvm(output, List.of("taskset", "-c", "0"), List.of(), "run", "--rate", "10000",
-                "-d", "1", "--no-live");
+                "-d", "2", "--no-live");
         // the busy process takes half of the child's CPU from its config echo on, before anything is sent: the
         // run is starved, and the JVM's start, which the verdict does not judge, is not (it took twice as long)
         Process spinner = null;
@@ -165,39 +165,10 @@ class TrustCommandTest {
             String text = Files.readString(output);
             assertEquals(0, run.exitValue(), text);
             assertTrue(trustLine(text).contains("client-limited"), text);
-        } finally {
-            run.destroyForcibly();
-            if (spinner != null) {
-                spinner.destroyForcibly();
-                spinner.waitFor(10, TimeUnit.SECONDS);
-            }
-        }
-    }
-
-    /**
-     * A paced run on a CPU that another process keeps busy, with its housekeeping threads at nice 19
-     * as the command line lowers them: the JVM's once-a-second clean-up safepoint waited up to 255 ms
-     * for a lowered thread to get the CPU, and the whole process, load loop included, stood still
-     * meanwhile ("stopped" pauses of 20-70 ms in nearly every such run). With the launcher's options
-     * no safepoint comes in the windows; the run queue may still hold the client, and may be named.
-     */
-    @Test
-    @Tag("timing")
-    void aBusyCpuStopsNoRunAtASafepoint(MemcachedProcess memcached) throws Exception {
-        Path output = dir.resolve("busy.out");
-        Path runDir = dir.resolve("busy-run");
-        Process run = CliRun.inChildJvm(output, List.of("taskset", "-c", "0"), List.of(), "run", "-s", memcached.address(),
-                "--rate", "5000", "-d", "3", "--warmup", "1", "--no-live", "--out", runDir.toString());
-        Process spinner = null;
-        try {
-            InterruptTest.awaitLine(output, "Workload 0: ", START_MILLIS);
-            spinner = new ProcessBuilder("taskset", "-c", "0", "sh", "-c", "while :; do :; done").start();
-            assertTrue(run.waitFor(START_MILLIS, TimeUnit.MILLISECONDS), Files.readString(output));
-            String text = Files.readString(output);
-            assertEquals(0, run.exitValue(), text);
-            for (JsonNode p : result(runDir).path("trust").path("pauses")) {
-                assertFalse(p.path("cause").asText().equals("stopped"), "the process stood still: " + p + "\n" + text);
-            }
+            // the run's thread at nice 19 waits for the CPU too: a safepoint that waited for it stopped the whole
+            // process (the launcher's options turn the once-a-second clean-up safepoint off, as CliRun's child has them)
+            assertFalse(java.util.regex.Pattern.compile("Client pauses: .*stopped [1-9]").matcher(text).find(),
+                    "the process stood still:\n" + text);
         } finally {
             run.destroyForcibly();
             if (spinner != null) {
