@@ -67,7 +67,7 @@ public final class HousekeepingPriority {
             HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
             return hotspot != null && "0".equals(hotspot.getVMOption(CLEANUP_SAFEPOINT_OPTION).getValue());
         } catch (RuntimeException e) {
-            return false; // not HotSpot, or a HotSpot without the option
+            return false; // not HotSpot, or diagnostic options locked, which hides the option and leaves it at its default
         }
     }
 
