@@ -30,6 +30,8 @@ public final class HousekeepingPriority {
     /** How HotSpot names its compiler threads (Linux keeps the first 15 bytes) and its code sweeper. */
     private static final List<String> COMPILER_THREAD_NAMES = List.of("C1 CompilerThre", "C2 CompilerThre", "Sweeper thread");
     private static final Path TASKS = Path.of("/proc/self/task");
+    /** HotSpot's interval of its clean-up safepoints, ms; 0 turns them off. */
+    static final String CLEANUP_SAFEPOINT_OPTION = "GuaranteedSafepointInterval";
 
     private HousekeepingPriority() {
     }
@@ -47,11 +49,11 @@ public final class HousekeepingPriority {
     }
 
     /**
-     * The threads to lower. A safepoint waits for every thread in Java code, and a run's thread at
-     * nice 19 that the loops keep from the CPU held the JVM's once-a-second clean-up safepoint, and
-     * with it the whole process, for up to 255 ms on a busy machine; a compiler thread is in native
-     * code for most of its work, where a safepoint does not wait for it. So the run's thread drops
-     * only where those safepoints are off, as the launcher runs the JVM (docs/internals.md, "Safepoints").
+     * The threads to lower. A safepoint waits for every thread in Java code, so a run's thread at
+     * nice 19 that the loops keep from the CPU holds the JVM's once-a-second clean-up safepoint, and
+     * with it the whole process; a compiler thread is in native code for most of its work, where a
+     * safepoint does not wait for it. So the run's thread drops only where those safepoints are
+     * off, as the launcher runs the JVM (docs/internals.md, "Safepoints").
      */
     static List<Integer> toLower(List<Integer> compilers, OptionalInt runThread, boolean cleanupSafepointsOff) {
         List<Integer> tids = new ArrayList<>(compilers);
@@ -70,8 +72,6 @@ public final class HousekeepingPriority {
             return false; // not HotSpot, or diagnostic options locked, which hides the option and leaves it at its default
         }
     }
-
-    static final String CLEANUP_SAFEPOINT_OPTION = "GuaranteedSafepointInterval";
 
 
     /** The thread ids of this JVM's JIT compiler threads; empty elsewhere than Linux. */
