@@ -53,6 +53,10 @@
 #   BASE_JAR         a second fluxperf jar (an earlier build) run beside the first as the
 #                    row fluxperf_base, in the same alternating rounds: the ratio columns of
 #                    that row are after/before [none]
+#   CDS [1]          each fluxperf jar runs with a class-data archive of its own, made by a
+#                    short training run as the launcher makes it; 0: none
+#   FLUXPERF_MALLOC_ARENA_MAX [2]  glibc's arena limit for the measured jar's runs, as the launcher
+#                    sets it (BASE_JAR's runs keep the environment's: earlier launchers set none)
 #   PEERS [1]        0: run no peer tools (for a before/after check of fluxperf alone)
 #   PEERS_ANYWAY [0] 1: in workloads fluxperf cannot run yet, still run the peers
 #   SERVER_CPU [0] CLIENT_CPU [1]   taskset CPUs
@@ -92,6 +96,8 @@ MEMTIER=${MEMTIER:-}
 FLUXPERF_JAR=${FLUXPERF_JAR:-}
 BASE_JAR=${BASE_JAR:-}
 BASE_JAVA_OPTS=${BASE_JAVA_OPTS:-}
+CDS=${CDS:-1}
+ARENAS=${FLUXPERF_MALLOC_ARENA_MAX-2}
 PEERS=${PEERS:-1}
 PEERS_ANYWAY=${PEERS_ANYWAY:-0}
 SERVER_CPU=${SERVER_CPU:-0}
@@ -146,9 +152,9 @@ if [ -z "$FLUXPERF_JAR" ]; then
     "$ROOT/fluxperf" --version >/dev/null || { log "building fluxperf failed"; exit 1; }
     FLUXPERF_JAR="$ROOT/cli/target/fluxperf.jar"
 fi
-# measure the jar as users run it: with the collector the launcher chose (checked once per build)
+# measure the jar as users run it: with the JVM options the launcher chose (checked once per build)
 if [ -z "${FLUXPERF_JAVA_OPTS+set}" ]; then
-    FLUXPERF_JAVA_OPTS=$(cat "$ROOT/cli/target/fluxperf.gc" 2>/dev/null || true)
+    FLUXPERF_JAVA_OPTS=$(tr "\n" " " < "$ROOT/cli/target/fluxperf.gc" 2>/dev/null || true)
 fi
 [ -f "$FLUXPERF_JAR" ] || { log "no jar at $FLUXPERF_JAR"; exit 1; }
 JAR="$OUTDIR/fluxperf.jar"
@@ -159,6 +165,9 @@ if [ -n "$BASE_JAR" ]; then
     BASE="$OUTDIR/fluxperf-base.jar"
     cp "$BASE_JAR" "$BASE"
 fi
+# each copied jar gets a class-data archive of its own, as the launchers make one (CDS=0: none)
+FLUXPERF_JAVA_OPTS="$FLUXPERF_JAVA_OPTS $(cds_opts_for "$JAR" "$FLUXPERF_JAVA_OPTS")"
+[ -n "$BASE" ] && BASE_JAVA_OPTS="$BASE_JAVA_OPTS $(cds_opts_for "$BASE" "$BASE_JAVA_OPTS")"
 FP_VERSION=$(java -jar "$JAR" --version 2>/dev/null | head -n 1)
 FP_HELP=$(java -jar "$JAR" run --help 2>&1)
 GIT_REV=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -167,7 +176,7 @@ GIT_DIRTY=$(git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null |
 fluxperf_speaks() { grep -A3 -- '--protocol' <<< "$FP_HELP" | grep -qiw "$1"; }
 
 HEADER="$(date -u '+%F %T UTC'), $(uname -r), nproc=$(nproc), cpu:$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
-HEADER2="$FP_VERSION (git $GIT_REV, $GIT_DIRTY modified tracked files), java $(java -version 2>&1 | head -n1 | cut -d'"' -f2); DURATION=${DURATION}s WARMUP=${WARMUP}s REPEATS=$REPEATS; server CPU $SERVER_CPU, client CPU $CLIENT_CPU; $CONNS connections, 1 client thread; fluxperf JVM options: ${FLUXPERF_JAVA_OPTS:-none}${BASE:+, base: ${BASE_JAVA_OPTS:-none}}"
+HEADER2="$FP_VERSION (git $GIT_REV, $GIT_DIRTY modified tracked files), java $(java -version 2>&1 | head -n1 | cut -d'"' -f2); DURATION=${DURATION}s WARMUP=${WARMUP}s REPEATS=$REPEATS; server CPU $SERVER_CPU, client CPU $CLIENT_CPU; $CONNS connections, 1 client thread; fluxperf JVM options: ${FLUXPERF_JAVA_OPTS:-none}, MALLOC_ARENA_MAX ${ARENAS:-unset}${BASE:+, base: ${BASE_JAVA_OPTS:-none}, MALLOC_ARENA_MAX ${MALLOC_ARENA_MAX:-unset}}"
 log "raw outputs in $OUTDIR"
 echo "# $HEADER"; echo "# $HEADER2"
 { echo "Measured $HEADER."; echo; echo "$HEADER2."; echo; } > "$SUMMARY"
@@ -269,7 +278,7 @@ one_fluxperf() {  # fluxperf run arguments beyond the common ones
     local json
     json="$OUTDIR/$(printf '%03d' $((RUN_SEQ + 1)))-fluxperf.json"
     # shellcheck disable=SC2086   # FLUXPERF_JAVA_OPTS is a list of words
-    run_client "fluxperf-$CUR_WL" -- java $FLUXPERF_JAVA_OPTS -jar "$JAR" run -t 1 -c "$CONNS" \
+    run_client "fluxperf-$CUR_WL" -- env ${ARENAS:+MALLOC_ARENA_MAX=$ARENAS} java $FLUXPERF_JAVA_OPTS -jar "$JAR" run -t 1 -c "$CONNS" \
         -d "$DURATION" -w 1 --warmup "$WARMUP" --keyspace "$KEYSPACE" --no-live --json "$json" "$@"
     local out line1 line2 req rps p50 p99 p999 cpuw
     out=$(parse_fluxperf "$json")
@@ -279,7 +288,7 @@ one_fluxperf() {  # fluxperf run arguments beyond the common ones
 }
 
 one_fluxperf_base() {  # one_fluxperf with BASE_JAR's jar (bash scoping: JAR is this call's)
-    local JAR="$BASE" FLUXPERF_JAVA_OPTS="$BASE_JAVA_OPTS"
+    local JAR="$BASE" FLUXPERF_JAVA_OPTS="$BASE_JAVA_OPTS" ARENAS=""
     one_fluxperf "$@"
 }
 

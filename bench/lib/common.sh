@@ -16,6 +16,25 @@ RUN_SEQ=0
 HZ=$(getconf CLK_TCK 2>/dev/null || echo 100)
 
 log() { echo "[compare] $*" >&2; }
+
+# cds_opts_for <jar> <its JVM options>: makes the jar a class-data archive beside it (<jar>.jsa),
+# with the short training run the launchers (today's and earlier ones) make theirs with, and prints
+# the JVM options that use it; nothing when CDS is 0 or the training run failed. A bench that runs
+# a copied jar without one measures a start-up and a JIT's work in the windows that users don't get.
+cds_opts_for() {
+    [ "${CDS:-1}" = 1 ] || return 0
+    local jsa="${1%.jar}.jsa" training="${1%.jar}-cds-run"
+    rm -f "$jsa"
+    # shellcheck disable=SC2086   # the JVM options are a list of words
+    java $2 -XX:ArchiveClassesAtExit="$jsa" -Xlog:cds=off -Xlog:cds+dynamic=off -jar "$1" \
+        run --requests 2000 -c 2 --no-live --out "$training" > /dev/null 2>&1 || rm -f "$jsa"
+    rm -rf "$training"
+    if [ -f "$jsa" ]; then
+        echo "-XX:SharedArchiveFile=$jsa -Xshare:auto -Xlog:cds=off -Xlog:cds+dynamic=off"
+    else
+        log "no class-data archive could be made for $1: it runs without one"
+    fi
+}
 have() { command -v "$1" >/dev/null 2>&1; }
 # any TCP socket on the port, listening or not (a connection's end or one in TIME_WAIT blocks a bind too)
 port_busy() { ss -Htan "sport = :$1" 2>/dev/null | grep -q .; }
