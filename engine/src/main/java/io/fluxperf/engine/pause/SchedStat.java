@@ -1,36 +1,39 @@
 package io.fluxperf.engine.pause;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
+import java.io.RandomAccessFile;
 
 /**
  * One thread's {@code /proc/.../task/TID/schedstat}: the kernel's time on a CPU, time waiting on
  * a run queue (runnable but not running) and number of time slices, read again from the same open
- * file each time (a {@code pread} of some 5 µs; opening it costs ten times that). Not thread-safe.
+ * file each time (opening it costs about ten times a read). Not thread-safe.
+ *
+ * <p>A {@link RandomAccessFile}, not a {@code FileChannel}: the detector reads hundreds of these a
+ * second, and a channel's read into a heap buffer runs some fifteen JDK methods (a temporary
+ * direct buffer, the interruptible-channel bookkeeping) that C2 then compiled in the measured
+ * windows, on the load's CPU. Here a read is two small natives.
  */
 final class SchedStat implements AutoCloseable {
-    private final FileChannel file;
-    private final ByteBuffer buffer = ByteBuffer.allocate(96);
+    private final RandomAccessFile file;
+    private final byte[] buffer = new byte[96];
 
-    private SchedStat(FileChannel file) {
+    private SchedStat(RandomAccessFile file) {
         this.file = file;
     }
 
     /** The calling thread's own; null where there is no such file (not Linux, no schedstats). */
     static SchedStat ofCurrentThread() {
-        return open(Path.of("/proc/thread-self/schedstat"));
+        return open("/proc/thread-self/schedstat");
     }
 
     /** Thread {@code tid} of this process; null when it is gone or there is no such file. */
     static SchedStat ofThread(int tid) {
-        return open(Path.of("/proc/self/task/" + tid + "/schedstat"));
+        return open("/proc/self/task/" + tid + "/schedstat");
     }
 
-    private static SchedStat open(Path path) {
+    private static SchedStat open(String path) {
         try {
-            SchedStat s = new SchedStat(FileChannel.open(path));
+            SchedStat s = new SchedStat(new RandomAccessFile(path, "r"));
             return s.waitNanos() < 0 ? closed(s) : s;
         } catch (IOException | RuntimeException e) {
             return null;
@@ -54,9 +57,9 @@ final class SchedStat implements AutoCloseable {
 
     private long read(int field) {
         try {
-            buffer.clear();
-            int n = file.read(buffer, 0);
-            return n <= 0 ? -1 : parse(buffer.array(), n, field);
+            file.seek(0);
+            int n = file.read(buffer, 0, buffer.length);
+            return n <= 0 ? -1 : parse(buffer, n, field);
         } catch (IOException e) {
             return -1;
         }
