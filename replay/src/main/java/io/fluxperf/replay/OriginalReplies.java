@@ -4,7 +4,7 @@ import io.fluxperf.engine.log.LogEntry;
 
 /**
  * What the original server answered the commands a replay sent, where the log holds its replies (a
- * packet capture): the fidelity block shows it beside what the replay got.
+ * packet capture, a fluxperf trace's outcomes): the fidelity block shows it beside what the replay got.
  *
  * @param ok         commands the original server answered with success (a read's hit)
  * @param miss       answered with a miss (a read that found nothing, a write whose condition failed)

@@ -6,6 +6,7 @@ import io.fluxperf.engine.log.LogEntry;
 import io.fluxperf.engine.log.LogReader;
 import io.fluxperf.engine.log.ReaderContext;
 import io.fluxperf.engine.request.Command;
+import io.fluxperf.trace.Outcome;
 import io.fluxperf.trace.TraceFormatException;
 import io.fluxperf.trace.TraceReader;
 import io.fluxperf.trace.TraceRecord;
@@ -16,7 +17,7 @@ import java.nio.file.Path;
  * Reads a fluxperf trace as a command log: each record's command (a {@link Command} ordinal, named
  * in the header), its first key and key count (a multi-key request repeats the first key, which
  * is all the trace keeps), its value size (synthesised), at its intended send time, on its
- * original connection. Warm-up records are skipped, as the run's report leaves them out; records
+ * original connection, with its outcome as the original reply. Warm-up records are skipped, as the run's report leaves them out; records
  * of template commands are skipped too (a trace does not keep their words).
  */
 final class TraceLogReader implements LogReader {
@@ -122,8 +123,23 @@ final class TraceLogReader implements LogReader {
             if (c == Command.INCR || c == Command.DECR) {
                 e.numeric = 1;
             }
+            e.originalReply = originalReply(record.outcome());
             return true;
         }
+    }
+
+    /**
+     * What the traced run's server answered, as a capture's replies are counted: the trace records
+     * every request's outcome, so its profile has a hit rate and its replay an original one; a
+     * timeout or a closed connection got no reply.
+     */
+    static byte originalReply(int outcome) {
+        return switch (outcome) {
+            case Outcome.OK -> LogEntry.REPLY_OK;
+            case Outcome.MISS -> LogEntry.REPLY_MISS;
+            case Outcome.ERROR -> LogEntry.REPLY_ERROR;
+            default -> LogEntry.REPLY_UNKNOWN;
+        };
     }
 
     /** A trace cut short (a partial copy, a killed writer) was read up to its last whole record: say so once. */
