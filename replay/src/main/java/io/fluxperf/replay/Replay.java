@@ -347,10 +347,14 @@ public final class Replay {
                     r.threadSeconds(), r.lateness());
         }
 
-        /** @param positions where each statistics block ended in the log, in order */
-        ReplayResult result(RunResult r, Throwable failure, List<LogPosition> positions) {
+        /**
+         * @param positions where each statistics block ended in the log, in order
+         * @param trust     each window's trust as the report showed it; empty when it was not checked
+         */
+        ReplayResult result(RunResult r, Throwable failure, List<LogPosition> positions,
+                            List<io.fluxperf.engine.trust.WindowTrust> trust) {
             ReplayLimit limit = ReplayLimit.of(r, options.speed() == 0, source.readerWaitNanos(),
-                    source.backlogPeakBytes(), source.backlogBudget());
+                    source.backlogPeakBytes(), source.backlogBudget(), trust);
             return Replay.this.result(plan, r, verbs, stats, source.replayedByVerb(verbs), source.originalReplies(), bad,
                     failure, positions, limit);
         }

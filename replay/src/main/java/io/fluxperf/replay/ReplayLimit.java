@@ -3,6 +3,10 @@ package io.fluxperf.replay;
 import io.fluxperf.engine.metrics.RunResult;
 import io.fluxperf.engine.metrics.SendLateness;
 import io.fluxperf.engine.metrics.WindowResult;
+import io.fluxperf.engine.report.HumanUnits;
+import io.fluxperf.engine.trust.ClientLimit;
+import io.fluxperf.engine.trust.WindowTrust;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -13,15 +17,22 @@ import java.util.Locale;
  *
  * <ol>
  * <li>{@code cpu}: the busiest load thread was on CPU {@link WindowResult#SATURATED_LOOP_SHARE} of
- *     the time or more;</li>
+ *     the time or more, or a window's trust found the client limited by its CPU or by the run
+ *     queue (a load thread waited for a CPU);</li>
  * <li>{@code reader}: the load threads asked for commands with room to send and found none, waiting
  *     for the log's reader, a fifth of the time or more;</li>
+ * <li>{@code client}: a window's trust found that commands left late while every connection had
+ *     room ({@link ClientLimit#SEND_LAG});</li>
  * <li>{@code connections}: the connections were full most of the time (commands in flight at
  *     {@link #FULL_SHARE} of connections × pipeline or more), so each client's next command waited
  *     for its connection;</li>
  * <li>{@code server}: none of these: the connections had room, the reader kept up and the CPU had
  *     time, so what was left to wait for was the server's replies.</li>
  * </ol>
+ *
+ * <p>The client's own limits are the windows' trust ({@link WindowTrust#limits()}), the evidence of
+ * their {@code Client:} lines and of the {@code client-limited} verdict, so that this never names
+ * the server where those name the client.
  *
  * @param inFlightMean      commands in flight on average over the replay
  * @param inFlightMost      connections × pipeline: the most that can be in flight
@@ -30,7 +41,7 @@ import java.util.Locale;
  * @param loopShare         the busiest load thread's CPU share, -1 when unknown
  * @param readAheadPeak     the most bytes of the heap held at once by commands waiting for their client's connection
  * @param readAheadBudget   the budget of those bytes
- * @param limit             cpu, reader, connections or server; null when the replay kept its schedule
+ * @param limit             cpu, reader, client, connections or server; null when the replay kept its schedule
  * @param why               the limit in a sentence with its figure; null with no limit
  */
 public record ReplayLimit(double inFlightMean, long inFlightMost, double readerWaitShare, long readerWaitNanos, double loopShare,
@@ -45,8 +56,10 @@ public record ReplayLimit(double inFlightMean, long inFlightMost, double readerW
     /**
      * @param maxSpeed        the replay went as fast as it could (--speed max): it always has a limit
      * @param readerWaitNanos the load threads' wait for the reader with room to send, ns, summed over threads
+     * @param trust           each window's trust, as the report showed it; empty when it was not checked
      */
-    static ReplayLimit of(RunResult r, boolean maxSpeed, long readerWaitNanos, long readAheadPeak, long readAheadBudget) {
+    static ReplayLimit of(RunResult r, boolean maxSpeed, long readerWaitNanos, long readAheadPeak, long readAheadBudget,
+                          List<WindowTrust> trust) {
         WindowResult w = r.total();
         int threads = r.config().threads();
         long most = (long) threads * r.config().connections() * r.config().pipeline();
@@ -61,13 +74,29 @@ public record ReplayLimit(double inFlightMean, long inFlightMost, double readerW
         String limit = null;
         String why = null;
         if (behind) {
+            WindowTrust busy = firstWith(trust, ClientLimit.CPU);
+            WindowTrust queued = mostQueued(trust);
+            WindowTrust late = firstWith(trust, ClientLimit.SEND_LAG);
             if (loop >= WindowResult.SATURATED_LOOP_SHARE) {
                 limit = "cpu";
                 why = String.format(Locale.ROOT, "the CPU: the busiest load thread was on CPU %.0f %% of the time", 100 * loop);
+            } else if (busy != null) {
+                limit = "cpu";
+                why = String.format(Locale.ROOT, "the CPU: the busiest load thread was on CPU %.0f %% of %s",
+                        100 * windowLoopShare(r, busy.window()), windowName(trust, busy.window()));
+            } else if (queued != null) {
+                limit = "cpu";
+                why = String.format(Locale.ROOT, "the CPU: a load thread waited for a CPU %.0f %% of %s (runnable, on"
+                        + " the run queue: other threads or processes held the CPUs)", 100 * queued.runQueueShare(),
+                        windowName(trust, queued.window()));
             } else if (readerShare >= READER_SHARE) {
                 limit = "reader";
                 why = String.format(Locale.ROOT, "the reader: the load threads waited for the log's reader %.0f %% of"
                         + " the time with room to send (--reader-threads reads a log that splits on more threads)", 100 * readerShare);
+            } else if (late != null) {
+                limit = "client";
+                why = "the client: commands left late (send lag p99 " + HumanUnits.latency(late.sendLagP99Nanos()) + " in "
+                        + windowName(trust, late.window()) + ") while every connection had room and the reader kept up";
             } else if (inFlight >= FULL_SHARE * most) {
                 limit = "connections";
                 why = String.format(Locale.ROOT, "the connections: %.1f of %d commands in flight on average, each"
@@ -81,6 +110,27 @@ public record ReplayLimit(double inFlightMean, long inFlightMost, double readerW
             }
         }
         return new ReplayLimit(inFlight, most, readerShare, readerWaitNanos, loop, readAheadPeak, readAheadBudget, limit, why);
+    }
+
+    /** The first window whose trust found the client limited by {@code limit}; null when none did. */
+    private static WindowTrust firstWith(List<WindowTrust> trust, ClientLimit limit) {
+        return trust.stream().filter(t -> t.limits().contains(limit)).findFirst().orElse(null);
+    }
+
+    /** Of the windows whose load threads waited for a CPU long enough to limit the client, the one that waited most. */
+    private static WindowTrust mostQueued(List<WindowTrust> trust) {
+        return trust.stream().filter(t -> t.limits().contains(ClientLimit.RUN_QUEUE))
+                .max(java.util.Comparator.comparingDouble(WindowTrust::runQueueShare)).orElse(null);
+    }
+
+    private static double windowLoopShare(RunResult r, int window) {
+        return window >= 1 && window <= r.windows().size() ? r.windows().get(window - 1).busiestLoopShare()
+                : WindowResult.SATURATED_LOOP_SHARE;
+    }
+
+    /** "the window" for a replay of one, else "window N", as the window's own lines are headed. */
+    private static String windowName(List<WindowTrust> trust, int window) {
+        return trust.size() == 1 ? "the window" : "window " + window;
     }
 
     /** The Fidelity block's "In flight:" line. */

@@ -13,6 +13,8 @@ import io.fluxperf.engine.report.JsonResult;
 import io.fluxperf.engine.rundir.RunDirectory;
 import io.fluxperf.engine.rundir.RunMerge;
 import io.fluxperf.engine.run.TextRunReport;
+import io.fluxperf.engine.trust.TrustJson;
+import io.fluxperf.engine.trust.WindowTrust;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -225,7 +227,15 @@ public final class ReplayMerge implements RunMerge.CommandMerge {
             peak += f.path("readAheadPeakBytes").asLong();
             budget += f.path("readAheadBudgetBytes").asLong();
         }
-        return ReplayLimit.of(shown, "max".equals(first.path("speed").asText()), readerWait, peak, budget);
+        // any agent's client limits are the replay's: each agent's windows as its trust found them
+        List<WindowTrust> trust = new ArrayList<>();
+        for (RunDirectory in : inputs) {
+            JsonNode t = in.result().path("trust");
+            if (t.isObject()) {
+                trust.addAll(TrustJson.read(t).windows());
+            }
+        }
+        return ReplayLimit.of(shown, "max".equals(first.path("speed").asText()), readerWait, peak, budget, trust);
     }
 
     /**

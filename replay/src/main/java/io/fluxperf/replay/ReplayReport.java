@@ -188,9 +188,7 @@ final class ReplayReport {
                 out.println("Limited by: " + r.limit().why());
             }
         }
-        out.println("Duration: original " + seconds(r.originalSeconds()) + " s replay " + seconds(r.replaySeconds())
-                + " s expected " + seconds(r.expectedSeconds()) + " s (speed " + r.speed()
-                + (r.loops() > 1 ? ", " + r.loops() + " loops" : "") + ")");
+        out.println(durationLine(r));
         out.println("Commands: " + (r.commands().isEmpty() ? "none" : r.commands().entrySet().stream()
                 .map(e -> Printable.quote(e.getKey()) + " " + e.getValue()).collect(Collectors.joining(" ")))
                 + (r.warmup() ? " (the warm-up's included)" : ""));
@@ -223,6 +221,16 @@ final class ReplayReport {
             out.println("Late: " + r.late() + " commands came later than the read-ahead of --read-ahead commands could"
                     + " sort; they were sent at once");
         }
+    }
+
+    /**
+     * The log's span, the replay's, and what the schedule should have taken; a replay without a
+     * schedule ({@code --speed max}, a log without times) is not timed, so it has no expected span.
+     */
+    static String durationLine(ReplayResult r) {
+        String expected = Double.isNaN(r.expectedSeconds()) ? "not timed" : "expected " + seconds(r.expectedSeconds()) + " s";
+        return "Duration: original " + seconds(r.originalSeconds()) + " s replay " + seconds(r.replaySeconds()) + " s "
+                + expected + " (speed " + r.speed() + (r.loops() > 1 ? ", " + r.loops() + " loops" : "") + ")";
     }
 
     /**

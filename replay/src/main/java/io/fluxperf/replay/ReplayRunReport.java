@@ -10,6 +10,7 @@ import io.fluxperf.engine.metrics.WindowResult;
 import io.fluxperf.engine.report.JsonResult;
 import io.fluxperf.engine.run.TextRunReport;
 import io.fluxperf.engine.trace.RunTrace;
+import io.fluxperf.engine.trust.RunTrust;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +29,8 @@ final class ReplayRunReport extends TextRunReport {
     private final boolean progress;
     private long connectedNanos = System.nanoTime();
     private ReplayResult result;
+    /** The run's trust, once given (before {@link #finished}); null when it was not checked. */
+    private RunTrust trust;
     /** Where each statistics block ended in the log, for the JSON result. */
     private final List<LogPosition> positions = new ArrayList<>();
 
@@ -54,6 +57,12 @@ final class ReplayRunReport extends TextRunReport {
     public void connected(long open, long failures) {
         super.connected(open, failures);
         connectedNanos = System.nanoTime();
+    }
+
+    @Override
+    public void trust(RunTrust runTrust) {
+        super.trust(runTrust);
+        this.trust = runTrust; // what held the replay back is decided on the same evidence as the windows' Client: lines
     }
 
     @Override
@@ -100,7 +109,7 @@ final class ReplayRunReport extends TextRunReport {
         if (errors.any()) {
             out.println(errors.summary());
         }
-        result = finisher.result(shown, failure, positions);
+        result = finisher.result(shown, failure, positions, trust == null ? List.of() : trust.windows());
         replayReport.fidelity(result, plan.notes);
         out.flush();
     }

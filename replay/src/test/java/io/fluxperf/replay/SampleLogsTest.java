@@ -102,5 +102,9 @@ class SampleLogsTest {
         assertEquals(10, replay.path("lines").path("replayed").asLong());
         assertEquals(4, replay.path("commands").path("get").asLong());
         assertEquals(2.666667, replay.path("originalSeconds").asDouble(), 1e-9, "the last second has 3 commands: 2/3 s in");
+        // --speed max has no schedule: nothing to expect of its length
+        assertTrue(replay.path("expectedSeconds").isNull());
+        assertTrue(run.line("Duration: ").matches("Duration: original 2\\.667 s replay [0-9.]+ s not timed \\(speed max\\)"),
+                run.line("Duration: "));
     }
 }
