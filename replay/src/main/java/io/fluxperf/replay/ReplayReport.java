@@ -131,8 +131,19 @@ final class ReplayReport {
                 : format == io.fluxperf.engine.log.capture.CaptureFormat.INSTANCE ? "packet" : "line";
     }
 
-    /** The progress line, stderr; {@code unit} is what {@code at.line()} counts ({@link #placeUnit}). */
-    static String progressLine(LiveSample sample, long elapsedNanos, LogPosition at, int loops, String unit) {
+    /**
+     * The progress line, stderr. A timed replay's ETA is what its schedule has left, by the log's own
+     * clock at its speed; one without a schedule (or past its schedule's end, behind it) extrapolates
+     * from how much of the log it got through in the time so far. Within a long gap of the log, it
+     * says how long the replay waits for the log's next command.
+     *
+     * @param unit     what {@code at.line()} counts ({@link #placeUnit})
+     * @param schedule where the schedule is ({@link ScheduleProgress#at}), or {@link ScheduleProgress.At#UNKNOWN}
+     * @param speed    the speed as the report names it ({@code 1x}, {@code max})
+     * @param maxWait  --max-wait was given (it caps the gaps already)
+     */
+    static String progressLine(LiveSample sample, long elapsedNanos, LogPosition at, int loops, String unit,
+                               ScheduleProgress.At schedule, String speed, boolean maxWait) {
         StringBuilder b = new StringBuilder();
         b.append("[replay ").append(Math.round(elapsedNanos / 1e9)).append("s] ")
                 .append(unit).append(' ').append(at.line());
@@ -143,10 +154,32 @@ final class ReplayReport {
             b.append(" loop ").append(at.loop()).append('/').append(loops);
         }
         b.append(", ").append(Math.round(sample.rate())).append(" rps, errors ").append(sample.errors());
-        if (at.sizeKnown() && at.fraction() > 0.001) {
-            b.append(", ETA ").append(Math.round(elapsedNanos / 1e9 * (1 - at.fraction()) / at.fraction())).append('s');
+        if (schedule.leftNanos() > 0) {
+            b.append(", ETA ").append(span(schedule.leftNanos()));
+        } else if (at.sizeKnown() && at.fraction() > 0.001) {
+            b.append(", ETA ").append(span((long) (elapsedNanos * (1 - at.fraction()) / at.fraction())));
+        }
+        // a replay still sending late commands from before the gap is not waiting for it
+        if (schedule.waitNanos() > 0 && Math.round(sample.rate()) == 0) {
+            b.append("; waiting ").append(span(schedule.waitNanos())).append(" for the log's next command at ").append(speed)
+                    .append(maxWait ? "" : "; --max-wait caps such gaps");
         }
         return b.toString();
+    }
+
+    /** A time to wait, in the unit that keeps it short: {@code 42s}, {@code 12.5 min}, {@code 27.8 h}, {@code 3.2 d}. */
+    static String span(long nanos) {
+        double s = nanos / 1e9;
+        if (s < 100) {
+            return Math.round(s) + "s";
+        }
+        if (s < 6_000) {
+            return String.format(Locale.ROOT, "%.1f min", s / 60);
+        }
+        if (s < 360_000) {
+            return String.format(Locale.ROOT, "%.1f h", s / 3_600);
+        }
+        return String.format(Locale.ROOT, "%.1f d", s / 86_400);
     }
 
     /**

@@ -68,8 +68,10 @@ final class ReplayRunReport extends TextRunReport {
     @Override
     public void live(LiveSample sample) {
         if (progress) {
-            err.println(ReplayReport.progressLine(sample, System.nanoTime() - connectedNanos, position(),
-                    plan.options.loops(), ReplayReport.placeUnit(plan.format)));
+            long now = System.nanoTime();
+            ScheduleProgress.At schedule = source.schedule().at(now, finisher.stats().size, plan.options.loops());
+            err.println(ReplayReport.progressLine(sample, now - connectedNanos, position(), plan.options.loops(),
+                    ReplayReport.placeUnit(plan.format), schedule, plan.options.speedText(), plan.options.maxWait() != null));
         }
     }
 

@@ -73,6 +73,8 @@ final class ReplaySource implements RequestSource, AutoCloseable {
     /** Each thread's most bytes and commands held so, written on its loop. */
     private final java.util.concurrent.atomic.AtomicLongArray backlogPeakBytes;
     private final java.util.concurrent.atomic.AtomicLongArray backlogPeakCommands;
+    /** Where the schedule is, for the progress line: fed by the reader, started with the load threads. */
+    private final ScheduleProgress schedule = new ScheduleProgress();
 
     /**
      * @param workloadByVerb workload index of each planned verb id; other verbs go to {@code otherWorkload}
@@ -187,6 +189,7 @@ final class ReplaySource implements RequestSource, AutoCloseable {
         if (threads != lanes.length) {
             throw new IllegalStateException("replay source made for " + lanes.length + " threads, run has " + threads);
         }
+        schedule.started(startNanos);
         return lanes[thread].flux(pool, startNanos, loop);
     }
 
@@ -223,6 +226,11 @@ final class ReplaySource implements RequestSource, AutoCloseable {
             }
         }
         return OriginalReplies.of(sum);
+    }
+
+    /** Where the replay is on its schedule ({@link ScheduleProgress#at}). */
+    ScheduleProgress schedule() {
+        return schedule;
     }
 
     /** Why reading stopped early (a {@link UserError} for a bad log), or null. */
@@ -305,6 +313,9 @@ final class ReplaySource implements RequestSource, AutoCloseable {
                         ctx.stats.lines = reader.lines();
                     }
                 }
+            }
+            if (loop > loops) {
+                schedule.readAll();
             }
         } catch (UserError e) {
             failure = e;
@@ -402,6 +413,7 @@ final class ReplaySource implements RequestSource, AutoCloseable {
         if (e.scheduled) {
             ctx.stats.anyScheduled = true;
             ctx.stats.lastOffsetNanos = e.offsetNanos;
+            schedule.scheduled(e.offsetNanos, loop, e.position);
         }
         if (shard != null && !(e.client >= 0 ? shard.ownsClient(e.client)
                 : Math.floorMod(clientless++, (long) shard.count()) == shard.index())) {
