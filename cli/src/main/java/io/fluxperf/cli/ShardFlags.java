@@ -38,7 +38,8 @@ final class ShardFlags {
 
     @Option(names = "--start-at", paramLabel = "TIME",
             description = "Start the schedule at this wall-clock time (RFC 3339, e.g. 2026-12-06T03:00:00Z, or epoch seconds), "
-                    + "after connecting and preloading; a late start counts as send lag. At most a day ahead unless --start-at-far.")
+                    + "after connecting and preloading; a late start counts as send lag. At most a day ahead unless --start-at-far;"
+                    + " refused when already more than 10 s past as the flags are checked.")
     String startAt;
 
     @Option(names = "--start-at-far", description = "Let --start-at be more than a day ahead (and wait that long).")
@@ -54,19 +55,28 @@ final class ShardFlags {
         return Shard.resolve(shard, shards, environment);
     }
 
+    /** The start time once checked; the check is made once, since a start may pass while the run connects. */
+    private Instant checkedStart;
+
     /**
      * The start time, or null.
      *
      * @throws io.fluxperf.engine.UserError when it is more than a day ahead without --start-at-far
-     *                                      (a date mistyped would wait silently for years)
+     *                                      (a date mistyped would wait silently for years), or
+     *                                      already past ({@link StartAt#requireToCome})
      */
     Instant startTime() {
         if (startAt == null) {
             return null;
         }
-        Instant at = StartAt.parse(startAt);
-        StartAt.requireNear(at, Instant.now(), startAtFar);
-        return at;
+        if (checkedStart == null) {
+            Instant at = StartAt.parse(startAt);
+            Instant now = Instant.now();
+            StartAt.requireNear(at, now, startAtFar);
+            StartAt.requireToCome(at, now);
+            checkedStart = at;
+        }
+        return checkedStart;
     }
 
     /**

@@ -39,10 +39,17 @@ class BadInputRunTest {
         Files.writeString(log, "get a\r\n");
         String far = "2099-01-01T00:00:00Z";
         String farSentence = "--start-at: " + far + " is \\d+ d \\d+ h ahead, more than a day; give --start-at-far to wait that long";
+        String pastSentence = Pattern.quote("--start-at: 2020-01-01T00:00:00Z was ") + "\\d+\\.\\d years ago; give a time still to come";
         return Stream.of(
                 Arguments.of(new String[] {"run", "--start-at", far, "-d", "1"}, farSentence),
                 Arguments.of(new String[] {"run", "--start-at", far, "--shard", "0/2", "-d", "1"}, farSentence),
                 Arguments.of(new String[] {"replay", "-l", log.toString(), "--start-at", far}, farSentence),
+                // past: the run would send everything due since then in one burst, its wait counted as latency
+                Arguments.of(new String[] {"run", "--start-at", "2020-01-01T00:00:00Z", "-d", "1", "--rate", "100"},
+                        pastSentence),
+                Arguments.of(new String[] {"run", "--start-at", "1577836800", "--shard", "0/2", "-d", "1"}, pastSentence),
+                Arguments.of(new String[] {"replay", "-l", log.toString(), "--start-at", "2020-01-01T00:00:00Z"},
+                        pastSentence),
                 Arguments.of(new String[] {"run", "--method", "bogus"}, Pattern.quote("--method: unknown method 'bogus';"
                         + " memcache speaks get, gets, set, add, replace, append, prepend, cas, delete, incr, decr, touch")),
                 Arguments.of(new String[] {"run", "--protocol", "http", "--method", "hget"},

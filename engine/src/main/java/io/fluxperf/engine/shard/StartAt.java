@@ -62,6 +62,26 @@ public final class StartAt {
     }
 
     /**
+     * How long before the flags are checked a start may already have passed and still be a late
+     * start: an agent launched in time can pass its start while its JVM starts up.
+     */
+    public static final java.time.Duration STARTUP = java.time.Duration.ofSeconds(10);
+
+    /**
+     * Refuses a start that had passed more than {@link #STARTUP} before {@code now}, the time the
+     * flags are checked: such an agent was launched after the others began, and every request
+     * due since then would leave in one burst with its wait counted as latency.
+     *
+     * @throws UserError naming --start-at and how long ago it was
+     */
+    public static void requireToCome(Instant at, Instant now) {
+        java.time.Duration ago = java.time.Duration.between(at, now);
+        if (ago.compareTo(STARTUP) > 0) {
+            throw new UserError("--start-at: " + at + " was " + ago(ago) + " ago; give a time still to come");
+        }
+    }
+
+    /**
      * What a run that starts at {@code at} says when it begins, or null when the start has passed:
      * when the schedule starts and how long from {@code now}.
      */
@@ -72,6 +92,15 @@ public final class StartAt {
         }
         return "--start-at: the schedule starts at " + at + ", " + wait(ahead)
                 + " from now (after connecting and preloading; Ctrl-C ends the wait)";
+    }
+
+    /** A time gone by: in years, to a tenth, from a year on (a wrong year reads at a glance); else as {@link #wait}. */
+    static String ago(java.time.Duration d) {
+        double years = d.toSeconds() / (365.25 * 86_400);
+        if (years >= 1) {
+            return String.format(java.util.Locale.ROOT, "%.1f years", years);
+        }
+        return wait(d);
     }
 
     /** A wait in its two largest units: {@code 45 s}, {@code 12 min 5 s}, {@code 3 h 4 min}, {@code 26959 d 7 h}. */

@@ -113,6 +113,20 @@ class ShardTest {
     }
 
     @Test
+    void aStartAlreadyPastIsRefusedButOneThatPassedAsTheJvmStartedIsLate() {
+        Instant now = Instant.parse("2026-12-07T12:00:00Z");
+        assertMessage("--start-at: 2020-01-01T00:00:00Z was 6.9 years ago; give a time still to come",
+                () -> StartAt.requireToCome(Instant.parse("2020-01-01T00:00:00Z"), now));
+        assertMessage("--start-at: 2026-12-07T11:59:36Z was 24 s ago; give a time still to come",
+                () -> StartAt.requireToCome(now.minusSeconds(24), now));
+        assertMessage("--start-at: 2026-12-07T09:55:00Z was 2 h 5 min ago; give a time still to come",
+                () -> StartAt.requireToCome(now.minusSeconds(7500), now));
+        StartAt.requireToCome(now.minus(StartAt.STARTUP), now); // passed while the JVM started: a late start
+        StartAt.requireToCome(now.minusSeconds(1), now);
+        StartAt.requireToCome(now.plusSeconds(30), now);
+    }
+
+    @Test
     void nanoTimeOfAStartFollowsTheWallClock() {
         long expected = System.nanoTime() + 2_000_000_000L;
         long at = StartAt.nanoTimeOf(Instant.now().plusSeconds(2));
