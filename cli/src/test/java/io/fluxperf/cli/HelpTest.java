@@ -166,6 +166,14 @@ class HelpTest {
     }
 
     @Test
+    void runsHelpSaysARateOfZeroIsNoPacingAsTheDocsAndTheConfigDo() {
+        String help = String.join(" ", CliRun.of("run", "--help").out().lines().map(String::strip).toList());
+        assertTrue(help.contains("at least one per window; 0 or absent: no pacing, as fast as possible (closed loop)."), help);
+        assertTrue(io.fluxperf.engine.config.Settings.RATE.docRow().contains("0 or absent: no pacing"),
+                "docs/run.md's row (SettingsDocsTest keeps the file to it)");
+    }
+
+    @Test
     void replaysHelpShowsItsStatisticsBlocks() {
         String help = CliRun.of("replay", "--help").out();
         assertTrue(help.contains("--stats-interval=TIME"), help);

@@ -84,6 +84,14 @@ class RunCommandTest {
     }
 
     @Test
+    void rateZeroRunsClosedLoopAsARateLeftOutDoes() {
+        CliRun run = CliRun.of("run", "-s", memcached.address(), "--method", "set", "-c", "1", "--rate", "0", "--requests", "200",
+                "--no-live");
+        CliRun.assertAllOk(run, 200);
+        assertTrue(run.line("Workload 0:").contains("Rate: unlimited"), run.out());
+    }
+
+    @Test
     void tcpNoDelayIsOnByDefaultAndCanBeTurnedOff() {
         CliRun on = CliRun.of("run", "-s", memcached.address(), "-c", "1", "--requests", "10", "--no-live");
         assertTrue(on.line("Config: TCP_NODELAY:").startsWith("Config: TCP_NODELAY: true"), on.out());

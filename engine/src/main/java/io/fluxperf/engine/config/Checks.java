@@ -119,13 +119,13 @@ final class Checks {
             throw new IllegalArgumentException("must be a finite number, not " + r);
         }
         if (r < 0) {
-            throw new IllegalArgumentException("must be at least 0, not " + plain(r));
+            throw new IllegalArgumentException("must be at least 0 (0: no pacing), not " + plain(r));
         }
         RateLimits.checkMax(r, plain(r));
         return r;
     }
 
-    /** --rate as typed: a plain decimal number, at least 0 and at most {@link RateLimits#MAX}. */
+    /** --rate as typed: a plain decimal number, at least 0 (0 = unlimited) and at most {@link RateLimits#MAX}. */
     static double rate(String text) {
         return RateLimits.parse(text);
     }

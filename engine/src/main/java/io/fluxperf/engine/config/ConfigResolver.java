@@ -15,7 +15,7 @@ import java.util.Objects;
  * {@code --rate} or {@code --bytes} together with {@code [[workload]]} tables in the file is an
  * error. Every problem is a {@link UserError} whose message names the place: the flag
  * ({@code --rate: 'abc' is not a number}), {@code FILE:LINE:COL} for TOML syntax, or the key path
- * ({@code FILE: workload[1].rate (line 14): must be at least 0, not -5}).
+ * ({@code FILE: workload[1].rate (line 14): must be at least 0 (0: no pacing), not -5}).
  *
  * <h2>Settings</h2>
  * Each run-level setting is declared once in {@link Settings}: its flag, its key in [general], its
@@ -29,7 +29,7 @@ import java.util.Objects;
  * <li>Every flag that has a key in [general] replaces the file's value; what neither gives takes
  * its default.</li>
  * <li>Without {@code [[workload]]} tables (or without a file) there is one workload, made from
- * {@code --method} (default get), {@code --rate} (absent = unlimited), {@code --bytes} and the
+ * {@code --method} (default get), {@code --rate} (absent or 0 = unlimited), {@code --bytes} and the
  * key-space flags.</li>
  * <li>With {@code [[workload]]} tables, {@code --method}, {@code --rate} and {@code --bytes} are
  * errors; {@code --hit --flush --keyspace --key-length --distribution --exponent --ttl} replace

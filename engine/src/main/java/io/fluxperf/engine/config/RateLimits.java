@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>At most {@link #MAX}, one request a nanosecond: the schedule gives each request its
  *       intended time in whole nanoseconds, so a faster rate cannot be spaced, and a client that
- *       wants no pacing leaves the rate out (closed loop) instead.</li>
+ *       wants no pacing gives 0 or no rate (closed loop) instead.</li>
  *   <li>At least one request per window ({@link #minimum}): a window with no request due has no
  *       rate to hold or report.</li>
  *   <li>As typed: a plain decimal number in ASCII digits ({@code 5000}, {@code 2500.5},
@@ -40,7 +40,7 @@ public final class RateLimits {
         String t = text.trim();
         double r = number(t);
         if (r < 0) {
-            throw new IllegalArgumentException("must be at least 0, not " + t);
+            throw new IllegalArgumentException("must be at least 0 (0: no pacing), not " + t);
         }
         checkMax(r, t);
         return r;
@@ -69,7 +69,7 @@ public final class RateLimits {
     public static void checkMax(double rate, String typed) {
         if (Double.isNaN(rate) || Double.isInfinite(rate) || rate > MAX) {
             throw new IllegalArgumentException(typed + " is more than a schedule can space, which is 1,000,000,000 a second"
-                    + " (one a nanosecond); leave the rate out for no pacing");
+                    + " (one a nanosecond); give 0 for no pacing");
         }
     }
 

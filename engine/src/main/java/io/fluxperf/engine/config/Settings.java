@@ -395,13 +395,14 @@ public final class Settings {
                     SettingType.text(Checks::rate, SettingType::tomlNumber))
             .ownFormInWorkload()
             .flag("N", "Requests per second in total (open loop; latency from the intended send time), at most 1e9 and"
-                    + " at least one per window. Default: as fast as possible.")
-            .doc(Table.WORKLOAD, "requests/s in total, open loop; absent: as fast as the connections allow"
-                    + " (closed loop). A plain decimal (`5000`, `2500.5`, `1e4`, `10_000`), at most 1,000,000,000 (one"
-                    + " request a nanosecond, the schedule's resolution) and at least one request per window"
-                    + " (`1/--duration`: 0.0167 for 60 s windows); outside those, one sentence and exit 2. The same bounds"
-                    + " hold for a workload's `rate`, `--ramp` and `PUT /ratelimit`"
-                    + " ([admin.md](admin.md#setting-the-rate-while-it-runs))", "unlimited"));
+                    + " at least one per window; 0 or absent: no pacing, as fast as possible (closed loop).")
+            .doc(Table.WORKLOAD, "requests/s in total, open loop; 0 or absent: no pacing, as fast as the connections"
+                    + " allow (closed loop), as a workload's `rate = 0` and rpc-perf's. Above 0, a plain decimal (`5000`,"
+                    + " `2500.5`, `1e4`, `10_000`), at most 1,000,000,000 (one request a nanosecond, the schedule's"
+                    + " resolution) and at least one request per window (`1/--duration`: 0.0167 for 60 s windows); outside"
+                    + " those, or below 0, one sentence and exit 2. The same bounds hold for a workload's `rate`, and for"
+                    + " `--ramp` and `PUT /ratelimit`, which take no 0 ([admin.md](admin.md#setting-the-rate-while-it-runs))",
+                    "unlimited"));
 
     public static final Setting<Long> KEYSPACE = declare(Setting.of("keyspace", WORKLOAD,
                     SettingType.longInteger(1, Long.MAX_VALUE))

@@ -464,7 +464,7 @@ class ConfigResolverFileTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "rate = -5                   | workload[1].rate (line 7): must be at least 0, not -5",
+        "rate = -5                   | workload[1].rate (line 7): must be at least 0 (0: no pacing), not -5",
         "rate = \"fast\"             | workload[1].rate (line 7): expected a number, not the string \"fast\"",
         "rate = nan                  | workload[1].rate (line 7): must be a finite number, not nan",
         "rate = inf                  | workload[1].rate (line 7): must be a finite number, not inf",

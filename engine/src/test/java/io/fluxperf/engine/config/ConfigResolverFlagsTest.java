@@ -107,7 +107,11 @@ class ConfigResolverFlagsTest {
 
     @Test
     void rateZeroIsUnlimited() {
-        assertFalse(resolve(s -> s.rate = "0").isOpenLoop());
+        // as a workload's rate = 0 (rpc-perf's meaning): no pacing, the closed loop an absent rate gives
+        RunConfig zero = resolve(s -> s.rate = "0");
+        assertFalse(zero.isOpenLoop());
+        assertEquals(0, zero.workloads().get(0).rate());
+        assertEquals(resolve(s -> { }).isOpenLoop(), zero.isOpenLoop());
     }
 
     @ParameterizedTest
@@ -156,12 +160,12 @@ class ConfigResolverFlagsTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "abc       | --rate: 'abc' is not a number",
-        "-5        | --rate: must be at least 0, not -5",
-        "-0.5      | --rate: must be at least 0, not -0.5",
+        "-5        | --rate: must be at least 0 (0: no pacing), not -5",
+        "-0.5      | --rate: must be at least 0 (0: no pacing), not -0.5",
         "NaN       | --rate: 'NaN' is not a number",
         "Infinity  | --rate: 'Infinity' is not a number",
-        "1e999     | --rate: 1e999 is more than a schedule can space, which is 1,000,000,000 a second (one a nanosecond); leave the rate out for no pacing",
-        "1e12      | --rate: 1e12 is more than a schedule can space, which is 1,000,000,000 a second (one a nanosecond); leave the rate out for no pacing",
+        "1e999     | --rate: 1e999 is more than a schedule can space, which is 1,000,000,000 a second (one a nanosecond); give 0 for no pacing",
+        "1e12      | --rate: 1e12 is more than a schedule can space, which is 1,000,000,000 a second (one a nanosecond); give 0 for no pacing",
         "0.001     | --rate: 0.001 requests/s is less than one request per 60s window; give at least 0.0167 requests/s, or longer windows (--duration)",
         "50k       | --rate: '50k' is not a number",
         "0x10      | --rate: '0x10' is not a number",
