@@ -50,6 +50,12 @@ class BadInputRunTest {
                 Arguments.of(new String[] {"run", "--start-at", "1577836800", "--shard", "0/2", "-d", "1"}, pastSentence),
                 Arguments.of(new String[] {"replay", "-l", log.toString(), "--start-at", "2020-01-01T00:00:00Z"},
                         pastSentence),
+                // each connection closes after one request: the header said "Pipeline: 4" of a run without one
+                Arguments.of(new String[] {"run", "--connect-per-request", "--pipeline", "4", "-d", "1"}, Pattern.quote(
+                        "--pipeline: a connection per request carries one request, so --pipeline goes without --connect-per-request")),
+                Arguments.of(new String[] {"replay", "-l", log.toString(), "--connect-per-request", "--pipeline", "4"},
+                        Pattern.quote("--pipeline: a connection per request carries one request, so --pipeline goes without"
+                                + " --connect-per-request")),
                 Arguments.of(new String[] {"run", "--method", "bogus"}, Pattern.quote("--method: unknown method 'bogus';"
                         + " memcache speaks get, gets, set, add, replace, append, prepend, cas, delete, incr, decr, touch")),
                 Arguments.of(new String[] {"run", "--protocol", "http", "--method", "hget"},

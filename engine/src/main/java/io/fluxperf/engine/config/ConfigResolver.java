@@ -277,6 +277,11 @@ public final class ConfigResolver {
         if (perRequest && v.get(Settings.HOLD_CONNECTIONS) > 0) {
             throw new UserError("--hold-connections: held connections stay open, so they go without --connect-per-request");
         }
+        if (perRequest && v.get(Settings.PIPELINE) > 1) {
+            // each connection closes after its one request: there is nothing to pipeline behind it
+            throw new UserError(place.apply(Settings.PIPELINE) + ": a connection per request carries one request, so"
+                    + " --pipeline goes without --connect-per-request");
+        }
         return ConnectionOptions.of(v);
     }
 

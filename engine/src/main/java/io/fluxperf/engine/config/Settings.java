@@ -101,7 +101,7 @@ public final class Settings {
             .byDefault(1)
             .flag("N", "Requests in flight per connection (default 1).")
             .commands(RUN_AND_REPLAY)
-            .doc(Table.CONNECTIONS, "requests in flight per connection, {range}", "1"));
+            .doc(Table.CONNECTIONS, "requests in flight per connection, {range}; not with `--connect-per-request`", "1"));
 
     public static final Setting<Duration> DURATION = declare(Setting.of("duration", GENERAL,
                     SettingType.duration(Checks::positive))
@@ -193,7 +193,8 @@ public final class Settings {
             .flag(null, "Connect, send one request, close (mcb's -s, dperf's CPS).")
             .commands(RUN_AND_REPLAY)
             .doc(Table.CONNECTIONS, "connect, send one request, close (mcb's `-s`, dperf's CPS); the report adds"
-                    + " connections/s and connect latency, apart from request latency", "off"));
+                    + " connections/s and connect latency, apart from request latency; one request per connection, so"
+                    + " not with `--pipeline` above 1 or `--hold-connections`", "off"));
 
     /** 0: threads × connections. */
     public static final Setting<Integer> HOLD_CONNECTIONS = declare(Setting.of("hold-connections", CONNECTION,

@@ -460,6 +460,16 @@ class ConfigResolverFileTest {
         assertEquals(f + ": " + message, error("[general]\n" + line + "\n"));
     }
 
+    @Test
+    void aPipelineWithAConnectionPerRequestIsRefusedWhereItIsSet() {
+        String sentence = ": a connection per request carries one request, so --pipeline goes without --connect-per-request";
+        assertEquals(f + ": general.pipeline (line 2)" + sentence,
+                error("[general]\npipeline = 4\nconnect-per-request = true\n"));
+        assertEquals("--pipeline" + sentence, error("[general]\nconnect-per-request = true\n", s -> s.pipeline = 2));
+        assertTrue(resolve("[general]\npipeline = 1\nconnect-per-request = true\n", s -> { }).connection().connectPerRequest(),
+                "a pipeline of 1 is what a connection per request has");
+    }
+
     // --- workload values ---
 
     @ParameterizedTest
