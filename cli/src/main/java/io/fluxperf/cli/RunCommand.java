@@ -107,6 +107,7 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware, Setti
     @Override
     public Integer call() {
         RunConfig runConfig = config(note -> streams.err().println("fluxperf: note: " + io.fluxperf.engine.Printable.message(note)));
+        checkOutputFiles();
         HostTuning tuning = Main.ownsProcess() ? HostTuning.ownProcess(runConfig.isOpenLoop(), !connection.noHostTuning)
                 : HostTuning.standard();
         Path traceDir = RunDirectories.trace(trace, runConfig.out());
@@ -142,6 +143,20 @@ public final class RunCommand implements Callable<Integer>, Streams.Aware, Setti
             return 1; // the report says what was lost; the run did not do what was asked
         }
         return result.interrupted() ? (interruptExit != 0 ? interruptExit : EXIT_INTERRUPTED) : objectivesExit(run.verdicts());
+    }
+
+    /**
+     * Refuses an output file in a directory that does not exist, before the run directory is made
+     * and any request sent: a mistyped path is told at once rather than made, wherever it points.
+     * --json alone makes its missing directories, as docs/run.md promises.
+     */
+    private void checkOutputFiles() {
+        if (hdrLog != null) {
+            OutputFiles.check("--hdr-log", hdrLog);
+        }
+        if (junit != null) {
+            OutputFiles.check("--junit", junit);
+        }
     }
 
     /** Where a run directory is, once written: {@code fluxperf: run directory /abs/runs/a ('fluxperf report runs/a' …)}. */

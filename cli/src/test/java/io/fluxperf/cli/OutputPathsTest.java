@@ -37,9 +37,29 @@ class OutputPathsTest {
         String message = run.err().lines().findFirst().orElse("");
         assertTrue(message.startsWith("fluxperf: " + flag + ": ") && message.contains(path.split("/")[2]),
                 "names the flag and the path: " + message);
-        assertTrue(message.contains("no such file or directory") || message.contains("permission denied")
-                || message.contains("not a directory"), "says why, in words: " + message);
+        assertTrue(message.contains("no such file or directory") || message.contains("no such directory")
+                || message.contains("permission denied") || message.contains("not a directory"), "says why, in words: " + message);
         assertFalse(message.contains("java.") || message.contains("Exception"), "no Java class name: " + message);
+        assertFalse(run.out().contains("Window:") || run.out().contains("Total:"), "no load was sent:\n" + run.out());
+    }
+
+    static Stream<Arguments> inAMissingDirectory() {
+        return Stream.of(
+                Arguments.of("--hdr-log", "run.hlog"),
+                Arguments.of("--junit", "slo.xml"),
+                Arguments.of("--waterfall", "latency.png"));
+    }
+
+    /** The tester's {@code --hdr-log /nonexist/dir/r.hlog} made /nonexist/dir; heatmap --out refused the same. */
+    @ParameterizedTest
+    @MethodSource("inAMissingDirectory")
+    void aFileInAMissingDirectoryIsRefusedAndNoDirectoryMade(String flag, String name) {
+        Path missing = dir.resolve("no/such");
+        Path file = missing.resolve(name);
+        CliRun run = CliRun.of("run", "--rate", "100", "-d", "50", "--no-live", "--slo", "p99<1s", flag, file.toString());
+        assertEquals(2, run.exitCode(), run.out() + run.err());
+        assertEquals("fluxperf: " + flag + ": cannot write " + file + ": no such directory " + missing, run.err().strip());
+        assertFalse(Files.exists(dir.resolve("no")), "made no directory");
         assertFalse(run.out().contains("Window:") || run.out().contains("Total:"), "no load was sent:\n" + run.out());
     }
 

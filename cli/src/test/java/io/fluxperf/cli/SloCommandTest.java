@@ -83,7 +83,7 @@ class SloCommandTest {
 
     @Test
     void junitXmlParsesIntoATestcasePerObjectiveAndWindowWithTheMeasuredValues() throws Exception {
-        Path xml = dir.resolve("ci/slo.xml");
+        Path xml = Files.createDirectories(dir.resolve("ci")).resolve("slo.xml"); // run makes no missing directory
         Path json = dir.resolve("r.json");
         CliRun run = CliRun.of("run", "-s", memcached.address(), "--method", "get", "--rate", "2000", "-c", "2",
                 "-d", "1", "-w", "2", "--no-live", "--slo", "p99<30s", "--slo", "get.p50<1ns",

@@ -46,7 +46,8 @@ class WaterfallCommandTest {
         Path missing = dir.resolve("no/such/dir/x.png");
         CliRun run = CliRun.of("run", "--method", "get", "--requests", "10", "--waterfall", missing.toString(), "--no-live");
         assertEquals(2, run.exitCode(), run.err());
-        assertEquals("fluxperf: --waterfall: cannot write " + missing + ": no such directory\n", run.err());
+        assertEquals("fluxperf: --waterfall: cannot write " + missing + ": no such directory " + missing.getParent() + "\n",
+                run.err());
         assertEquals("", run.out());
     }
 }

@@ -172,7 +172,8 @@ final class Checks {
         // written at the run's end: a long run must not learn only then that it cannot be
         java.nio.file.Path parent = p.toAbsolutePath().getParent();
         if (parent == null || !java.nio.file.Files.isDirectory(parent)) {
-            throw new IllegalArgumentException("cannot write " + text + ": no such directory");
+            throw new IllegalArgumentException("cannot write " + text + ": " + (parent != null && java.nio.file.Files.exists(parent)
+                    ? parent + " is not a directory" : "no such directory " + parent));
         }
         if (!java.nio.file.Files.isWritable(parent) || java.nio.file.Files.exists(p) && !java.nio.file.Files.isWritable(p)) {
             throw new IllegalArgumentException("cannot write " + text + ": permission denied");
