@@ -16,6 +16,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -175,6 +176,17 @@ class McbCommandTest {
                 Arguments.of(new String[] {"-c", "set", "-T", "UDP", "-s"}, "-s"),
                 Arguments.of(new String[] {"-c", "set", "-p", Integer.toString(FreePorts.tcp())}, "cannot connect"),
                 Arguments.of(new String[] {"-t", "2"}, "-c"));
+    }
+
+    @Test
+    void udpWhereNothingListensEndsAtOnceAsAFailedConnect() {
+        int port = FreePorts.udp();
+        long start = System.nanoTime();
+        CliRun run = mcb("-c", "get", "-p", Integer.toString(port), "-T", "UDP", "-n", "1000", "--no-warmup");
+        long millis = Duration.ofNanos(System.nanoTime() - start).toMillis();
+        assertEquals(2, run.exitCode(), run.out() + run.err());
+        assertEquals("fluxperf: cannot connect to 127.0.0.1:" + port + ": Connection refused", run.err().strip());
+        assertTrue(millis < 4000, "ends at the first refusal, not by its 5 s timeout (one per command): " + millis + " ms");
     }
 
     @ParameterizedTest

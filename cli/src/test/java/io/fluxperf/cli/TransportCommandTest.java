@@ -163,6 +163,49 @@ class TransportCommandTest {
         }
     }
 
+    @Test
+    void udpWhereNothingListensEndsAtOnceAsAFailedConnect() {
+        int port = FreePorts.udp(); // nothing bound: the kernel answers each datagram with port unreachable
+        long start = System.nanoTime();
+        CliRun run = CliRun.of("run", "-s", "127.0.0.1:" + port, "--udp", "-d", "10", "--rate", "50", "-c", "1",
+                "--timeout", "10s", "--no-live");
+        long millis = Duration.ofNanos(System.nanoTime() - start).toMillis();
+        assertOneSentence(run, "cannot connect to 127.0.0.1:" + port + ": Connection refused");
+        assertTrue(millis < 5000, "ends at the refusal, not by the 10 s timeout nor the 10 s window: " + millis + " ms");
+    }
+
+    @Test
+    void udpServerThatGoesAwayMidRunIsCountedAndTheRunGoesOn() throws Exception {
+        try (DatagramSocket server = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            int port = server.getLocalPort();
+            Thread answering = new Thread(() -> answerThenClose(server, 5), "udp-answers");
+            answering.start();
+            CliRun run = CliRun.of("run", "-s", "127.0.0.1:" + port, "--udp", "--method", "get", "-d", "1", "--rate", "50",
+                    "-c", "1", "--timeout", "200ms", "--no-live");
+            answering.join();
+            assertEquals(0, run.exitCode(), run.out() + run.err());
+            String total = run.out().substring(run.out().indexOf("Total:"));
+            String requests = total.lines().filter(l -> l.startsWith("Requests:")).findFirst().orElseThrow();
+            assertEquals(5, field(requests, "Miss:"), "the replies before the server went away: " + requests);
+            assertTrue(run.line("Errors:").contains("connection: Connection refused"), run.line("Errors:"));
+        }
+    }
+
+    /** Answers {@code replies} memcache UDP gets with a miss (END), then closes: later datagrams are refused. */
+    private static void answerThenClose(DatagramSocket server, int replies) {
+        try (server) {
+            byte[] in = new byte[2048];
+            for (int i = 0; i < replies; i++) {
+                java.net.DatagramPacket p = new java.net.DatagramPacket(in, in.length);
+                server.receive(p);
+                byte[] out = {in[0], in[1], 0, 0, 0, 1, 0, 0, 'E', 'N', 'D', '\r', '\n'}; // its request id, datagram 0 of 1
+                server.send(new java.net.DatagramPacket(out, out.length, p.getSocketAddress()));
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     // ---- serve ----
 
     @Test

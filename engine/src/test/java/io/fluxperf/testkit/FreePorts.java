@@ -29,6 +29,15 @@ public final class FreePorts {
         throw new IllegalStateException("no free TCP+UDP port pair on 127.0.0.1");
     }
 
+    /** A UDP port on 127.0.0.1 that was free a moment ago: a datagram sent there is refused (ICMP port unreachable). */
+    public static int udp() {
+        try (DatagramSocket socket = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     public static int tcp() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             socket.setReuseAddress(true);

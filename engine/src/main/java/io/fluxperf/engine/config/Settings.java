@@ -160,7 +160,9 @@ public final class Settings {
             .flag(null, "memcache over UDP (the 8-byte frame header); a lost datagram counts as a timeout.")
             .commands(RUN_AND_REPLAY)
             .doc(Table.CONNECTIONS, "(memcache) over UDP: the 8-byte frame header, replies matched by request id and"
-                    + " reassembled from several datagrams; a lost datagram ends its request as a Timeout; not with"
+                    + " reassembled from several datagrams; a lost datagram ends its request as a Timeout; a port that"
+                    + " refuses datagrams before any reply came (nothing listens) ends the run as a refused connect"
+                    + " does, exit code 2; refused after replies (a restart), they count as connection errors; not with"
                     + " `--tls` or `--connect-per-request`", "TCP"));
 
     public static final Setting<Boolean> TLS = declare(Setting.of("tls", CONNECTION, SettingType.bool())

@@ -79,4 +79,17 @@ public interface SlotEvents {
 
     /** A reset, a broken pipe, an ICMP error: counted. */
     void connectionError(Throwable cause);
+
+    /**
+     * The target's host refused a datagram of {@code slot} (ICMP port unreachable): nothing listens
+     * on the port now. Counted as a connection error unless it ends the run.
+     *
+     * @return true when the thread gives the slot up because the target never answered (nothing
+     *         ever listened there, so the run ends as a failed connect does): the slot then closes
+     *         and its requests end at once, rather than each by its timeout
+     */
+    default boolean unreachable(ConnectionSlot slot, Throwable cause) {
+        connectionError(cause);
+        return false;
+    }
 }

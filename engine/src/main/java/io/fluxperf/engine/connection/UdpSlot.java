@@ -17,6 +17,7 @@ import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.util.ReferenceCountUtil;
 import java.net.InetSocketAddress;
+import java.net.PortUnreachableException;
 import java.net.SocketAddress;
 
 /**
@@ -38,8 +39,10 @@ import java.net.SocketAddress;
  *
  * <p>A lost or incomplete reply ends as TIMEOUT when its request times out ({@link #expire}); the
  * socket stays, and the other requests are unaffected (unlike TCP, order was never relied on). An
- * ICMP error (nothing listens on the port) is counted as a connection error; the request still
- * ends by its timeout. Byte counts include the headers: they are what went over UDP.
+ * ICMP port unreachable (nothing listens on the port) goes to {@link SlotEvents#unreachable}: before
+ * the target ever answered it is UDP's failed connect, and the socket closes with its requests; after,
+ * the server went away for a while (a restart), which is counted and the requests end by their
+ * timeouts. Byte counts include the headers: they are what went over UDP.
  */
 public final class UdpSlot implements ConnectionSlot {
     /** Largest UDP payload over IPv4 (65535 - 20 - 8). */
@@ -271,6 +274,7 @@ public final class UdpSlot implements ConnectionSlot {
     // ---- replies ----
 
     private void receive(ByteBuf in) {
+        events.answered(this); // something listens: a later refusal is a restart, not a wrong port
         int size = in.readableBytes();
         if (size < framing.headerBytes()) {
             events.protocolError("a UDP datagram of " + size + " bytes, shorter than the " + framing.headerBytes()
@@ -460,10 +464,16 @@ public final class UdpSlot implements ConnectionSlot {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            // ICMP port unreachable and the like: counted; the requests end by their timeouts
-            if (!shuttingDown) {
-                events.connectionError(cause);
+            if (shuttingDown || ctx.channel() != channel) {
+                return;
             }
+            if (cause instanceof PortUnreachableException) {
+                if (events.unreachable(UdpSlot.this, cause)) {
+                    ctx.channel().close(); // its requests end as CLOSED now: nothing will answer them
+                }
+                return;
+            }
+            events.connectionError(cause); // counted; the requests end by their timeouts
         }
     }
 }

@@ -57,7 +57,7 @@ final class ConnectionManager {
     /** Connect per request: connections on their way that carry no request yet, and which slots they are. */
     private int spare;
     private final boolean[] spareSlot;
-    /** A handshake was refused: connecting again would only be refused again. */
+    /** A handshake was refused, or a datagram before any reply: connecting again would only be refused again. */
     private boolean refused;
     private boolean closing;
 
@@ -166,6 +166,21 @@ final class ConnectionManager {
 
     void answered(ConnectionSlot slot) {
         backoffNanos[slot.index()] = MIN_BACKOFF_NANOS;
+        errors.answered();
+    }
+
+    /**
+     * The target refused a datagram. Before any reply of the run, nothing listens there: no slot
+     * connects again and the run ends as a failed connect does ({@link RunErrors#refused}).
+     *
+     * @return true when the run ends for it
+     */
+    boolean unreachable(Throwable cause) {
+        if (!errors.refused(cause)) {
+            return false;
+        }
+        refused = true;
+        return true;
     }
 
     void refused(String message) {

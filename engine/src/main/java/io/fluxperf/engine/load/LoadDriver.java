@@ -470,4 +470,9 @@ final class LoadDriver implements SlotEvents, RunClock.LoadThread {
     public void connectionError(Throwable cause) {
         errors.connectionError(cause);
     }
+
+    @Override
+    public boolean unreachable(ConnectionSlot slot, Throwable cause) {
+        return connections.unreachable(cause);
+    }
 }

@@ -76,6 +76,7 @@ public final class LoadRun {
         this.config = config;
         this.protocol = protocol;
         this.listener = listener;
+        errors.whenUnreachable(() -> stopSignal.request(null)); // the phase going on ends at once, then requireReachable
     }
 
     /** Ends the run early as asked by the admin endpoint ({@code POST /quitquitquit}): as {@link #requestStop()}, but a wanted end. */
@@ -242,6 +243,7 @@ public final class LoadRun {
             if (config.needsPreload() && !stopSignal.requested()) {
                 preloaded = preparation.preload(drivers, new Preload(config, load.pattern()));
             }
+            requireReachable(targetDescription);
             RequestSource requests = source != null ? source : load;
             for (RunAddendum a : addenda) {
                 requests = a.source(requests);
@@ -279,6 +281,16 @@ public final class LoadRun {
         listener.connected(open, failed);
         if (feed != null) {
             feed.connected(open, failed);
+        }
+    }
+
+    /**
+     * Ends the run as a failed connect does when the target refused a datagram before it ever
+     * answered (UDP has no handshake: its first request is its connect).
+     */
+    private void requireReachable(String targetDescription) {
+        if (errors.unreachable()) {
+            throw new UserError("cannot connect to " + targetDescription + ": " + errors.firstConnectFailure());
         }
     }
 
@@ -410,6 +422,7 @@ public final class LoadRun {
                     d.stop();
                 }
                 LoopTasks.await(exhausted, config.timeout().plusSeconds(5));
+                requireReachable(targetDescription);
                 long settled = System.nanoTime() + config.timeout().toNanos();
                 for (RunAddendum a : addenda) {
                     a.loadEnded(settled);

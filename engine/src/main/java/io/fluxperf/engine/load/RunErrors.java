@@ -27,6 +27,11 @@ public final class RunErrors {
     private volatile String firstConnectFailure;
     private volatile Throwable sourceFailure;
     private volatile String fatal;
+    /** A reply came from the target: from then on a refusal means it went away, not that nothing listens there. */
+    private volatile boolean answered;
+    /** The target refused a datagram before it ever answered. */
+    private volatile boolean unreachable;
+    private volatile Runnable whenUnreachable = () -> { };
 
     /** Errors read back from a run's files (a run directory): the counts, and the messages with how often each came. */
     public static RunErrors restored(long protocolErrors, long connectionErrors, long requestErrors,
@@ -57,6 +62,46 @@ public final class RunErrors {
             fatal("--connections: a connect failed with " + why + "; raise the limit or use fewer connections");
             keep("connect: " + why);
         }
+    }
+
+    /** A reply came from the target. Called for every reply: it writes once. */
+    void answered() {
+        if (!answered) {
+            answered = true;
+        }
+    }
+
+    /**
+     * The target's host refused a datagram (ICMP port unreachable). Before any reply came, nothing
+     * listens on that port: a failed connect, which ends the run ({@link #unreachable()}); after
+     * one, the server went away for a while (a restart): a connection error, and the run goes on.
+     *
+     * @return true when it ends the run
+     */
+    boolean refused(Throwable error) {
+        if (answered) {
+            connectionError(error);
+            return false;
+        }
+        connectFailures.incrementAndGet();
+        if (firstConnectFailure == null) {
+            firstConnectFailure = Printable.quote(describe(error));
+        }
+        if (!unreachable) {
+            unreachable = true;
+            whenUnreachable.run();
+        }
+        return true;
+    }
+
+    /** Whether the target refused a datagram before it ever answered: the run cannot go on ({@link #firstConnectFailure()} says why). */
+    public boolean unreachable() {
+        return unreachable;
+    }
+
+    /** What to do, once, when the target turns out unreachable (stop the run); called on an event loop. */
+    void whenUnreachable(Runnable action) {
+        this.whenUnreachable = action;
     }
 
     void connectionError(Throwable error) {

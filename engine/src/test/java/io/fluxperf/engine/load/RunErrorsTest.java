@@ -1,6 +1,7 @@
 package io.fluxperf.engine.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,6 +27,29 @@ class RunErrorsTest {
         assertTrue(summary.startsWith("Errors: 0 protocol, 0 connection, 2 connect: connect: Too many open files"), summary);
         assertTrue(summary.endsWith(": ulimit -n) (x2)"), summary);
         assertEquals(3, errors.connectFailures());
+    }
+
+    /** A refused datagram before any reply means nothing listens (the run ends, once); after a reply, a restart: counted. */
+    @Test
+    void aRefusalIsFatalOnlyBeforeTheFirstReply() {
+        RunErrors errors = new RunErrors();
+        int[] stops = new int[1];
+        errors.whenUnreachable(() -> stops[0]++);
+        assertTrue(errors.refused(new java.net.PortUnreachableException("recvAddress(..) failed with error(-111): Connection refused")));
+        assertTrue(errors.refused(new java.net.PortUnreachableException("Connection refused")));
+        assertTrue(errors.unreachable());
+        assertEquals("Connection refused", errors.firstConnectFailure());
+        assertEquals(1, stops[0], "the run is stopped once");
+        assertEquals(0, errors.connectionErrors());
+
+        RunErrors restarted = new RunErrors();
+        restarted.whenUnreachable(() -> stops[0]++);
+        restarted.answered();
+        assertFalse(restarted.refused(new java.net.PortUnreachableException("Connection refused")));
+        assertFalse(restarted.unreachable());
+        assertEquals(1, restarted.connectionErrors());
+        assertEquals("Errors: 0 protocol, 1 connection: connection: Connection refused", restarted.summary());
+        assertEquals(1, stops[0]);
     }
 
     /** A message quoting a server's bytes keeps no control character; the same message counts once, escaped. */
