@@ -77,6 +77,15 @@ public interface SlotEvents {
     /** Bytes that break the protocol; the slot has dealt with them (closed, or dropped a datagram). */
     void protocolError(String reason);
 
+    /**
+     * A reply that cannot be one, from {@code from} in {@code in} (read, not consumed, during this
+     * call only): counted as {@link #protocolError}, and its first bytes may tell what kind of
+     * server answered ({@link io.fluxperf.engine.protocol.UnexpectedReply#hint}).
+     */
+    default void unexpectedReply(String reason, io.netty.buffer.ByteBuf in, int from) {
+        protocolError(reason);
+    }
+
     /** A reset, a broken pipe, an ICMP error: counted. */
     void connectionError(Throwable cause);
 

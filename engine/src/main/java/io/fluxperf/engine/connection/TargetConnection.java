@@ -265,9 +265,10 @@ public final class TargetConnection implements ConnectionSlot, WireListener {
             } catch (ProtocolException e) {
                 inFlight.poll();
                 int garbage = in.readableBytes();
+                events.unexpectedReply(e.getMessage(), in, start);
                 in.skipBytes(garbage);
                 events.completed(head, Outcome.ERROR, now, garbage, -1);
-                abandon(e.getMessage());
+                abandon(null);
                 return;
             }
             if (result == ProtocolCodec.NEED_MORE) {

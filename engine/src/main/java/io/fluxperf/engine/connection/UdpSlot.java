@@ -364,12 +364,13 @@ public final class UdpSlot implements ConnectionSlot {
      */
     private void decode(Entry e, ByteBuf in, boolean inPlace) {
         long now = System.nanoTime();
+        int from = in.readerIndex();
         int result;
         try {
             result = e.codec.decode(in, e.request);
         } catch (ProtocolException ex) {
             e.codecMidReply = true;
-            events.protocolError(ex.getMessage());
+            events.unexpectedReply(ex.getMessage(), in, from);
             finish(e, Outcome.ERROR, now, e.receivedBytes);
             return;
         }

@@ -47,6 +47,8 @@ final class LoadDriver implements SlotEvents, RunClock.LoadThread {
     private final CodecFactory codecs;
     private final RequestPool pool;
     private final RunErrors errors;
+    /** Whose replies those it cannot read may be ({@link io.fluxperf.engine.protocol.UnexpectedReply#hint}). */
+    private final Protocol protocol;
     private final long timeoutNanos;
     private final List<ConnectionSlot> slots = new ArrayList<>();
     private final int firstSlotId;
@@ -89,6 +91,7 @@ final class LoadDriver implements SlotEvents, RunClock.LoadThread {
         this.loop = clientLoop.loop();
         this.codecs = codecs;
         this.errors = errors;
+        this.protocol = protocol;
         this.timeoutNanos = config.timeout().toNanos();
         boolean perRequest = config.connection().connectPerRequest();
         int servers = serverPool == null ? 1 : serverPool.members().size();
@@ -464,6 +467,14 @@ final class LoadDriver implements SlotEvents, RunClock.LoadThread {
     @Override
     public void protocolError(String reason) {
         errors.protocolError(reason);
+    }
+
+    @Override
+    public void unexpectedReply(String reason, io.netty.buffer.ByteBuf in, int from) {
+        String hint = errors.replyHintPending()
+                ? io.fluxperf.engine.protocol.UnexpectedReply.hint(protocol, io.fluxperf.engine.protocol.UnexpectedReply.start(in, from))
+                : null;
+        errors.unexpectedReply(reason, hint);
     }
 
     @Override

@@ -32,11 +32,22 @@ public final class RunErrors {
     /** The target refused a datagram before it ever answered. */
     private volatile boolean unreachable;
     private volatile Runnable whenUnreachable = () -> { };
+    /** What the first unexpected reply said about the server ({@code UnexpectedReply.hint}); "" for nothing, null before one came. */
+    private volatile String replyHint;
 
     /** Errors read back from a run's files (a run directory): the counts, and the messages with how often each came. */
     public static RunErrors restored(long protocolErrors, long connectionErrors, long requestErrors,
                                      Map<String, Long> messages) {
+        return restored(protocolErrors, connectionErrors, requestErrors, messages, null);
+    }
+
+    /** As {@link #restored(long, long, long, Map)}, with the run's {@link #wrongServerHint()} (null: none). */
+    public static RunErrors restored(long protocolErrors, long connectionErrors, long requestErrors,
+                                     Map<String, Long> messages, String wrongServerHint) {
         RunErrors e = new RunErrors();
+        if (wrongServerHint != null) {
+            e.replyHint = Printable.quote(wrongServerHint); // a file's words, printed
+        }
         e.protocolErrors.set(protocolErrors);
         e.connectionErrors.set(connectionErrors);
         e.requestErrors.set(requestErrors);
@@ -114,6 +125,32 @@ public final class RunErrors {
         keep("protocol: " + reason);
     }
 
+    /** Whether no unexpected reply came yet: the first one's hint is still to be worked out. */
+    boolean replyHintPending() {
+        return replyHint == null;
+    }
+
+    /**
+     * A reply that could not be one: a protocol error; {@code hint}, what the first such reply
+     * says about the server (null: nothing), is kept.
+     */
+    void unexpectedReply(String reason, String hint) {
+        protocolError(reason);
+        if (replyHint == null) {
+            replyHint = hint == null ? "" : Printable.quote(hint);
+        }
+    }
+
+    /**
+     * When no reply of the run could be read (each was unexpected) and the first one said what kind
+     * of server answered: e.g. {@code does the server speak memcache? That is how redis answers: try
+     * --protocol redis}; else null.
+     */
+    public String wrongServerHint() {
+        String hint = replyHint;
+        return !answered && protocolErrors.get() > 0 && hint != null && !hint.isEmpty() ? hint : null;
+    }
+
     /**
      * A request ended as an error without a reply of its server, for {@code reason} (a constant:
      * this may come for every request, and allocates nothing once a reason is known).
@@ -189,16 +226,22 @@ public final class RunErrors {
         return samples.isEmpty() ? "no error reply" : samples.keySet().iterator().next();
     }
 
-    /** One line for the report: counts, then the distinct messages with how often each came. */
+    /**
+     * The report's lines of errors: counts, then the distinct messages with how often each came; and
+     * a second line, {@code Hint: …}, when the run seems pointed at another kind of server
+     * ({@link #wrongServerHint()}).
+     */
     public synchronized String summary() {
         String messages = samples.entrySet().stream()
                 .map(e -> e.getKey() + (e.getValue() > 1 ? " (x" + e.getValue() + ")" : ""))
                 .collect(Collectors.joining("; "));
         long requests = requestErrors.get();
         long files = outOfFiles.get();
+        String hint = wrongServerHint();
         return "Errors: " + protocolErrors.get() + " protocol, " + connectionErrors.get() + " connection"
                 + (requests > 0 ? ", " + requests + " request" : "") + (files > 0 ? ", " + files + " connect" : "")
-                + ": " + messages;
+                + ": " + messages
+                + (hint != null ? System.lineSeparator() + "Hint: no reply could be read, each was unexpected: " + hint : "");
     }
 
     static String describe(Throwable error) {

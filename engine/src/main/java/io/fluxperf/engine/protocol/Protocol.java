@@ -116,6 +116,15 @@ public interface Protocol {
         return null;
     }
 
+    /**
+     * Whether {@code start}, the first bytes of a reply (at most {@link UnexpectedReply#START}),
+     * look like a reply of this protocol's servers: how a run pointed at another kind of server is
+     * told which {@code --protocol} to try ({@link UnexpectedReply#hint}). None by default.
+     */
+    default boolean looksLikeItsReply(byte[] start) {
+        return false;
+    }
+
     /** Starts an embedded server of this protocol, or null when it has none. */
     default TargetFactory target() {
         return null;

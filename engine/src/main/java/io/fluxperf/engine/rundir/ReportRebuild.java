@@ -393,7 +393,7 @@ final class ReportRebuild {
         Map<String, Long> messages = new LinkedHashMap<>();
         e.path("messages").fields().forEachRemaining(m -> messages.put(m.getKey(), m.getValue().asLong()));
         return RunErrors.restored(e.path("protocol").asLong(), e.path("connection").asLong(), e.path("request").asLong(),
-                messages).summary();
+                messages, e.path("hint").isTextual() ? e.path("hint").asText() : null).summary();
     }
 
     static StopReason stopReason(String label) {

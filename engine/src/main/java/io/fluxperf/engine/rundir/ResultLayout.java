@@ -86,6 +86,7 @@ final class ResultLayout {
             count(errors, "errors", "protocol", false);
             count(errors, "errors", "connection", false);
             count(errors, "errors", "request", false);
+            text(errors, "errors", "hint", false);
             JsonNode messages = errors.get("messages");
             if (messages != null) {
                 expect(messages.isObject(), "errors.messages", messages, "an object");

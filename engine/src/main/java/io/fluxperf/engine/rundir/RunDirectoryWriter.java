@@ -603,6 +603,9 @@ public final class RunDirectoryWriter implements AutoCloseable {
                 for (Map.Entry<String, Long> m : runErrors.messages().entrySet()) {
                     messages.put(m.getKey(), m.getValue());
                 }
+                if (runErrors.wrongServerHint() != null) {
+                    errors.put("hint", runErrors.wrongServerHint());
+                }
             }
             if (runTrace != null) {
                 trace = mapper.createObjectNode();

@@ -479,11 +479,20 @@ public final class RunMerge {
         return sum;
     }
 
-    /** The inputs' errors added: counts summed, messages with their counts summed. */
+    /**
+     * The inputs' errors added: counts summed, messages with their counts summed; the hint of a
+     * server of another kind when every input has it (not one reply of the whole could be read).
+     */
     private ObjectNode errors() {
         ObjectNode sum = null;
+        String hint = null;
+        boolean everyHint = true;
         for (RunDirectory in : inputs) {
             JsonNode e = in.result().path("errors");
+            everyHint &= e.path("hint").isTextual();
+            if (hint == null && e.path("hint").isTextual()) {
+                hint = e.path("hint").asText();
+            }
             if (!e.isObject()) {
                 continue;
             }
@@ -503,6 +512,9 @@ public final class RunMerge {
                 Map.Entry<String, JsonNode> m = it.next();
                 messages.put(m.getKey(), messages.path(m.getKey()).asLong() + m.getValue().asLong());
             }
+        }
+        if (sum != null && everyHint && hint != null) {
+            sum.put("hint", hint);
         }
         return sum;
     }

@@ -4,6 +4,7 @@ import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.protocol.IdleRoundTrip;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.ProtocolException;
+import io.fluxperf.engine.protocol.UnexpectedReply;
 import io.fluxperf.trace.LatencyHistograms;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -28,8 +29,10 @@ import org.HdrHistogram.Histogram;
  * elsewhere), then, when {@link #measure()} is called with no load running, {@link #ROUND_TRIPS}
  * times timed, one at a time, each from the write to the whole reply, waiting for it in epoll as the
  * load's loops do. Its thread is started before the run lowers its own thread's priority, which
- * new threads would inherit. It never fails the run: what cannot be measured (TLS, UDP, several
- * servers, a server that does not answer) is given as the reason.
+ * new threads would inherit. Only the no-op's success reply is timed: an error reply or another
+ * protocol's is not the floor of the run's requests. It never fails the run: what cannot be measured
+ * (TLS, UDP, several servers, a server that does not answer, or answers otherwise) is given as the
+ * reason, and a reply of another kind of server names the {@code --protocol} to try.
  */
 public final class FloorProbe implements AutoCloseable {
     static final int WARM_ROUND_TRIPS = 500;
@@ -114,7 +117,7 @@ public final class FloorProbe implements AutoCloseable {
             }
             channel.configureBlocking(false);
             channel.register(selector, SelectionKey.OP_READ);
-            Exchange exchange = new Exchange(channel, selector, trip, in, timeoutMillis);
+            Exchange exchange = new Exchange(protocol, channel, selector, trip, in, timeoutMillis);
             for (int i = 0; i < WARM_ROUND_TRIPS && !closed; i++) {
                 exchange.roundTrip();
             }
@@ -140,6 +143,7 @@ public final class FloorProbe implements AutoCloseable {
 
     /** One connection's no-ops, one at a time. */
     private static final class Exchange {
+        private final Protocol protocol;
         private final SocketChannel channel;
         private final Selector selector;
         private final IdleRoundTrip trip;
@@ -148,7 +152,9 @@ public final class FloorProbe implements AutoCloseable {
         private final ByteBuffer request;
         private final ByteBuffer read = ByteBuffer.allocate(16 * 1024);
 
-        Exchange(SocketChannel channel, Selector selector, IdleRoundTrip trip, ByteBuf in, long timeoutMillis) {
+        Exchange(Protocol protocol, SocketChannel channel, Selector selector, IdleRoundTrip trip, ByteBuf in,
+                 long timeoutMillis) {
+            this.protocol = protocol;
             this.channel = channel;
             this.selector = selector;
             this.trip = trip;
@@ -157,13 +163,29 @@ public final class FloorProbe implements AutoCloseable {
             this.request = ByteBuffer.wrap(trip.request());
         }
 
-        /** Sends the no-op and reads its whole reply; returns the time between, ns. */
+        /**
+         * Sends the no-op and reads its whole reply; returns the time between, ns. A reply other than
+         * the no-op's success fails with what it says about the server ({@link UnexpectedReply#hint}).
+         */
         long roundTrip() throws IOException, ProtocolException {
             long start = System.nanoTime();
             request.rewind();
             while (request.hasRemaining()) {
                 channel.write(request);
             }
+            int replyStart = in.readerIndex();
+            try {
+                readReply();
+            } catch (ProtocolException e) {
+                String hint = UnexpectedReply.hint(protocol, UnexpectedReply.start(in, replyStart));
+                throw hint == null ? e : new ProtocolException(e.getMessage() + ": " + hint);
+            }
+            long took = System.nanoTime() - start;
+            in.discardReadBytes();
+            return took;
+        }
+
+        private void readReply() throws IOException, ProtocolException {
             while (!trip.replied(in)) {
                 read.clear();
                 int n = channel.read(read);
@@ -179,9 +201,6 @@ public final class FloorProbe implements AutoCloseable {
                 }
                 in.writeBytes(read.flip());
             }
-            long took = System.nanoTime() - start;
-            in.discardReadBytes();
-            return took;
         }
     }
 }

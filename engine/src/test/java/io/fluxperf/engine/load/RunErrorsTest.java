@@ -52,6 +52,29 @@ class RunErrorsTest {
         assertEquals(1, stops[0]);
     }
 
+    /** The hint of a server of another kind holds only while no reply of the run could be read. */
+    @Test
+    void theWrongServerHintNeedsEveryReplyUnexpected() {
+        RunErrors errors = new RunErrors();
+        assertTrue(errors.replyHintPending());
+        errors.unexpectedReply("unexpected memcache reply '$-1'", "does the server speak memcache? That is how redis answers:"
+                + " try --protocol redis");
+        assertFalse(errors.replyHintPending());
+        errors.unexpectedReply("unexpected memcache reply '-ERR'", "ignored: the first one's hint is kept");
+        assertEquals(2, errors.protocolErrors());
+        assertTrue(errors.summary().endsWith(System.lineSeparator() + "Hint: no reply could be read, each was unexpected:"
+                + " does the server speak memcache? That is how redis answers: try --protocol redis"), errors.summary());
+        assertEquals(errors.summary(), RunErrors.restored(2, 0, 0, errors.messages(), errors.wrongServerHint()).summary(),
+                "read back from a run directory");
+        errors.answered();
+        assertNull(errors.wrongServerHint(), "one reply could be read: the right kind of server");
+        assertFalse(errors.summary().contains("Hint:"), errors.summary());
+
+        RunErrors ownError = new RunErrors();
+        ownError.unexpectedReply("a reply of its own protocol, broken", null);
+        assertNull(ownError.wrongServerHint());
+    }
+
     /** A message quoting a server's bytes keeps no control character; the same message counts once, escaped. */
     @Test
     void keptMessagesAreEscaped() {

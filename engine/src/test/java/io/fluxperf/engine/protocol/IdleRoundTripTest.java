@@ -3,6 +3,7 @@ package io.fluxperf.engine.protocol;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,7 +16,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Each protocol's no-op for the latency floor: its request, and its reply read whole however it is split. */
+/**
+ * Each protocol's no-op for the latency floor: its request, and its success reply read whole however
+ * it is split; any other reply is no round trip, and says whose it looks like.
+ */
 class IdleRoundTripTest {
     private static IdleRoundTrip of(String protocol, WorkloadConfig... workloads) {
         return Protocols.find(protocol).idleRoundTrip(ProtocolOptions.none(), null, List.of(workloads));
@@ -46,7 +50,37 @@ class IdleRoundTripTest {
         assertEquals("version", t.describe());
         assertArrayEquals(ascii("version\r\n"), t.request());
         readsWhole(t, ascii("VERSION 1.6.18\r\n"));
-        readsWhole(t, ascii("ERROR\r\n"));
+        assertEquals("the server answered version with 'ERROR'", refused(t, "ERROR\r\n"));
+        assertEquals("the server answered version with '-ERR unknown command 'version', with args beginn…'",
+                refused(t, "-ERR unknown command 'version', with args beginning with: \r\n"));
+    }
+
+    /** The message of the ProtocolException for {@code reply}, which must not be the success reply. */
+    private static String refused(IdleRoundTrip t, String reply) {
+        return assertThrows(ProtocolException.class, () -> t.replied(Unpooled.wrappedBuffer(ascii(reply)))).getMessage();
+    }
+
+    @Test
+    void aReplyOfAnotherProtocolNamesIt() {
+        Protocol memcache = Protocols.find("memcache");
+        Protocol redis = Protocols.find("redis");
+        Protocol http = Protocols.find("http");
+        assertEquals("does the server speak memcache? That is how redis answers: try --protocol redis",
+                UnexpectedReply.hint(memcache, ascii("-ERR unknown command 'version'\r\n")));
+        assertEquals("does the server speak memcache? That is how redis answers: try --protocol redis",
+                UnexpectedReply.hint(memcache, ascii("$-1\r\n")));
+        assertEquals("does the server speak redis? That is how memcache answers: try --protocol memcache",
+                UnexpectedReply.hint(redis, ascii("ERROR\r\nERROR\r\n")));
+        assertEquals("does the server speak redis? That is how http answers: try --protocol http",
+                UnexpectedReply.hint(redis, ascii("HTTP/1.1 400 Bad Request\r\n")));
+        assertEquals("does the server speak http?", UnexpectedReply.hint(http, new byte[] {0, (byte) 0xff, 'G', '\r', '\n'}));
+        assertNull(UnexpectedReply.hint(memcache, ascii("SERVER_ERROR out of memory\r\n")), "its own error reply");
+        assertNull(UnexpectedReply.hint(redis, ascii("-ERR wrong number of arguments\r\n")), "its own error reply");
+        assertNull(UnexpectedReply.hint(memcache, new byte[0]));
+        byte[] binary = new byte[24];
+        binary[0] = (byte) 0x81;
+        assertEquals("does the server speak memcache? That is how memcache-binary answers: try --protocol memcache-binary",
+                UnexpectedReply.hint(memcache, binary));
     }
 
     @Test
@@ -64,6 +98,9 @@ class IdleRoundTripTest {
         readsWhole(t, reply);
         ByteBuf garbage = Unpooled.wrappedBuffer(new byte[24]);
         assertThrows(ProtocolException.class, () -> t.replied(garbage));
+        reply[7] = (byte) 0x81; // status: unknown command
+        assertEquals("the server answered version (binary) with status 129",
+                assertThrows(ProtocolException.class, () -> t.replied(Unpooled.wrappedBuffer(reply))).getMessage());
     }
 
     @Test
@@ -73,7 +110,9 @@ class IdleRoundTripTest {
         assertArrayEquals(ascii("*1\r\n$4\r\nPING\r\n"), t.request());
         readsWhole(t, ascii("+PONG\r\n"));
         readsWhole(t, ascii("-NOAUTH Authentication required.\r\n"));
-        assertThrows(ProtocolException.class, () -> t.replied(Unpooled.wrappedBuffer(ascii("$4\r\nPONG\r\n"))));
+        assertEquals("the server answered PING with '$4'", refused(t, "$4\r\nPONG\r\n"));
+        assertEquals("the server answered PING with '-ERR unknown command'", refused(t, "-ERR unknown command\r\n"));
+        assertEquals("the server answered PING with 'ERROR'", refused(t, "ERROR\r\n"));
     }
 
     @Test
@@ -85,7 +124,9 @@ class IdleRoundTripTest {
         assertTrue(request.startsWith("GET /items/0?v=1 HTTP/1.1\r\nHost: localhost\r\n"), request);
         assertTrue(request.endsWith("\r\n\r\n"), request);
         readsWhole(t, ascii("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"));
-        readsWhole(t, ascii("HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"));
+        readsWhole(t, ascii("HTTP/1.1 301 Moved Permanently\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"));
+        assertEquals("the server answered GET /items/0?v=1 with status 404",
+                refused(t, "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"));
         assertEquals("GET /", of("http", WorkloadConfig.of(Command.GET)).describe(), "no template: /");
     }
 }

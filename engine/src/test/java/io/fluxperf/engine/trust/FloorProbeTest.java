@@ -101,6 +101,57 @@ class FloorProbeTest {
         }
     }
 
+    /** A server of another kind answers the no-op with an error or with its own protocol: no floor, and whose reply it was. */
+    @Test
+    void aServerOfAnotherKindIsNoFloorAndNamesTheProtocolToTry(RedisProcess redis, MemcachedProcess memcached,
+                                                              NginxProcess nginx) {
+        WorkloadConfig get = WorkloadConfig.of(Command.GET);
+        LatencyFloor f = floor("memcache", get, new InetSocketAddress("127.0.0.1", redis.port()));
+        assertFalse(f.measured(), f.line());
+        assertTrue(f.line().startsWith("Floor: not measured (the server answered version with '-ERR unknown command"), f.line());
+        assertTrue(f.line().endsWith(": does the server speak memcache? That is how redis answers: try --protocol redis)"),
+                f.line());
+        assertEquals(1, f.line().lines().count());
+
+        f = floor("redis", get, new InetSocketAddress("127.0.0.1", memcached.port()));
+        assertFalse(f.measured(), f.line());
+        assertEquals("Floor: not measured (the server answered PING with 'ERROR': does the server speak redis?"
+                + " That is how memcache answers: try --protocol memcache)", f.line());
+
+        f = floor("memcache", get, new InetSocketAddress("127.0.0.1", nginx.port()));
+        assertFalse(f.measured(), f.line());
+        assertTrue(f.line().endsWith(": does the server speak memcache? That is how http answers: try --protocol http)"),
+                f.line());
+
+        // the right kind of server with an error of its own: said, without a question
+        f = floor("http", WorkloadConfig.of(Command.GET, CommandTemplate.parse("/no-such-file?k=__key__")),
+                new InetSocketAddress("127.0.0.1", nginx.port()));
+        assertEquals("Floor: not measured (the server answered GET /no-such-file?k=0 with status 404)", f.line());
+    }
+
+    /** Bytes of no protocol fluxperf speaks: no floor, and the question without a protocol to try. */
+    @Test
+    void garbageRepliesAreNoFloor() throws Exception {
+        try (ServerSocket garbage = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Thread t = new Thread(() -> {
+                try (Socket s = garbage.accept()) {
+                    byte[] in = new byte[4096];
+                    while (s.getInputStream().read(in) > 0) {
+                        s.getOutputStream().write(new byte[] {0, (byte) 0xff, 'G', 'A', 'R', 'B', 'A', 'G', 'E', '\r', '\n'});
+                    }
+                } catch (IOException ignored) {
+                    // the probe's connection went away
+                }
+            });
+            t.start();
+            LatencyFloor f = floor("memcache", WorkloadConfig.of(Command.GET),
+                    new InetSocketAddress("127.0.0.1", garbage.getLocalPort()));
+            assertFalse(f.measured());
+            assertEquals("Floor: not measured (the server answered version with '\\x00\u00ffGARBAGE': does the server speak"
+                    + " memcache?)", f.line());
+        }
+    }
+
     @Test
     void whatCannotBeMeasuredSaysWhy(MemcachedProcess memcached) throws IOException {
         InetSocketAddress address = new InetSocketAddress("127.0.0.1", memcached.port());

@@ -12,8 +12,8 @@ import java.util.List;
 /**
  * HTTP's no-op for the latency floor: a GET of the run's path (its first GET workload's, else its
  * first workload's; each placeholder as {@code 0}; {@code /} without a template) with the run's
- * headers, read to the end of the response by the codec's own {@link HttpResponseDecoder}. Whatever
- * the status, it is a round trip.
+ * headers, read to the end of the response by the codec's own {@link HttpResponseDecoder}. A
+ * status of 400 or more is the server's error, no round trip to time: the floor is then not measured.
  */
 final class HttpIdleRoundTrip implements IdleRoundTrip {
     private final byte[] request;
@@ -57,6 +57,25 @@ final class HttpIdleRoundTrip implements IdleRoundTrip {
 
     @Override
     public boolean replied(ByteBuf in) throws ProtocolException {
-        return decoder.decode(in) != HttpResponseDecoder.NEED_MORE;
+        int status = decoder.decode(in);
+        if (status >= 400) {
+            throw new ProtocolException("the server answered " + describe() + " with status " + status);
+        }
+        return status != HttpResponseDecoder.NEED_MORE;
+    }
+
+    private static final byte[] HTTP1 = "HTTP/1.".getBytes(StandardCharsets.US_ASCII);
+
+    /** Whether {@code start} begins with an HTTP/1.x status line. */
+    static boolean isStatusLine(byte[] start) {
+        if (start.length < HTTP1.length) {
+            return false;
+        }
+        for (int i = 0; i < HTTP1.length; i++) {
+            if (start[i] != HTTP1[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 }

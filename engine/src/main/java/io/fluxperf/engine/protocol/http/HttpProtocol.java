@@ -61,6 +61,12 @@ public final class HttpProtocol implements Protocol {
         return () -> new HttpClientCodec(head, http.okClasses());
     }
 
+    /** An HTTP/1.x status line. */
+    @Override
+    public boolean looksLikeItsReply(byte[] start) {
+        return HttpIdleRoundTrip.isStatusLine(start);
+    }
+
     /** A GET of the run's path ({@link HttpIdleRoundTrip}). */
     @Override
     public io.fluxperf.engine.protocol.IdleRoundTrip idleRoundTrip(ProtocolOptions options, String server,

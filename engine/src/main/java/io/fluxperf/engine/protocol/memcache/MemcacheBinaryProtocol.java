@@ -38,6 +38,12 @@ public final class MemcacheBinaryProtocol implements Protocol {
         return MemcacheBinaryCodec::new;
     }
 
+    /** A binary protocol response: a header of 24 bytes or more that starts with the response magic. */
+    @Override
+    public boolean looksLikeItsReply(byte[] start) {
+        return start.length >= MemcacheIdleRoundTrip.HEADER && (start[0] & 0xff) == MemcacheIdleRoundTrip.RESPONSE_MAGIC;
+    }
+
     /** {@code version} ({@link MemcacheIdleRoundTrip}). */
     @Override
     public io.fluxperf.engine.protocol.IdleRoundTrip idleRoundTrip(ProtocolOptions options, String server,

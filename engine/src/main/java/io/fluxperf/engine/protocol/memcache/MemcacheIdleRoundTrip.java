@@ -2,20 +2,50 @@ package io.fluxperf.engine.protocol.memcache;
 
 import io.fluxperf.engine.protocol.IdleRoundTrip;
 import io.fluxperf.engine.protocol.ProtocolException;
+import io.fluxperf.engine.protocol.UnexpectedReply;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 
 /**
  * memcache's no-op for the latency floor: {@code version}, answered by one line
  * ({@code VERSION 1.6.18}) in the text protocol, and the binary protocol's Version command
- * (opcode 0x0b), answered by a 24-byte header and the version as its body.
+ * (opcode 0x0b), answered by a 24-byte header and the version as its body. Any other answer (an
+ * error line, a status other than success, another protocol's reply) is no round trip to time: the
+ * floor is then not measured.
  */
 final class MemcacheIdleRoundTrip {
     /** A reply line longer than this is no reply to {@code version}. */
     static final int MAX_LINE = 1024;
     static final int HEADER = 24;
+    static final int RESPONSE_MAGIC = 0x81;
+    private static final byte[] VERSION = "VERSION ".getBytes(StandardCharsets.US_ASCII);
+    /** The first words of the text protocol's reply lines. */
+    private static final String[] TEXT_REPLIES = {"VERSION ", "VALUE ", "END\r", "STORED\r", "NOT_STORED\r", "EXISTS\r",
+        "NOT_FOUND\r", "DELETED\r", "TOUCHED\r", "OK\r", "ERROR\r", "CLIENT_ERROR ", "SERVER_ERROR "};
 
     private MemcacheIdleRoundTrip() {
+    }
+
+    /** Whether {@code start} begins with a reply line of the text protocol. */
+    static boolean isTextReply(byte[] start) {
+        for (String word : TEXT_REPLIES) {
+            if (startsWith(start, word.getBytes(StandardCharsets.US_ASCII))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean startsWith(byte[] b, byte[] prefix) {
+        if (b.length < prefix.length) {
+            return false;
+        }
+        for (int i = 0; i < prefix.length; i++) {
+            if (b[i] != prefix[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static IdleRoundTrip text() {
@@ -33,7 +63,14 @@ final class MemcacheIdleRoundTrip {
 
             @Override
             public boolean replied(ByteBuf in) throws ProtocolException {
-                int end = in.indexOf(in.readerIndex(), in.writerIndex(), (byte) '\n');
+                int start = in.readerIndex();
+                for (int i = 0; i < VERSION.length && start + i < in.writerIndex(); i++) {
+                    if (in.getByte(start + i) != VERSION[i]) {
+                        throw new ProtocolException("the server answered version with '"
+                                + UnexpectedReply.excerpt(in, start) + "'");
+                    }
+                }
+                int end = in.indexOf(start, in.writerIndex(), (byte) '\n');
                 if (end < 0) {
                     if (in.readableBytes() > MAX_LINE) {
                         throw new ProtocolException("version was answered by a line of over " + MAX_LINE + " bytes");
@@ -67,9 +104,13 @@ final class MemcacheIdleRoundTrip {
                     return false;
                 }
                 int start = in.readerIndex();
-                if (in.getUnsignedByte(start) != 0x81) {
-                    throw new ProtocolException("version was answered by a packet that is no response (magic "
-                            + in.getUnsignedByte(start) + ")");
+                if (in.getUnsignedByte(start) != RESPONSE_MAGIC) {
+                    throw new ProtocolException("the server answered version (binary) with '"
+                            + UnexpectedReply.excerpt(in, start) + "', no response (magic " + in.getUnsignedByte(start) + ")");
+                }
+                int status = in.getUnsignedShort(start + 6);
+                if (status != 0) {
+                    throw new ProtocolException("the server answered version (binary) with status " + status);
                 }
                 long body = in.getUnsignedInt(start + 8);
                 if (body > MAX_LINE) {

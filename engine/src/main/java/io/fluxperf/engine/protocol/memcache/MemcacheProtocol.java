@@ -67,6 +67,12 @@ public final class MemcacheProtocol implements Protocol {
         return MemcacheLogFormats.ALL;
     }
 
+    /** A text protocol reply line: {@code VERSION}, {@code VALUE}, {@code END}, {@code STORED}, {@code ERROR} and the rest. */
+    @Override
+    public boolean looksLikeItsReply(byte[] start) {
+        return MemcacheIdleRoundTrip.isTextReply(start);
+    }
+
     /** {@code version} ({@link MemcacheIdleRoundTrip}). */
     @Override
     public io.fluxperf.engine.protocol.IdleRoundTrip idleRoundTrip(ProtocolOptions options, String server,

@@ -77,6 +77,12 @@ public final class RespProtocol implements Protocol {
         return List.of(RedisMonitorFormat.INSTANCE);
     }
 
+    /** A RESP value: a type byte ({@code + - : $ *}, RESP3's too) and no control character after it before the line's end. */
+    @Override
+    public boolean looksLikeItsReply(byte[] start) {
+        return RespIdleRoundTrip.isRespValue(start);
+    }
+
     /** {@code PING} ({@link RespIdleRoundTrip}). */
     @Override
     public io.fluxperf.engine.protocol.IdleRoundTrip idleRoundTrip(ProtocolOptions options, String server,
