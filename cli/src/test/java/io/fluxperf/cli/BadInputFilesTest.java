@@ -102,6 +102,15 @@ class BadInputFilesTest {
         String seconds = Files.readString(badSeconds.resolve("seconds.hlog"));
         Files.writeString(badSeconds.resolve("seconds.hlog"), seconds.substring(0, seconds.length() / 2) + "\nno interval\n");
 
+        Path cutSeconds = copy("cut-seconds"); // truncate -s N seconds.hlog, N inside the first interval's histogram
+        List<String> lines = Files.readAllLines(cutSeconds.resolve("seconds.hlog"));
+        int header = lines.subList(0, 5).stream().mapToInt(l -> l.length() + 1).sum();
+        try (FileChannel ch = FileChannel.open(cutSeconds.resolve("seconds.hlog"), StandardOpenOption.WRITE)) {
+            ch.truncate(header + lines.get(5).length() / 2);
+        }
+        Path emptySeconds = copy("empty-seconds");
+        Files.write(emptySeconds.resolve("seconds.hlog"), new byte[0]);
+
         Path cut = trace("cut-trace", 4096, null); // truncate -s 4096 t/*.cq4
         byte[] random = new byte[100_000];
         new Random(7).nextBytes(random);
@@ -140,6 +149,17 @@ class BadInputFilesTest {
         b.add(Arguments.of(new String[] {"compare", run.toString(), badSeconds.toString()}, badSeconds + "/seconds.hlog:"));
         b.add(Arguments.of(new String[] {"report", badSeconds.toString(), "--html", dir.resolve("s.html").toString()},
                 badSeconds + "/seconds.hlog:"));
+        // the text report and --json read no second, and refuse a damaged per-second log all the same
+        b.add(Arguments.of(new String[] {"report", badSeconds.toString()}, badSeconds + "/seconds.hlog:"));
+        for (Object[] bad : List.of(new Object[] {cutSeconds, "seconds.hlog:6: the histogram of this interval cannot be decoded"},
+                new Object[] {emptySeconds, "seconds.hlog is empty; the file is damaged"})) {
+            String d = bad[0].toString();
+            String place = d + "/" + bad[1];
+            b.add(Arguments.of(new String[] {"report", d}, place));
+            b.add(Arguments.of(new String[] {"report", d, "--json"}, place));
+            b.add(Arguments.of(new String[] {"report", d, "--html", dir.resolve("c.html").toString()}, place));
+            b.add(Arguments.of(new String[] {"compare", run.toString(), d}, place));
+        }
         // item 2: one run given twice
         b.add(Arguments.of(new String[] {"merge", run.toString(), run.toString(), "--out", out}, "twice"));
         b.add(Arguments.of(new String[] {"merge", run.toString(), run.resolve("..").resolve("run").toString(), "--out", out},

@@ -34,16 +34,23 @@ final class HdrLogLines {
      * Checks every line of {@code file}.
      *
      * @return how many intervals it holds
-     * @throws UserError naming the file and the first line that is none of the above
+     * @throws UserError naming the file and the first line that is none of the above, or the file
+     *                   when it has no legend (fluxperf writes one before any interval, so a log
+     *                   without it was cut short or emptied)
      */
     static int check(Path file, Path dir, String name) {
         int intervals = 0;
         int n = 0;
+        boolean legend = false;
         try (BufferedReader in = reader(file)) {
             String line;
             while ((line = in.readLine()) != null) {
                 n++;
-                if (line.isEmpty() || line.startsWith("#") || line.startsWith(LEGEND)) {
+                if (line.startsWith(LEGEND)) {
+                    legend = true;
+                    continue;
+                }
+                if (line.isEmpty() || line.startsWith("#")) {
                     continue;
                 }
                 if (!INTERVAL.matcher(line).matches()) {
@@ -58,6 +65,10 @@ final class HdrLogLines {
             throw new UserError(file + ":" + (n + 1) + ": not text (an HdrHistogram interval log is ASCII); the file is damaged");
         } catch (IOException e) {
             throw new UserError(file + ": cannot read: " + FileErrors.describe(e), e);
+        }
+        if (!legend) {
+            throw new UserError(file + (n == 0 ? " is empty" : " has no legend line (\"StartTimestamp\",...)")
+                    + "; the file is damaged");
         }
         return intervals;
     }

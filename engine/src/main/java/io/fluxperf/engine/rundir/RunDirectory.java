@@ -56,7 +56,8 @@ public final class RunDirectory {
      * Opens {@code dir}.
      *
      * @throws UserError (exit 2) when it is not a run directory, its result.json is cut short or
-     *                   not JSON, or of a format this fluxperf does not read
+     *                   not JSON, or of a format this fluxperf does not read, or one of its interval
+     *                   logs (windows.hlog, seconds.hlog) is damaged
      */
     public static RunDirectory open(Path dir) {
         if (!Files.isDirectory(dir)) {
@@ -105,7 +106,9 @@ public final class RunDirectory {
             throw new UserError(dir.resolve(RunFiles.CONFIG) + ": cannot read: " + FileErrors.describe(e), e);
         }
         RunDirectory run = new RunDirectory(dir, bytes, root, toml);
-        run.checkWindowLog(); // now, so that every view refuses a damaged log alike
+        // now, so that every view (the text report too, which reads no second) refuses a damaged log alike
+        run.checkWindowLog();
+        run.secondIntervals();
         return run;
     }
 
