@@ -111,6 +111,11 @@ class BadInputFilesTest {
         Path emptySeconds = copy("empty-seconds");
         Files.write(emptySeconds.resolve("seconds.hlog"), new byte[0]);
 
+        Path badEnvironment = result("bad-environment", r -> r.put("note", "another agent's, so no copy"));
+        Files.writeString(badEnvironment.resolve("environment.json"), "{\"os\": ");
+        Path badToml = copy("bad-toml");
+        Files.writeString(badToml.resolve("config.toml"), "[general\n");
+
         Path cut = trace("cut-trace", 4096, null); // truncate -s 4096 t/*.cq4
         byte[] random = new byte[100_000];
         new Random(7).nextBytes(random);
@@ -160,6 +165,11 @@ class BadInputFilesTest {
             b.add(Arguments.of(new String[] {"report", d, "--html", dir.resolve("c.html").toString()}, place));
             b.add(Arguments.of(new String[] {"compare", run.toString(), d}, place));
         }
+        // JSON and TOML syntax errors in words, not the parser's own (which names its stream features)
+        b.add(Arguments.of(new String[] {"merge", run.toString(), badEnvironment.toString(), "--out", out},
+                badEnvironment + "/environment.json is not valid JSON (line 1, column 8: unexpected end of input)"));
+        b.add(Arguments.of(new String[] {"compare", run.toString(), badToml.toString()},
+                badToml + "/config.toml is not TOML fluxperf can read (line 1, column 9: newline not permitted here)"));
         // item 2: one run given twice
         b.add(Arguments.of(new String[] {"merge", run.toString(), run.toString(), "--out", out}, "twice"));
         b.add(Arguments.of(new String[] {"merge", run.toString(), run.resolve("..").resolve("run").toString(), "--out", out},
@@ -213,6 +223,7 @@ class BadInputFilesTest {
         assertTrue(err.startsWith("fluxperf: "), err);
         assertTrue(err.contains(place), "names '" + place + "': " + err);
         assertFalse(err.contains("Exception") || err.contains("java.") || err.contains("\tat "), "no Java: " + err);
+        assertFalse(err.contains("Source:") || err.contains("Feature"), "no parser's words: " + err);
         assertFalse(r.out().contains("apiVersion") || r.out().startsWith("Wrote"), "nothing written: " + r.out());
     }
 }

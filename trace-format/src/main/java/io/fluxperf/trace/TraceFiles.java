@@ -58,10 +58,9 @@ final class TraceFiles {
             root = JSON.readTree(file.toFile());
         } catch (JsonProcessingException e) {
             throw new TraceFormatException(dir + " is not a readable trace: its " + HEADER_FILE
-                    + " is not valid JSON (line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage() + ").", e);
+                    + " is not valid JSON (" + ParseErrors.describe(e) + ").", e);
         } catch (IOException e) {
-            throw new TraceFormatException("Cannot read " + file + ": " + e.getMessage() + ".", e);
+            throw new TraceFormatException("Cannot read " + file + ": " + FileErrors.describe(e) + ".", e);
         }
         if (root == null || !root.isObject() || !FORMAT_NAME.equals(root.path("format").asText())) {
             throw new TraceFormatException(dir + " is not a trace directory: its " + HEADER_FILE

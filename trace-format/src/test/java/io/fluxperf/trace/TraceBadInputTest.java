@@ -75,6 +75,15 @@ class TraceBadInputTest {
         assertTrue(m.startsWith(dir + " is not a readable trace: its fluxperf-trace.json is not valid JSON (line 2"), m);
     }
 
+    /** A header cut short: the place and the reason in words, not the parser's own source description. */
+    @Test
+    void aHeaderCutShortSaysWhereInWords() throws Exception {
+        Path dir = Files.createDirectory(tmp.resolve("cut"));
+        Files.writeString(dir.resolve(TraceFiles.HEADER_FILE), "{\"format\": 3\n");
+        assertEquals(dir + " is not a readable trace: its fluxperf-trace.json is not valid JSON (line 2, column 1:"
+                + " unexpected end of input).", openFails(dir));
+    }
+
     @Test
     void aHeaderOfAnotherFormat() throws Exception {
         Path dir = Files.createDirectory(tmp.resolve("other"));

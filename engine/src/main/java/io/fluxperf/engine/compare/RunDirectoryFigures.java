@@ -1,10 +1,13 @@
 package io.fluxperf.engine.compare;
 
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import io.fluxperf.engine.UserError;
 import io.fluxperf.engine.rundir.RunDirectory;
 import io.fluxperf.engine.rundir.RunFiles;
+import io.fluxperf.trace.FileErrors;
+import io.fluxperf.trace.ParseErrors;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -121,8 +124,8 @@ public final class RunDirectoryFigures {
         try {
             return ConfigKeys.flatten(new TomlMapper().readTree(dir.configToml()));
         } catch (IOException e) {
-            throw new UserError(dir.directory().resolve(RunFiles.CONFIG) + " is not TOML fluxperf can read: "
-                    + e.getMessage().lines().findFirst().orElse(""), e);
+            throw new UserError(dir.directory().resolve(RunFiles.CONFIG) + " is not TOML fluxperf can read ("
+                    + (e instanceof JacksonException j ? ParseErrors.describe(j) : FileErrors.describe(e)) + ")", e);
         }
     }
 }

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import io.fluxperf.engine.UserError;
+import io.fluxperf.trace.FileErrors;
+import io.fluxperf.trace.ParseErrors;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CodingErrorAction;
@@ -16,7 +18,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -91,7 +92,7 @@ final class TomlConfigFile {
         try {
             bytes = Files.readAllBytes(path);
         } catch (IOException e) {
-            throw new UserError("--config: " + name + " cannot be read (" + e.getMessage() + ")");
+            throw new UserError("--config: " + name + " cannot be read (" + FileErrors.describe(e) + ")");
         }
         return parse(name, bytes);
     }
@@ -138,7 +139,7 @@ final class TomlConfigFile {
         } catch (JacksonException e) {
             JsonLocation at = e.getLocation();
             int line = at != null ? at.getLineNr() : 0;
-            String message = sentence(e.getOriginalMessage());
+            String message = ParseErrors.reason(e);
             if (message.equals("duplicate key")) {
                 // Jackson's location is past the value (often the next line); the scan knows the key's own line
                 for (Duplicate d : keys.duplicates()) {
@@ -151,7 +152,7 @@ final class TomlConfigFile {
             String where = line > 0 ? name + ":" + tokenBefore(text, line, Math.max(1, at.getColumnNr())) : name;
             throw new UserError(where + ": TOML syntax error: " + message);
         } catch (RuntimeException e) {
-            throw new UserError(name + ": cannot be read as TOML (" + e.getMessage() + ")");
+            throw new UserError(name + ": cannot be read as TOML (" + ParseErrors.reason(e.getMessage()) + ")");
         }
         ObjectNode root = tree instanceof ObjectNode o ? o : JsonNodeFactory.instance.objectNode();
         return new TomlConfigFile(name, root, keys.lines(), text);
@@ -244,22 +245,6 @@ final class TomlConfigFile {
             p = cut < 0 ? "" : p.substring(0, cut);
         }
         return 0;
-    }
-
-    private static String sentence(String message) {
-        String m = message == null ? "unreadable" : message.strip();
-        int newline = m.indexOf('\n');
-        if (newline >= 0) {
-            m = m.substring(0, newline).strip();
-        }
-        int stop = m.indexOf(". ");
-        if (stop > 0) {
-            m = m.substring(0, stop);
-        }
-        if (m.endsWith(".")) {
-            m = m.substring(0, m.length() - 1);
-        }
-        return m.isEmpty() ? m : m.substring(0, 1).toLowerCase(Locale.ROOT) + m.substring(1);
     }
 
     /** A key set twice, found by the scan. */

@@ -307,13 +307,22 @@ final class ReportRebuild {
             return w;
         }
         List<io.fluxperf.engine.metrics.MessageFigures.Subscriber> subscribers = new ArrayList<>();
+        int index = 0;
         for (JsonNode s : m.path("subscribers")) {
             io.fluxperf.engine.metrics.LatencySummary latency;
             try {
                 latency = MAPPER.treeToValue(s.path("latency"), io.fluxperf.engine.metrics.LatencySummary.class);
             } catch (Exception e) {
-                throw new UserError("a subscriber's latency in result.json cannot be read (" + e.getMessage() + ")", e);
+                // Jackson's own message names Java types: name the field instead
+                StringBuilder field = new StringBuilder("messages.subscribers[" + index + "].latency");
+                if (e instanceof com.fasterxml.jackson.databind.JsonMappingException j) {
+                    for (com.fasterxml.jackson.databind.JsonMappingException.Reference r : j.getPath()) {
+                        field.append(r.getFieldName() != null ? "." + r.getFieldName() : "[" + r.getIndex() + "]");
+                    }
+                }
+                throw new UserError("result.json: " + field + " cannot be read as a latency summary (numbers of nanoseconds)", e);
             }
+            index++;
             subscribers.add(new io.fluxperf.engine.metrics.MessageFigures.Subscriber(s.path("subscriber").asInt(),
                     s.path("delivered").asLong(), s.path("duplicated").asLong(), s.path("lost").asLong(),
                     s.path("unconfirmed").asLong(), latency));

@@ -9,6 +9,7 @@ import io.fluxperf.engine.config.RunConfig;
 import io.fluxperf.engine.config.Flags;
 import io.fluxperf.engine.config.Settings;
 import io.fluxperf.trace.FileErrors;
+import io.fluxperf.trace.ParseErrors;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -77,10 +78,8 @@ public final class RunDirectory {
         try {
             root = MAPPER.readTree(bytes);
         } catch (JsonProcessingException e) {
-            String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr();
-            throw new UserError(file + " is truncated or not JSON" + where
-                    + "; the run may have been killed before it finished writing it", e);
+            throw new UserError(file + " is truncated or not JSON (" + ParseErrors.describe(e)
+                    + "); the run may have been killed before it finished writing it", e);
         } catch (IOException e) {
             throw new UserError(file + ": cannot read: " + FileErrors.describe(e), e);
         }

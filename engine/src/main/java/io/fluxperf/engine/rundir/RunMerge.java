@@ -1,5 +1,6 @@
 package io.fluxperf.engine.rundir;
 
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -18,6 +19,7 @@ import io.fluxperf.engine.metrics.WorkloadStats;
 import io.fluxperf.engine.report.IntervalLog;
 import io.fluxperf.engine.report.JsonResult;
 import io.fluxperf.trace.FileErrors;
+import io.fluxperf.trace.ParseErrors;
 import io.fluxperf.trace.TraceFormatException;
 import io.fluxperf.trace.TraceHeader;
 import io.fluxperf.trace.TraceReader;
@@ -205,6 +207,10 @@ public final class RunMerge {
         for (RunDirectory in : inputs) {
             restored.add(ReportRebuild.restore(in));
         }
+        List<JsonNode> inputEnvironments = new ArrayList<>();
+        for (RunDirectory in : inputs) {
+            inputEnvironments.add(environment(in));
+        }
         RunDirectoryWriter.prepareDirectory(out, overwrite, "--out");
         try {
             Files.writeString(out.resolve(RunFiles.CONFIG), configToml, StandardCharsets.UTF_8);
@@ -250,16 +256,28 @@ public final class RunMerge {
             RunDirectoryWriter.writeResult(out, json);
             ObjectNode env = RunEnvironment.describe(mapper, commandLine, System.currentTimeMillis());
             ArrayNode inputEnvs = env.putArray("inputs");
-            for (RunDirectory in : inputs) {
-                Path e = in.directory().resolve(RunFiles.ENVIRONMENT);
-                inputEnvs.add(Files.exists(e) ? mapper.readTree(e.toFile()) : mapper.nullNode());
-            }
+            inputEnvironments.forEach(inputEnvs::add);
             mapper.writeValue(out.resolve(RunFiles.ENVIRONMENT).toFile(), env);
             RunDirectory written = RunDirectory.open(out);
             Files.writeString(out.resolve(RunFiles.REPORT),
                     command == null ? written.reportText() : command.report(written, shown), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UserError("--out: cannot write the merged run directory " + out + ": " + FileErrors.describe(e), e);
+        }
+    }
+
+    /** An input's environment.json, read before anything is written; null when it has none. */
+    private JsonNode environment(RunDirectory in) {
+        Path e = in.directory().resolve(RunFiles.ENVIRONMENT);
+        if (!Files.exists(e)) {
+            return mapper.nullNode();
+        }
+        try {
+            return mapper.readTree(e.toFile());
+        } catch (JacksonException x) {
+            throw new UserError(e + " is not valid JSON (" + ParseErrors.describe(x) + "); the directory is damaged", x);
+        } catch (IOException x) {
+            throw new UserError(e + ": cannot read: " + FileErrors.describe(x), x);
         }
     }
 
