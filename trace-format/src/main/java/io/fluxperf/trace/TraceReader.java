@@ -216,6 +216,15 @@ public final class TraceReader implements AutoCloseable {
     }
 
     /**
+     * The records read, in words that do not pass a reading stopped early (by a limit) for the
+     * trace's end: "read 2 whole records" would read as all it holds.
+     */
+    private String whatWasRead(String ofHowMany) {
+        return atEnd ? "read " + recordsRead + " whole records" + ofHowMany
+                : "read its first " + recordsRead + " records only" + ofHowMany + ", stopping before its end";
+    }
+
+    /**
      * After the last record: one sentence when the trace is not whole — truncated (not closed
      * cleanly), records lost by the writer, or fewer records than the end marker counts; empty when
      * the trace is complete. Before the end it describes only what the end marker says.
@@ -223,9 +232,10 @@ public final class TraceReader implements AutoCloseable {
     public Optional<String> warning() {
         if (cut != null) {
             return Optional.of("Trace " + directory + " is truncated: its record file " + cut.file().getFileName()
-                    + " is cut short at " + cut.size() + " bytes (a partial copy, or truncated); read " + recordsRead
-                    + " whole records" + footer.map(f -> " of the " + f.recordsWritten() + " its end marker counts")
-                    .orElse("") + ", up to its byte " + cut.wholeUpTo() + ".");
+                    + " is cut short at " + cut.size() + " bytes (a partial copy, or truncated); "
+                    + whatWasRead(footer.map(f -> " of the " + f.recordsWritten() + " its end marker counts").orElse(""))
+                    + (atEnd ? ", up to its byte " : " (its whole records reach its byte ") + cut.wholeUpTo()
+                    + (atEnd ? "." : ")."));
         }
         if (unreadableAt > 0) {
             return Optional.of("Trace " + directory + " is truncated: record " + unreadableAt + " could not be read"
@@ -235,7 +245,7 @@ public final class TraceReader implements AutoCloseable {
         }
         if (footer.isEmpty()) {
             return Optional.of("Trace " + directory + " is truncated: it was not closed cleanly (its writer was"
-                    + " killed or is still running); read " + recordsRead + " whole records.");
+                    + " killed or is still running); " + whatWasRead("") + ".");
         }
         TraceFooter f = footer.get();
         if (f.recordsLost() > 0 || f.failure() != null) {

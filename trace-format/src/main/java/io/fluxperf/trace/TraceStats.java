@@ -188,6 +188,16 @@ public final class TraceStats {
         if (truncationWarning != null) {
             lines.add("WARNING: " + truncationWarning);
         }
+        lines.addAll(figureLines());
+        return lines;
+    }
+
+    /**
+     * The report without the truncation warning: what {@code trace stats} prints on standard
+     * output, the warning going to standard error as every command's warnings do.
+     */
+    public List<String> figureLines() {
+        List<String> lines = new ArrayList<>();
         lines.add("Trace: " + (source == null ? "" : source + " ") + "format " + header.formatVersion() + ", fluxperf "
                 + header.fluxperfVersion() + ", started " + Instant.ofEpochSecond(0, header.clockOriginEpochNanos()));
         lines.add(String.format(Locale.ROOT, "Window: %.3f s, from %.3f s to %.3f s after the start%s",

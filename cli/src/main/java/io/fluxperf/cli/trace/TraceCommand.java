@@ -126,11 +126,14 @@ public final class TraceCommand implements Callable<Integer>, Streams.Aware {
             PrintStream out = parent.streams.out();
             try (TraceReader reader = open(dir)) {
                 TraceStats stats = TraceStats.compute(reader, kind, includeWarmup);
-                stats.reportLines().forEach(out::println);
+                stats.figureLines().forEach(out::println);
+                out.flush();
+                if (stats.truncationWarning() != null) {
+                    parent.streams.err().println("fluxperf: warning: " + stats.truncationWarning());
+                }
             } catch (TraceFormatException e) {
                 throw new UserError(e.getMessage());
             }
-            out.flush();
             return 0;
         }
     }
