@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * What {@code trace stats} and {@code trace dump} say beside their output: a trace that is not
  * whole is a warning on standard error, as heatmap, dump and replay give it, in words that do not
- * pass a --limit for the trace's end.
+ * pass a --limit for the trace's end; a --command it cannot choose by says so without claiming to
+ * know what the trace holds.
  */
 class TraceCommandMessagesTest {
     @TempDir
@@ -59,5 +60,20 @@ class TraceCommandMessagesTest {
         assertEquals(3, dump.out().lines().count(), "a header and two records: " + dump.out());
         assertTrue(dump.err().contains("read its first 2 records only, stopping before its end"), dump.err());
         assertFalse(dump.err().contains("read 2 whole records"), dump.err());
+    }
+
+    /** The header names every command fluxperf records, so an unknown name is not "one this trace lacks". */
+    @Test
+    void anUnknownCommandIsNotSaidToBeInTheTrace() {
+        CliRun dump = CliRun.of("trace", "dump", whole.toString(), "--format", "csv", "--command", "nosuch");
+        assertEquals(2, dump.exitCode(), dump.err());
+        String err = dump.err().strip();
+        assertTrue(err.startsWith("fluxperf: --command: 'nosuch' is not a command fluxperf records; known: get, "), err);
+        assertFalse(err.contains("this trace has") || err.contains("it has"), err);
+        assertEquals(1, err.lines().count(), err);
+
+        CliRun set = CliRun.of("trace", "dump", whole.toString(), "--format", "csv", "--command", "set");
+        assertEquals(0, set.exitCode(), set.err());
+        assertEquals(1, set.out().lines().count(), "a known command the trace does not hold: the header row only: " + set.out());
     }
 }

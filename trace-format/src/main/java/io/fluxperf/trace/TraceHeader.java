@@ -93,6 +93,10 @@ public final class TraceHeader {
         return workloads;
     }
 
+    /**
+     * The names of the command codes: every command the writing fluxperf records, whether or not
+     * this trace holds one (no index of what it holds is kept: that takes reading every record).
+     */
     public List<String> commands() {
         return commands;
     }
@@ -113,7 +117,7 @@ public final class TraceHeader {
         return name(protocols, code, "protocol#");
     }
 
-    /** The code of a command name (case-insensitive), or -1 when the trace has no such command. */
+    /** The code of a command name (case-insensitive), or -1 when {@link #commands()} has no such name. */
     public int commandCode(String name) {
         return code(commands, name);
     }

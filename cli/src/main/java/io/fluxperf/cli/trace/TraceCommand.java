@@ -235,9 +235,11 @@ public final class TraceCommand implements Callable<Integer>, Streams.Aware {
             if (command != null) {
                 int code = header.commandCode(command);
                 if (code < 0) {
-                    throw new UserError("--command: this trace has no command '" + command + "'; it has "
-                            + (header.commands().isEmpty() ? "no command names" : String.join(", ", header.commands()))
-                            + ".");
+                    // the header names every command fluxperf records, not those this trace holds
+                    throw new UserError(header.commands().isEmpty()
+                            ? "--command: this trace names no commands, so its records cannot be chosen by command."
+                            : "--command: '" + command + "' is not a command fluxperf records; known: "
+                                    + String.join(", ", header.commands()) + ".");
                 }
                 f = f.withCommand(code);
             }
