@@ -74,6 +74,11 @@ public final class Main implements Runnable {
         });
         cli.setParameterExceptionHandler((ex, args1) -> {
             CommandLine c = ex.getCommandLine();
+            String unknown = UnknownCommand.message(ex);
+            if (unknown != null) {
+                c.getErr().println("fluxperf: " + Printable.message(unknown)); // it quotes the user's word
+                return UserError.EXIT_CODE;
+            }
             c.getErr().println("fluxperf: " + Printable.message(ex.getMessage())); // it quotes the user's words
             c.getErr().println("Run '" + c.getCommandSpec().qualifiedName() + " --help' for the options.");
             return UserError.EXIT_CODE;

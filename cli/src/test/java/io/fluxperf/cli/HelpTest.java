@@ -165,6 +165,24 @@ class HelpTest {
         }
     }
 
+    /** A mistyped subcommand: named, with the nearest one, in one sentence; not the parser's "unmatched argument at index 0". */
+    @Test
+    void aMistypedCommandIsNamedWithTheNearestOne() {
+        for (String[] c : new String[][] {
+                {"fluxperf: unknown command 'runn'; did you mean 'run'? (fluxperf --help lists them)", "runn"},
+                {"fluxperf: unknown command 'trace frob' (fluxperf trace --help lists them)", "trace", "frob", "tr1"},
+                {"fluxperf: unknown command 'trace stat'; did you mean 'trace stats'? (fluxperf trace --help lists them)",
+                        "trace", "stat", "tr1"}}) {
+            CliRun run = CliRun.of(java.util.Arrays.copyOfRange(c, 1, c.length));
+            assertEquals(2, run.exitCode(), run.err());
+            assertEquals(c[0], run.err().strip());
+        }
+        // an extra argument of a command without subcommands keeps its own message
+        CliRun extra = CliRun.of("report", "a", "b");
+        assertEquals(2, extra.exitCode(), extra.err());
+        assertFalse(extra.err().contains("unknown command"), extra.err());
+    }
+
     @Test
     void runsHelpSaysARateOfZeroIsNoPacingAsTheDocsAndTheConfigDo() {
         String help = String.join(" ", CliRun.of("run", "--help").out().lines().map(String::strip).toList());

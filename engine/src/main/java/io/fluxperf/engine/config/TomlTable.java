@@ -8,7 +8,6 @@ import java.math.BigInteger;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * One table of a {@link TomlConfigFile} with typed, checked getters. Each getter returns null
@@ -75,7 +74,7 @@ final class TomlTable {
         for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
             String key = it.next();
             if (!allowed.contains(key)) {
-                String near = nearest(key, allowed);
+                String near = NearestName.among(key, allowed);
                 String other = near == null ? elsewhere.apply(key) : null;
                 throw error(key, "unknown key" + (near != null ? "; did you mean " + near + "?"
                         : other != null ? "; " + other
@@ -220,39 +219,5 @@ final class TomlTable {
             return v.decimalValue().toPlainString();
         }
         return v.asText();
-    }
-
-    /** The allowed key within edit distance 2 of {@code key} (or equal ignoring case and _ for -). */
-    private static String nearest(String key, List<String> allowed) {
-        String norm = key.toLowerCase(Locale.ROOT).replace('_', '-');
-        String best = null;
-        int bestDistance = norm.length() <= 4 ? 2 : 3;
-        for (String a : allowed) {
-            int d = a.equals(norm) ? 0 : distance(norm, a);
-            if (d < bestDistance) {
-                best = a;
-                bestDistance = d;
-            }
-        }
-        return best;
-    }
-
-    private static int distance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
     }
 }
