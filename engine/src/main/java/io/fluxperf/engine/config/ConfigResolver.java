@@ -202,7 +202,11 @@ public final class ConfigResolver {
      * @param format --config-format, or null to tell by the file's shape
      */
     public static String convert(java.nio.file.Path path, String format) {
-        TomlConfigFile toml = TomlConfigFile.read(path);
+        TomlConfigFile toml = TomlConfigFile.read(path, null); // FILE is convert's argument, not --config
+        if (toml.isEmpty()) {
+            // an empty file would convert to an empty file: nothing of a workload to print
+            throw new UserError(path + " holds no settings (it is empty or only comments), so there is nothing to convert");
+        }
         RpcPerfFormat f = RpcPerfFormat.parse(format);
         if (f == null) {
             f = RpcPerfFormat.detect(toml);

@@ -78,21 +78,30 @@ final class TomlConfigFile {
      * FIFO, or the shell's {@code <(...)}) is read to its end, once, as a file is.
      */
     static TomlConfigFile read(Path path) {
+        return read(path, "--config");
+    }
+
+    /**
+     * The same for a file given as {@code flag}'s value; null for a file given as a command's own
+     * argument ({@code convert FILE}), which the errors then name alone.
+     */
+    static TomlConfigFile read(Path path, String flag) {
         String name = path.toString();
+        String place = flag == null ? "" : flag + ": ";
         if (!Files.exists(path)) {
-            throw new UserError("--config: " + name + ": no such file");
+            throw new UserError(place + name + ": no such file");
         }
         if (Files.isDirectory(path)) {
-            throw new UserError("--config: " + name + " is a directory, not a TOML file");
+            throw new UserError(place + name + " is a directory, not a TOML file");
         }
         if (!Files.isRegularFile(path) && !isPipe(path)) {
-            throw new UserError("--config: " + name + " is a device or a socket, not a TOML file");
+            throw new UserError(place + name + " is a device or a socket, not a TOML file");
         }
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(path);
         } catch (IOException e) {
-            throw new UserError("--config: " + name + " cannot be read (" + FileErrors.describe(e) + ")");
+            throw new UserError(place + name + " cannot be read (" + FileErrors.describe(e) + ")");
         }
         return parse(name, bytes);
     }
@@ -193,6 +202,11 @@ final class TomlConfigFile {
 
     String name() {
         return name;
+    }
+
+    /** Whether the file sets nothing: empty, or only comments and blank lines. */
+    boolean isEmpty() {
+        return root.isEmpty();
     }
 
     /** The top-level table. */
