@@ -86,6 +86,7 @@ public final class CompareCommand implements Callable<Integer>, Streams.Aware {
         if (!(minChangePercent >= 0 && minChangePercent <= 10_000)) {
             throw new UserError("--min-change: give a percentage from 0 to 10000, not " + minChangePercent);
         }
+        dirs.forEach(d -> RunDirectoryArguments.refuseOtherKinds(d, "compare")); // before any is read
         List<RunFigures> runs = new ArrayList<>();
         for (int i = 0; i < dirs.size(); i++) {
             String label = i < 26 ? String.valueOf((char) ('A' + i)) : "R" + (i + 1);

@@ -75,6 +75,7 @@ public final class MergeCommand implements Callable<Integer>, Streams.Aware {
         if (out == null) {
             throw new UserError("--out: name the merged run directory to write");
         }
+        inputs.forEach(in -> RunDirectoryArguments.refuseOtherKinds(in, "merge"));
         RunMerge merge = RunMerge.of(inputs);
         merge.write(out, runDirectory.overwrite, RunDirectories.commandLine(spec), java.util.Map.of(), commandMerge(merge));
         streams.out().println("Merged " + inputs.size() + " " + merge.command() + "s into " + out + " (fluxperf report " + out + ")");

@@ -71,7 +71,7 @@ public final class ReportCommand implements Callable<Integer>, Streams.Aware {
         if (html != null && json) {
             throw new io.fluxperf.engine.UserError("--html: writes the page instead of the report; give it without --json");
         }
-        RunDirectory run = RunDirectory.open(dir);
+        RunDirectory run = RunDirectoryArguments.open(dir, "report");
         if (sloStrict && slo == null && junit == null && run.config().objectives().isEmpty()) {
             throw new io.fluxperf.engine.UserError("--slo-strict: fails an objective too close to call, and there is no"
                     + " --slo, and " + dir + " had no objectives");

@@ -7,6 +7,7 @@ import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 import net.openhft.chronicle.wire.DocumentContext;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -52,6 +53,14 @@ public final class TraceReader implements AutoCloseable {
         this.footer = footer;
         this.source = source;
         this.cut = cut;
+    }
+
+    /**
+     * Whether {@code directory} holds a trace's header, so that a command given a trace where it
+     * wants something else can say what it was given; the trace may still be damaged.
+     */
+    public static boolean isTrace(Path directory) {
+        return Files.isRegularFile(directory.resolve(TraceFiles.HEADER_FILE));
     }
 
     /**
