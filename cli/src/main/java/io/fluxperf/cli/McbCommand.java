@@ -179,15 +179,17 @@ public final class McbCommand implements Callable<Integer>, Streams.Aware {
 
         @Override
         public void finished(RunResult result, RunErrors errors, RunTrace trace) {
-            report.result(McbReport.Result.of(result, threadTimes), settings.command());
+            McbReport.Result figures = McbReport.Result.of(result, threadTimes);
+            report.result(figures, settings.command());
             if (verbose) {
                 TextReport text = new TextReport(out);
-                text.configEcho(result.config(), target);
+                text.configEcho(result.config(), target, McbReport.configBound(settings, result.config().seed()));
                 text.connections(open, failures);
                 for (WindowResult w : windows) {
                     text.window(w, result.config());
                 }
                 text.summary(result);
+                report.rates(figures, result.total().seconds());
             }
             if (errors.any()) {
                 out.println(errors.summary());

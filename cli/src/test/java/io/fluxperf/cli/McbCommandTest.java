@@ -132,6 +132,16 @@ class McbCommandTest {
         assertEquals(10, CliRun.field(out.lines().filter(l -> l.startsWith("Requests:")).reduce((a, b) -> b)
                 .orElseThrow(), "Ok:"), out);
         assertTrue(out.contains("Config: Threads: 2 Connections: 1"), out);
+        // the bound is the command count, not the window's placeholder duration
+        assertTrue(out.contains("Config: Requests: 5 per thread, 10 in all (no time limit) Seed: "), out);
+        assertFalse(out.contains("Duration: "), out);
+        // the report's Rate and mcb's performance divide by two spans: each is said
+        String interval = out.lines().filter(l -> l.startsWith("interval = ")).findFirst().orElseThrow()
+                .replace("interval = ", "").replace(" [sec]", "");
+        String rates = out.lines().filter(l -> l.startsWith("Rates: ")).findFirst().orElseThrow();
+        assertTrue(rates.startsWith("Rates: Rate counts the 10 requests over the measured window, ")
+                && rates.contains("; performance counts them over interval, " + interval + " s (until the last thread's"
+                + " last reply)"), rates);
     }
 
     @Test

@@ -126,6 +126,25 @@ public final class McbReport {
         }
     }
 
+    /**
+     * The config echo's line on what bounds the run (-v): the command counts, not the window's
+     * duration, which is only a placeholder long enough that the counts end the run.
+     */
+    public static String configBound(McbSettings s, long seed) {
+        return "Config: Requests: " + s.perThread() + " per thread, " + s.totalCommands() + " in all (no time limit)"
+                + " Seed: " + seed;
+    }
+
+    /**
+     * After fluxperf's report (-v): what its Rate and mcb's performance each count, as they divide
+     * the same commands by two spans that differ by how the run's end is seen.
+     */
+    public void rates(Result r, double windowSeconds) {
+        out.println("Rates: Rate counts the " + r.commands() + " requests over the measured window, " + f(windowSeconds)
+                + " s (until the run saw its end); performance counts them over interval, " + f(r.intervalSeconds())
+                + " s (until the last thread's last reply)");
+    }
+
     /** As C's printf("%f"): six decimals. */
     static String f(double v) {
         return String.format(Locale.ROOT, "%f", v);

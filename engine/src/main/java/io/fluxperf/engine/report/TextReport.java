@@ -65,6 +65,15 @@ public final class TextReport {
      *                          "embedded memcache on 127.0.0.1:40211"; null = the config's server
      */
     public void configEcho(RunConfig config, String targetDescription) {
+        configEcho(config, targetDescription, boundLine(config));
+    }
+
+    /**
+     * The same with {@code boundLine} for the line on what bounds the run (windows, duration,
+     * warm-up, requests, seed): for a command whose runs only a request count ends (mcb), whose
+     * duration is a placeholder that would read as a real bound.
+     */
+    public void configEcho(RunConfig config, String targetDescription, String boundLine) {
         String target = targetDescription != null ? targetDescription
                 : config.server() != null ? config.server() : "embedded";
         out.println(RULE);
@@ -73,12 +82,7 @@ public final class TextReport {
         out.println("Config: TCP_NODELAY: " + config.tcpNoDelay() + " Timeout: " + config.timeout().toMillis()
                 + " ms Pipeline: " + config.pipeline());
         out.println("Config: Threads: " + config.threads() + " Connections: " + config.connections());
-        out.println("Config: Windows: " + config.windows() + " Duration: " + seconds(config.duration())
-                + " s Warmup: " + seconds(config.warmup()) + " s"
-                + (config.warmupHitrate() > 0 ? " (ends early at a hit rate of " + number(config.warmupHitrate()) + " %)" : "")
-                + (config.requests() > 0 ? " Requests: " + config.requests() : "")
-                + " Seed: " + config.seed()
-                + (config.isOpenLoop() && config.arrivals() != Arrivals.SMOOTH ? " Arrivals: " + config.arrivals().label() : ""));
+        out.println(boundLine);
         if (floor != null) {
             out.println(floorLine());
         }
@@ -89,6 +93,15 @@ public final class TextReport {
             out.println(workloadLine(i, workloads.get(i), workloads.size() > 1));
         }
         out.println(RULE);
+    }
+
+    private static String boundLine(RunConfig config) {
+        return "Config: Windows: " + config.windows() + " Duration: " + seconds(config.duration())
+                + " s Warmup: " + seconds(config.warmup()) + " s"
+                + (config.warmupHitrate() > 0 ? " (ends early at a hit rate of " + number(config.warmupHitrate()) + " %)" : "")
+                + (config.requests() > 0 ? " Requests: " + config.requests() : "")
+                + " Seed: " + config.seed()
+                + (config.isOpenLoop() && config.arrivals() != Arrivals.SMOOTH ? " Arrivals: " + config.arrivals().label() : "");
     }
 
     private static String workloadLine(int index, WorkloadConfig w, boolean several) {
