@@ -7,6 +7,7 @@ import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.CommandTemplate;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -68,14 +69,6 @@ final class HttpIdleRoundTrip implements IdleRoundTrip {
 
     /** Whether {@code start} begins with an HTTP/1.x status line. */
     static boolean isStatusLine(byte[] start) {
-        if (start.length < HTTP1.length) {
-            return false;
-        }
-        for (int i = 0; i < HTTP1.length; i++) {
-            if (start[i] != HTTP1[i]) {
-                return false;
-            }
-        }
-        return true;
+        return start.length >= HTTP1.length && Arrays.equals(start, 0, HTTP1.length, HTTP1, 0, HTTP1.length);
     }
 }

@@ -5,6 +5,7 @@ import io.fluxperf.engine.protocol.ProtocolException;
 import io.fluxperf.engine.protocol.UnexpectedReply;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * memcache's no-op for the latency floor: {@code version}, answered by one line
@@ -37,15 +38,7 @@ final class MemcacheIdleRoundTrip {
     }
 
     private static boolean startsWith(byte[] b, byte[] prefix) {
-        if (b.length < prefix.length) {
-            return false;
-        }
-        for (int i = 0; i < prefix.length; i++) {
-            if (b[i] != prefix[i]) {
-                return false;
-            }
-        }
-        return true;
+        return b.length >= prefix.length && Arrays.equals(b, 0, prefix.length, prefix, 0, prefix.length);
     }
 
     static IdleRoundTrip text() {
