@@ -19,10 +19,12 @@ import io.fluxperf.engine.protocol.CodecFactory;
 import io.fluxperf.engine.protocol.Protocol;
 import io.fluxperf.engine.protocol.ProtocolCodec;
 import io.fluxperf.engine.protocol.Redirect;
+import io.fluxperf.engine.protocol.UnexpectedReply;
 import io.fluxperf.engine.request.Outcome;
 import io.fluxperf.engine.request.Request;
 import io.fluxperf.engine.request.RequestPool;
 import io.fluxperf.engine.trace.ThreadTracer;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
 import java.net.SocketAddress;
 import java.util.ArrayList;
@@ -47,7 +49,7 @@ final class LoadDriver implements SlotEvents, RunClock.LoadThread {
     private final CodecFactory codecs;
     private final RequestPool pool;
     private final RunErrors errors;
-    /** Whose replies those it cannot read may be ({@link io.fluxperf.engine.protocol.UnexpectedReply#hint}). */
+    /** Whose replies those it cannot read may be ({@link UnexpectedReply#hint}). */
     private final Protocol protocol;
     private final long timeoutNanos;
     private final List<ConnectionSlot> slots = new ArrayList<>();
@@ -470,10 +472,8 @@ final class LoadDriver implements SlotEvents, RunClock.LoadThread {
     }
 
     @Override
-    public void unexpectedReply(String reason, io.netty.buffer.ByteBuf in, int from) {
-        String hint = errors.replyHintPending()
-                ? io.fluxperf.engine.protocol.UnexpectedReply.hint(protocol, io.fluxperf.engine.protocol.UnexpectedReply.start(in, from))
-                : null;
+    public void unexpectedReply(String reason, ByteBuf in, int from) {
+        String hint = errors.replyHintPending() ? UnexpectedReply.hint(protocol, UnexpectedReply.start(in, from)) : null;
         errors.unexpectedReply(reason, hint);
     }
 

@@ -2,6 +2,7 @@ package io.fluxperf.engine.protocol;
 
 import io.fluxperf.engine.Printable;
 import io.netty.buffer.ByteBuf;
+import java.util.Arrays;
 
 /**
  * A reply that the run's protocol did not expect: a short excerpt of it for messages, and what it
@@ -24,6 +25,24 @@ public final class UnexpectedReply {
         byte[] b = new byte[n];
         in.getBytes(from, b);
         return b;
+    }
+
+    /** Whether {@code start}, a reply's first bytes, begins with {@code prefix}. */
+    public static boolean startsWith(byte[] start, byte[] prefix) {
+        return start.length >= prefix.length && Arrays.equals(start, 0, prefix.length, prefix, 0, prefix.length);
+    }
+
+    /**
+     * Whether the bytes of {@code in} from {@code from} that have come so far agree with
+     * {@code prefix}: a reply still arriving may yet turn out to be the one expected.
+     */
+    public static boolean agreesSoFar(ByteBuf in, int from, byte[] prefix) {
+        for (int i = 0; i < prefix.length && from + i < in.writerIndex(); i++) {
+            if (in.getByte(from + i) != prefix[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The first line of {@code in} from {@code from} (at most {@link #EXCERPT} characters, then "…"), escaped for a message. */

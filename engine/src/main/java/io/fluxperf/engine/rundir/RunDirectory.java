@@ -107,7 +107,9 @@ public final class RunDirectory {
         RunDirectory run = new RunDirectory(dir, bytes, root, toml);
         // now, so that every view (the text report too, which reads no second) refuses a damaged log alike
         run.checkWindowLog();
-        run.secondIntervals();
+        if (Files.exists(dir.resolve(RunFiles.SECONDS))) {
+            run.walkIntervals(RunFiles.SECONDS, i -> { }); // decoded one at a time and let go: a long run has many seconds
+        }
         return run;
     }
 
@@ -242,9 +244,15 @@ public final class RunDirectory {
      * histogram HdrHistogram's reader cannot decode is named by its line.
      */
     private List<Interval> intervals(String name) {
+        List<Interval> out = new ArrayList<>();
+        walkIntervals(name, out::add);
+        return out;
+    }
+
+    /** {@link #intervals}, each group handed to {@code each} as it is read, none kept. */
+    private void walkIntervals(String name, java.util.function.Consumer<Interval> each) {
         Path file = dir.resolve(name);
         int lines = HdrLogLines.check(file, dir, name);
-        List<Interval> out = new ArrayList<>();
         int read = 0;
         try {
             HistogramLogReader reader = new HistogramLogReader(file.toFile());
@@ -261,7 +269,7 @@ public final class RunDirectory {
                 String tag = h.getTag() == null ? "" : h.getTag();
                 if (tag.isEmpty()) {
                     if (current != null) {
-                        out.add(new Interval(start, end, current));
+                        each.accept(new Interval(start, end, current));
                     }
                     current = new LinkedHashMap<>();
                     start = h.getStartTimeStamp();
@@ -273,7 +281,7 @@ public final class RunDirectory {
                 current.put(tag, h);
             }
             if (current != null) {
-                out.add(new Interval(start, end, current));
+                each.accept(new Interval(start, end, current));
             }
         } catch (FileNotFoundException e) {
             throw new UserError(dir + " is not a whole run directory: it has no " + name);
@@ -286,7 +294,6 @@ public final class RunDirectory {
             // HdrHistogram's reader stops quietly at a histogram it cannot decode: name that line
             throw HdrLogLines.undecodable(file, null);
         }
-        return out;
     }
 
     /** A config's fingerprint: SHA-256 of config.toml's text, in hex, prefixed "sha256:". */

@@ -3,11 +3,11 @@ package io.fluxperf.engine.protocol.http;
 import io.fluxperf.engine.config.WorkloadConfig;
 import io.fluxperf.engine.protocol.IdleRoundTrip;
 import io.fluxperf.engine.protocol.ProtocolException;
+import io.fluxperf.engine.protocol.UnexpectedReply;
 import io.fluxperf.engine.request.Command;
 import io.fluxperf.engine.request.CommandTemplate;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -69,6 +69,6 @@ final class HttpIdleRoundTrip implements IdleRoundTrip {
 
     /** Whether {@code start} begins with an HTTP/1.x status line. */
     static boolean isStatusLine(byte[] start) {
-        return start.length >= HTTP1.length && Arrays.equals(start, 0, HTTP1.length, HTTP1, 0, HTTP1.length);
+        return UnexpectedReply.startsWith(start, HTTP1);
     }
 }

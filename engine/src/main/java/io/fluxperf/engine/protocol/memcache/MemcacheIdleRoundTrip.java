@@ -5,7 +5,6 @@ import io.fluxperf.engine.protocol.ProtocolException;
 import io.fluxperf.engine.protocol.UnexpectedReply;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * memcache's no-op for the latency floor: {@code version}, answered by one line
@@ -21,24 +20,21 @@ final class MemcacheIdleRoundTrip {
     static final int RESPONSE_MAGIC = 0x81;
     private static final byte[] VERSION = "VERSION ".getBytes(StandardCharsets.US_ASCII);
     /** The first words of the text protocol's reply lines. */
-    private static final String[] TEXT_REPLIES = {"VERSION ", "VALUE ", "END\r", "STORED\r", "NOT_STORED\r", "EXISTS\r",
-        "NOT_FOUND\r", "DELETED\r", "TOUCHED\r", "OK\r", "ERROR\r", "CLIENT_ERROR ", "SERVER_ERROR "};
+    private static final byte[][] TEXT_REPLIES = java.util.stream.Stream.of("VERSION ", "VALUE ", "END\r", "STORED\r",
+            "NOT_STORED\r", "EXISTS\r", "NOT_FOUND\r", "DELETED\r", "TOUCHED\r", "OK\r", "ERROR\r", "CLIENT_ERROR ",
+            "SERVER_ERROR ").map(w -> w.getBytes(StandardCharsets.US_ASCII)).toArray(byte[][]::new);
 
     private MemcacheIdleRoundTrip() {
     }
 
     /** Whether {@code start} begins with a reply line of the text protocol. */
     static boolean isTextReply(byte[] start) {
-        for (String word : TEXT_REPLIES) {
-            if (startsWith(start, word.getBytes(StandardCharsets.US_ASCII))) {
+        for (byte[] word : TEXT_REPLIES) {
+            if (UnexpectedReply.startsWith(start, word)) {
                 return true;
             }
         }
         return false;
-    }
-
-    private static boolean startsWith(byte[] b, byte[] prefix) {
-        return b.length >= prefix.length && Arrays.equals(b, 0, prefix.length, prefix, 0, prefix.length);
     }
 
     static IdleRoundTrip text() {
@@ -57,11 +53,8 @@ final class MemcacheIdleRoundTrip {
             @Override
             public boolean replied(ByteBuf in) throws ProtocolException {
                 int start = in.readerIndex();
-                for (int i = 0; i < VERSION.length && start + i < in.writerIndex(); i++) {
-                    if (in.getByte(start + i) != VERSION[i]) {
-                        throw new ProtocolException("the server answered version with '"
-                                + UnexpectedReply.excerpt(in, start) + "'");
-                    }
+                if (!UnexpectedReply.agreesSoFar(in, start, VERSION)) {
+                    throw new ProtocolException("the server answered version with '" + UnexpectedReply.excerpt(in, start) + "'");
                 }
                 int end = in.indexOf(start, in.writerIndex(), (byte) '\n');
                 if (end < 0) {

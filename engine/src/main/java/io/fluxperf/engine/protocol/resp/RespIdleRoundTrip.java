@@ -50,11 +50,7 @@ final class RespIdleRoundTrip implements IdleRoundTrip {
         }
         int start = in.readerIndex();
         byte first = in.getByte(start);
-        boolean noAuth = first == '-';
-        for (int i = 1; noAuth && i < NOAUTH.length && start + i < in.writerIndex(); i++) {
-            noAuth = in.getByte(start + i) == NOAUTH[i];
-        }
-        if (first != '+' && !noAuth) {
+        if (first != '+' && !UnexpectedReply.agreesSoFar(in, start, NOAUTH)) {
             throw new ProtocolException("the server answered PING with '" + UnexpectedReply.excerpt(in, start) + "'");
         }
         int end = in.indexOf(in.readerIndex(), in.writerIndex(), (byte) '\n');
