@@ -43,11 +43,11 @@ class ConnectionModesTest {
     void heldConnectionsStayOpenAndEverySecondSaysSo() throws Exception {
         Path json = dir.resolve("hold.json");
         CliRun run = CliRun.of("run", "--hold-connections", "5000", "--connect-rate", "20000", "--rate", "500",
-                "-d", "10", "--stats-interval", "1", "--timeout", "5s", "--json", json.toString(), "--no-live");
+                "-d", "4", "--stats-interval", "1", "--timeout", "5s", "--json", json.toString(), "--no-live");
         assertEquals(0, run.exitCode(), run.out() + run.err());
         assertTrue(run.line("Config: Server:").contains("embedded memcache"), run.out());
         List<String> open = run.out().lines().filter(l -> l.startsWith("skOpen")).toList();
-        assertTrue(open.size() >= 9, "a block every second: " + open.size());
+        assertTrue(open.size() >= 3, "a block every second: " + open.size());
         for (String line : open.subList(0, open.size() - 1)) {
             assertTrue(line.contains("skCon 5,000"), "all 5000 connections open: " + line);
         }

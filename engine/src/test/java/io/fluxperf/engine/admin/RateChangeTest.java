@@ -27,6 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("timing")
 @ExtendWith(RealServers.class)
 class RateChangeTest {
+    /** The rate the first test sets while the run goes at 5,000/s. */
+    private static final double NEW_RATE = 10_000;
+
     @Test
     void aRateSetWhileRunningIsReachedWithinASecondWithoutABurst(MemcachedProcess memcached) throws Exception {
         try (AdminRun run = AdminRun.start(s -> {
@@ -40,7 +43,8 @@ class RateChangeTest {
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(10)).until(() -> run.stats.size() >= 2);
             Thread.sleep(300); // deliberate: the PUT lands inside a statistics second, not at its edge
             long put = System.nanoTime();
-            AdminRun.Reply r = run.call("PUT", "/ratelimit/20000");
+            // twice the rate, not four times: at 20,000/s the suite's other fork's work left whole seconds behind
+            AdminRun.Reply r = run.call("PUT", "/ratelimit/" + (long) NEW_RATE);
             assertEquals(200, r.status(), r.body());
             RunResult result = run.awaitResult(60);
 
@@ -57,10 +61,10 @@ class RateChangeTest {
                 long started = t.nanos() - (long) (s.seconds() * 1e9);
                 if (t.nanos() > put) {
                     // no burst: since the PUT, never more than the new schedule allows. Not "no second above
-                    // 21,000/s": a loaded machine's client fell behind (15,700/s) and caught up (21,289/s) within it
+                    // the new rate": a loaded machine's client falls behind and catches up within a second
                     sincePut += s.responses();
-                    allowed += 5_000 * Math.max(0, put - started) / 1e9 + 20_000 * (t.nanos() - Math.max(started, put)) / 1e9;
-                    assertTrue(sincePut <= allowed * 1.05 + 500, "more since the PUT than 20,000/s allows (a burst): "
+                    allowed += 5_000 * Math.max(0, put - started) / 1e9 + NEW_RATE * (t.nanos() - Math.max(started, put)) / 1e9;
+                    assertTrue(sincePut <= allowed * 1.05 + 500, "more since the PUT than the new rate allows (a burst): "
                             + sincePut + " against " + Math.round(allowed) + "\n" + seen);
                 }
                 if (started >= put && s.seconds() > 0.9) {
@@ -77,16 +81,17 @@ class RateChangeTest {
             IntervalSample judged = firstFull.sendLagP99() > 10_000_000 && secondFull != null ? secondFull : firstFull;
             double reached = judged.responses() / judged.seconds();
             if (judged == firstFull) {
-                assertEquals(20_000, reached, 20_000 * 0.02, "the first whole second after the PUT:\n" + seen);
+                assertEquals(NEW_RATE, reached, NEW_RATE * 0.02, "the first whole second after the PUT:\n" + seen);
             } else {
-                assertTrue(reached >= 20_000 * 0.98, "the second after a first one behind its schedule:\n" + seen);
+                assertTrue(reached >= NEW_RATE * 0.98, "the second after a first one behind its schedule:\n" + seen);
             }
             assertTrue(seen.length() > 0);
             // the report's windows carry the rate asked for in their own time
             WindowResult last = run.windows.get(run.windows.size() - 1);
-            assertTrue(last.workloadConfigs().get(0).rate() > 15_000, "window target: " + last.workloadConfigs().get(0).rate());
+            assertTrue(last.workloadConfigs().get(0).rate() > NEW_RATE * 0.75, "window target: " + last.workloadConfigs().get(0).rate());
             assertEquals(1, run.rateChanges.size(), "the report was told of the change");
-            assertTrue(result.total().workloads().get(0).outcomes().requests() > 60_000);
+            // 6 s at 5,000/s would be 30,000
+            assertTrue(result.total().workloads().get(0).outcomes().requests() > 40_000);
         }
     }
 
