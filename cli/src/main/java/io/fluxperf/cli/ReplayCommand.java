@@ -240,6 +240,9 @@ public final class ReplayCommand implements Callable<Integer>, Streams.Aware, Se
         if (rateCap != null && !(rateCap > 0)) {
             throw new UserError("--rate-cap: must be a number above 0, not " + rateCap);
         }
+        if (junit != null) {
+            OutputFiles.check("--junit", junit); // before the log is read and anything sent, as run does
+        }
         Flags flags = settingOptions.addTo(connection.applyTo(Flags.builder())
                 .set(Settings.SERVER_DISTRIBUTION, distribution)).build();
         PoolOptions pool = ConfigResolver.shared(flags).pool();

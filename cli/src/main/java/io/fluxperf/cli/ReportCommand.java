@@ -107,6 +107,9 @@ public final class ReportCommand implements Callable<Integer>, Streams.Aware {
             throw new io.fluxperf.engine.UserError("--junit: " + dir + " has no objectives ([[slo]] in its "
                     + "config.toml); name them with --slo EXPR");
         }
+        if (junit != null) {
+            OutputFiles.check("--junit", junit);
+        }
         try (io.fluxperf.engine.slo.JunitXml file = junit != null ? io.fluxperf.engine.slo.JunitXml.open(junit) : null) {
             io.fluxperf.engine.slo.SloVerdicts verdicts = run.verdicts(objectives);
             verdicts.print(streams.out());

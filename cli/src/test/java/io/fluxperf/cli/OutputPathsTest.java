@@ -63,6 +63,30 @@ class OutputPathsTest {
         assertFalse(run.out().contains("Window:") || run.out().contains("Total:"), "no load was sent:\n" + run.out());
     }
 
+    /**
+     * replay and report refuse a --junit file in a missing directory as run does (they made the
+     * directory): replay before its log is read, report before it judges.
+     */
+    @Test
+    void replayAndReportRefuseAJunitFileInAMissingDirectory() throws Exception {
+        Path missing = dir.resolve("no/such");
+        Path file = missing.resolve("slo.xml");
+        Path log = dir.resolve("get.log");
+        Files.writeString(log, "1700000000.000000 [0 127.0.0.1:50000] \"GET\" \"k\"\n");
+        CliRun replay = CliRun.of("replay", "-s", "127.0.0.1:1", "-l", log.toString(), "--no-live", "--slo", "p99<1s",
+                "--junit", file.toString());
+        assertEquals(2, replay.exitCode(), replay.out() + replay.err());
+        assertEquals("fluxperf: --junit: cannot write " + file + ": no such directory " + missing, replay.err().strip());
+
+        Path runDir = dir.resolve("run");
+        CliRun run = CliRun.of("run", "--requests", "200", "-c", "2", "--no-live", "--out", runDir.toString());
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        CliRun report = CliRun.of("report", runDir.toString(), "--slo", "p99<1s", "--junit", file.toString());
+        assertEquals(2, report.exitCode(), report.out() + report.err());
+        assertEquals("fluxperf: --junit: cannot write " + file + ": no such directory " + missing, report.err().strip());
+        assertFalse(Files.exists(dir.resolve("no")), "made no directory");
+    }
+
     @Test
     void anUnwrittenJsonFileIsNotLeftBehind() {
         Path json = dir.resolve("result.json");

@@ -41,16 +41,13 @@ public final class JunitXml implements AutoCloseable {
     }
 
     /**
-     * Opens {@code path} for writing, creating its directory.
+     * Opens {@code path} for writing, in a directory that exists: the commands refuse a missing one
+     * before any load, so that a mistyped path makes no directories.
      *
      * @throws UserError naming --junit, the path and why it cannot be written
      */
     public static JunitXml open(Path path) {
         try {
-            Path parent = path.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
             boolean isNew = !Files.exists(path);
             return new JunitXml(path, isNew, Files.newOutputStream(path, StandardOpenOption.CREATE,
                     StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE));

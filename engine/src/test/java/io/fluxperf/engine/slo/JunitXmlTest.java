@@ -37,7 +37,7 @@ class JunitXmlTest {
         }
         v.run(new ResultFigures(w1.merge(0, w2).merge(0, w3), workloads));
 
-        Path file = dir.resolve("reports/slo.xml");
+        Path file = Files.createDirectories(dir.resolve("reports")).resolve("slo.xml"); // it makes no directory
         try (JunitXml junit = JunitXml.open(file)) {
             junit.write(v, "fluxperf run");
         }
