@@ -171,12 +171,21 @@ class RateChangeTest {
             int checked = 0;
             double get = 0;
             double set = 0;
+            int keptUp = 0;
             for (JsonNode sec : json.get("seconds")) {
                 if (!beganASecondAfter(sec, put)) {
                     continue;
                 }
-                get += sec.get("rates").get(0).asDouble();
-                set += sec.get("rates").get(1).asDouble();
+                double g = sec.get("rates").get(0).asDouble();
+                double st = sec.get("rates").get(1).asDouble();
+                get += g;
+                set += st;
+                // the rates themselves, in a second in which the loop kept up (set at its unchanged rate): a loaded
+                // machine's held-back second slowed both, to 5,409 and 1,802/s
+                if (Math.abs(st - 2000) <= 2000 * 0.02) {
+                    assertEquals(6000, g, 6000 * 0.05, "get: " + json.get("seconds"));
+                    keptUp++;
+                }
                 assertEquals(6000, sec.get("targets").get(0).asDouble());
                 assertEquals(2000, sec.get("targets").get(1).asDouble());
                 checked++;
@@ -184,9 +193,8 @@ class RateChangeTest {
             // over the seconds since: one load loop paces both workloads, so a loaded machine that holds
             // it back slows both alike and leaves their ratio; a change to both, or to the wrong one, moves it
             assertEquals(3.0, get / set, 3.0 * 0.02, "get changed, set not: " + json.get("seconds"));
-            assertEquals(6000, get / checked, 6000 * 0.05, "get: " + json.get("seconds"));
-            assertEquals(2000, set / checked, 2000 * 0.05, "set unchanged: " + json.get("seconds"));
             assertTrue(checked >= 1, "whole seconds after the PUT: " + json.get("seconds"));
+            assertTrue(keptUp >= 1, "no second after the PUT in which the loop kept up: " + json.get("seconds"));
             assertEquals("get", json.get("rate_changes").get(0).get("workload").asText());
             assertEquals(1, json.get("rate_changes").size());
             run.orchestrator.requestStop();
