@@ -195,7 +195,11 @@ class RateChangeTest {
             // it back slows both alike and leaves their ratio; a change to both, or to the wrong one, moves it
             assertEquals(3.0, get / set, 3.0 * 0.02, "get changed, set not: " + json.get("seconds"));
             assertTrue(checked >= 1, "whole seconds after the PUT: " + json.get("seconds"));
-            assertTrue(keptUp >= 1, "no second after the PUT in which the loop kept up: " + json.get("seconds"));
+            if (keptUp == 0) {
+                // held back in every second since (then caught up): the averages, within what a catch-up moves
+                assertEquals(6000, get / checked, 6000 * 0.10, "get: " + json.get("seconds"));
+                assertEquals(2000, set / checked, 2000 * 0.10, "set unchanged: " + json.get("seconds"));
+            }
             assertEquals("get", json.get("rate_changes").get(0).get("workload").asText());
             assertEquals(1, json.get("rate_changes").size());
             run.orchestrator.requestStop();
