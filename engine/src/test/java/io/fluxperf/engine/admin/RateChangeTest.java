@@ -196,9 +196,10 @@ class RateChangeTest {
             assertEquals(3.0, get / set, 3.0 * 0.02, "get changed, set not: " + json.get("seconds"));
             assertTrue(checked >= 1, "whole seconds after the PUT: " + json.get("seconds"));
             if (keptUp == 0) {
-                // held back in every second since (then caught up): the averages, within what a catch-up moves
-                assertEquals(6000, get / checked, 6000 * 0.10, "get: " + json.get("seconds"));
-                assertEquals(2000, set / checked, 2000 * 0.10, "set unchanged: " + json.get("seconds"));
+                // held back in every second since (the suite's CI once held both a fifth back): the ratio above says
+                // which workload changed; the averages only that the loop ran near its schedule
+                assertEquals(6000, get / checked, 6000 * 0.25, "get: " + json.get("seconds"));
+                assertEquals(2000, set / checked, 2000 * 0.25, "set unchanged: " + json.get("seconds"));
             }
             assertEquals("get", json.get("rate_changes").get(0).get("workload").asText());
             assertEquals(1, json.get("rate_changes").size());
